@@ -1,0 +1,56 @@
+# WIMS: two commands on a fresh machine — `make run` and `make test`. See README.md.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-test
+BENCH_STAMP := $(VENV)/.installed-bench
+
+.PHONY: run test lint check bench-filters bench-mcrdr bench-kb bench-webmon bench-workspace bench-feeds clean
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $@
+
+$(BENCH_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+	@touch $@
+
+## run: set up (venv, migrations, demo account and sites) and start web app, worker + beat and demo sites
+run: $(STAMP)
+	DEBUG=1 $(BIN)/python manage.py migrate --noinput
+	DEBUG=1 $(BIN)/python manage.py bootstrap
+	DEBUG=1 exec $(BIN)/python manage.py runall
+
+## test: the whole suite (SQLite + embedded broker unless DATABASE_URL / CELERY_BROKER_URL say otherwise)
+test: $(STAMP)
+	$(BIN)/pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+bench-filters: $(BENCH_STAMP)
+	$(BIN)/python tests/bench/bench_filters.py
+
+bench-mcrdr: $(BENCH_STAMP)
+	$(BIN)/python tests/bench/bench_mcrdr.py
+
+## bench-kb: validation and commit speed with 100,000 stored cases on PostgreSQL -> docs/benchmarks/mcrdr-storage.md
+bench-kb: $(BENCH_STAMP)
+	$(BIN)/python tests/bench/bench_kb.py
+
+## bench-webmon: 1,000 local sites polled by 1, 2, 4 workers on PostgreSQL + Redis -> docs/benchmarks/webmon.md
+bench-webmon: $(STAMP)
+	$(BIN)/python tests/bench/bench_webmon.py
+
+## bench-feeds: feed speed on PostgreSQL (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/wims) -> docs/benchmarks/feeds.md
+bench-feeds: $(BENCH_STAMP)
+	$(BIN)/python tests/bench/bench_feeds.py
+
+## bench-workspace: inbox and article page speed with 100,000 articles and 10,000 rules (PostgreSQL)
+bench-workspace: $(STAMP)
+	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/wims} $(BIN)/python tests/bench/bench_workspace.py
+
+clean:
+	rm -rf var/broker var/test-* var/static

@@ -1,0 +1,92 @@
+"""The project itself: system checks, migrations in sync, the bootstrap behind `make run`, production settings."""
+import os
+import subprocess
+import sys
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.core.management import call_command
+from django_celery_beat.models import PeriodicTask
+
+from classifier.models import Folder
+from monitor.demo.articles import TOPICS
+from monitor.demo.sites import DEMO_SITES
+from monitor.models import Site
+from wims import roles
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_system_checks_pass():
+    out = StringIO()
+    call_command("check", fail_level="WARNING", stdout=out)
+    assert "no issues" in out.getvalue()
+
+
+@pytest.mark.django_db
+def test_models_and_migrations_are_in_sync():
+    call_command("makemigrations", "--check", "--dry-run", verbosity=0)
+
+
+@pytest.mark.django_db
+def test_bootstrap_is_idempotent():
+    for _ in range(2):
+        out = StringIO()
+        call_command("bootstrap", stdout=out)
+        assert "Demo login: demo / demo-wims" in out.getvalue()
+    assert Site.objects.count() == len(DEMO_SITES) == 3
+    assert sorted(Site.objects.values_list("name", flat=True)) == sorted(s.name for s in DEMO_SITES)
+    user = get_user_model().objects.get(username="demo")
+    assert user.check_password("demo-wims") and user.is_staff
+    assert roles.is_expert(user) and roles.is_site_administrator(user)
+    assert Group.objects.filter(name__in=[roles.EXPERTS, roles.SITE_ADMINISTRATORS]).count() == 2
+    assert PeriodicTask.objects.filter(task="monitor.dispatch_due_polls").count() == 1
+    assert Folder.objects.filter(path="Health/Diabetes").count() == 1
+    assert Folder.objects.filter(parent__path="Health").count() == len(TOPICS)
+
+
+@pytest.mark.django_db
+def test_bootstrap_keeps_what_an_administrator_changed():
+    call_command("bootstrap", stdout=StringIO())
+    site = Site.objects.get(name="Wellbeing Times")
+    site.active = False
+    site.save()
+    user = get_user_model().objects.get(username="demo")
+    user.set_password("changed-by-the-user")
+    user.save()
+    call_command("bootstrap", stdout=StringIO())
+    assert Site.objects.get(pk=site.pk).active is False
+    assert get_user_model().objects.get(username="demo").check_password("changed-by-the-user")
+
+
+def run_manage(*args, env_overrides: dict[str, str], timeout: float = 120) -> subprocess.CompletedProcess:
+    # Scrub what the test session (or the e2e conftest) may have set, so the child sees only env_overrides.
+    scrubbed = {"SECRET_KEY", "ALLOWED_HOSTS", "DEBUG", "WIMS_ENV", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    env = {k: v for k, v in os.environ.items() if k not in scrubbed}
+    env.update(env_overrides)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout
+    )
+
+
+def test_production_refuses_to_start_without_secret_key():
+    result = run_manage("check", env_overrides={"WIMS_ENV": "production", "ALLOWED_HOSTS": "wims.example.org"})
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_check_deploy_with_production_variables_reports_no_errors():
+    result = run_manage(
+        "check", "--deploy", "--fail-level", "ERROR",
+        env_overrides={
+            "WIMS_ENV": "production",
+            "SECRET_KEY": "x" * 20 + "a-long-random-production-secret-key-for-the-test-0123456789",
+            "ALLOWED_HOSTS": "wims.example.org",
+        },
+    )
+    assert result.returncode == 0, result.stderr
+    # Only the warnings the README explains may remain (see README, "Running in production").
+    assert "ERRORS" not in result.stderr

@@ -1,0 +1,49 @@
+"""The two roles of WIMS users, as Django groups, and the checks views use.
+
+Experts classify and grow the knowledge base; site administrators register and manage sites.
+Superusers have both roles. Anonymous visitors see nothing but public feeds.
+"""
+from django.contrib.auth.models import Group, Permission
+
+EXPERTS = "experts"
+SITE_ADMINISTRATORS = "site administrators"
+
+# Model permissions each group gets in the admin (app_label, model names).
+GROUP_PERMISSIONS = {
+    EXPERTS: {"classifier": ["folder", "rule", "classification", "case"]},
+    SITE_ADMINISTRATORS: {
+        "monitor": None,  # every model of the app
+        "filters": None,
+        "django_celery_beat": ["periodictask", "intervalschedule", "crontabschedule"],
+    },
+}
+
+
+def ensure_groups() -> dict[str, Group]:
+    """Create the role groups with their permissions; safe to run again."""
+    groups = {}
+    for name, apps in GROUP_PERMISSIONS.items():
+        group, _ = Group.objects.get_or_create(name=name)
+        perms = Permission.objects.none()
+        for app_label, models in apps.items():
+            query = Permission.objects.filter(content_type__app_label=app_label)
+            if models is not None:
+                query = query.filter(content_type__model__in=models)
+            perms = perms | query
+        group.permissions.set(perms)
+        groups[name] = group
+    return groups
+
+
+def has_role(user, group_name: str) -> bool:
+    if not user.is_authenticated or not user.is_active:
+        return False
+    return user.is_superuser or user.groups.filter(name=group_name).exists()
+
+
+def is_expert(user) -> bool:
+    return has_role(user, EXPERTS)
+
+
+def is_site_administrator(user) -> bool:
+    return has_role(user, SITE_ADMINISTRATORS)

@@ -1,0 +1,10 @@
+"""Project-level tasks."""
+from celery import shared_task
+
+
+@shared_task(name="wims.health_check")
+def health_check(token: str) -> dict:
+    """Prove that a worker can reach the broker and the database: echo the token, count sites."""
+    from monitor.models import Site
+
+    return {"token": token, "sites": Site.objects.count()}

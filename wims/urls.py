@@ -1,0 +1,10 @@
+"""URL map: admin, login, the experts' workspace, the public feeds."""
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("feeds/", include("classifier.feed_urls")),
+    path("", include("classifier.urls")),
+]
