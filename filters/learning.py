@@ -1,0 +1,400 @@
+"""Site learning: filtering phrases, filtering words and the length threshold of a site.
+
+The thesis's method, on a sample of pages of one site:
+
+* **redundant phrases** - start from the sample page with the fewest phrases
+  and keep each of its phrases that occurs in the other sample pages;
+* **redundant words** - start from the page with the fewest words and keep each
+  word with its minimum count over the sample (a multiset intersection).
+
+The thesis chose the sample by hand and fixed the length threshold at 20; it
+named choosing the sample automatically and learning the threshold per site as
+future work.  Both are here (``auto_sample`` / ``learn_threshold`` in the
+profile's ``learning`` settings); the ``thesis`` profile keeps them off, so
+learning from it uses the pages in the order given and the fixed threshold.
+
+Automatic sample choice: portals use several page templates, and a phrase is
+only redundant *within* a template.  Pages are clustered by template
+(similarity = mean of the Jaccard similarity of their tag-path sets and of
+their phrase sets, average linkage); the redundant phrases and words of each
+cluster are learned from its most central pages and united.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from .pipeline import ExtractionError, Phrase, apply_filters, parse_html, segment, to_text, tokenize
+from .profiles import Profile, get_profile
+from .stopwords import get_stop_words
+
+__all__ = [
+    "PageSample",
+    "analyse_page",
+    "learn_profile",
+    "redundant_phrases",
+    "redundant_words",
+    "cluster_pages",
+    "learn_threshold",
+    "refilter",
+    "title_affixes",
+]
+
+#: learning settings used when a profile's ``learning`` dict leaves one out
+LEARNING_DEFAULTS = {
+    "auto_sample": True,
+    "sample_size": 8,
+    "min_share": 1.0,
+    "learn_threshold": True,
+    "cluster_cut": 0.35,
+    "threshold_range": [8, 60],
+    "max_pages": 200,
+    "title_affixes": True,
+    "title_affix_share": 0.6,
+}
+
+
+@dataclass
+class PageSample:
+    """One page cut into phrases with a base profile, ready for learning."""
+
+    url: str | None
+    phrases: list[Phrase]
+    title: str = ""
+    texts: frozenset = field(default_factory=frozenset)
+    paths: frozenset = field(default_factory=frozenset)
+
+    def __post_init__(self):
+        if not self.texts:
+            self.texts = frozenset(p.text for p in self.phrases)
+        if not self.paths:
+            self.paths = frozenset(p.path for p in self.phrases)
+
+
+def analyse_page(
+    html: str | bytes, *, url: str | None = None, profile: Profile | str | None = "default"
+) -> PageSample:
+    """Parse a page into phrases with the base profile's length and tag filters (no redundancy)."""
+    prof = get_profile(profile)
+    text, _ = to_text(html)
+    root = parse_html(text) if text.strip() else None
+    if root is None:
+        return PageSample(url, [])
+    phrases, title = segment(root, prof)
+    return PageSample(url, phrases, title)
+
+
+# --------------------------------------------------------------------------- the thesis's two sets
+
+def _needed(share: float, others: int) -> int:
+    """How many of the other sample pages must contain an item (share 1.0 = all of them)."""
+    return max(1, math.ceil(share * others - 1e-9)) if others else 0
+
+
+def redundant_phrases(pages: Sequence[Iterable[str]], min_share: float = 1.0) -> list[str]:
+    """Phrases of the page with the fewest phrases that occur in the other pages.
+
+    ``pages``: the phrase texts of each sample page.  With ``min_share`` < 1 a
+    phrase needs to occur in only that share of the other pages.
+    """
+    sets = [set(p) for p in pages]
+    if len(sets) < 2:
+        return []
+    seed_i = min(range(len(sets)), key=lambda i: len(sets[i]))
+    others = [s for i, s in enumerate(sets) if i != seed_i]
+    need = _needed(min_share, len(others))
+    seen = set()
+    out = []
+    for text in pages[seed_i]:  # keep the seed page's order (document order)
+        if text in seen:
+            continue
+        seen.add(text)
+        if sum(1 for s in others if text in s) >= need:
+            out.append(text)
+    return out
+
+
+def redundant_words(pages: Sequence[Iterable[str]], min_share: float = 1.0) -> dict[str, int]:
+    """Multiset intersection of the pages' words, starting from the page with the fewest words.
+
+    ``[[a,a,b,b,c,f,f], [a,b,c,e,f,f], [a,c,g,f,f]]`` gives ``{a: 1, c: 1, f: 2}``.
+    With ``min_share`` < 1 a word's count is the largest count reached by at
+    least that share of the other pages.
+    """
+    counters = [Counter(p) for p in pages]
+    if len(counters) < 2:
+        return {}
+    seed_i = min(range(len(counters)), key=lambda i: sum(counters[i].values()))
+    others = [c for i, c in enumerate(counters) if i != seed_i]
+    need = _needed(min_share, len(others))
+    out = {}
+    for word, seed_count in counters[seed_i].items():
+        counts = sorted((c[word] for c in others), reverse=True)
+        count = min(seed_count, counts[need - 1])
+        if count > 0:
+            out[word] = count
+    return out
+
+
+# --------------------------------------------------------------------------- sample choice
+
+def _jaccard(x: frozenset, y: frozenset) -> float:
+    if not x and not y:
+        return 1.0
+    inter = len(x & y)
+    return inter / (len(x) + len(y) - inter)
+
+
+def _similarity(p: PageSample, q: PageSample) -> float:
+    return 0.5 * _jaccard(p.paths, q.paths) + 0.5 * _jaccard(p.texts, q.texts)
+
+
+def cluster_pages(samples: Sequence[PageSample], cut: float = 0.35) -> list[list[int]]:
+    """Group pages that share a template; clusters of indexes, largest first, most central page first.
+
+    Average-linkage agglomerative clustering stopped when the best pair of
+    clusters is less similar than ``cut``.  O(n^3) in the worst case: callers
+    bound n (``max_pages``).
+    """
+    n = len(samples)
+    sim = [[0.0] * n for _ in range(n)]
+    for i in range(n):
+        sim[i][i] = 1.0
+        for j in range(i + 1, n):
+            sim[i][j] = sim[j][i] = _similarity(samples[i], samples[j])
+    clusters = [[i] for i in range(n)]
+    while len(clusters) > 1:
+        best, pair = -1.0, None
+        for x in range(len(clusters)):
+            cx = clusters[x]
+            for y in range(x + 1, len(clusters)):
+                cy = clusters[y]
+                s = sum(sim[i][j] for i in cx for j in cy) / (len(cx) * len(cy))
+                if s > best:
+                    best, pair = s, (x, y)
+        if best < cut:
+            break
+        x, y = pair
+        clusters[x] = clusters[x] + clusters[y]
+        del clusters[y]
+
+    def centrality(i, members):
+        return sum(sim[i][j] for j in members) / len(members)
+
+    ordered = [sorted(c, key=lambda i: (-centrality(i, c), i)) for c in clusters]
+    ordered.sort(key=lambda c: (-len(c), c[0]))
+    return ordered
+
+
+# --------------------------------------------------------------------------- threshold
+
+def learn_threshold(
+    noise_lengths: Sequence[int], other_lengths: Sequence[int], lo: int, hi: int
+) -> int | None:
+    """Length threshold separating a site's redundant phrases from its other phrases.
+
+    Redundant phrases (found on every page of a template) are known noise;
+    the threshold is the t in [lo, hi] that maximises Youden's J = (share of
+    noise phrases shorter than t) - (share of other phrases shorter than t).
+    None when there is too little evidence (fewer than 5 phrases on a side).
+    """
+    if len(noise_lengths) < 5 or len(other_lengths) < 5:
+        return None
+    noise = sorted(noise_lengths)
+    other = sorted(other_lengths)
+    best_t, best_j = None, -2.0
+    i = k = 0
+    for t in range(lo, hi + 1):
+        while i < len(noise) and noise[i] < t:
+            i += 1
+        while k < len(other) and other[k] < t:
+            k += 1
+        j = i / len(noise) - k / len(other)
+        if j > best_j:
+            best_t, best_j = t, j
+    return best_t
+
+
+# --------------------------------------------------------------------------- title prefix / suffix
+
+#: a separator between the site name and the article's title: punctuation with spaces around it
+#: (" | ", " :: ", " — ", " - ", " · "); "Mediterranean-style" or "Sickness: what helps" are no separators
+_TITLE_SEP = re.compile(r"\s+[|:\-\u2013\u2014\u00b7\u2022\u00bb\u00ab/~]+\s+")
+
+
+def title_affixes(titles: Sequence[str], min_share: float = 0.6) -> tuple[str, str]:
+    """The site's title prefix and suffix: ``("The Clinic Courier :: ", " | Health Watch Daily")``.
+
+    A candidate affix is the text before (prefix) or after (suffix) a separator of a title, separator
+    included; the longest candidate found on at least ``min_share`` of the titles (and on two at least)
+    wins.  An affix never covers a whole title, so a page titled only with the site's name is left alone.
+    """
+    titles = [t for t in titles if t]
+    need = max(2, math.ceil(min_share * len(titles) - 1e-9))
+    if len(titles) < need:
+        return "", ""
+    prefixes: Counter = Counter()
+    suffixes: Counter = Counter()
+    for t in titles:
+        cuts = [m for m in _TITLE_SEP.finditer(t) if m.start() > 0 and m.end() < len(t)]
+        prefixes.update({t[: m.end()] for m in cuts})
+        suffixes.update({t[m.start():] for m in cuts})
+
+    def best(counts: Counter) -> str:
+        found = [a for a, n in counts.items() if n >= need]
+        return max(found, key=lambda a: (len(a), a)) if found else ""
+
+    return best(prefixes), best(suffixes)
+
+
+# --------------------------------------------------------------------------- learning
+
+def _as_sample(page, base: Profile) -> PageSample:
+    if isinstance(page, PageSample):
+        return page
+    if isinstance(page, tuple) and len(page) == 2:
+        url, html = page
+        return analyse_page(html, url=url, profile=base)
+    return analyse_page(page, profile=base)
+
+
+def _core_tokens(sample: PageSample, profile: Profile, redundant: frozenset, stop_words) -> list[str]:
+    phrases = [Phrase(p.text, p.path, p.neg, p.pos, p.link_density) for p in sample.phrases]
+    apply_filters(phrases, profile, redundant)
+    return tokenize("\n".join(p.text for p in phrases if p.removed_by is None), stop_words)
+
+
+def learn_profile(
+    pages: Iterable,
+    *,
+    base: Profile | str | None = "default",
+    name: str | None = None,
+    **settings,
+) -> Profile:
+    """Learn a site profile from pages of one site.
+
+    ``pages``: HTML strings/bytes, ``(url, html)`` pairs or :class:`PageSample`
+    objects.  ``base``: the profile whose filters and learning settings are
+    used (``"thesis"`` for the faithful method).  Keyword ``settings`` override
+    the base's ``learning`` dict: ``auto_sample``, ``sample_size``,
+    ``min_share``, ``learn_threshold``, ``cluster_cut``, ``threshold_range``.
+    Pages that are not HTML are skipped (listed in ``provenance["skipped"]``).
+    """
+    base_prof = get_profile(base)
+    unknown = set(settings) - set(LEARNING_DEFAULTS)
+    if unknown:
+        raise ValueError(f"unknown learning setting(s): {', '.join(sorted(unknown))}")
+    cfg = {**LEARNING_DEFAULTS, **base_prof.learning, **settings}
+    # learning starts from the base filters without any earlier site knowledge
+    plain = base_prof.copy(filtering_phrases=[], filtering_words={})
+
+    samples: list[PageSample] = []
+    skipped = []
+    for page in pages:
+        try:
+            s = _as_sample(page, plain)
+        except ExtractionError as exc:
+            skipped.append({"url": page[0] if isinstance(page, tuple) else None, "error": str(exc)})
+            continue
+        if s.phrases:
+            samples.append(s)
+        if len(samples) >= cfg["max_pages"]:
+            break
+    if len(samples) < 2:
+        raise ValueError(f"site learning needs at least 2 readable pages, got {len(samples)}")
+
+    size = max(2, int(cfg["sample_size"]))
+    if cfg["auto_sample"]:
+        clusters = cluster_pages(samples, cfg["cluster_cut"])
+        groups = [[samples[i] for i in c[:size]] for c in clusters if len(c) >= 2]
+        if not groups:  # every page its own template: fall back to the most similar ones
+            groups = [samples[:size]]
+    else:
+        clusters = [list(range(len(samples)))]
+        groups = [samples[:size]]
+
+    # Only phrases that would otherwise stay core are worth storing.
+    filters_only = plain.copy()
+    for s in samples:
+        apply_filters(s.phrases, filters_only, frozenset())
+
+    phrases: list[str] = []
+    seen = set()
+    for group in groups:
+        # A phrase is template text where it sits at the same place (tag path) of the other pages: a
+        # story's headline (<h1>) is not redundant because other stories list it among their links.
+        candidates = [[(p.text, p.path) for p in s.phrases if p.removed_by is None] for s in group]
+        # the other pages are searched in *all* their phrases: a phrase cut by
+        # the length filter on one page still shows it is template text
+        texts = [[(p.text, p.path) for p in s.phrases] for s in group]
+        seed_i = min(range(len(group)), key=lambda i: len(group[i].texts))
+        texts[seed_i] = candidates[seed_i]
+        for t, _path in redundant_phrases(texts, cfg["min_share"]):
+            if t not in seen:
+                seen.add(t)
+                phrases.append(t)
+    redundant = frozenset(phrases)
+
+    threshold = plain.min_length
+    threshold_info = {"fixed": plain.min_length, "learned": None}
+    if cfg["learn_threshold"]:
+        noise, other = [], []
+        max_ld = plain.max_link_density or 0.999
+        for group in groups:
+            for s in group:
+                for p in s.phrases:
+                    if p.neg or (p.link_density is not None and p.link_density > max_ld):
+                        continue
+                    (noise if p.text in redundant else other).append(len(p.text))
+        lo, hi = cfg["threshold_range"]
+        learned = learn_threshold(noise, other, int(lo), int(hi))
+        threshold_info["learned"] = learned
+        if learned is not None:
+            threshold = learned
+
+    learned_prof = plain.copy(min_length=threshold)
+    stop_words = get_stop_words(plain.stop_words)
+    words: dict[str, int] = {}
+    for group in groups:
+        token_lists = [_core_tokens(s, learned_prof, redundant, stop_words) for s in group]
+        for w, c in redundant_words(token_lists, cfg["min_share"]).items():
+            if c > words.get(w, 0):
+                words[w] = c
+
+    prefix, suffix = ("", "")
+    if cfg["title_affixes"]:
+        prefix, suffix = title_affixes([s.title for s in samples], cfg["title_affix_share"])
+
+    used = [s.url for g in groups for s in g]
+    return plain.copy(
+        name=name or f"{base_prof.name}+learned",
+        min_length=threshold,
+        title_prefix=prefix,
+        title_suffix=suffix,
+        filtering_phrases=phrases,
+        filtering_words=dict(sorted(words.items())),
+        provenance={
+            "base": base_prof.name,
+            "learned_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "learned_from": used,
+            "sample_size": len(used),
+            "pages_seen": len(samples),
+            "clusters": [len(c) for c in clusters],
+            "threshold": threshold_info,
+            "settings": cfg,
+            "skipped": skipped,
+        },
+    )
+
+
+def refilter(sample: PageSample, profile: Profile) -> list[Phrase]:
+    """Fresh copies of a sample's phrases with ``profile``'s filters applied (benchmarks, CLI)."""
+    phrases = [Phrase(p.text, p.path, p.neg, p.pos, p.link_density) for p in sample.phrases]
+    apply_filters(phrases, profile)
+    return phrases
+

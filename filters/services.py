@@ -1,0 +1,35 @@
+"""Use cases of the filters app that touch the database (one function each)."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from .learning import learn_profile
+from .models import SiteProfile
+from .profiles import Profile, get_profile
+
+
+def learn_site_profile(site, pages: list[tuple[str, str | bytes]], *, base: str | None = None,
+                       **settings) -> SiteProfile:
+    """Learn a site's filtering phrases, words and threshold from ``(url, html)`` pages and store them.
+
+    ``base``: built-in profile to start from; defaults to the site's current
+    base profile, else ``"default"``.  Raises ValueError when fewer than two
+    pages are readable (the existing profile is then left unchanged).
+    """
+    existing = SiteProfile.objects.filter(site=site).first()
+    base = base or (existing.base_profile if existing else "default")
+    profile = learn_profile(pages, base=base, name=f"site:{site.pk}", **settings)
+    with transaction.atomic():
+        sp, _ = SiteProfile.objects.select_for_update().get_or_create(site=site)
+        sp.set_profile(profile)
+        sp.learned_at = timezone.now()
+        sp.save()
+    return sp
+
+
+def profile_for_site(site) -> Profile:
+    """The profile to extract a site's pages with: its learned one, else the default."""
+    sp = SiteProfile.objects.filter(site=site).first()
+    return sp.to_profile() if sp else get_profile("default")

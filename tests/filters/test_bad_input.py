@@ -1,0 +1,103 @@
+"""Bad input: empty, binary, not HTML, truncated, deep, huge, NUL bytes, wrong charsets."""
+
+import time
+
+import pytest
+
+from filters import ExtractionError, extract
+from filters.charset import decode_html
+
+
+@pytest.mark.parametrize("empty", ["", b"", "   \n\t", b"\n\n"])
+def test_empty_input_gives_empty_extraction(empty):
+    e = extract(empty)
+    assert e.phrases == [] and e.text == "" and e.tokens == [] and e.counts["total"] == 0
+
+
+@pytest.mark.parametrize(
+    ("data", "what"),
+    [
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(200), "PNG"),
+        (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj", "PDF"),
+        (b"\x1f\x8b\x08\x00" + bytes(100), "gzip"),
+        (bytes(range(256)) * 40, "binary"),
+    ],
+)
+def test_binary_input_raises_clear_error(data, what):
+    with pytest.raises(ExtractionError, match=what):
+        extract(data)
+
+
+def test_non_html_text_and_wrong_type():
+    with pytest.raises(ExtractionError, match="no tags"):
+        extract("just a plain sentence without any markup at all")
+    with pytest.raises(ExtractionError, match="no tags"):
+        extract(b'{"json": "document", "value": 3}')
+    with pytest.raises(ExtractionError, match="str or bytes"):
+        extract(12345)
+
+
+def test_truncated_html():
+    page = "<html><body><div><p>This paragraph is long enough to be core content for sure. <b>and then"
+    e = extract(page, profile="thesis")
+    assert "This paragraph is long enough to be core content for sure." in e.text
+    for cut in range(0, len(page), 7):
+        extract(page[:cut] or "<p>")
+
+
+def test_ten_thousand_deep_nesting():
+    page = "<div>" * 10_000 + "deep text inside many divisions" + "</div>" * 10_000
+    t0 = time.perf_counter()
+    e = extract(page)
+    assert time.perf_counter() - t0 < 20  # must not hang; libxml2 caps the depth
+    assert isinstance(e.text, str)
+    assert all(len(p.path) < 1000 for p in e.phrases)
+
+
+def test_nul_bytes_are_dropped():
+    e = extract(b"<html><body><p>Null\x00 bytes inside a paragraph of real text.</p></body></html>", profile="thesis")
+    assert "Null bytes inside a paragraph of real text." in e.text
+
+
+def test_fifty_megabyte_page():
+    # Shaped like real giant pages: mostly inline data (scripts, styles, a data
+    # URI) around some megabytes of article text.
+    text = "<p>" + "word " * 30 + "</p><div><a href='/x'>link</a></div>\n"
+    script = "<script>var data = '" + "x" * 1_000_000 + "';</script>\n"
+    page = ("<html><head><style>" + ".c{color:red}" * 500_000 + "</style></head><body>"
+            + script * 30 + "<img src='data:image/png;base64," + "A" * 10_000_000 + "'>"
+            + text * (3_000_000 // len(text)) + "</body></html>")
+    assert len(page) >= 47_000_000
+    t0 = time.perf_counter()
+    e = extract(page.encode())
+    elapsed = time.perf_counter() - t0
+    assert e.counts["core"] > 10_000
+    assert sum(1 for p in e.phrases if p.neg == "script") == 30
+    assert elapsed < 60  # generous: a sanity bound against hangs, not a speed target
+
+
+def test_charset_sources_in_order():
+    text = ("<html><head><meta charset='windows-1251'></head><body>"
+            "<p>Привет мир, это длинный абзац текста.</p></body></html>")
+    data = text.encode("cp1251")
+    assert "Привет мир" in extract(data, profile="thesis").text  # from <meta charset>
+    # an HTTP header wins over <meta>
+    latin = "<p>Café crème et œufs brouillés pour le petit déjeuner.</p>".encode("cp1252")
+    assert decode_html(latin, content_type="text/html; charset=ISO-8859-1")[1] == "cp1252"
+    assert "Café crème" in extract(latin, content_type="text/html; charset=ISO-8859-1", profile="thesis").text
+    # BOM beats everything, including a wrong header
+    bom = "\ufeff<p>Ünïcödé text with a byte order mark in front.</p>".encode("utf-16")
+    assert "Ünïcödé" in extract(bom, content_type="text/html; charset=ascii", profile="thesis").text
+
+
+def test_wrong_or_missing_charset_never_crashes():
+    latin = "<p>Café crème et œufs brouillés pour le petit déjeuner.</p>".encode("cp1252")
+    # declared UTF-8 but is not: falls back to detection instead of failing
+    text, codec = decode_html(latin, content_type="text/html; charset=utf-8")
+    assert "Caf" in text and codec != "utf-8"
+    # an unknown charset label is ignored
+    assert "Caf" in extract(latin, charset="x-no-such-charset").text
+    # missing charset: detection
+    assert "Caf" in extract(latin).text
+    # explicit charset argument
+    assert "Café" in extract(latin, charset="latin-1", profile="thesis").text

@@ -1,0 +1,112 @@
+"""Site learning: the thesis's multiset examples, redundant phrases, template clusters, threshold."""
+
+import pytest
+
+from filters import extract, get_profile, learn_profile
+from filters.learning import analyse_page, cluster_pages, learn_threshold, redundant_phrases, redundant_words
+
+
+def test_thesis_multiset_intersection_example():
+    pages = [list("aabbcff"), list("abceff"), list("acgff")]
+    assert redundant_words(pages) == {"a": 1, "c": 1, "f": 2}
+
+
+def test_redundant_words_min_share_and_degenerate_input():
+    assert redundant_words([list("ab")]) == {}
+    pages = [list("ab"), list("abb"), list("bb"), list("c")]
+    # seed = page with the fewest words ("c"), which the others lack
+    assert redundant_words(pages) == {}
+    assert redundant_words([list("ab"), list("abb"), list("bbx")], min_share=0.5) == {"a": 1, "b": 1}
+
+
+def test_redundant_phrases_start_from_the_page_with_fewest_phrases():
+    pages = [["menu", "story one", "footer"], ["menu", "footer"], ["menu", "story three", "footer", "ad"]]
+    assert redundant_phrases(pages) == ["menu", "footer"]
+    assert redundant_phrases([["x", "y"], ["x"], ["z"]]) == []
+    # seed ["x"] (first of the smallest); x is on 2 of the 3 other pages
+    assert redundant_phrases([["x", "y"], ["x"], ["x", "q"], ["q"]], min_share=0.6) == ["x"]
+    assert redundant_phrases([["x", "y"], ["x"], ["x", "q"], ["q"]], min_share=1.0) == []
+    assert redundant_phrases([["x", "y"], ["x", "y", "q"], ["x", "q"]], min_share=0.5) == ["x", "y"]
+
+
+_WORDS = ["harbour", "bridge", "council", "river", "museum", "election", "school", "storm", "festival",
+          "market", "railway", "hospital", "library", "orchard", "stadium", "factory", "garden", "airport"]
+
+
+def _page(template: str, n: int) -> str:
+    w = [_WORDS[(n * 5 + k) % len(_WORDS)] for k in range(4)]
+    story = f"Story {n}: the {w[0]} and the {w[1]} near the {w[2]} were closed by the {w[3]} committee."
+    if template == "news":
+        return (f"<html><body><div id=top>Example Times - your trusted daily newspaper since 1901</div>"
+                f"<div class=nav>Politics Business Sport Weather and Culture sections</div>"
+                f"<h1>Headline {n}</h1><div>{story}</div>"
+                f"<div>Subscribe to the Example Times newsletter for daily updates</div></body></html>")
+    return (f"<html><body><table><tr><td>Example Times video gallery with the latest clips</td></tr>"
+            f"<tr><td><span>{story}</span></td></tr><tr><td>Video player requires JavaScript to be enabled"
+            f"</td></tr></table></body></html>")
+
+
+def test_learn_profile_finds_template_boilerplate_and_clusters():
+    pages = [(f"http://ex.org/news/{i}", _page("news", i)) for i in range(6)]
+    pages += [(f"http://ex.org/video/{i}", _page("video", i)) for i in range(4)]
+    prof = learn_profile(pages, base="default")
+    assert "Example Times - your trusted daily newspaper since 1901" in prof.filtering_phrases
+    assert "Subscribe to the Example Times newsletter for daily updates" in prof.filtering_phrases
+    # the second template's boilerplate is found too (automatic sample per cluster)
+    assert "Video player requires JavaScript to be enabled" in prof.filtering_phrases
+    assert not any("Story" in p for p in prof.filtering_phrases)
+    assert sorted(prof.provenance["clusters"]) == [4, 6]
+    assert prof.provenance["base"] == "default"
+    # learned words (after the redundant phrases are gone): words every story repeats, not the varying ones
+    assert "committee" in prof.filtering_words and not set(_WORDS) & set(prof.filtering_words)
+    # applying the profile removes the boilerplate from a new page of the site
+    e = extract(_page("news", 99), profile=prof)
+    assert e.text.splitlines()[0] == "Headline 99"
+    assert e.text.splitlines()[1].startswith("Story 99: the ")
+    assert len(e.text.splitlines()) == 2
+    # the learned threshold (long boilerplate here) removes it by length first, Fig. 4 order
+    assert prof.min_length > 50 and prof.provenance["threshold"]["learned"] == prof.min_length
+    fixed = learn_profile(pages, base="default", learn_threshold=False)
+    assert extract(_page("news", 99), profile=fixed).counts["redundancy"] == 3
+    assert "times" not in e.tokens and "committee" not in e.tokens
+
+
+def test_thesis_learning_uses_pages_as_given_and_fixed_threshold():
+    pages = [_page("news", i) for i in range(3)] + [_page("video", i) for i in range(3)]
+    prof = learn_profile(pages, base="thesis")
+    assert prof.min_length == 20
+    assert prof.provenance["threshold"] == {"fixed": 20, "learned": None}
+    # sample = the first five pages given, across both templates: only phrases common to all survive
+    assert prof.provenance["sample_size"] == 5
+    assert "Example Times - your trusted daily newspaper since 1901" not in prof.filtering_phrases
+
+
+def test_learning_needs_two_readable_pages_and_skips_bad_ones():
+    with pytest.raises(ValueError, match="at least 2"):
+        learn_profile([_page("news", 1)])
+    prof = learn_profile([("bad", b"\x89PNG\r\n\x1a\n" + bytes(100)), _page("news", 1), _page("news", 2)])
+    assert prof.provenance["skipped"][0]["url"] == "bad"
+    with pytest.raises(ValueError, match="unknown learning setting"):
+        learn_profile([_page("news", 1), _page("news", 2)], sampel_size=3)
+
+
+def test_cluster_pages_separates_templates():
+    samples = [analyse_page(_page("news", i)) for i in range(4)] + [analyse_page(_page("video", i)) for i in range(3)]
+    clusters = cluster_pages(samples)
+    assert sorted(map(sorted, clusters)) == [[0, 1, 2, 3], [4, 5, 6]]
+
+
+def test_learn_threshold_separates_lengths():
+    noise = [5, 8, 10, 12, 12, 14, 15, 16]
+    content = [40, 55, 80, 120, 33, 25, 200, 61]
+    t = learn_threshold(noise, content, 5, 60)
+    assert 17 <= t <= 25
+    assert learn_threshold([1, 2], content, 5, 60) is None
+
+
+def test_learned_profile_round_trips_through_json():
+    pages = [_page("news", i) for i in range(4)]
+    prof = learn_profile(pages)
+    again = type(prof).from_dict(prof.to_dict())
+    assert extract(_page("news", 7), profile=again).text == extract(_page("news", 7), profile=prof).text
+    assert get_profile("default").filtering_phrases == []  # the built-in was not modified

@@ -1,0 +1,68 @@
+"""The site name around page titles: learned with the site profile, stripped by extract()."""
+
+import pytest
+
+from filters import extract, get_profile, learn_profile
+from filters.learning import title_affixes
+from filters.pipeline import strip_title_affixes
+from monitor.demo import DEMO_SITES, render_article_page
+
+
+def test_common_suffix_and_prefix_are_found():
+    titles = ["Walk after meals | Health Watch Daily", "Flu jabs open | Health Watch Daily",
+              "Sleep and mood | Health Watch Daily"]
+    assert title_affixes(titles) == ("", " | Health Watch Daily")
+    titles = ["The Clinic Courier :: Foot clinic opens", "The Clinic Courier :: Memory clinic",
+              "The Clinic Courier :: Poll results"]
+    assert title_affixes(titles) == ("The Clinic Courier :: ", "")
+
+
+def test_a_few_titles_without_the_affix_do_not_prevent_it():
+    titles = ["A | Site", "B | Site", "C | Site", "D | Site", "Site"]  # the home page: the name alone
+    assert title_affixes(titles) == ("", " | Site")
+    # the longest shared suffix wins over a shorter one
+    assert title_affixes(["A - b | X", "C - b | X", "D | X"]) == ("", " - b | X")
+
+
+@pytest.mark.parametrize("titles", [
+    [],
+    ["Only one | Site"],
+    ["Mediterranean-style eating", "Mediterranean-style living"],  # a hyphen inside a word
+    ["Morning sickness: what helps", "Night sweats: what helps"],  # a colon without a space before
+    ["A | One", "B | Two", "C | Three"],  # nothing shared
+])
+def test_no_affix_without_evidence(titles):
+    assert title_affixes(titles) == ("", "")
+
+
+def test_strip_never_leaves_an_empty_title():
+    assert strip_title_affixes("Story | Site", suffix=" | Site") == "Story"
+    assert strip_title_affixes("Site :: Story", prefix="Site :: ") == "Story"
+    assert strip_title_affixes(" | Site", suffix=" | Site") == " | Site"
+    assert strip_title_affixes("Other | Elsewhere", suffix=" | Site") == "Other | Elsewhere"
+
+
+@pytest.mark.parametrize("spec", DEMO_SITES, ids=lambda s: s.key)
+def test_learned_profile_strips_the_demo_site_names(spec):
+    pages = [(a.slug, render_article_page(spec.key, a.slug)) for a in spec.articles[:8]]
+    profile = learn_profile(pages[:6], base="default")
+    for slug, html in pages[6:]:
+        assert spec.name in extract(html, profile="default").title
+        title = extract(html, profile=profile).title
+        assert title == spec.article(slug).title
+    # the faithful profile and unlearned profiles leave titles alone
+    assert get_profile("thesis").title_suffix == "" and get_profile("default").title_prefix == ""
+
+
+@pytest.mark.django_db
+def test_site_profile_model_keeps_the_affixes():
+    from filters.models import SiteProfile
+    from monitor.models import Site
+
+    site = Site.objects.create(name="Affix", home_url="http://affix.invalid/")
+    learned = get_profile("default").copy(title_prefix="Affix :: ", title_suffix=" | Affix")
+    sp = SiteProfile(site=site)
+    sp.set_profile(learned)
+    sp.save()
+    again = SiteProfile.objects.get(pk=sp.pk).to_profile()
+    assert (again.title_prefix, again.title_suffix) == ("Affix :: ", " | Affix")
