@@ -1,0 +1,109 @@
+"""URL canonicalisation: one spelling per article, so that a URL is fetched once however it is linked.
+
+Pure (no Django). Rules: resolve against the page's base URL; only http and https; lower-case scheme and
+host (IDN hosts to punycode); drop the default port, the fragment and user info; resolve ``.`` and ``..``
+path segments; an empty path becomes ``/``; drop tracking parameters (``utm_*``, ``fbclid``, ...); sort
+the remaining query parameters (stable, so repeated keys keep their order) so that their order does not
+matter. Percent-escapes are upper-cased; characters that need no escape are not re-escaped.
+"""
+from __future__ import annotations
+
+import posixpath
+from urllib.parse import parse_qsl, quote, unquote, urlencode, urljoin, urlsplit, urlunsplit
+
+__all__ = ["canonicalise", "host_of", "same_site", "origin_of", "TRACKING_PARAMS"]
+
+#: Query parameters that only track the reader; they never select different content.
+TRACKING_PARAMS = frozenset({
+    "fbclid", "gclid", "gclsrc", "dclid", "msclkid", "yclid", "igshid", "mc_cid", "mc_eid", "_ga", "_gl",
+    "_hsenc", "_hsmi", "mkt_tok", "oly_anon_id", "oly_enc_id", "vero_id", "wt.mc_id", "cmpid", "ito",
+    "ns_mchannel", "ns_source", "ns_campaign", "ns_linkname", "ns_fee", "at_medium", "at_campaign",
+    "ref_src", "share", "spm",
+})
+_TRACKING_PREFIXES = ("utm_", "pk_", "mtm_")
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+# Characters left as they are in a path (RFC 3986 pchar + "/"); everything else is percent-encoded.
+_PATH_SAFE = "/:@!$&'()*+,;=-._~"
+
+
+def _is_tracking(key: str) -> bool:
+    key = key.lower()
+    return key in TRACKING_PARAMS or key.startswith(_TRACKING_PREFIXES)
+
+
+def _host(hostname: str) -> str:
+    hostname = hostname.rstrip(".").lower()
+    try:
+        return hostname.encode("idna").decode("ascii")
+    except UnicodeError:
+        return hostname
+
+
+def _normalise_path(path: str) -> str:
+    if not path:
+        return "/"
+    trailing = path.endswith("/") or path.endswith("/.") or path.endswith("/..")
+    normal = posixpath.normpath(path)
+    if normal.startswith("//"):  # normpath keeps a leading "//"; a path never needs it
+        normal = "/" + normal.lstrip("/")
+    if normal == ".":
+        normal = "/"
+    if trailing and not normal.endswith("/"):
+        normal += "/"
+    # Re-escape consistently: decode what is escaped, escape what needs it (keeping %2F as data).
+    parts = [quote(unquote(p), safe=_PATH_SAFE.replace("/", "")) for p in normal.split("/")]
+    return "/".join(parts)
+
+
+def canonicalise(url: str, base: str | None = None) -> str | None:
+    """The canonical form of ``url`` (resolved against ``base``), or None when it is not an http(s) URL."""
+    if not isinstance(url, str):
+        raise TypeError(f"url must be a string, not {type(url).__name__}")
+    url = url.strip()
+    if not url:
+        return None
+    if base:
+        url = urljoin(base, url)
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:  # bad port or bracketed host
+        return None
+    scheme = parts.scheme.lower()
+    if scheme not in _DEFAULT_PORTS or not parts.hostname:
+        return None
+    host = _host(parts.hostname)
+    if ":" in host:  # IPv6 literal
+        host = f"[{host}]"
+    netloc = host if port in (None, _DEFAULT_PORTS[scheme]) else f"{host}:{port}"
+    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not _is_tracking(k)]
+    query.sort(key=lambda kv: kv[0])
+    return urlunsplit((scheme, netloc, _normalise_path(parts.path), urlencode(query), ""))
+
+
+def host_of(url: str) -> str:
+    """The lower-case host name of a URL ('' when there is none)."""
+    try:
+        return _host(urlsplit(url).hostname or "")
+    except ValueError:
+        return ""
+
+
+def origin_of(url: str) -> str:
+    """scheme://host[:port] of a URL (the unit robots.txt applies to)."""
+    canonical = canonicalise(url)
+    if canonical is None:
+        raise ValueError(f"not an http(s) URL: {url!r}")
+    parts = urlsplit(canonical)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def _bare(host: str) -> str:
+    return host[4:] if host.startswith("www.") else host
+
+
+def same_site(url: str, home_url: str) -> bool:
+    """True when ``url`` is on the site's host (a leading "www." does not matter)."""
+    host = host_of(url)
+    return bool(host) and _bare(host) == _bare(host_of(home_url))

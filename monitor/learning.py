@@ -1,0 +1,181 @@
+"""Automatic site learning: a new site's filter profile, learned once from its first stored pages.
+
+Until a site has a learned filter profile, its articles are filtered with the built-in default profile,
+which cannot know the site's template text: the cookie banner, the slogan, the newsletter box and the
+copyright lines stay in every article's core text and in the tokens its case is made of. So:
+
+* after an article is processed, :func:`after_processing` asks for the ``learn`` task when the site has
+  no learned profile yet and at least ``WIMS_AUTO_LEARN_PAGES`` pages stored (monitor/conf.py);
+* :func:`learn_site` learns the profile from automatically chosen pages, the same choice as the admin
+  action "Re-learn filter profile" (its latest stored pages; filters.learning clusters them by template),
+  then re-filters the site's processed articles with it: new core text, tokens and title, and the case
+  ingested again (classifier.services.ingest_case is idempotent, keeps the experts' accepted and
+  rejected classifications, and keeps the keywords of cornerstone cases).
+
+Exactly once per site, with any number of workers: the profile is stored in one transaction that first
+locks, or inserts, the site's SiteProfile row and checks that it is still unlearned; a second worker or a
+redelivered message finds it learned and only re-filters what is still filtered with another profile.
+Once a site has a learned profile it is never learned again automatically: re-learning is the
+administrators' decision (admin action), because experts may have built rules on the current tokens.
+"""
+from __future__ import annotations
+
+import logging
+
+from django.db import IntegrityError, transaction
+
+from . import conf
+from .models import Article, Site
+
+log = logging.getLogger(__name__)
+
+S = Article.State
+
+#: articles re-filtered by one run of the task; the rest are left to the next run it enqueues
+REFILTER_BATCH = 200
+
+
+def _learned(site_id: int) -> bool:
+    from filters.models import SiteProfile
+
+    return SiteProfile.objects.filter(site_id=site_id, learned_at__isnull=False).exists()
+
+
+def stored_pages(site: Site) -> int:
+    """Articles of the site whose raw page is stored (what the admin action learns from)."""
+    return Article.objects.filter(site=site, raw_html__isnull=False).exclude(raw_size=0).count()
+
+
+def after_processing(site: Site, used_profile: str) -> list[tuple[str, int, float]]:
+    """What to enqueue after one of the site's articles was filtered with the profile ``used_profile``.
+
+    The learn task when the site is ready to learn; also when the site already has a learned profile but
+    this article was filtered without it (it was stored while the article was being processed).
+    """
+    needed = conf.auto_learn_pages()
+    if not needed:
+        return []
+    if _learned(site.pk):
+        return [("learn", site.pk, 0)] if used_profile != f"site:{site.pk}" else []
+    return [("learn", site.pk, 0)] if stored_pages(site) >= needed else []
+
+
+def learn_site(site_id: int, batch: int = REFILTER_BATCH):
+    """Learn the site's filter profile if it has none yet, then re-filter its processed articles.
+
+    Returns a monitor.services.Outcome; it asks for another run when more than ``batch`` articles are
+    left to re-filter.
+    """
+    from .services import Outcome
+
+    site = Site.objects.filter(pk=site_id).first()
+    if site is None:
+        return Outcome("skipped", "site deleted")
+    learned_here = False
+    if not _learned(site.pk):
+        pages = _pages(site)
+        needed = max(2, conf.auto_learn_pages())
+        if len(pages) < needed:
+            return Outcome("skipped", f"{len(pages)} stored pages, {needed} needed")
+        try:
+            learned_here = _store_once(site, pages)
+        except ValueError as exc:  # fewer than two readable pages: try again after the next article
+            log.warning("site %s (%s): automatic filter profile not learned: %s", site.pk, site, exc)
+            return Outcome("failed", str(exc))
+    profile = _profile(site)
+    done, changed, left = refilter_site(site, profile, batch)
+    if learned_here:
+        log.info("site %s (%s): filter profile learned automatically from %d of %d pages: %d filtering "
+                 "phrases, %d filtering words, length threshold %d, title prefix %r, suffix %r",
+                 site.pk, site, len(profile.provenance.get("learned_from") or []), len(pages),
+                 len(profile.filtering_phrases), len(profile.filtering_words), profile.min_length,
+                 profile.title_prefix, profile.title_suffix)
+    if done:
+        log.info("site %s (%s): %d articles re-filtered with its learned profile, %d with a new core text; "
+                 "%s", site.pk, site, done, changed, f"{left} left for the next run" if left else "none left")
+    detail = f"{'learned, ' if learned_here else ''}{done} re-filtered ({changed} changed), {left} left"
+    return Outcome("learned" if learned_here else "refiltered", detail, [("learn", site.pk, 0)] if left else [])
+
+
+def _pages(site: Site) -> list[tuple[str, bytes]]:
+    # The admin action's automatic choice (its latest stored pages), so that both learn from the same.
+    from .admin import relearn_pages
+
+    return relearn_pages(site, "")[0]
+
+
+def _store_once(site: Site, pages: list[tuple[str, bytes]]) -> bool:
+    """Learn and store the profile unless another worker did; True when this call stored it."""
+    from filters.models import SiteProfile
+    from filters.services import learn_site_profile
+
+    with transaction.atomic():
+        # Locks the row (PostgreSQL: a concurrent insert of the same site waits on the unique index,
+        # then finds this one); SQLite serialises writing transactions anyway.
+        current, _ = SiteProfile.objects.select_for_update().get_or_create(site=site)
+        if current.learned_at is not None:
+            return False
+        learn_site_profile(site, pages)
+    return True
+
+
+def _profile(site: Site):
+    from filters.models import SiteProfile
+
+    return SiteProfile.objects.get(site=site).to_profile()
+
+
+def refilter_site(site: Site, profile, batch: int = REFILTER_BATCH) -> tuple[int, int, int]:
+    """Re-filter up to ``batch`` processed articles not yet filtered with ``profile``.
+
+    Returns (re-filtered, whose core text changed, still left).
+    """
+    stale = Article.objects.filter(site=site, state=S.PROCESSED).exclude(extraction__profile=profile.name)
+    done = changed = 0
+    for pk in stale.order_by("pk").values_list("pk", flat=True)[:batch]:
+        result = refilter_article(pk, profile)
+        if result is not None:
+            done += 1
+            changed += result
+    return done, changed, stale.count()
+
+
+def refilter_article(article_id: int, profile) -> bool | None:
+    """Filter a processed article again with ``profile`` and ingest its case again.
+
+    True when its core text changed, False when not, None when it is no longer a processed article.
+    """
+    import filters
+    from classifier.services import ingest_case
+
+    from .services import content_hash, run_filters
+
+    with transaction.atomic():
+        article = Article.objects.select_for_update().filter(pk=article_id, state=S.PROCESSED).first()
+        if article is None:
+            return None
+        before = article.core_text
+        previous = article.extraction or {}
+        try:
+            extraction = run_filters(article, profile)
+        except (filters.ExtractionError, ValueError) as exc:
+            # It was read before; mark it done with this profile rather than try again forever.
+            Article.objects.filter(pk=article_id).update(
+                extraction={**previous, "profile": profile.name, "refilter_error": str(exc)[:500]})
+            log.warning("article %s: not re-filtered: %s", article_id, exc)
+            return False
+        if "timings" in previous:
+            article.extraction["timings"] = previous["timings"]
+        fields = ["title", "core_text", "tokens", "charset", "extraction"]
+        digest = content_hash(extraction.text)
+        try:
+            with transaction.atomic():
+                article.content_hash = digest
+                article.save(update_fields=[*fields, "content_hash"])
+        except IntegrityError:
+            # Without the template text it has the core text of another original. It keeps its own case
+            # (experts may have judged it) and its old fingerprint; it is not turned into a duplicate.
+            log.info("article %s: after re-filtering, same core text as another article; kept", article_id)
+            article.save(update_fields=fields)
+        ingest_case(article, extraction.tokens)
+    return article.core_text != before

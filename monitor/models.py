@@ -1,0 +1,238 @@
+"""WebMon's data: registered sites, the articles collected from them, the fetch log and per-host state.
+
+The database, not the broker, is the source of truth for work still to do: an article row is created the
+moment its URL is discovered (state ``pending``) and moves through ``fetching`` -> ``fetched`` ->
+``processing`` -> ``processed`` (or ``failed`` / ``duplicate``). Workers claim a row with a conditional
+UPDATE and a lease, so a message delivered twice does nothing and a worker killed mid-task only leaves a
+lease that expires; the periodic dispatcher then enqueues the row again (see monitor/services.py).
+"""
+import re
+import zlib
+
+from django.core.exceptions import ValidationError
+from django.core.validators import MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+
+def _lines(text: str) -> list[str]:
+    return [line.strip() for line in (text or "").splitlines() if line.strip() and not line.strip().startswith("#")]
+
+
+def validate_patterns(text: str) -> None:
+    """Each non-empty line must be a valid regular expression (lines starting with # are comments)."""
+    for line in _lines(text):
+        try:
+            re.compile(line)
+        except re.error as exc:
+            raise ValidationError(f"{line!r} is not a valid regular expression: {exc}") from exc
+
+
+def validate_url_lines(text: str) -> None:
+    for line in _lines(text):
+        if not line.startswith(("http://", "https://")):
+            raise ValidationError(f"{line!r} is not an http(s) URL")
+
+
+class Site(models.Model):
+    """A news site that WebMon polls for new articles."""
+
+    name = models.CharField(max_length=200, unique=True)
+    home_url = models.URLField(max_length=500, unique=True)
+    active = models.BooleanField(default=True, help_text="Inactive sites are not polled.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    # What to watch.
+    section_urls = models.TextField(
+        blank=True, validators=[validate_url_lines],
+        help_text="Section pages that list articles, one URL per line. Empty: the home page.",
+    )
+    feed_url = models.URLField(max_length=500, blank=True, help_text="Optional RSS or Atom feed.")
+    include_patterns = models.TextField(
+        blank=True, validators=[validate_patterns],
+        help_text="Regular expressions, one per line: an article URL must match one (empty: any same-site URL).",
+    )
+    exclude_patterns = models.TextField(
+        blank=True, validators=[validate_patterns],
+        help_text="Regular expressions, one per line: URLs matching any are never fetched.",
+    )
+    poll_interval = models.PositiveIntegerField(
+        default=600, validators=[MinValueValidator(30)], help_text="Seconds between two polls."
+    )
+    allow_private_addresses = models.BooleanField(
+        default=False,
+        help_text="Allow URLs that resolve to loopback, private or link-local addresses "
+        "(only for sites on your own network, such as the demo sites).",
+    )
+
+    # Health, written by the poller.
+    next_poll_at = models.DateTimeField(null=True, blank=True, db_index=True, help_text="Empty: due now.")
+    last_poll_at = models.DateTimeField(null=True, blank=True)
+    last_success_at = models.DateTimeField(null=True, blank=True)
+    last_error_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+    consecutive_failures = models.PositiveIntegerField(default=0)
+    articles_found_last_poll = models.PositiveIntegerField(default=0)
+    #: conditional GET validators per watched URL: {url: {"etag": ..., "last_modified": ...}}
+    validators = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def watched_urls(self) -> list[str]:
+        return _lines(self.section_urls) or [self.home_url]
+
+    @property
+    def include_list(self) -> list[str]:
+        return _lines(self.include_patterns)
+
+    @property
+    def exclude_list(self) -> list[str]:
+        return _lines(self.exclude_patterns)
+
+    def filter_profile_data(self):
+        """The site's learned filter profile (a filters.Profile), or None for the built-in default."""
+        profile = getattr(self, "filter_profile", None)  # filters.models.SiteProfile, related_name
+        if profile is None:
+            return None
+        to_profile = getattr(profile, "to_profile", None)
+        return to_profile() if to_profile else None
+
+
+class Article(models.Model):
+    """One article page collected from a site, identified by its canonical URL."""
+
+    class State(models.TextChoices):
+        PENDING = "pending", "waiting to be fetched"
+        FETCHING = "fetching", "being fetched"
+        FETCHED = "fetched", "fetched, waiting to be processed"
+        PROCESSING = "processing", "being processed"
+        PROCESSED = "processed", "processed"
+        FAILED = "failed", "failed"
+        DUPLICATE = "duplicate", "duplicate of another article"
+
+    site = models.ForeignKey(Site, on_delete=models.CASCADE, related_name="articles")
+    url = models.URLField(max_length=2000, help_text="Canonical URL.")
+    title = models.CharField(max_length=500, blank=True)
+    core_text = models.TextField(blank=True, help_text="Core content after the noise filters (untrusted text).")
+    published_at = models.DateTimeField(null=True, blank=True)
+    collected_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    # Work state (see the module docstring).
+    state = models.CharField(max_length=12, choices=State.choices, default=State.PENDING)
+    due_at = models.DateTimeField(default=timezone.now, help_text="When the next fetch attempt may start.")
+    lease_until = models.DateTimeField(null=True, blank=True, help_text="A worker holds the row until then.")
+    fetch_attempts = models.PositiveIntegerField(default=0)
+    process_attempts = models.PositiveIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    fetched_at = models.DateTimeField(null=True, blank=True)
+    processed_at = models.DateTimeField(null=True, blank=True)
+
+    # The fetched page.
+    final_url = models.URLField(max_length=2000, blank=True, help_text="URL after redirects.")
+    canonical_url = models.URLField(max_length=2000, blank=True, help_text='The page\'s rel="canonical".')
+    http_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    headers = models.JSONField(default=dict, blank=True)
+    charset = models.CharField(max_length=40, blank=True, help_text="Charset the page was decoded with.")
+    raw_html = models.BinaryField(null=True, blank=True, editable=False, help_text="zlib-compressed body.")
+    raw_size = models.PositiveIntegerField(default=0, help_text="Uncompressed body size in bytes.")
+
+    # The extraction.
+    tokens = models.JSONField(default=list, blank=True)
+    extraction = models.JSONField(default=dict, blank=True, help_text="Filter counts and phrase decisions.")
+    content_hash = models.CharField(max_length=64, blank=True, db_index=True,
+                                    help_text="SHA-256 of the normalised core text.")
+    duplicate_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="duplicates",
+        help_text="The original article this one re-publishes (same core text or rel=canonical).",
+    )
+
+    class Meta:
+        ordering = ["-collected_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["site", "url"], name="unique_article_url_per_site"),
+            # One original per core text: a second article with the same text becomes its duplicate.
+            models.UniqueConstraint(
+                fields=["content_hash"], condition=Q(duplicate_of__isnull=True) & ~Q(content_hash=""),
+                name="unique_original_content",
+            ),
+        ]
+        indexes = [models.Index(fields=["state", "due_at"], name="article_work_idx")]
+
+    def __str__(self) -> str:
+        return self.title or self.url
+
+    def set_raw_html(self, body: bytes) -> None:
+        self.raw_html = zlib.compress(body, 6)
+        self.raw_size = len(body)
+
+    def get_raw_html(self) -> bytes:
+        return zlib.decompress(bytes(self.raw_html)) if self.raw_html else b""
+
+
+class FetchAttempt(models.Model):
+    """One HTTP request WebMon made (or refused to make), for the health view and for debugging."""
+
+    class Kind(models.TextChoices):
+        ROBOTS = "robots", "robots.txt"
+        SECTION = "section", "section page"
+        FEED = "feed", "feed"
+        ARTICLE = "article", "article"
+
+    class Outcome(models.TextChoices):
+        OK = "ok", "ok"
+        NOT_MODIFIED = "not_modified", "not modified"
+        RETRY = "retry", "transient error, will retry"
+        FAILED = "failed", "permanent error"
+        DEFERRED = "deferred", "deferred (politeness)"
+
+    site = models.ForeignKey(Site, on_delete=models.CASCADE, related_name="fetch_attempts")
+    article = models.ForeignKey(Article, null=True, blank=True, on_delete=models.CASCADE,
+                                related_name="attempts")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    url = models.URLField(max_length=2000)
+    attempt = models.PositiveIntegerField(default=1)
+    started_at = models.DateTimeField(default=timezone.now, db_index=True)
+    duration_ms = models.PositiveIntegerField(default=0)
+    status = models.PositiveSmallIntegerField(null=True, blank=True)
+    bytes = models.PositiveIntegerField(default=0)
+    outcome = models.CharField(max_length=14, choices=Outcome.choices)
+    error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-started_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.url} {self.status or self.outcome}"
+
+
+class Host(models.Model):
+    """Politeness state of one host, shared by all workers: when the next request may start.
+
+    ``next_request_at`` is a Unix time (float) so that one portable conditional UPDATE can reserve a slot
+    on SQLite and PostgreSQL alike (monitor/politeness.py).
+    """
+
+    name = models.CharField(max_length=255, primary_key=True)
+    next_request_at = models.FloatField(default=0.0)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class RobotsFile(models.Model):
+    """Cached robots.txt of one origin (scheme://host:port)."""
+
+    origin = models.CharField(max_length=300, primary_key=True)
+    status = models.PositiveSmallIntegerField(null=True, blank=True)
+    body = models.TextField(blank=True)
+    fetched_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return self.origin

@@ -1,0 +1,292 @@
+"""The one place where WebMon talks HTTP to the outside world.
+
+Every request gets: an honest User-Agent naming WIMS and its public URL; connect and read timeouts plus a
+total deadline; a size cap on the (decompressed) body; redirects followed by hand, so that each hop is
+checked again; and refusal of any address that is loopback, private, link-local, multicast, reserved or
+unspecified unless the site is explicitly allowed such addresses. The address rule is checked twice: on
+every address the host name resolves to (a clear error before connecting) and on the peer address of the
+socket actually connected (so DNS rebinding between the check and the connection does not get through).
+
+Robots.txt and the per-host delay need the database; callers pass them in as ``before_request``, which
+runs before every hop (monitor/services.py). Errors are :class:`FetchError` with ``transient`` telling the
+caller whether to retry, and ``retry_after`` carrying a server's Retry-After.
+"""
+from __future__ import annotations
+
+import ipaddress
+import socket
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from email.utils import parsedate_to_datetime
+from importlib import metadata
+
+import requests
+from requests.adapters import HTTPAdapter
+from urllib3.connection import HTTPConnection, HTTPSConnection
+from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
+
+from . import conf
+from .canonical import canonicalise
+
+__all__ = ["fetch", "Response", "FetchError", "AddressRefused", "user_agent", "check_host", "address_allowed"]
+
+HTML_TYPES = ("text/html", "application/xhtml+xml")
+FEED_TYPES = ("application/rss+xml", "application/atom+xml", "application/xml", "text/xml", "application/rdf+xml")
+
+
+class FetchError(Exception):
+    """A request that did not give a usable page. ``transient``: worth retrying later."""
+
+    def __init__(self, message: str, *, transient: bool, status: int | None = None,
+                 retry_after: float | None = None, url: str = "", nbytes: int = 0):
+        super().__init__(message)
+        self.transient = transient
+        self.status = status
+        self.retry_after = retry_after
+        self.url = url
+        self.nbytes = nbytes
+
+
+class AddressRefused(FetchError):
+    """The URL resolves to an address WIMS must not connect to (permanent)."""
+
+    def __init__(self, message: str, url: str = ""):
+        super().__init__(message, transient=False, url=url)
+
+
+class Deferred(Exception):  # noqa: N818 - not an error: the caller should come back later
+    """Raised by a ``before_request`` hook: the host is busy, try again in ``delay`` seconds."""
+
+    def __init__(self, delay: float):
+        super().__init__(f"deferred for {delay:.1f}s")
+        self.delay = delay
+
+
+@dataclass
+class Response:
+    url: str  # final URL, after redirects
+    status: int
+    headers: dict[str, str]
+    body: bytes = b""
+    elapsed: float = 0.0
+    hops: list[str] = field(default_factory=list)
+
+    @property
+    def content_type(self) -> str:
+        return self.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+
+
+def user_agent() -> str:
+    from django.conf import settings
+
+    try:
+        version = metadata.version("wims")
+    except metadata.PackageNotFoundError:
+        version = "0"
+    return f"WIMS/{version} (+{settings.WIMS_PUBLIC_URL})"
+
+
+# --------------------------------------------------------------------------- address rule
+
+def address_allowed(address: str) -> bool:
+    """True for a public unicast address; False for loopback, private, link-local and the like."""
+    ip = ipaddress.ip_address(address.split("%", 1)[0])
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
+        ip = ip.ipv4_mapped
+    return not (ip.is_private or ip.is_loopback or ip.is_link_local or ip.is_multicast or ip.is_reserved
+                or ip.is_unspecified or (isinstance(ip, ipaddress.IPv4Address) and ip in _SHARED))
+
+
+_SHARED = ipaddress.ip_network("100.64.0.0/10")  # carrier-grade NAT, not covered by is_private everywhere
+
+
+def check_host(host: str, port: int, url: str = "") -> None:
+    """Resolve ``host`` and refuse it when any of its addresses is not public."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise FetchError(f"cannot resolve {host}: {exc}", transient=True, url=url) from exc
+    for info in infos:
+        address = info[4][0]
+        if not address_allowed(address):
+            raise AddressRefused(f"refused: {host} resolves to non-public address {address}", url=url)
+
+
+class _GuardedMixin:
+    """Checks the peer address of the connected socket, before any byte of the request is sent."""
+
+    def connect(self):
+        super().connect()
+        sock = getattr(self, "sock", None)
+        peer = sock.getpeername()[0] if sock is not None else None
+        if peer is not None and not address_allowed(peer):
+            self.close()
+            raise AddressRefused(f"refused: connected to non-public address {peer}")
+
+
+class _GuardedHTTPConnection(_GuardedMixin, HTTPConnection):
+    pass
+
+
+class _GuardedHTTPSConnection(_GuardedMixin, HTTPSConnection):
+    pass
+
+
+class _GuardedHTTPPool(HTTPConnectionPool):
+    ConnectionCls = _GuardedHTTPConnection
+
+
+class _GuardedHTTPSPool(HTTPSConnectionPool):
+    ConnectionCls = _GuardedHTTPSConnection
+
+
+class _GuardedAdapter(HTTPAdapter):
+    def init_poolmanager(self, *args, **kwargs):
+        super().init_poolmanager(*args, **kwargs)
+        self.poolmanager.pool_classes_by_scheme = {"http": _GuardedHTTPPool, "https": _GuardedHTTPSPool}
+
+
+_local = threading.local()
+
+
+def _session(allow_private: bool) -> requests.Session:
+    """One session per thread and per address rule (sessions are not shared between threads)."""
+    name = "open" if allow_private else "guarded"
+    session = getattr(_local, name, None)
+    if session is None:
+        session = requests.Session()
+        session.trust_env = False  # no proxies or netrc from the environment: the address rule must hold
+        adapter = HTTPAdapter(pool_maxsize=4) if allow_private else _GuardedAdapter(pool_maxsize=4)
+        session.mount("http://", adapter)
+        session.mount("https://", adapter)
+        setattr(_local, name, session)
+    return session
+
+
+# --------------------------------------------------------------------------- fetching
+
+def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
+    """Seconds to wait from a Retry-After header (delta-seconds or HTTP date); None when absent or bad."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when is None:
+        return None
+    return max(0.0, when.timestamp() - (now if now is not None else time.time()))
+
+
+def _read_body(resp: requests.Response, url: str, cap: int, deadline: float) -> bytes:
+    length = resp.headers.get("content-length")
+    if length and length.isdigit() and int(length) > cap:
+        raise FetchError(f"body of {int(length)} bytes exceeds the {cap}-byte cap", transient=False,
+                         status=resp.status_code, url=url)
+    chunks, size = [], 0
+    for chunk in resp.iter_content(64 * 1024):
+        size += len(chunk)
+        if size > cap:
+            raise FetchError(f"body exceeds the {cap}-byte cap", transient=False, status=resp.status_code,
+                             url=url, nbytes=size)
+        if time.monotonic() > deadline:
+            raise FetchError("body not received within the total time limit", transient=True,
+                             status=resp.status_code, url=url, nbytes=size)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def fetch(
+    url: str,
+    *,
+    allow_private: bool = False,
+    before_request: Callable[[str], None] | None = None,
+    headers: dict[str, str] | None = None,
+    max_bytes: int | None = None,
+) -> Response:
+    """GET ``url`` under the rules in the module docstring and return the final response.
+
+    2xx and 304 are returned; everything else raises :class:`FetchError` (or :class:`Deferred` from
+    ``before_request``). ``headers`` are extra request headers (If-None-Match, If-Modified-Since).
+    """
+    cap = max_bytes or conf.max_bytes()
+    timeout = (conf.connect_timeout(), conf.read_timeout())
+    deadline_total = conf.connect_timeout() + 2 * conf.read_timeout()
+    started = time.monotonic()
+    hops: list[str] = []
+    current = canonicalise(url) and url
+    if not current:
+        raise FetchError(f"not an http(s) URL: {url!r}", transient=False, url=url)
+    request_headers = {"User-Agent": user_agent(), "Accept-Encoding": "gzip, deflate",
+                       "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
+    request_headers.update(headers or {})
+    while True:
+        hops.append(current)
+        parts = requests.utils.urlparse(current)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise FetchError(f"not an http(s) URL: {current!r}", transient=False, url=current)
+        if not allow_private:
+            check_host(parts.hostname, parts.port or (443 if parts.scheme == "https" else 80), current)
+        if before_request is not None:
+            before_request(current)
+        deadline = time.monotonic() + deadline_total
+        try:
+            resp = _session(allow_private).get(current, headers=request_headers, timeout=timeout,
+                                               allow_redirects=False, stream=True)
+        except AddressRefused as exc:
+            exc.url = current
+            raise
+        except requests.Timeout as exc:
+            raise FetchError(f"timeout: {exc.__class__.__name__}", transient=True, url=current) from exc
+        except requests.ConnectionError as exc:
+            raise FetchError(f"connection error: {_short(exc)}", transient=True, url=current) from exc
+        except requests.RequestException as exc:
+            raise FetchError(f"request failed: {_short(exc)}", transient=False, url=current) from exc
+        try:
+            status = resp.status_code
+            if 300 <= status < 400 and status != 304:
+                location = resp.headers.get("location")
+                if not location:
+                    raise FetchError(f"HTTP {status} without Location", transient=False, status=status,
+                                     url=current)
+                target = requests.compat.urljoin(current, location)
+                if len(hops) > conf.max_redirects():
+                    loop = " (redirect loop)" if target in hops else ""
+                    raise FetchError(f"more than {conf.max_redirects()} redirects{loop}", transient=False,
+                                     status=status, url=current)
+                current = target
+                continue
+            if status in (429, 503):
+                retry_after = parse_retry_after(resp.headers.get("retry-after"))
+                raise FetchError(f"HTTP {status}", transient=True, status=status, retry_after=retry_after,
+                                 url=current)
+            if status >= 500 or status == 408:
+                raise FetchError(f"HTTP {status}", transient=True, status=status, url=current)
+            if status >= 400:
+                raise FetchError(f"HTTP {status}", transient=False, status=status, url=current)
+            body = b"" if status == 304 else _read_body(resp, current, cap, deadline)
+            return Response(url=current, status=status, headers={k.lower(): v for k, v in resp.headers.items()},
+                            body=body, elapsed=time.monotonic() - started, hops=hops)
+        except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError) as exc:
+            raise FetchError(f"connection broken while reading: {_short(exc)}", transient=True,
+                             url=current) from exc
+        except requests.Timeout as exc:
+            raise FetchError("timeout while reading the body", transient=True, url=current) from exc
+        except requests.exceptions.ContentDecodingError as exc:
+            raise FetchError(f"cannot decode body: {_short(exc)}", transient=False, url=current) from exc
+        finally:
+            resp.close()
+
+
+def _short(exc: Exception) -> str:
+    text = str(exc)
+    for marker in ("Connection reset", "Connection refused", "Connection aborted", "Read timed out",
+                   "RemoteDisconnected", "IncompleteRead"):
+        if marker in text:
+            return marker
+    return text[:300]

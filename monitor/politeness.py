@@ -1,0 +1,61 @@
+"""Per-host minimum delay between requests, shared by every worker process through the database.
+
+A request *reserves* its slot with one conditional UPDATE on the host's row::
+
+    next_request_at := max(next_request_at, now) + delay      -- only if max(next_request_at, now) <= now + max_wait
+
+The statement is atomic on PostgreSQL (row lock) and on SQLite (database write lock), so two workers can
+never take the same slot, whatever machine they run on; each then sleeps until its own slot. A slot
+further away than ``max_wait`` is not taken: the caller re-queues its task for later rather than holding a
+worker. Times are Unix seconds of the workers' clocks (keep worker clocks in sync with NTP).
+"""
+from __future__ import annotations
+
+import time
+
+from django.db import connection
+
+from . import conf
+from .models import Host
+from .net import Deferred
+
+__all__ = ["reserve", "wait_turn"]
+
+
+def _table() -> str:
+    return connection.ops.quote_name(Host._meta.db_table)
+
+
+def reserve(host: str, delay: float, max_wait: float, now: float | None = None) -> float:
+    """Reserve the next request slot of ``host``; return seconds to wait, or raise Deferred.
+
+    ``Deferred.delay`` says when the host will have a free slot within ``max_wait`` again.
+    """
+    now = time.time() if now is None else now
+    if delay <= 0:
+        return 0.0
+    sql = (
+        f"UPDATE {_table()} SET next_request_at = "  # noqa: S608 - the table name is ours, values are bound
+        "(CASE WHEN next_request_at > %s THEN next_request_at ELSE %s END) + %s "
+        "WHERE name = %s AND next_request_at <= %s RETURNING next_request_at"
+    )
+    for _ in range(2):
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [now, now, delay, host, now + max_wait])
+            row = cursor.fetchone()
+        if row is not None:
+            return max(0.0, row[0] - delay - now)
+        existing = Host.objects.filter(name=host).values_list("next_request_at", flat=True).first()
+        if existing is None:
+            Host.objects.bulk_create([Host(name=host, next_request_at=0.0)], ignore_conflicts=True)
+            continue
+        raise Deferred(max(0.1, existing - max_wait - now))
+    raise RuntimeError(f"could not reserve a slot for host {host!r}")  # pragma: no cover
+
+
+def wait_turn(host: str) -> float:
+    """Reserve a slot with the configured delay and sleep until it; return the seconds slept."""
+    wait = reserve(host, conf.politeness_delay(), conf.politeness_max_wait())
+    if wait > 0:
+        time.sleep(wait)
+    return wait

@@ -1,0 +1,37 @@
+"""WebMon settings for the demo news sites (monitor/demo), shared by the bootstrap, the tests and the benchmark.
+
+Each template has its own URL scheme, so each gets its own include pattern; the section pages are watched
+besides the home page; the Health Watch template also has an RSS feed. The demo sites live on loopback
+addresses, so they must be allowed private addresses (no real site should be).
+"""
+from __future__ import annotations
+
+#: Article URL patterns of the three demo templates (matched against the canonical URL).
+ARTICLE_PATTERNS = {
+    "healthwatch": r"^https?://[^/]+/news/[a-z0-9-]+/[a-z0-9-]+\.html$",
+    "courier": r"^https?://[^/]+/story\.php\?id=[a-z0-9-]+$",
+    "wellbeing": r"^https?://[^/]+/(?:mind|body|family)/[a-z0-9-]+/$",
+}
+
+
+def demo_site_settings(spec, base_url: str, *, sections: bool = True) -> dict:
+    """Field values for a :class:`monitor.models.Site` serving ``spec`` (a demo SiteSpec) at ``base_url``.
+
+    ``sections=False`` watches the home page (and feed) only, as the scale benchmark does.
+    """
+    from monitor.demo.sites import template_for
+
+    base_url = base_url.rstrip("/")
+    tpl = template_for(spec)
+    watched = [base_url + "/"]
+    if sections:
+        watched += [base_url + tpl.section_path(s) for s in spec.sections]
+    return {
+        "name": spec.name,
+        "home_url": base_url + "/",
+        "section_urls": "\n".join(watched),
+        "feed_url": base_url + "/rss.xml" if spec.has_feed else "",
+        "include_patterns": ARTICLE_PATTERNS[spec.template],
+        "exclude_patterns": r"/private/",
+        "allow_private_addresses": True,
+    }

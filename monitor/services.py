@@ -1,0 +1,477 @@
+"""WebMon's use cases: dispatch due polls, poll a site, fetch an article, process an article, sweep.
+
+Tasks (monitor/tasks.py) are thin shells around these functions: they pass ids in, and enqueue whatever
+the returned :class:`Outcome` asks for. Every function here is idempotent and safe to run twice at once:
+
+* a row is *claimed* with a conditional UPDATE that only succeeds while the row is in the expected state
+  (or its previous claim's lease has expired), so a redelivered or duplicated message does nothing;
+* new article URLs are inserted under the unique (site, url) constraint: only the inserting poll enqueues;
+* the sweeper re-enqueues rows whose message was lost (embedded broker) or whose worker died (SIGKILL):
+  expired leases go back to the previous state, with the attempt counted.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import random
+import time
+from dataclasses import dataclass, field
+from datetime import timedelta
+from urllib import robotparser
+
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from . import conf, politeness
+from .canonical import host_of, origin_of, same_site
+from .discovery import LinkRules, canonical_link, links_from_feed, links_from_html, select_candidates
+from .models import Article, FetchAttempt, Host, RobotsFile, Site
+from .net import HTML_TYPES, Deferred, FetchError, Response, fetch
+
+log = logging.getLogger(__name__)
+
+ROBOTS_AGENT = "WIMS"
+S = Article.State
+
+
+@dataclass
+class Outcome:
+    """What a task should do next: ``enqueue`` lists (task name, id, countdown seconds)."""
+
+    result: str
+    detail: str = ""
+    enqueue: list[tuple[str, int, float]] = field(default_factory=list)
+
+
+def backoff(attempt: int, retry_after: float | None = None) -> float:
+    """Delay before attempt ``attempt + 1``: exponential with jitter; a server's Retry-After wins."""
+    if retry_after is not None:
+        return retry_after + random.uniform(0, max(0.5, 0.1 * retry_after))
+    base = conf.retry_base() * 2 ** max(0, attempt - 1)
+    return min(conf.retry_max_delay(), base * random.uniform(0.5, 1.5))
+
+
+def _record(site: Site, kind: str, url: str, outcome: str, *, article: Article | None = None, attempt: int = 1,
+            started: float, status: int | None = None, nbytes: int = 0, error: str = "") -> None:
+    FetchAttempt.objects.create(
+        site=site, article=article, kind=kind, url=url[:2000], attempt=attempt,
+        started_at=timezone.now() - timedelta(seconds=time.monotonic() - started),
+        duration_ms=int((time.monotonic() - started) * 1000), status=status, bytes=nbytes,
+        outcome=outcome, error=error[:2000],
+    )
+
+
+# --------------------------------------------------------------------------- robots.txt
+
+_parsed_robots: dict[tuple[str, float], robotparser.RobotFileParser] = {}
+
+
+def _robots(site: Site, origin: str) -> RobotsFile:
+    now = timezone.now()
+    cached = RobotsFile.objects.filter(origin=origin, expires_at__gt=now).first()
+    if cached is not None:
+        return cached
+    url = origin + "/robots.txt"
+    started = time.monotonic()
+    status, body, ttl = None, "", conf.robots_ttl()
+    try:
+        resp = fetch(url, allow_private=site.allow_private_addresses, max_bytes=512 * 1024,
+                     before_request=lambda u: politeness.wait_turn(host_of(u)))
+        status, body = resp.status, resp.body.decode("utf-8", "replace")
+        _record(site, FetchAttempt.Kind.ROBOTS, url, "ok", started=started, status=status, nbytes=len(resp.body))
+    except FetchError as exc:
+        status = exc.status or 0
+        if exc.transient or (exc.status or 0) >= 500 or exc.status is None:
+            ttl = conf.robots_error_ttl()  # unreachable: treat as "disallow all" for a while, then ask again
+        _record(site, FetchAttempt.Kind.ROBOTS, url, "failed", started=started, status=exc.status,
+                error=str(exc), nbytes=exc.nbytes)
+    robots, _ = RobotsFile.objects.update_or_create(
+        origin=origin, defaults={"status": status, "body": body, "fetched_at": now,
+                                 "expires_at": now + timedelta(seconds=ttl)})
+    return robots
+
+
+def robots_allows(site: Site, url: str) -> bool:
+    """robots.txt decision for WIMS's user-agent token; raises a transient FetchError when unreachable."""
+    robots = _robots(site, origin_of(url))
+    if robots.status is None or robots.status == 0 or robots.status >= 500:
+        raise FetchError(f"robots.txt of {origin_of(url)} unreachable (status {robots.status})", transient=True,
+                         url=url)
+    if robots.status >= 400:  # no robots.txt: everything allowed
+        return True
+    key = (robots.origin, robots.fetched_at.timestamp())
+    parser = _parsed_robots.get(key)
+    if parser is None:
+        parser = robotparser.RobotFileParser()
+        parser.parse(robots.body.splitlines())
+        if len(_parsed_robots) > 2000:
+            _parsed_robots.clear()
+        _parsed_robots[key] = parser
+    return parser.can_fetch(ROBOTS_AGENT, url)
+
+
+def _hook(site: Site):
+    """before_request for net.fetch: robots.txt, then the shared per-host delay."""
+
+    def before(url: str) -> None:
+        if not robots_allows(site, url):
+            raise FetchError("disallowed by robots.txt", transient=False, url=url)
+        politeness.wait_turn(host_of(url))
+
+    return before
+
+
+def _push_back_host(url: str, seconds: float) -> None:
+    """A 429/503 with Retry-After slows down every worker's requests to that host, not only this task's."""
+    until = time.time() + seconds
+    Host.objects.filter(name=host_of(url), next_request_at__lt=until).update(next_request_at=until)
+
+
+# --------------------------------------------------------------------------- dispatch and sweep
+
+def dispatch_due_polls(limit: int = 5000) -> Outcome:
+    """Claim every active site whose poll is due (next poll moved on by its interval) and sweep."""
+    now = timezone.now()
+    due = Q(active=True) & (Q(next_poll_at__isnull=True) | Q(next_poll_at__lte=now))
+    out = Outcome("dispatched")
+    for site_id, interval in Site.objects.filter(due).values_list("id", "poll_interval")[:limit]:
+        claimed = Site.objects.filter(due, pk=site_id).update(next_poll_at=now + timedelta(seconds=interval))
+        if claimed:
+            out.enqueue.append(("poll", site_id, 0))
+    out.enqueue += sweep(now).enqueue
+    out.detail = f"{sum(1 for t in out.enqueue if t[0] == 'poll')} polls"
+    return out
+
+
+def sweep(now=None, limit: int = 2000) -> Outcome:
+    """Enqueue again the rows whose message was lost or whose worker died (see the module docstring)."""
+    now = now or timezone.now()
+    grace = now - timedelta(seconds=conf.sweep_grace())
+    out = Outcome("swept")
+    # Expired leases: the worker died or hit its time limit. Put the row back and count the attempt.
+    Article.objects.filter(state=S.FETCHING, lease_until__lt=now, fetch_attempts__gte=conf.max_fetch_attempts()
+                           ).update(state=S.FAILED, lease_until=None, last_error="worker lost too many times")
+    Article.objects.filter(state=S.FETCHING, lease_until__lt=now).update(state=S.PENDING, due_at=grace,
+                                                                         lease_until=None)
+    Article.objects.filter(state=S.PROCESSING, lease_until__lt=now,
+                           process_attempts__gte=conf.max_process_attempts()
+                           ).update(state=S.FAILED, lease_until=None, last_error="processing lost too many times")
+    Article.objects.filter(state=S.PROCESSING, lease_until__lt=now).update(state=S.FETCHED, due_at=grace,
+                                                                           lease_until=None)
+    # Rows due for a while with nobody working on them.
+    for state, task in ((S.PENDING, "fetch"), (S.FETCHED, "process")):
+        ids = list(Article.objects.filter(state=state, due_at__lte=grace).order_by("due_at")
+                   .values_list("id", flat=True)[:limit])
+        if ids:
+            Article.objects.filter(pk__in=ids, state=state).update(due_at=now)
+            out.enqueue += [(task, pk, 0) for pk in ids]
+    return out
+
+
+# --------------------------------------------------------------------------- polling
+
+def _rules(site: Site) -> LinkRules:
+    watched = list(site.watched_urls) + ([site.feed_url] if site.feed_url else [])
+    return LinkRules(site.home_url, site.include_list, site.exclude_list, watched)
+
+
+def poll_site(site_id: int) -> Outcome:
+    """Read the site's section pages and feed, store each never-seen article URL, enqueue its fetch."""
+    site = Site.objects.filter(pk=site_id).first()
+    if site is None or not site.active:
+        return Outcome("skipped", "site inactive or deleted")
+    rules = _rules(site)
+    sources = [(u, FetchAttempt.Kind.SECTION) for u in site.watched_urls]
+    if site.feed_url:
+        sources.append((site.feed_url, FetchAttempt.Kind.FEED))
+    links: list[str] = []
+    errors: list[str] = []
+    validators = dict(site.validators or {})
+    hook = _hook(site)
+    for url, kind in sources:
+        saved = validators.get(url, {})
+        headers = {}
+        if saved.get("etag"):
+            headers["If-None-Match"] = saved["etag"]
+        if saved.get("last_modified"):
+            headers["If-Modified-Since"] = saved["last_modified"]
+        started = time.monotonic()
+        try:
+            resp = fetch(url, allow_private=site.allow_private_addresses, before_request=hook, headers=headers)
+        except Deferred:
+            raise  # the task re-queues the poll; nothing recorded
+        except FetchError as exc:
+            errors.append(f"{url}: {exc}")
+            _record(site, kind, url, "retry" if exc.transient else "failed", started=started, status=exc.status,
+                    nbytes=exc.nbytes, error=str(exc))
+            if exc.retry_after:
+                _push_back_host(url, exc.retry_after)
+            continue
+        if resp.status == 304:
+            _record(site, kind, url, "not_modified", started=started, status=304)
+            continue
+        _record(site, kind, url, "ok", started=started, status=resp.status, nbytes=len(resp.body))
+        try:
+            found = links_from_feed(resp.body, resp.url) if kind == FetchAttempt.Kind.FEED \
+                else links_from_html(resp.body, resp.url)
+        except ValueError as exc:
+            errors.append(f"{url}: {exc}")
+            continue
+        links += found
+        validators[url] = {k: v for k, v in (("etag", resp.headers.get("etag")),
+                                             ("last_modified", resp.headers.get("last-modified"))) if v}
+    new_ids = create_pending(site, select_candidates(links, rules))
+    _finish_poll(site, errors, len(new_ids), validators, len(sources))
+    return Outcome("polled", f"{len(new_ids)} new", [("fetch", pk, 0) for pk in new_ids])
+
+
+def create_pending(site: Site, urls: list[str]) -> list[int]:
+    """Insert the URLs not yet known for the site; return the ids this call created (and must enqueue)."""
+    known: set[str] = set()
+    for i in range(0, len(urls), 500):
+        known |= set(Article.objects.filter(site=site, url__in=urls[i:i + 500]).values_list("url", flat=True))
+    created = []
+    for url in urls:
+        if url in known:
+            continue
+        try:
+            with transaction.atomic():
+                created.append(Article.objects.create(site=site, url=url).pk)
+        except IntegrityError:  # another poll of the same site inserted it first; it enqueues the fetch
+            pass
+    return created
+
+
+def _finish_poll(site: Site, errors: list[str], found: int, validators: dict, sources: int) -> None:
+    now = timezone.now()
+    fields = {"last_poll_at": now, "articles_found_last_poll": found, "validators": validators}
+    if errors:
+        failures = site.consecutive_failures + 1
+        # A failing site is polled less often (doubling, bounded), so a dead site costs little.
+        extra = min(conf.max_failure_backoff(), site.poll_interval * (2 ** min(failures - 1, 10) - 1))
+        fields.update(last_error_at=now, last_error="\n".join(errors)[:5000], consecutive_failures=failures,
+                      next_poll_at=now + timedelta(seconds=site.poll_interval + extra))
+        if len(errors) < sources:  # some sources worked: the site is reachable
+            fields["last_success_at"] = now
+    else:
+        fields.update(last_success_at=now, consecutive_failures=0)
+    Site.objects.filter(pk=site.pk).update(**fields)
+
+
+# --------------------------------------------------------------------------- fetching
+
+CLAIM_TOLERANCE = timedelta(milliseconds=50)
+
+
+def _claim(article_id: int, state: str, working: str, counter: str) -> bool:
+    now = timezone.now()
+    lease = now + timedelta(seconds=conf.lease_seconds())
+    # A pending row is claimed only once due: a stale duplicate message (say, the sweep's and the retry's
+    # countdown both queued behind a busy worker) must not cut a backoff or a Retry-After short. The
+    # retry's own countdown message never arrives early, and the sweep catches any row left behind.
+    ready = Q(state=state) & Q(due_at__lte=now + CLAIM_TOLERANCE) if state == S.PENDING else Q(state=state)
+    return bool(Article.objects.filter(Q(pk=article_id) & (ready | Q(state=working, lease_until__lt=now)))
+                .update(state=working, lease_until=lease, **{counter: F(counter) + 1}))
+
+
+def fetch_article(article_id: int) -> Outcome:
+    """Fetch one pending article politely; on success store the raw page and enqueue its processing."""
+    if not _claim(article_id, S.PENDING, S.FETCHING, "fetch_attempts"):
+        return Outcome("skipped", "not pending (done, or another worker has it)")
+    article = Article.objects.select_related("site").get(pk=article_id)
+    site = article.site
+    started = time.monotonic()
+    attempt = article.fetch_attempts
+    try:
+        resp = fetch(article.url, allow_private=site.allow_private_addresses, before_request=_hook(site))
+        _check_page(resp)
+    except Deferred as exc:
+        Article.objects.filter(pk=article_id, state=S.FETCHING).update(
+            state=S.PENDING, lease_until=None, due_at=timezone.now() + timedelta(seconds=exc.delay),
+            fetch_attempts=F("fetch_attempts") - 1)
+        return Outcome("deferred", str(exc), [("fetch", article_id, exc.delay)])
+    except FetchError as exc:
+        retry = exc.transient and attempt < conf.max_fetch_attempts()
+        _record(site, FetchAttempt.Kind.ARTICLE, exc.url or article.url, "retry" if retry else "failed",
+                article=article, attempt=attempt, started=started, status=exc.status, nbytes=exc.nbytes,
+                error=str(exc))
+        if exc.retry_after:
+            _push_back_host(exc.url or article.url, exc.retry_after)
+        if retry:
+            delay = backoff(attempt, exc.retry_after)
+            Article.objects.filter(pk=article_id, state=S.FETCHING).update(
+                state=S.PENDING, lease_until=None, due_at=timezone.now() + timedelta(seconds=delay),
+                last_error=str(exc)[:2000], http_status=exc.status)
+            return Outcome("retry", str(exc), [("fetch", article_id, delay)])
+        reason = str(exc) if not exc.transient else f"gave up after {attempt} attempts: {exc}"
+        Article.objects.filter(pk=article_id, state=S.FETCHING).update(
+            state=S.FAILED, lease_until=None, last_error=reason[:2000], http_status=exc.status)
+        return Outcome("failed", reason)
+    _record(site, FetchAttempt.Kind.ARTICLE, resp.url, "ok", article=article, attempt=attempt, started=started,
+            status=resp.status, nbytes=len(resp.body))
+    return _store_page(article, resp)
+
+
+def _check_page(resp: Response) -> None:
+    """Permanent errors for responses that are not HTML pages (binary served as text/html included)."""
+    from filters.charset import looks_binary
+
+    if resp.content_type and resp.content_type not in HTML_TYPES:
+        raise FetchError(f"not an HTML page: {resp.content_type}", transient=False, status=resp.status,
+                         url=resp.url, nbytes=len(resp.body))
+    what = looks_binary(resp.body)
+    if what:
+        raise FetchError(f"not an HTML page: {what}", transient=False, status=resp.status, url=resp.url,
+                         nbytes=len(resp.body))
+
+
+def page_charset(body: bytes, declared: str | None) -> str:
+    """The charset to read a page with: UTF-8 when the bytes are valid UTF-8 beyond ASCII, else as declared.
+
+    Bytes in another charset are almost never valid UTF-8 by accident, so valid multi-byte UTF-8 outweighs
+    a declaration (pages re-encoded by a CMS keep their old ``<meta charset=windows-1252>``). The empty
+    string lets the filters find the charset (BOM, meta tag, detection).
+    """
+    if not body.isascii():
+        try:
+            body.decode("utf-8")
+            return "utf-8"
+        except UnicodeDecodeError:
+            pass
+    return (declared or "")[:40]
+
+
+def _store_page(article: Article, resp: Response) -> Outcome:
+    from filters.charset import charset_from_content_type
+
+    site = article.site
+    now = timezone.now()
+    article.final_url = resp.url[:2000]
+    article.http_status = resp.status
+    article.headers = {k: v for k, v in resp.headers.items() if k not in ("set-cookie",)}
+    article.charset = page_charset(resp.body, charset_from_content_type(resp.headers.get("content-type")))
+    article.set_raw_html(resp.body)
+    article.fetched_at = now
+    article.last_error = ""
+    article.lease_until = None
+    article.due_at = now
+    canonical = canonical_link(resp.body, resp.url)
+    if canonical:
+        article.canonical_url = canonical[:2000]
+    target = None
+    if canonical and canonical != article.url and same_site(canonical, site.home_url) \
+            and _rules(site).accepts(canonical):
+        target = _canonical_article(article, canonical)
+    if target is not None:
+        # The page names another URL as its canonical one: that row owns the content from now on.
+        article.state = S.DUPLICATE
+        article.duplicate_of = target
+        article.raw_html, article.raw_size = None, 0
+        article.save()
+        return Outcome("alias", f"canonical is {canonical}", [("process", target.pk, 0)])
+    article.state = S.FETCHED
+    article.save()
+    return Outcome("fetched", "", [("process", article.pk, 0)])
+
+
+def _canonical_article(article: Article, canonical: str) -> Article:
+    """The row for the page's rel=canonical URL, created with this fetch's content when new."""
+    existing = Article.objects.filter(site=article.site, url=canonical).first()
+    if existing is not None:
+        return existing
+    copy = Article(site=article.site, url=canonical, state=S.FETCHED, final_url=article.final_url,
+                   canonical_url=canonical, http_status=article.http_status, headers=article.headers,
+                   charset=article.charset, raw_html=article.raw_html, raw_size=article.raw_size,
+                   fetched_at=article.fetched_at, fetch_attempts=article.fetch_attempts, due_at=article.due_at)
+    try:
+        with transaction.atomic():
+            copy.save()
+        return copy
+    except IntegrityError:  # a concurrent fetch created it
+        return Article.objects.get(site=article.site, url=canonical)
+
+
+# --------------------------------------------------------------------------- processing
+
+def content_hash(core_text: str) -> str:
+    """Fingerprint of the core text, blind to whitespace and case; '' for an empty text."""
+    normal = " ".join(core_text.split()).casefold()
+    return hashlib.sha256(normal.encode("utf-8")).hexdigest() if normal else ""
+
+
+def process_article(article_id: int) -> Outcome:
+    """Filters with the site's profile, then the case and inference, or a link to the original article."""
+    import filters
+    from classifier.services import ingest_case
+
+    from . import learning
+
+    if not _claim(article_id, S.FETCHED, S.PROCESSING, "process_attempts"):
+        return Outcome("skipped", "not fetched (done, or another worker has it)")
+    article = Article.objects.select_related("site").get(pk=article_id)
+    t0 = time.perf_counter()
+    try:
+        extraction = run_filters(article, article.site.filter_profile_data() or "default")
+    except (filters.ExtractionError, ValueError) as exc:
+        Article.objects.filter(pk=article_id, state=S.PROCESSING).update(
+            state=S.FAILED, lease_until=None, last_error=f"filters: {exc}"[:2000])
+        return Outcome("failed", str(exc))
+    t1 = time.perf_counter()
+    digest = content_hash(extraction.text)
+    timings = {"filter_ms": round((t1 - t0) * 1000, 3)}
+    article.lease_until = None
+    article.processed_at = timezone.now()
+    with transaction.atomic():
+        original = None
+        if digest:
+            try:
+                with transaction.atomic():
+                    Article.objects.filter(pk=article_id).update(content_hash=digest)
+            except IntegrityError:
+                original = Article.objects.filter(content_hash=digest, duplicate_of__isnull=True).first()
+        if original is not None:
+            article.state, article.duplicate_of = S.DUPLICATE, original
+            article.content_hash = digest
+            article.save()
+            return Outcome("duplicate", f"re-publication of article {original.pk}",
+                           learning.after_processing(article.site, extraction.profile))
+        t2 = time.perf_counter()
+        ingest_case(article, extraction.tokens)
+        t3 = time.perf_counter()
+        timings["inference_ms"] = round((t3 - t2) * 1000, 3)
+        article.content_hash = digest
+        article.state = S.PROCESSED
+        article.extraction["timings"] = timings
+        article.save()
+    # The site's first pages: once enough are stored, learn its filter profile (monitor/learning.py).
+    return Outcome("processed", "", learning.after_processing(article.site, extraction.profile))
+
+
+def run_filters(article: Article, profile):
+    """filters.extract on the article's stored page; sets title, core text, tokens, extraction (no save)."""
+    import filters
+
+    extraction = filters.extract(article.get_raw_html(), url=article.url, profile=profile,
+                                 content_type=article.headers.get("content-type"),
+                                 charset=article.charset or None)
+    article.title = extraction.title[:500]
+    article.core_text = extraction.text
+    article.tokens = extraction.tokens
+    article.charset = (extraction.encoding or article.charset or "")[:40]
+    article.extraction = {
+        "profile": extraction.profile, "counts": extraction.counts,
+        "phrases": [[p.text, p.removed_by, p.rescued_by] for p in extraction.phrases],
+    }
+    return extraction
+
+
+def enqueue_poll_now(site: Site) -> None:
+    """Make the site due at the next dispatcher tick (after registration or an edit in the admin)."""
+    Site.objects.filter(pk=site.pk).update(next_poll_at=None)
+
+
+__all__ = [
+    "Outcome", "dispatch_due_polls", "sweep", "poll_site", "create_pending", "fetch_article", "process_article",
+    "robots_allows", "content_hash", "backoff", "run_filters",
+]

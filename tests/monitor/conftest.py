@@ -1,0 +1,108 @@
+"""Fixtures for WebMon tests: a demo news server, the demo sites registered, small delays for workers.
+
+Worker processes read WebMon's tunables from the environment (monitor/conf.py); FAST_ENV keeps the
+politeness delay, backoffs and leases short so that the fault tests take seconds, not minutes.
+"""
+import time
+
+import pytest
+import requests
+
+from monitor.demo import DemoServer
+from monitor.models import Site
+from monitor.registration import demo_site_settings
+
+FAST_ENV = {
+    "WIMS_POLITENESS_DELAY": "0.2",
+    "WIMS_POLITENESS_MAX_WAIT": "2",
+    "WIMS_RETRY_BASE": "0.5",
+    "WIMS_RETRY_MAX_DELAY": "5",
+    "WIMS_READ_TIMEOUT": "2",
+    "WIMS_CONNECT_TIMEOUT": "2",
+    "WIMS_LEASE_SECONDS": "30",
+    "WIMS_SWEEP_GRACE": "1",
+    "WIMS_MAX_FETCH_ATTEMPTS": "4",
+    "WIMS_MAX_BYTES": "1000000",
+}
+
+
+@pytest.fixture
+def fast_env(monkeypatch):
+    """The same small settings for this test process (in-process service calls) as for its workers."""
+    for key, value in FAST_ENV.items():
+        monkeypatch.setenv(key, value)
+    return dict(FAST_ENV)
+
+
+@pytest.fixture
+def demo():
+    """The three demo sites on a free port, four articles published each, no automatic publication."""
+    with DemoServer(port=0, interval=None, start_published=4) as server:
+        yield server
+
+
+def register(server, key: str, **overrides) -> Site:
+    spec = server.sites[key]
+    fields = demo_site_settings(spec, server.base_url(key))
+    fields.update(overrides)
+    return Site.objects.create(**fields)
+
+
+def control(server, key: str, method: str, name: str, **params):
+    resp = requests.request(method, server.url(key, f"/_control/{name}"), params=params, timeout=5)
+    resp.raise_for_status()
+    return resp.json()
+
+
+def ground_truth(server, key: str) -> dict[str, dict]:
+    """Published articles of a site by URL, with their core text."""
+    return {a["url"]: a for a in control(server, key, "GET", "articles.json")["articles"]}
+
+
+def request_log(server, key: str, path_prefix: str = "/") -> list[dict]:
+    return control(server, key, "GET", "requests.json", path_prefix=path_prefix)["requests"]
+
+
+def wait_for(predicate, timeout: float = 60, interval: float = 0.3, message: str = "condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout}s waiting for {message}")
+
+
+TERMINAL = ("processed", "failed", "duplicate")
+
+
+def run_until(predicate, timeout: float = 90, tick: float = 1.5, message: str = "WebMon to finish"):
+    """Play beat: send the dispatcher every ``tick`` seconds (it also sweeps) until ``predicate()`` holds."""
+    from monitor.tasks import dispatch_due_polls
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        dispatch_due_polls.delay()
+        end = time.monotonic() + tick
+        while time.monotonic() < end:
+            value = predicate()
+            if value:
+                return value
+            time.sleep(0.25)
+    raise AssertionError(f"timed out after {timeout}s waiting for {message}")
+
+
+def seed_rule(keyword: str, folder_path: str):
+    """A folder and one MCRDR rule "keyword -> folder", with a cornerstone case on a seed article."""
+    from django.contrib.auth import get_user_model
+
+    from classifier import services
+    from monitor.models import Article
+
+    user = get_user_model().objects.create(username=f"expert-{keyword}")
+    folder = services.create_folder(folder_path, user)
+    seed_site = Site.objects.create(name="Seed", home_url="http://seed.invalid/", active=False)
+    article = Article.objects.create(site=seed_site, url="http://seed.invalid/a", state="processed")
+    case = services.ingest_case(article, [keyword, "seed"])
+    [rule] = services.commit_rule(case, "new", user, folder=folder, conditions=[keyword])
+    return folder, rule

@@ -1,0 +1,170 @@
+"""Pure parts of WebMon: canonical URLs, link discovery, the address rule, Retry-After, backoff."""
+import random
+import socket
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from monitor import net, services
+from monitor.canonical import canonicalise, origin_of, same_site
+from monitor.discovery import LinkRules, canonical_link, links_from_feed, links_from_html, select_candidates
+
+
+@pytest.mark.parametrize("url, expected", [
+    ("HTTP://Example.COM:80/a/b.html#top", "http://example.com/a/b.html"),
+    ("https://example.com:443", "https://example.com/"),
+    ("https://example.com:8443/x", "https://example.com:8443/x"),
+    ("http://example.com/a/./b/../c.html", "http://example.com/a/c.html"),
+    ("http://example.com/sec/?utm_source=x&utm_medium=y&id=7", "http://example.com/sec/?id=7"),
+    ("http://example.com/s?b=2&a=1&fbclid=zz&gclid=1", "http://example.com/s?a=1&b=2"),
+    ("http://example.com/s?", "http://example.com/s"),
+    ("http://user:pw@example.com/x", "http://example.com/x"),
+    ("http://example.com/caf%c3%a9 x", "http://example.com/caf%C3%A9%20x"),
+    ("http://bücher.example/", "http://xn--bcher-kva.example/"),
+    ("http://example.com./x", "http://example.com/x"),
+    ("mailto:someone@example.com", None),
+    ("javascript:void(0)", None),
+    ("ftp://example.com/file", None),
+    ("http://example.com:99999/", None),
+    ("", None),
+])
+def test_canonicalise(url, expected):
+    assert canonicalise(url) == expected
+
+
+def test_canonicalise_resolves_against_base_and_keeps_meaningful_query():
+    base = "http://site.test/news/health/index.html?page=2"
+    assert canonicalise("../research/story.html#c", base) == "http://site.test/news/research/story.html"
+    assert canonicalise("/story.php?id=flu&utm_campaign=x", base) == "http://site.test/story.php?id=flu"
+    assert canonicalise("?page=3", base) == "http://site.test/news/health/index.html?page=3"
+    with pytest.raises(TypeError):
+        canonicalise(None)
+
+
+@given(st.sampled_from(["http://a.test/x/?id=1&utm_source=s", "HTTPS://A.test:443/y#f", "http://a.test/../z"]))
+def test_canonicalise_is_idempotent(url):
+    once = canonicalise(url)
+    assert canonicalise(once) == once
+
+
+def test_same_site_and_origin():
+    assert same_site("http://www.example.com/a", "http://example.com/")
+    assert not same_site("http://ads.example.net/a", "http://example.com/")
+    assert origin_of("HTTP://Example.com:80/a?b") == "http://example.com"
+    assert origin_of("https://example.com:8443/a") == "https://example.com:8443"
+
+
+PAGE = b"""<html><head><base href="http://news.test/section/"><link rel="canonical" href="/a/story-1.html?utm_source=x">
+</head><body>
+<a href="a/story-1.html?utm_medium=rss#comments">Story 1</a>
+<a href="http://news.test/a/story-2.html">Story 2</a>
+<a href="/a/story-1.html">Story 1 again</a>
+<a href="mailto:x@news.test">mail</a><a href="#top">top</a><a href="javascript:go()">js</a>
+<a href="http://ads.example.net/click?x=1">ad</a><a href="/static/logo.png">logo</a>
+<a href="/private/notes.html">private</a><a href="/section/">section</a>
+</body></html>"""
+
+
+def test_links_from_html_resolves_base_and_canonicalises():
+    links = links_from_html(PAGE, "http://news.test/index.html")
+    assert links[:2] == ["http://news.test/section/a/story-1.html", "http://news.test/a/story-2.html"]
+    assert "http://news.test/a/story-1.html" in links
+    assert canonical_link(PAGE, "http://news.test/index.html") == "http://news.test/a/story-1.html"
+    assert links_from_html(b"", "http://news.test/") == []
+
+
+def test_candidates_follow_patterns_and_ignore_position():
+    rules = LinkRules("http://news.test/", include=[r"/a/story-\d+\.html$"], exclude=[r"story-2"],
+                      watched=["http://news.test/section/"])
+    links = links_from_html(PAGE, "http://news.test/index.html")
+    assert select_candidates(links, rules) == ["http://news.test/section/a/story-1.html",
+                                               "http://news.test/a/story-1.html"]
+    shuffled = list(links)
+    random.Random(3).shuffle(shuffled)
+    assert set(select_candidates(shuffled, rules)) == set(select_candidates(links, rules))
+    open_rules = LinkRules("http://news.test/", watched=["http://news.test/section/"])
+    assert set(select_candidates(links, open_rules)) == {
+        "http://news.test/section/a/story-1.html", "http://news.test/a/story-1.html",
+        "http://news.test/a/story-2.html", "http://news.test/private/notes.html"}  # assets, ads, sections out
+
+
+RSS = b"""<?xml version="1.0"?><rss version="2.0"><channel><title>T</title><link>http://news.test/</link>
+<item><title>One</title><link>http://news.test/a/1.html?utm_source=rss</link></item>
+<item><title>Two</title><guid isPermaLink="true">http://news.test/a/2.html</guid></item>
+</channel></rss>"""
+ATOM = b"""<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2005/Atom"><title>T</title>
+<entry><title>Three</title><link rel="alternate" href="/a/3.html"/><id>urn:x:3</id></entry></feed>"""
+
+
+def test_links_from_rss_and_atom_feeds():
+    assert links_from_feed(RSS, "http://news.test/rss.xml") == ["http://news.test/a/1.html",
+                                                                "http://news.test/a/2.html"]
+    assert links_from_feed(ATOM, "http://news.test/atom.xml") == ["http://news.test/a/3.html"]
+    with pytest.raises(ValueError):
+        links_from_feed(b"\x00\x01 not a feed <<<", "http://news.test/rss.xml")
+
+
+@pytest.mark.parametrize("address, allowed", [
+    ("127.0.0.1", False), ("127.0.3.7", False), ("10.1.2.3", False), ("172.16.0.1", False),
+    ("192.168.1.1", False), ("169.254.169.254", False), ("100.64.0.1", False), ("0.0.0.0", False),
+    ("224.0.0.1", False), ("::1", False), ("fe80::1%eth0", False), ("fc00::1", False),
+    ("::ffff:127.0.0.1", False), ("::ffff:10.0.0.1", False),
+    ("93.184.216.34", True), ("8.8.8.8", True), ("2606:4700:4700::1111", True),
+])
+def test_address_rule(address, allowed):
+    assert net.address_allowed(address) is allowed
+
+
+def test_check_host_refuses_names_that_resolve_to_loopback():
+    with pytest.raises(net.AddressRefused, match="non-public address 127.0.0.1"):
+        net.check_host("localhost", 80)
+    with pytest.raises(net.FetchError) as info:
+        net.check_host("no-such-host.invalid", 80)
+    assert info.value.transient and not isinstance(info.value, net.AddressRefused)
+
+
+def test_connected_peer_is_checked_even_when_resolution_was_fooled(monkeypatch):
+    """DNS rebinding: the name looked public when checked, but the socket reached loopback."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    port = listener.getsockname()[1]
+    monkeypatch.setattr(net, "check_host", lambda host, port, url="": None)
+    try:
+        with pytest.raises(net.AddressRefused, match="connected to non-public address 127.0.0.1"):
+            net.fetch(f"http://127.0.0.1:{port}/", allow_private=False)
+    finally:
+        listener.close()
+
+
+def test_retry_after_parsing():
+    assert net.parse_retry_after("120") == 120.0
+    assert net.parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT", now=1445412470.0) == 10.0
+    assert net.parse_retry_after("soon") is None
+    assert net.parse_retry_after(None) is None
+
+
+def test_backoff_grows_exponentially_with_jitter_and_honours_retry_after(monkeypatch):
+    monkeypatch.setenv("WIMS_RETRY_BASE", "10")
+    monkeypatch.setenv("WIMS_RETRY_MAX_DELAY", "1000")
+    random.seed(1)
+    for attempt in range(1, 6):
+        delays = [services.backoff(attempt) for _ in range(200)]
+        low, high = 10 * 2 ** (attempt - 1) * 0.5, 10 * 2 ** (attempt - 1) * 1.5
+        assert all(low <= d <= min(high, 1000) for d in delays)
+        assert len({round(d, 3) for d in delays}) > 100, "jitter spreads the retries"
+    assert services.backoff(20) <= 1000
+    assert 300 <= services.backoff(1, retry_after=300) <= 330
+
+
+def test_user_agent_names_wims_and_its_url(settings):
+    settings.WIMS_PUBLIC_URL = "https://wims.example.org"
+    assert net.user_agent().startswith("WIMS/") and net.user_agent().endswith("(+https://wims.example.org)")
+
+
+def test_page_charset_prefers_valid_utf8():
+    assert services.page_charset("café".encode(), "windows-1252") == "utf-8"
+    assert services.page_charset("café".encode("cp1252"), "windows-1252") == "windows-1252"
+    assert services.page_charset(b"plain ascii", None) == ""
+    assert services.content_hash("  A  b\n") == services.content_hash("a B") != services.content_hash("")
