@@ -1,0 +1,213 @@
+"""Knowledge acquisition for MCRDR: rule proposals, cornerstone cases, difference lists.
+
+The expert never sees the rule tree.  When they disagree with (or miss) a
+conclusion for a case they pick a target folder and a kind of rule; this module
+turns that into a :class:`RuleProposal`, shows which **cornerstone cases** (the
+cases earlier rules were made for) the proposal would reclassify, and computes
+the **difference list**: the new case's keywords absent from the cornerstone
+cases the expert selected as "must not change".  Adding keywords from it to the
+proposal's conditions removes those cornerstone cases from the changed set.
+
+Pure Python, no Django; the services layer stores what :func:`apply` returns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from classifier.engine import Rule, RuleTree, _keywords, as_case
+from classifier.index import KeywordIndex
+
+NEW = "new"
+REFINE = "refine"
+STOP = "stop"
+KINDS = (NEW, REFINE, STOP)
+
+
+@dataclass(frozen=True)
+class RuleProposal:
+    """A rule the expert is drafting, possibly placed under several parent rules.
+
+    ``kind`` is "new" (ground-breaking, parent None), "refine" (a different folder
+    under every rule that gave the wrong one) or "stop" (withhold the wrong folder).
+    Conditions may still be empty while the expert is drafting; :func:`apply`
+    refuses an empty rule.
+    """
+
+    kind: str
+    folder: int | None
+    conditions: frozenset[str]
+    absent: frozenset[str] = frozenset()
+    parent_ids: tuple[int | None, ...] = (None,)
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown rule kind {self.kind!r}; expected one of {KINDS}")
+        object.__setattr__(self, "conditions", _keywords(self.conditions, "conditions"))
+        object.__setattr__(self, "absent", _keywords(self.absent, "absent"))
+        object.__setattr__(self, "parent_ids", tuple(self.parent_ids))
+        if not self.parent_ids:
+            raise ValueError("a proposal needs at least one parent (None for the root)")
+        if self.kind == STOP and self.folder is not None:
+            raise ValueError("a stopping rule has no folder")
+        if self.kind != STOP and self.folder is None:
+            raise ValueError(f"a {self.kind} rule needs a target folder")
+        if self.kind == NEW and self.parent_ids != (None,):
+            raise ValueError("a new (ground-breaking) rule sits under the root only")
+        if self.kind != NEW and None in self.parent_ids:
+            raise ValueError(f"a {self.kind} rule sits under existing rules, not the root")
+        both = self.conditions & self.absent
+        if both:
+            raise ValueError(f"keywords both required and absent: {sorted(both)}")
+
+    def with_conditions(self, conditions: Iterable[str] = (), absent: Iterable[str] = ()) -> RuleProposal:
+        """A copy with extra present / absent keywords (the expert adding from the difference list)."""
+        return RuleProposal(
+            self.kind,
+            self.folder,
+            self.conditions | _keywords(conditions, "conditions"),
+            self.absent | _keywords(absent, "absent"),
+            self.parent_ids,
+        )
+
+    def satisfied_by(self, case: frozenset[str]) -> bool:
+        return self.conditions <= case and self.absent.isdisjoint(case)
+
+
+def proposal_for(
+    tree: RuleTree,
+    case: Iterable[str],
+    kind: str,
+    folder: int | None = None,
+    wrong_folder: int | None = None,
+    conditions: Iterable[str] = (),
+    absent: Iterable[str] = (),
+) -> RuleProposal:
+    """Build a proposal for ``case``, placing refine/stop rules under every rule that
+    gave ``case`` the ``wrong_folder``.
+
+    ValueError when the request does not fit the case: a refine/stop without a
+    wrong folder or for a folder the case did not get, or conditions the case
+    itself does not satisfy (the case becomes the rule's cornerstone case).
+    """
+    case = as_case(case)
+    conditions = _keywords(conditions, "conditions")
+    absent = _keywords(absent, "absent")
+    missing = conditions - case
+    if missing:
+        raise ValueError(f"the case lacks condition keywords {sorted(missing)}")
+    present = absent & case
+    if present:
+        raise ValueError(f"the case holds keywords required absent: {sorted(present)}")
+    if kind == NEW:
+        if wrong_folder is not None:
+            raise ValueError("a new rule adds a folder; use refine or stop to replace one")
+        return RuleProposal(NEW, folder, conditions, absent, (None,))
+    if kind not in KINDS:
+        raise ValueError(f"unknown rule kind {kind!r}; expected one of {KINDS}")
+    if wrong_folder is None:
+        raise ValueError(f"a {kind} rule needs the wrong folder it corrects")
+    if kind == REFINE and folder == wrong_folder:
+        raise ValueError("a refining rule must conclude a folder other than the wrong one")
+    if kind == STOP and folder is not None:
+        raise ValueError("a stopping rule has no folder")
+    parents = sorted({c.rule_id for c in tree.infer(case) if c.folder == wrong_folder})
+    if not parents:
+        raise ValueError(f"the case was not given folder {wrong_folder}; nothing to {kind}")
+    return RuleProposal(kind, folder, conditions, absent, tuple(parents))
+
+
+def apply(tree: RuleTree, proposal: RuleProposal, first_id: int, commit: bool = False) -> list[Rule]:
+    """The rules ``proposal`` adds (ids ``first_id``, ``first_id + 1``, ...).
+
+    The tree is only changed with ``commit=True``, and then all or nothing.
+    """
+    if not proposal.conditions and not proposal.absent:
+        raise ValueError("the proposal has no conditions yet; add keywords from the difference list")
+    rules = [
+        Rule(first_id + n, parent, proposal.folder, proposal.conditions, proposal.absent)
+        for n, parent in enumerate(proposal.parent_ids)
+    ]
+    for rule in rules:
+        tree.check(rule)
+    if commit:
+        added = []
+        try:
+            for rule in rules:
+                tree.add(rule)
+                added.append(rule)
+        except Exception:
+            for rule in reversed(added):
+                tree.remove(rule.id)
+            raise
+    return rules
+
+
+# Stands in for "no condition yet": never a real token, added to the case for the what-if.
+_ANY = "\x00any"
+
+
+def _hypothetical(proposal: RuleProposal) -> tuple[Rule, ...]:
+    """Proposal rules with ids that cannot clash with stored ones (negative)."""
+    conditions = proposal.conditions if (proposal.conditions or proposal.absent) else {_ANY}
+    return tuple(
+        Rule(-1 - n, parent, proposal.folder, conditions, proposal.absent)
+        for n, parent in enumerate(proposal.parent_ids)
+    )
+
+
+def changed_cases(
+    tree: RuleTree,
+    proposal: RuleProposal,
+    cases: Mapping[int, frozenset[str]],
+    index: KeywordIndex | None = None,
+) -> dict[int, tuple[set[int], set[int]]]:
+    """case id -> (folders before, folders after) for the cases ``proposal`` would change.
+
+    Only cases satisfying the proposal's conditions can change; with an ``index``
+    over (a superset of) ``cases`` only those candidates are looked at, which keeps
+    the duplicated-cases list fast over many stored cases.  An empty proposal
+    (no conditions yet) is evaluated as a rule that fires under its parents on
+    every case, i.e. the widest possible change.
+    """
+    if index is not None:
+        ids: Iterable[int] = (i for i in index.candidates(proposal.conditions, proposal.absent) if i in cases)
+    else:
+        ids = cases.keys()
+    extra = _hypothetical(proposal)
+    empty = not (proposal.conditions or proposal.absent)
+    changed: dict[int, tuple[set[int], set[int]]] = {}
+    for case_id in ids:
+        case = as_case(cases[case_id])
+        if not proposal.satisfied_by(case):
+            continue
+        before = tree.folders(case)
+        after = tree.explain(case | {_ANY} if empty else case, extra).folders
+        if after != before:
+            changed[case_id] = (before, after)
+    return changed
+
+
+def cornerstones_changed(
+    tree: RuleTree,
+    proposal: RuleProposal,
+    cornerstones: Mapping[int, frozenset[str]],
+    index: KeywordIndex | None = None,
+) -> dict[int, tuple[set[int], set[int]]]:
+    """The cornerstone cases to show: those whose folders ``proposal`` would change."""
+    return changed_cases(tree, proposal, cornerstones, index)
+
+
+def difference_list(case: frozenset[str], selected_cornerstones: Iterable[frozenset[str]]) -> list[str]:
+    """The case's keywords absent from every selected cornerstone case, sorted.
+
+    Recompute it whenever the expert selects another case that must not change:
+    any of these keywords added as a condition excludes all selected cases.
+    """
+    remaining = set(as_case(case))
+    for other in selected_cornerstones:
+        remaining.difference_update(other)
+        if not remaining:
+            break
+    return sorted(remaining)

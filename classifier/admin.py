@@ -1,0 +1,78 @@
+"""Admin for the knowledge base: folders are managed through the services (paths, audit); the rule tree,
+cases, classifications' provenance and the audit log are read-only here, because changing them by hand
+would bypass the KB lock, re-inference and the audit log (use the experts' workspace, undo, or import_kb).
+"""
+from django.contrib import admin
+
+from classifier import services
+from classifier.models import AuditEntry, Case, Classification, Folder, KnowledgeBase, Rule
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Folder)
+class FolderAdmin(admin.ModelAdmin):
+    list_display = ["path", "public", "created_at"]
+    list_filter = ["public"]
+    search_fields = ["path"]
+    readonly_fields = ["path", "created_at"]
+    fields = ["name", "parent", "public", "path", "created_at"]
+
+    def save_model(self, request, obj, form, change):
+        # through the services: parents' paths, descendants' paths and the audit log stay right
+        if not change:
+            path = f"{obj.parent.path}{Folder.SEPARATOR}{obj.name}" if obj.parent else obj.name
+            created = services.create_folder(path, request.user, public=obj.public)
+            obj.pk, obj.path = created.pk, created.path
+            return
+        if "name" in form.changed_data:
+            services.rename_folder(obj, form.cleaned_data["name"], request.user)
+        if "parent" in form.changed_data:
+            services.move_folder(obj, form.cleaned_data["parent"], request.user)
+        if "public" in form.changed_data:
+            Folder.objects.filter(pk=obj.pk).update(public=obj.public)
+
+    def delete_model(self, request, obj):
+        services.delete_folder(obj, request.user)
+
+
+@admin.register(Rule)
+class RuleAdmin(ReadOnlyAdmin):
+    list_display = ["id", "kind", "parent", "folder", "conditions", "absent", "cornerstone", "created_by", "created_at"]
+    list_select_related = ["folder", "parent", "created_by"]
+    list_filter = ["folder"]
+
+
+@admin.register(Case)
+class CaseAdmin(ReadOnlyAdmin):
+    list_display = ["id", "article", "source", "created_at"]
+    search_fields = ["source"]
+    raw_id_fields = ["article"]
+
+
+@admin.register(Classification)
+class ClassificationAdmin(ReadOnlyAdmin):
+    list_display = ["case", "folder", "state", "rule", "decided_by", "decided_at", "updated_at"]
+    list_filter = ["state", "folder"]
+    list_select_related = ["folder", "decided_by"]
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ReadOnlyAdmin):
+    list_display = ["created_at", "action", "actor"]
+    list_filter = ["action"]
+    date_hierarchy = "created_at"
+
+
+@admin.register(KnowledgeBase)
+class KnowledgeBaseAdmin(ReadOnlyAdmin):
+    list_display = ["version", "stamp", "updated_at"]

@@ -1,0 +1,270 @@
+"""Export and import of the whole knowledge base (folders, rules, cornerstone cases) as JSON.
+
+The document names folders by path and numbers rules and cases from 1 in id order, so it does not
+depend on database ids: export -> import into an empty database -> export gives the identical text.
+Not exported: articles (a cornerstone case keeps its keywords and its `source` URL), classifications
+(they are re-inferred on import), rule authors (they stay in the source's audit log).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from datetime import UTC, datetime
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from classifier import kb, services
+from classifier.engine import Rule as EngineRule
+from classifier.engine import RuleTree
+from classifier.models import Case, CaseKeyword, Folder, Rule
+
+FORMAT = "wims-mcrdr-kb"
+FORMAT_VERSION = 1
+
+
+def _time(value: datetime) -> str:
+    return value.astimezone(UTC).isoformat()
+
+
+def export_kb() -> dict:
+    """The knowledge base as a JSON-ready dict (read in one transaction, so it is a consistent snapshot)."""
+    with transaction.atomic():
+        folders = [
+            {"path": path, "public": public, "created_at": _time(created)}
+            for path, public, created in Folder.objects.order_by("path").values_list("path", "public", "created_at")
+        ]
+        rules = list(
+            Rule.objects.order_by("id").values_list(
+                "id", "parent_id", "folder__path", "conditions", "absent", "cornerstone_id", "created_at"
+            )
+        )
+        stone_ids = sorted({row[5] for row in rules if row[5] is not None})
+        cases = {
+            pk: (words, source, created)
+            for pk, words, source, created in Case.objects.filter(id__in=stone_ids).values_list(
+                "id", "keywords", "source", "created_at"
+            )
+        }
+    case_no = {pk: n for n, pk in enumerate(stone_ids, start=1)}
+    rule_no = {row[0]: n for n, row in enumerate(rules, start=1)}
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "folders": folders,
+        "cases": [
+            {
+                "id": case_no[pk],
+                "keywords": sorted(cases[pk][0]),
+                "source": cases[pk][1],
+                "created_at": _time(cases[pk][2]),
+            }
+            for pk in stone_ids
+        ],
+        "rules": [
+            {
+                "id": rule_no[pk],
+                "parent": rule_no[parent] if parent else None,
+                "folder": folder,
+                "conditions": sorted(cond),
+                "absent": sorted(absent),
+                "cornerstone": case_no[stone] if stone else None,
+                "created_at": _time(created),
+            }
+            for pk, parent, folder, cond, absent, stone, created in rules
+        ],
+    }
+
+
+def dumps(data: Mapping) -> str:
+    """Canonical JSON text: sorted keys, two-space indent, UTF-8 kept, final newline."""
+    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def export_json() -> str:
+    return dumps(export_kb())
+
+
+# --------------------------------------------------------------------------- import
+def _need(item: Mapping, key: str, kind: type | tuple, where: str):
+    if not isinstance(item, Mapping) or key not in item:
+        raise ValidationError(f"{where}: missing {key!r}")
+    value = item[key]
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
+        raise ValidationError(f"{where}: {key!r} has the wrong type ({type(value).__name__})")
+    return value
+
+
+def _parse_time(value: str, where: str) -> datetime:
+    try:
+        parsed = datetime.fromisoformat(value)
+    except (TypeError, ValueError):
+        raise ValidationError(f"{where}: invalid created_at {value!r}") from None
+    if timezone.is_naive(parsed):
+        raise ValidationError(f"{where}: created_at needs a time zone")
+    return parsed
+
+
+def _words(value, where: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(w, str) and w and w == w.strip() for w in value):
+        raise ValidationError(f"{where}: keywords must be a list of non-blank strings")
+    if len(set(value)) != len(value):
+        raise ValidationError(f"{where}: repeated keywords")
+    if any(len(w) > CaseKeyword.MAX_LENGTH for w in value):
+        raise ValidationError(f"{where}: a keyword is longer than {CaseKeyword.MAX_LENGTH} characters")
+    return sorted(value)
+
+
+def _check(data: Mapping) -> tuple[list, dict, list]:
+    """Validate the document and return (folders, cases by number, rules in order) or raise ValidationError."""
+    if not isinstance(data, Mapping) or data.get("format") != FORMAT:
+        raise ValidationError(f"not a knowledge-base export (expected format {FORMAT!r})")
+    if data.get("format_version") != FORMAT_VERSION:
+        raise ValidationError(f"unsupported format_version {data.get('format_version')!r}")
+    folders = []
+    paths = set()
+    for n, item in enumerate(_need(data, "folders", list, "document")):
+        where = f"folders[{n}]"
+        path = _need(item, "path", str, where)
+        parts = services._split_path(path)  # noqa: SLF001 - the one place that defines valid paths
+        if Folder.SEPARATOR.join(parts) != path or path in paths:
+            raise ValidationError(f"{where}: invalid or repeated path {path!r}")
+        parent = Folder.SEPARATOR.join(parts[:-1])
+        if parent and parent not in paths:
+            raise ValidationError(f"{where}: parent folder {parent!r} must come before {path!r}")
+        paths.add(path)
+        folders.append(
+            (
+                path,
+                parts[-1],
+                parent or None,
+                _need(item, "public", bool, where),
+                _parse_time(_need(item, "created_at", str, where), where),
+            )
+        )
+    cases = {}
+    for n, item in enumerate(_need(data, "cases", list, "document")):
+        where = f"cases[{n}]"
+        number = _need(item, "id", int, where)
+        if number in cases:
+            raise ValidationError(f"{where}: repeated case id {number}")
+        cases[number] = (
+            _words(_need(item, "keywords", list, where), where),
+            _need(item, "source", str, where),
+            _parse_time(_need(item, "created_at", str, where), where),
+        )
+    rules = []
+    engine_rules = []
+    seen = set()
+    for n, item in enumerate(_need(data, "rules", list, "document")):
+        where = f"rules[{n}]"
+        number = _need(item, "id", int, where)
+        parent = item.get("parent")
+        folder = item.get("folder")
+        stone = item.get("cornerstone")
+        if number in seen:
+            raise ValidationError(f"{where}: repeated rule id {number}")
+        if parent is not None and parent not in seen:
+            raise ValidationError(f"{where}: parent rule {parent!r} must come before rule {number}")
+        if folder is not None and folder not in paths:
+            raise ValidationError(f"{where}: unknown folder {folder!r}")
+        if stone is not None and stone not in cases:
+            raise ValidationError(f"{where}: unknown cornerstone case {stone!r}")
+        conditions = _words(_need(item, "conditions", list, where), where)
+        absent = _words(_need(item, "absent", list, where), where)
+        if stone is not None:
+            words = set(cases[stone][0])
+            if not set(conditions) <= words or words & set(absent):
+                raise ValidationError(f"{where}: rule {number} does not fire on its own cornerstone case")
+        seen.add(number)
+        rules.append(
+            (
+                number,
+                parent,
+                folder,
+                conditions,
+                absent,
+                stone,
+                _parse_time(_need(item, "created_at", str, where), where),
+            )
+        )
+        # folder paths stand in for ids: the engine only compares them
+        engine_rules.append((number, parent, folder, conditions, absent))
+    try:
+        tree = RuleTree()
+        folder_no = {path: n for n, path in enumerate(sorted(paths), start=1)}
+        for number, parent, folder, conditions, absent in engine_rules:
+            tree.add(EngineRule(number, parent, folder_no.get(folder), frozenset(conditions), frozenset(absent)))
+    except (TypeError, ValueError) as exc:
+        raise ValidationError(f"the rules do not form a valid MCRDR tree: {exc}") from exc
+    return folders, cases, rules
+
+
+@transaction.atomic
+def import_kb(data: Mapping, user=None) -> dict:
+    """Load an exported knowledge base into a database without rules; returns counts.
+
+    Existing folders with the same path are reused; existing cases are re-inferred with the imported
+    rules. Everything happens in one transaction under the knowledge-base lock, and is audited.
+    """
+    folders, cases, rules = _check(data)
+    kb.locked()
+    if Rule.objects.exists():
+        raise ValidationError("the knowledge base already has rules; import only into an empty one")
+    by_path = {f.path: f for f in Folder.objects.all()}
+    created_folders = 0
+    for path, name, parent, public, created in folders:
+        if path not in by_path:
+            folder = Folder(
+                name=name, parent=by_path[parent] if parent else None, path=path, public=public, created_at=created
+            )
+            folder.save()
+            by_path[path] = folder
+            created_folders += 1
+    numbers = sorted(cases)
+    stored = Case.objects.bulk_create(
+        [Case(keywords=cases[n][0], source=cases[n][1], created_at=cases[n][2]) for n in numbers]
+    )
+    case_pk = {n: case.pk for n, case in zip(numbers, stored, strict=True)}
+    CaseKeyword.objects.bulk_create(
+        [CaseKeyword(case_id=case_pk[n], keyword=w) for n in numbers for w in cases[n][0]], batch_size=5000
+    )
+    # rules in document order (ids keep that order: undo and export rely on "later rule, higher id"),
+    # then their parent links, which may only point backwards
+    made = Rule.objects.bulk_create(
+        [
+            Rule(
+                folder=by_path[folder] if folder else None,
+                conditions=conditions,
+                absent=absent,
+                cornerstone_id=case_pk[stone] if stone else None,
+                created_at=created,
+            )
+            for _number, _parent, folder, conditions, absent, stone, created in rules
+        ],
+        batch_size=1000,
+    )
+    rule_pk = {r[0]: m.pk for r, m in zip(rules, made, strict=True)}
+    if [m.pk for m in made] != sorted(m.pk for m in made):
+        raise ValidationError("the database did not assign rule ids in order; import aborted")
+    children = []
+    for (_number, parent, *_rest), model in zip(rules, made, strict=True):
+        if parent is not None:
+            model.parent_id = rule_pk[parent]
+            children.append(model)
+    Rule.objects.bulk_update(children, ["parent"], batch_size=1000)
+    kb.publish(kb.load("", 0))
+    result = {"folders": created_folders, "cases": len(stored), "rules": len(rules)}
+    services._audit(user, "kb.import", **result)  # noqa: SLF001
+    services.reinfer_all(user)
+    return result
+
+
+def import_json(text: str, user=None) -> dict:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValidationError(f"not valid JSON: {exc}") from exc
+    return import_kb(data, user)

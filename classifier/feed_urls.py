@@ -1,0 +1,32 @@
+"""Feed URLs, mounted at /feeds/ by wims/urls.py.
+
+A folder's feed URL carries its id (what identifies it) and a slug of its path (for people); after a
+rename the old slug answers 301 to the new one, so subscriptions keep working.
+"""
+from django.urls import path, register_converter
+
+from classifier import feed_views, feeds
+
+
+class FeedFormatConverter:
+    regex = "rss|atom"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(FeedFormatConverter, "feedformat")
+
+app_name = "feeds"
+urlpatterns = [
+    path("", feed_views.feed_list, name="list"),
+    path("opml/", feed_views.opml, name="opml"),
+    path("tokens/", feed_views.tokens, name="tokens"),
+    path("tokens/<int:token_id>/revoke/", feed_views.revoke_token, name="token-revoke"),
+    path("all/<feedformat:fmt>/", feeds.all_feed, name="all"),
+    path("<int:folder_id>-<str:slug>/<feedformat:fmt>/", feeds.folder_feed, name="folder"),
+    path("<int:folder_id>/<feedformat:fmt>/", feeds.folder_feed_by_id, name="folder-by-id"),
+]

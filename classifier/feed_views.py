@@ -1,0 +1,149 @@
+"""Pages around the feeds: the list of every feed, the OPML export, and the experts' token management.
+
+The feeds themselves are served by classifier/feeds.py. Anonymous visitors see public folders only;
+private folders appear (without URLs) to experts, who hand out per-subscriber tokens for them.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from functools import wraps
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST, require_safe
+
+from classifier.feeds import all_feed_url, folder_feed_url, xml_text
+from classifier.models import Folder
+from classifier.models_feeds import FeedToken
+from wims.roles import is_expert
+
+
+def expert_only(view):
+    """Anonymous: to the login page; signed in without the expert role: 403."""
+
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not is_expert(request.user):
+            raise PermissionDenied("managing feed tokens is for experts")
+        return view(request, *args, **kwargs)
+
+    wrapped.required_role = "experts"
+    return wrapped
+
+
+def _feed_links(folder: Folder) -> dict[str, str]:
+    return {
+        "rss": folder_feed_url(folder, "rss"),
+        "atom": folder_feed_url(folder, "atom"),
+        "rss_subfolders": folder_feed_url(folder, "rss", subfolders=True),
+        "atom_subfolders": folder_feed_url(folder, "atom", subfolders=True),
+    }
+
+
+@require_safe
+def feed_list(request):
+    """Every public folder's feeds (RSS, Atom, with and without subfolders), the global feed, OPML."""
+    expert = is_expert(request.user)
+    folders = Folder.objects.all() if expert else Folder.objects.filter(public=True)
+    rows = [
+        {"folder": f, "depth": f.path.count(Folder.SEPARATOR), "links": _feed_links(f) if f.public else None}
+        for f in folders.order_by("path")
+    ]
+    return render(
+        request,
+        "feeds/list.html",
+        {
+            "rows": rows,
+            "all_rss": all_feed_url("rss"),
+            "all_atom": all_feed_url("atom"),
+            "is_expert": expert,
+        },
+    )
+
+
+@require_safe
+def opml(request):
+    """OPML 2.0 of every public folder's feed (?format=atom for Atom URLs), for importing into a reader."""
+    fmt = request.GET.get("format", "rss")
+    if fmt not in ("rss", "atom"):
+        raise Http404("format must be rss or atom")
+    root = ET.Element("opml", version="2.0")
+    head = ET.SubElement(root, "head")
+    ET.SubElement(head, "title").text = "WIMS folder feeds"
+    ET.SubElement(head, "dateCreated").text = timezone.now().strftime("%a, %d %b %Y %H:%M:%S GMT")
+    body = ET.SubElement(root, "body")
+    kind = "rss" if fmt == "rss" else "atom"
+
+    def outline(text: str, url: str) -> None:
+        ET.SubElement(
+            body, "outline", type=kind, text=text, title=text, xmlUrl=request.build_absolute_uri(url)
+        )
+
+    outline("WIMS: everything classified", all_feed_url(fmt))
+    for folder in Folder.objects.filter(public=True).order_by("path"):
+        outline(f"WIMS: {xml_text(folder.path)}", folder_feed_url(folder, fmt))
+    data = ET.tostring(root, encoding="utf-8", xml_declaration=True)
+    response = HttpResponse(data, content_type="text/x-opml; charset=utf-8")
+    response.headers["Content-Disposition"] = 'attachment; filename="wims-feeds.opml"'
+    return response
+
+
+def _tokens_page(request, created=None, error=None, status=200):
+    tokens = FeedToken.objects.select_related("folder", "created_by", "revoked_by").order_by(
+        "folder__path", "-created_at", "-id"
+    )
+    return render(
+        request,
+        "feeds/tokens.html",
+        {
+            "tokens": tokens,
+            "private_folders": Folder.objects.filter(public=False).order_by("path"),
+            "folders": Folder.objects.order_by("path"),
+            "created": created,
+            "error": error,
+        },
+        status=status,
+    )
+
+
+@expert_only
+def tokens(request):
+    """GET: the tokens and a form; POST (folder, subscriber): a new token, whose URLs are shown once."""
+    if request.method == "GET":
+        return _tokens_page(request)
+    if request.method != "POST":
+        return HttpResponse(status=405, headers={"Allow": "GET, POST"})
+    folder_id = request.POST.get("folder") or ""
+    folder = Folder.objects.filter(pk=int(folder_id)).first() if folder_id.isdigit() else None
+    subscriber = (request.POST.get("subscriber") or "").strip()
+    if folder is None or not subscriber:
+        return _tokens_page(request, error="Choose a folder and name the subscriber.", status=400)
+    row, token = FeedToken.issue(folder, subscriber, request.user)
+    created = {
+        "token": row,
+        "urls": [
+            ("RSS", request.build_absolute_uri(folder_feed_url(folder, "rss", token=token))),
+            ("Atom", request.build_absolute_uri(folder_feed_url(folder, "atom", token=token))),
+            ("RSS with subfolders", request.build_absolute_uri(folder_feed_url(folder, "rss", True, token))),
+            (
+                "Atom with subfolders",
+                request.build_absolute_uri(folder_feed_url(folder, "atom", True, token)),
+            ),
+        ],
+    }
+    return _tokens_page(request, created=created, status=201)
+
+
+@expert_only
+@require_POST
+def revoke_token(request, token_id: int):
+    """Revoke a token: its feed URLs answer 404 from the next request on."""
+    row = get_object_or_404(FeedToken, pk=token_id)
+    row.revoke(request.user)
+    return redirect("feeds:tokens")

@@ -1,0 +1,132 @@
+"""Forms of the experts' workspace: they only parse and check input; views call the services."""
+from django import forms
+from django.core.exceptions import ValidationError
+
+from classifier import selectors
+from classifier.acquisition import KINDS
+from classifier.models import Folder
+from monitor.models import Site
+
+KIND_LABELS = {
+    "new": "New rule: add a folder",
+    "refine": "Refining rule: give another folder instead",
+    "stop": "Stopping rule: withhold the wrong folder",
+}
+
+
+class InboxFilterForm(forms.Form):
+    site = forms.ModelChoiceField(queryset=Site.objects.order_by("name"), required=False, empty_label="All sites")
+    state = forms.ChoiceField(choices=[("", "Any state"), *selectors.STATES.items()], required=False)
+    date_from = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}), label="From")
+    date_to = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}), label="To")
+
+    def clean(self):
+        data = super().clean()
+        if data.get("date_from") and data.get("date_to") and data["date_from"] > data["date_to"]:
+            raise ValidationError("The 'from' date is after the 'to' date.")
+        return data
+
+
+def _folder_id_or_none(value) -> int | None:
+    if value in (None, ""):
+        return None
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise ValidationError(f"{value!r} is not a folder id") from None
+    if not Folder.objects.filter(pk=number).exists():
+        raise ValidationError(f"there is no folder {number}")
+    return number
+
+
+class RuleDraft:
+    """The rule an expert is drafting, parsed from a query string or form (GET and POST look alike).
+
+    Fields: ``kind`` (new/refine/stop), ``folder`` (target), ``wrong`` (the folder being corrected),
+    ``c`` (condition keywords, repeated), ``x`` (keywords that must be absent), ``sel`` (ids of the
+    cornerstone cases selected as "must not change").
+    """
+
+    def __init__(self, data):
+        self.errors: list[str] = []
+        self.kind = data.get("kind") or "new"
+        if self.kind not in KINDS:
+            self.errors.append(f"unknown rule kind {self.kind!r}")
+            self.kind = "new"
+        self.folder = self._folder(data.get("folder"), "folder")
+        self.wrong = self._folder(data.get("wrong"), "wrong folder")
+        self.conditions = self._words(data.getlist("c"))
+        self.absent = self._words(data.getlist("x"))
+        self.selected = []
+        for value in data.getlist("sel"):
+            try:
+                self.selected.append(int(value))
+            except ValueError:
+                self.errors.append(f"{value!r} is not a case id")
+        if self.kind == "stop":
+            self.folder = None  # a stopping rule has no conclusion
+
+    def _folder(self, value, what):
+        try:
+            return _folder_id_or_none(value)
+        except ValidationError as exc:
+            self.errors.append(f"{what}: {exc.messages[0]}")
+            return None
+
+    @staticmethod
+    def _words(values) -> list[str]:
+        seen = []
+        for value in values:
+            value = value.strip()
+            if value and value not in seen:
+                seen.append(value)
+        return seen
+
+    @property
+    def needs_folder(self) -> bool:
+        return self.kind != "stop" and self.folder is None
+
+    @property
+    def needs_wrong(self) -> bool:
+        return self.kind != "new" and self.wrong is None
+
+    def service_kwargs(self) -> dict:
+        return {
+            "kind": self.kind,
+            "folder": self.folder,
+            "wrong_folder": self.wrong if self.kind != "new" else None,
+            "conditions": self.conditions,
+            "absent": self.absent,
+        }
+
+    def query(self) -> list[tuple[str, object]]:
+        """The draft as (name, value) pairs for a URL."""
+        pairs: list[tuple[str, object]] = [("kind", self.kind)]
+        if self.folder:
+            pairs.append(("folder", self.folder))
+        if self.wrong and self.kind != "new":
+            pairs.append(("wrong", self.wrong))
+        pairs += [("c", w) for w in self.conditions] + [("x", w) for w in self.absent]
+        pairs += [("sel", i) for i in self.selected]
+        return pairs
+
+
+class FolderCreateForm(forms.Form):
+    path = forms.CharField(
+        max_length=1000,
+        label="New folder",
+        help_text="Full path, parents are created too: Health/Diabetes",
+        widget=forms.TextInput(attrs={"placeholder": "Health/Diabetes"}),
+    )
+    public = forms.BooleanField(required=False, initial=True, label="Public feed")
+
+
+class MoveForm(forms.Form):
+    from_folder = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label="From")
+    to_folder = forms.TypedChoiceField(coerce=int, label="To")
+    copy = forms.BooleanField(required=False, label="Copy (keep it in the old folder too)")
+
+    def __init__(self, *args, current_folders=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["from_folder"].choices = [("", "(no folder)")] + [(f.pk, f.path) for f in current_folders]
+        self.fields["to_folder"].choices = selectors.folder_choices()

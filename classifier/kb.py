@@ -1,0 +1,177 @@
+"""The knowledge base as the engine sees it: a RuleTree (plus the cornerstone cases) loaded from the database.
+
+Each process keeps one loaded :class:`Snapshot` and reuses it while the `KnowledgeBase` row's stamp is
+unchanged, so that inference costs one tiny query instead of reloading thousands of rules. Every
+knowledge-base change goes through :func:`locked` inside a transaction: it takes the row lock
+(serialising concurrent commits across processes), and the caller then :func:`publish`-es the new
+snapshot, which is only installed in the cache once the transaction has committed. Snapshots are never
+mutated after they are built (copy-on-write), so threads that are inferring with an older snapshot are
+never disturbed.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from classifier.engine import Rule as EngineRule
+from classifier.engine import RuleTree
+from classifier.index import KeywordIndex
+from classifier.models import Case, KnowledgeBase, Rule
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """One version of the knowledge base, read-only once built."""
+
+    stamp: str
+    version: int
+    tree: RuleTree
+    # cornerstone case id -> keywords, with an index over them for validation of new rules
+    cornerstones: dict[int, frozenset[str]] = field(default_factory=dict)
+    # keyword index over the cornerstones, built on first use: commits need not pay for it, validation does
+    _index: list = field(default_factory=list, repr=False, compare=False)
+    # cornerstone case id -> Explanation under this tree, filled on first use (validation reuses it)
+    _explained: dict = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def cornerstone_index(self) -> KeywordIndex:
+        if not self._index:
+            with _cache_lock:
+                if not self._index:
+                    self._index.append(KeywordIndex(self.cornerstones.items()))
+        return self._index[0]
+
+    def explanation(self, case_id: int):
+        """The cached inference result for a cornerstone case (computed once per snapshot)."""
+        found = self._explained.get(case_id)
+        if found is None:
+            found = self._explained[case_id] = self.tree.explain(self.cornerstones[case_id])
+        return found
+
+    def derive(
+        self,
+        add: Iterable[EngineRule] = (),
+        remove: Iterable[int] = (),
+        cornerstones: dict[int, frozenset[str]] | None = None,
+    ) -> Snapshot:
+        """A new snapshot (stamp unset) with rules added/removed; this one is left untouched."""
+        removed = set(remove)
+        rules = [rule for rule in self.tree if rule.id not in removed]
+        rules.extend(add)
+        tree = RuleTree(rules)
+        stones = dict(self.cornerstones if cornerstones is None else cornerstones)
+        return Snapshot("", self.version, tree, stones)
+
+
+_cache: Snapshot | None = None
+_cache_lock = threading.Lock()
+
+
+def engine_rule(row: Rule) -> EngineRule:
+    return EngineRule(row.id, row.parent_id, row.folder_id, frozenset(row.conditions), frozenset(row.absent))
+
+
+def load(stamp: str, version: int) -> Snapshot:
+    """Build a snapshot from the rule and cornerstone rows (in the caller's transaction)."""
+    rules = [
+        EngineRule(pk, parent, folder, frozenset(cond), frozenset(absent))
+        for pk, parent, folder, cond, absent in Rule.objects.order_by("id").values_list(
+            "id", "parent_id", "folder_id", "conditions", "absent"
+        )
+    ]
+    stones = {
+        pk: frozenset(words)
+        for pk, words in Case.objects.filter(cornerstone_of__isnull=False).distinct().values_list("id", "keywords")
+    }
+    return Snapshot(stamp, version, RuleTree(rules), stones)
+
+
+def _row(lock: bool) -> KnowledgeBase:
+    qs = KnowledgeBase.objects.select_for_update() if lock else KnowledgeBase.objects
+    try:
+        return qs.get(pk=KnowledgeBase.SINGLETON_ID)
+    except KnowledgeBase.DoesNotExist:
+        # flushed by a transactional test, or a database set up without migrations' data
+        KnowledgeBase.objects.get_or_create(pk=KnowledgeBase.SINGLETON_ID)
+        return qs.get(pk=KnowledgeBase.SINGLETON_ID)
+
+
+def _cached_or_load(row: KnowledgeBase) -> Snapshot:
+    global _cache
+    snapshot = _cache
+    if snapshot is not None and snapshot.stamp == row.stamp:
+        return snapshot
+    snapshot = load(row.stamp, row.version)
+    with _cache_lock:
+        _cache = snapshot
+    return snapshot
+
+
+def current() -> Snapshot:
+    """The knowledge base as committed now (one query when the cached snapshot is current)."""
+    with transaction.atomic():
+        return _cached_or_load(_row(lock=False))
+
+
+def locked() -> Snapshot:
+    """Lock the knowledge base for a change and return its current snapshot.
+
+    Must run inside ``transaction.atomic()``; the lock holds until that transaction ends. On SQLite
+    (no row locks) the settings' IMMEDIATE transactions serialise writers instead.
+    """
+    if not connection.in_atomic_block:
+        raise RuntimeError("kb.locked() must be called inside transaction.atomic()")
+    return _cached_or_load(_row(lock=True))
+
+
+def shared() -> Snapshot:
+    """Take a shared lock (PostgreSQL FOR SHARE) and return the snapshot.
+
+    Used by case ingestion: many ingestions may run at once, but none overlaps a rule commit, so a
+    commit's re-inference never misses a case that is being stored with the previous rules.
+    """
+    if not connection.in_atomic_block:
+        raise RuntimeError("kb.shared() must be called inside transaction.atomic()")
+    if connection.vendor == "postgresql":
+        _row(lock=False)  # make sure the row exists before locking it
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT id FROM classifier_knowledgebase WHERE id = %s FOR SHARE", [1])
+    return _cached_or_load(_row(lock=False))
+
+
+def publish(snapshot: Snapshot) -> Snapshot:
+    """Bump the version row to a new stamp and install ``snapshot`` in the cache after commit.
+
+    Call with the lock held (after :func:`locked`), in the same transaction as the change.
+    """
+    stamp = KnowledgeBase.new_stamp()
+    row = _row(lock=True)
+    row.version += 1
+    row.stamp = stamp
+    row.updated_at = timezone.now()
+    row.save(update_fields=["version", "stamp", "updated_at"])
+    new = Snapshot(stamp, row.version, snapshot.tree, snapshot.cornerstones, snapshot._index, snapshot._explained)
+
+    def install() -> None:
+        global _cache
+        with _cache_lock:
+            _cache = new
+
+    transaction.on_commit(install)
+    return new
+
+
+def version() -> int:
+    return _row(lock=False).version
+
+
+def clear_cache() -> None:
+    """Forget the loaded snapshot (tests, or after editing rules by hand in the database)."""
+    global _cache
+    with _cache_lock:
+        _cache = None

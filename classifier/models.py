@@ -1,0 +1,215 @@
+"""The MCRDR knowledge base as stored: folders, cases, rules, cornerstone cases, classifications, audit log.
+
+The inference and acquisition logic lives in the pure engine (classifier/engine.py, acquisition.py);
+these models only persist what it needs. Knowledge-base changes go through classifier/services.py.
+"""
+
+import uuid
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils import timezone
+
+
+def validate_folder_name(value: str) -> None:
+    """A folder name is one path segment: not blank, no separator, no surrounding spaces."""
+    if not value or value != value.strip():
+        raise ValidationError("A folder name must not be blank or start/end with spaces.")
+    if Folder.SEPARATOR in value:
+        raise ValidationError(f"A folder name must not contain {Folder.SEPARATOR!r}.")
+
+
+class Folder(models.Model):
+    """A folder of the experts' folder tree; the conclusion of MCRDR rules and the unit of a feed."""
+
+    name = models.CharField(max_length=100, validators=[validate_folder_name])
+    parent = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="children"
+    )
+    path = models.CharField(
+        max_length=1000, unique=True, editable=False, help_text="Full path, e.g. Health/Diabetes"
+    )
+    public = models.BooleanField(
+        default=True, help_text="Public folders have open feeds; private ones need a token."
+    )
+    # default (not auto_now_add) so that an imported knowledge base keeps its timestamps
+    created_at = models.DateTimeField(default=timezone.now)
+
+    SEPARATOR = "/"
+
+    class Meta:
+        ordering = ["path"]
+        constraints = [
+            models.UniqueConstraint(fields=["parent", "name"], name="unique_folder_name_per_parent"),
+            # NULL parents are distinct in SQL, so top-level names need their own constraint
+            models.UniqueConstraint(
+                fields=["name"], condition=models.Q(parent__isnull=True), name="unique_top_level_folder_name"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.path
+
+    def compute_path(self) -> str:
+        return f"{self.parent.path}{self.SEPARATOR}{self.name}" if self.parent_id else self.name
+
+
+class Case(models.Model):
+    """An article's feature set for the classifier: its tokens after the noise filters.
+
+    A case that is the cornerstone of a rule is part of the knowledge base: its keywords are frozen
+    (services.ingest_case does not change them) and deleting its article is refused (PROTECT).
+    """
+
+    article = models.OneToOneField(
+        "monitor.Article", null=True, blank=True, on_delete=models.CASCADE, related_name="case"
+    )
+    keywords = models.JSONField(default=list, help_text="Sorted distinct keywords (filtered tokens).")
+    source = models.CharField(
+        max_length=2000,
+        blank=True,
+        help_text="Where the case came from (the article URL); kept by export/import where articles are not.",
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"case {self.pk}"
+
+    @property
+    def keyword_set(self) -> frozenset[str]:
+        return frozenset(self.keywords)
+
+
+class CaseKeyword(models.Model):
+    """Inverted index keyword -> cases, so that re-inference touches only the cases a rule can affect.
+
+    The unique (keyword, case) constraint doubles as the lookup index: all cases holding a keyword.
+    """
+
+    MAX_LENGTH = 100
+
+    case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="index_entries")
+    keyword = models.CharField(max_length=MAX_LENGTH)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["keyword", "case"], name="unique_case_keyword")]
+
+    def __str__(self) -> str:
+        return f"{self.keyword} -> case {self.case_id}"
+
+
+class Rule(models.Model):
+    """An MCRDR rule: all `conditions` present and no `absent` keyword present concludes `folder`.
+
+    Under the root (parent is null) it is a ground-breaking rule; under another rule a refining rule;
+    with no folder a stopping rule.
+    """
+
+    parent = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="children"
+    )
+    folder = models.ForeignKey(Folder, null=True, blank=True, on_delete=models.PROTECT, related_name="rules")
+    conditions = models.JSONField(default=list)
+    absent = models.JSONField(default=list, blank=True)
+    cornerstone = models.ForeignKey(
+        Case,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="cornerstone_of",
+        help_text="The case the rule was made for.",
+    )
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        target = self.folder.path if self.folder_id else "STOP"
+        return f"rule {self.pk}: {' & '.join(self.conditions)} -> {target}"
+
+    @property
+    def kind(self) -> str:
+        if self.folder_id is None:
+            return "stopping"
+        return "ground-breaking" if self.parent_id is None else "refining"
+
+
+class Classification(models.Model):
+    """A case's membership of a folder: suggested by inference, then accepted or rejected by an expert."""
+
+    class State(models.TextChoices):
+        SUGGESTED = "suggested", "Suggested"
+        ACCEPTED = "accepted", "Accepted"
+        REJECTED = "rejected", "Rejected"
+
+    case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="classifications")
+    folder = models.ForeignKey(Folder, on_delete=models.CASCADE, related_name="classifications")
+    rule = models.ForeignKey(
+        Rule,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="classifications",
+        help_text="The rule whose conclusion gave this folder (null when set by hand).",
+    )
+    state = models.CharField(max_length=10, choices=State.choices, default=State.SUGGESTED, db_index=True)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True, db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["case", "folder"], name="unique_classification")]
+        indexes = [models.Index(fields=["folder", "state", "-updated_at"], name="classification_feed_idx")]
+
+    def __str__(self) -> str:
+        return f"case {self.case_id} in folder {self.folder_id}: {self.state}"
+
+
+class AuditEntry(models.Model):
+    """One knowledge-base change: who did what, with the data needed to understand or undo it."""
+
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    action = models.CharField(max_length=50)
+    details = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "audit entries"
+
+    def __str__(self) -> str:
+        return f"{self.action} by {self.actor_id or 'system'} at {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class KnowledgeBase(models.Model):
+    """The single row that versions the rule tree (pk 1).
+
+    Every knowledge-base change locks this row (SELECT ... FOR UPDATE), so two experts' commits are
+    serialised, and then bumps `version` and `stamp`. Each process caches its RuleTree under the
+    stamp it was loaded for (classifier/kb.py); a different stamp in the database means reload.
+    The stamp is random rather than the counter alone so that a rolled-back change (or a test
+    database reset) can never make a stale cache look current.
+    """
+
+    SINGLETON_ID = 1
+
+    version = models.BigIntegerField(default=0)
+    stamp = models.CharField(max_length=32, default="initial")
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = "knowledge base"
+
+    def __str__(self) -> str:
+        return f"knowledge base v{self.version}"
+
+    @staticmethod
+    def new_stamp() -> str:
+        return uuid.uuid4().hex
+
+
+from classifier.models_feeds import FeedToken  # noqa: E402,F401  (feeds: per-subscriber tokens)
+from classifier.models_labels import PhraseLabel  # noqa: E402,F401  (workspace: phrase labels)

@@ -1,0 +1,88 @@
+"""Feed tokens: the per-subscriber secret that opens a private folder's feed.
+
+Imported at the bottom of classifier/models.py so that Django sees the model in the classifier app.
+Only a SHA-256 digest of the token is stored: a leaked database does not leak working feed URLs.
+The expert sees the full token once, when it is created (it is part of the URL handed to the subscriber).
+"""
+
+import hashlib
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+TOKEN_BYTES = 24  # 32 URL-safe characters
+
+
+def token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class FeedTokenQuerySet(models.QuerySet):
+    def active(self):
+        return self.filter(revoked_at__isnull=True)
+
+
+class FeedToken(models.Model):
+    """One subscriber's access to a private folder's feeds (the folder and its subfolders).
+
+    Revoking keeps the row (who had access, until when) but the token stops opening the feed at once.
+    """
+
+    folder = models.ForeignKey("classifier.Folder", on_delete=models.CASCADE, related_name="feed_tokens")
+    subscriber = models.CharField(max_length=200, help_text="Who the token was given to.")
+    digest = models.CharField(max_length=64, unique=True, editable=False)
+    prefix = models.CharField(
+        max_length=8, editable=False, help_text="First characters, to tell tokens apart."
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    revoked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    objects = FeedTokenQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["folder_id", "-created_at", "-id"]
+
+    def __str__(self) -> str:
+        state = "revoked" if self.revoked_at else "active"
+        return f"feed token {self.prefix}… for {self.subscriber} ({state})"
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None
+
+    @classmethod
+    def issue(cls, folder, subscriber: str, user=None) -> tuple["FeedToken", str]:
+        """Create a token for ``subscriber``; returns the row and the plain token (shown only now)."""
+        subscriber = (subscriber or "").strip()
+        if not subscriber:
+            raise ValueError("name the subscriber the token is for")
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        row = cls.objects.create(
+            folder=folder,
+            subscriber=subscriber[:200],
+            digest=token_digest(token),
+            prefix=token[:8],
+            created_by=user if getattr(user, "is_authenticated", False) else None,
+        )
+        return row, token
+
+    def revoke(self, user=None) -> None:
+        if self.revoked_at is None:
+            self.revoked_at = timezone.now()
+            self.revoked_by = user if getattr(user, "is_authenticated", False) else None
+            self.save(update_fields=["revoked_at", "revoked_by"])
+
+    @classmethod
+    def lookup(cls, token: str | None):
+        """The active token row for a plain token, or None (unknown, malformed or revoked)."""
+        if not token or len(token) > 200:
+            return None
+        return cls.objects.active().filter(digest=token_digest(token)).select_related("folder").first()

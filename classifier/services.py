@@ -1,0 +1,906 @@
+"""Knowledge-base use cases: one function per use case, each in one transaction, each change audited.
+
+Views, tasks and commands call these functions; the MCRDR logic itself lives in the pure engine
+(classifier/engine.py, acquisition.py) and the loaded rule tree comes from classifier/kb.py.
+
+Classification policy (what re-inference may change):
+
+* ``suggested`` rows belong to the knowledge base: they are created, re-pointed to the concluding rule
+  and deleted as inference changes.
+* ``accepted`` and ``rejected`` rows are experts' decisions: re-inference never changes or deletes
+  them. Where the knowledge base now disagrees (an accepted folder no longer concluded, a rejected
+  folder concluded again) the disagreement is counted and listed in the audit entry as a *conflict*
+  so that the workspace can show it; an expert resolves it with accept/reject or a new rule.
+* The one exception is the case a rule is committed for: that commit *is* the expert's decision on
+  it, so its target folder becomes ``accepted`` and the corrected (wrong) folder ``rejected`` by the
+  committing expert; undo restores both rows as they were.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from classifier import kb
+from classifier.acquisition import NEW, REFINE, STOP, RuleProposal, changed_cases, proposal_for
+from classifier.acquisition import apply as apply_proposal
+from classifier.acquisition import difference_list as engine_difference_list
+from classifier.engine import Conclusion, RuleTree
+from classifier.models import (
+    AuditEntry,
+    Case,
+    CaseKeyword,
+    Classification,
+    Folder,
+    Rule,
+    validate_folder_name,
+)
+
+log = logging.getLogger(__name__)
+
+KINDS = (NEW, REFINE, STOP)
+CHUNK = 2000  # ids per IN (...) query; well below SQLite's variable limit
+
+
+# --------------------------------------------------------------------------- small helpers
+def _folder_id(folder: Folder | int | None) -> int | None:
+    if folder is None:
+        return None
+    if isinstance(folder, Folder):
+        return folder.pk
+    if isinstance(folder, bool) or not isinstance(folder, int):
+        raise ValidationError(f"a folder must be a Folder or a folder id, not {folder!r}")
+    return folder
+
+
+def _case_id(case: Case | int) -> int:
+    return case.pk if isinstance(case, Case) else int(case)
+
+
+def _actor(user):
+    """The user to store in a foreign key (None for anonymous / system changes)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return user
+
+
+def _audit(user, action: str, **details) -> AuditEntry:
+    return AuditEntry.objects.create(actor=_actor(user), action=action, details=details)
+
+
+def _keyword_set(words: Iterable[str], what: str) -> frozenset[str]:
+    if isinstance(words, str):
+        raise ValidationError(f"{what} must be a list of keywords, not the string {words!r}")
+    result = set()
+    for word in words:
+        if not isinstance(word, str) or not word.strip():
+            raise ValidationError(f"{what} contains an invalid keyword: {word!r}")
+        result.add(word.strip())
+    return frozenset(result)
+
+
+def clean_keywords(tokens: Iterable[str]) -> list[str]:
+    """A case's keywords from filter tokens: distinct, stripped, sorted.
+
+    Tokens longer than the index column (CaseKeyword.MAX_LENGTH, e.g. a stray URL) are left out: a keyword
+    that cannot be indexed could never be found by re-inference, so it must not be a rule condition either.
+    """
+    if isinstance(tokens, str):
+        raise ValidationError("tokens must be a list of keywords, not a single string")
+    words = set()
+    for token in tokens:
+        if not isinstance(token, str):
+            raise ValidationError(f"a token must be a string, not {token!r}")
+        token = token.strip()
+        if token and len(token) <= CaseKeyword.MAX_LENGTH:
+            words.add(token)
+    return sorted(words)
+
+
+def _chunks(items: list, size: int = CHUNK) -> Iterator[list]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def _folder_map(tree: RuleTree, keywords: frozenset[str]) -> dict[int, int]:
+    """folder id -> the rule that concludes it (the first conclusion by rule path)."""
+    result: dict[int, int] = {}
+    for conclusion in tree.infer(keywords):
+        result.setdefault(conclusion.folder, conclusion.rule_id)
+    return result
+
+
+def _is_cornerstone(case_id: int) -> bool:
+    return Rule.objects.filter(cornerstone_id=case_id).exists()
+
+
+# --------------------------------------------------------------------------- classification sync
+@dataclass
+class SyncResult:
+    """What re-inference changed in the stored classifications."""
+
+    cases: int = 0
+    created: int = 0
+    repointed: int = 0
+    removed: int = 0
+    conflicts: list[dict] = field(default_factory=list)
+
+    def as_details(self) -> dict:
+        return {
+            "cases": self.cases,
+            "created": self.created,
+            "repointed": self.repointed,
+            "removed": self.removed,
+            "conflicts": self.conflicts[:100],
+            "conflict_count": len(self.conflicts),
+        }
+
+
+def _sync_classifications(desired: dict[int, dict[int, int]]) -> SyncResult:
+    """Make the stored suggestions of the given cases equal to ``desired`` (case -> folder -> rule).
+
+    Accepted and rejected rows are left as they are (see the module docstring); disagreements are
+    returned as conflicts.
+    """
+    result = SyncResult(cases=len(desired))
+    if not desired:
+        return result
+    now = timezone.now()
+    create: list[Classification] = []
+    delete_ids: list[int] = []
+    repoint: dict[int, list[int]] = {}
+    for ids in _chunks(sorted(desired)):
+        existing: dict[int, dict[int, tuple[int, str, int | None]]] = {}
+        for pk, case_id, folder_id, state, rule_id in Classification.objects.filter(case_id__in=ids).values_list(
+            "id", "case_id", "folder_id", "state", "rule_id"
+        ):
+            existing.setdefault(case_id, {})[folder_id] = (pk, state, rule_id)
+        for case_id in ids:
+            want = desired[case_id]
+            have = existing.get(case_id, {})
+            for folder_id, rule_id in want.items():
+                row = have.get(folder_id)
+                if row is None:
+                    create.append(Classification(case_id=case_id, folder_id=folder_id, rule_id=rule_id))
+                elif row[1] == Classification.State.SUGGESTED:
+                    if row[2] != rule_id:
+                        repoint.setdefault(rule_id, []).append(row[0])
+                elif row[1] == Classification.State.REJECTED:
+                    result.conflicts.append({"case": case_id, "folder": folder_id, "state": row[1]})
+            for folder_id, (pk, state, _rule_id) in have.items():
+                if folder_id in want:
+                    continue
+                if state == Classification.State.SUGGESTED:
+                    delete_ids.append(pk)
+                elif state == Classification.State.ACCEPTED:
+                    result.conflicts.append({"case": case_id, "folder": folder_id, "state": state})
+    for ids in _chunks(delete_ids):
+        Classification.objects.filter(id__in=ids).delete()
+    for rule_id, pks in repoint.items():
+        for ids in _chunks(pks):
+            Classification.objects.filter(id__in=ids).update(rule_id=rule_id, updated_at=now)
+    for row in create:
+        row.updated_at = now
+    Classification.objects.bulk_create(create, batch_size=1000)
+    result.created = len(create)
+    result.removed = len(delete_ids)
+    result.repointed = sum(len(p) for p in repoint.values())
+    return result
+
+
+def _candidates(conditions: frozenset[str], absent: frozenset[str] = frozenset()) -> Iterator[tuple[int, frozenset]]:
+    """(case id, keywords) of the stored cases holding every condition keyword and no absent one.
+
+    Uses the CaseKeyword inverted index: one join per condition keyword on its (keyword, case) index,
+    so only the cases that can satisfy the rule are read. No conditions means every case.
+    """
+    qs = Case.objects.all()
+    for word in sorted(conditions):
+        qs = qs.filter(index_entries__keyword=word)
+    for pk, words in qs.order_by().values_list("id", "keywords").iterator(chunk_size=CHUNK):
+        words = frozenset(words)
+        if absent.isdisjoint(words):
+            yield pk, words
+
+
+def _changed(old: RuleTree, new: RuleTree, candidates: Iterable[tuple[int, frozenset]]) -> dict[int, dict[int, int]]:
+    """case id -> new folder map, for the candidates whose folder map differs between the two trees."""
+    desired: dict[int, dict[int, int]] = {}
+    for case_id, words in candidates:
+        after = _folder_map(new, words)
+        if after != _folder_map(old, words):
+            desired[case_id] = after
+    return desired
+
+
+def _path_candidates(tree: RuleTree, rules: Iterable) -> Iterator[tuple[int, frozenset]]:
+    """The stored cases a (new or removed) rule can affect: it fires only where it and every rule above
+    it are satisfied, so only cases holding all present-keywords of its path are read (the index join).
+    """
+    seen: set[int] = set()
+    queries = set()
+    for rule in rules:
+        conditions, absent = set(rule.conditions), set(rule.absent)
+        parent = rule.parent_id
+        while parent is not None:
+            above = tree.get(parent)
+            conditions |= above.conditions
+            absent |= above.absent
+            parent = above.parent_id
+        queries.add((frozenset(conditions), frozenset(absent)))
+    for conditions, absent in sorted(queries, key=lambda q: (sorted(q[0]), sorted(q[1]))):
+        for pk, words in _candidates(conditions, absent):
+            if pk not in seen:
+                seen.add(pk)
+                yield pk, words
+
+
+def _candidate_ids(conditions: frozenset[str], absent: frozenset[str]):
+    """A queryset of the ids of the cases holding all ``conditions`` and none of ``absent`` (index only)."""
+    qs = Case.objects.all()
+    for word in sorted(conditions):
+        qs = qs.filter(index_entries__keyword=word)
+    for word in sorted(absent):
+        qs = qs.exclude(index_entries__keyword=word)
+    return qs.order_by().values("id")
+
+
+def _add_ground_breaking(rule, now) -> SyncResult:
+    """Suggestions for a new ground-breaking rule, in one INSERT ... SELECT over the keyword index.
+
+    Such a rule fires on every case satisfying it, and an earlier rule concluding the same folder stays
+    first (lower ids sort first on rule paths), so the only change is: the rule's folder becomes
+    suggested for each candidate with no row for it yet. Rows that exist stay (a rejected one is a conflict).
+    No inference is needed, which keeps commits over many stored cases fast.
+    """
+    candidates = _candidate_ids(rule.conditions, rule.absent)
+    result = SyncResult()
+    result.conflicts = [
+        {"case": pk, "folder": rule.folder, "state": Classification.State.REJECTED}
+        for pk in Classification.objects.filter(
+            folder_id=rule.folder, state=Classification.State.REJECTED, case_id__in=candidates
+        ).values_list("case_id", flat=True)
+    ]
+    select, params = candidates.exclude(classifications__folder_id=rule.folder).query.sql_with_params()
+    table = Classification._meta.db_table
+    stamp = Classification._meta.get_field("updated_at").get_db_prep_value(now, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (case_id, folder_id, rule_id, state, updated_at) "  # noqa: S608 - no user input
+            f"SELECT candidate.id, %s, %s, %s, %s FROM ({select}) AS candidate",
+            [rule.folder, rule.id, Classification.State.SUGGESTED, stamp, *params],
+        )
+        result.created = result.cases = cursor.rowcount
+    return result
+
+
+# --------------------------------------------------------------------------- cases and inference
+@transaction.atomic
+def ingest_case(article, tokens: Iterable[str]) -> Case:
+    """Store (or update) the article's case and keyword index, run inference, store the suggestions.
+
+    Idempotent: calling it again with the same tokens changes nothing. A cornerstone case keeps its
+    keywords (rules were validated against them); new tokens for its article are ignored with a warning.
+    """
+    words = clean_keywords(tokens)
+    snapshot = kb.shared()
+    try:
+        with transaction.atomic():
+            case, created = Case.objects.get_or_create(
+                article=article, defaults={"keywords": words, "source": getattr(article, "url", "")[:2000]}
+            )
+    except IntegrityError:  # a concurrent ingestion of the same article won the race
+        case, created = Case.objects.get(article=article), False
+    if created:
+        CaseKeyword.objects.bulk_create([CaseKeyword(case=case, keyword=w) for w in words], batch_size=2000)
+    elif case.keywords != words:
+        if _is_cornerstone(case.pk):
+            log.warning("case %s is a cornerstone case; its keywords are kept although the article changed", case.pk)
+        else:
+            old = set(case.keywords)
+            case.keywords = words
+            case.save(update_fields=["keywords"])
+            CaseKeyword.objects.filter(case=case, keyword__in=list(old - set(words))).delete()
+            CaseKeyword.objects.bulk_create(
+                [CaseKeyword(case=case, keyword=w) for w in words if w not in old], batch_size=2000
+            )
+    _sync_classifications({case.pk: _folder_map(snapshot.tree, frozenset(case.keywords))})
+    return case
+
+
+def infer(case: Case) -> list[Conclusion]:
+    """The conclusions the current knowledge base gives the case (folder ids with rule-id paths)."""
+    return kb.current().tree.infer(case.keyword_set)
+
+
+@dataclass(frozen=True)
+class Explained:
+    """One conclusion for "why is this here": the folder and the rules of its path, root side first.
+
+    ``stopped`` is True for a path that ended in a stopping rule (the folder was withheld).
+    """
+
+    folder: Folder
+    rules: list[Rule]
+    stopped: bool = False
+
+
+def explain(case: Case, include_stopped: bool = False) -> list[Explained]:
+    """The case's conclusions with their rule paths as Rule model instances (optionally stopped paths)."""
+    explanation = kb.current().tree.explain(case.keyword_set)
+    paths = [(c.folder, c.path, False) for c in explanation.conclusions]
+    if include_stopped:
+        paths += [(s.folder, s.path, True) for s in explanation.stopped]
+    rule_ids = {rid for _, path, _ in paths for rid in path}
+    rules = Rule.objects.select_related("folder").in_bulk(rule_ids)
+    folders = Folder.objects.in_bulk({folder for folder, _, _ in paths})
+    return [Explained(folders[f], [rules[r] for r in path], stopped) for f, path, stopped in paths]
+
+
+# --------------------------------------------------------------------------- accept / reject
+@transaction.atomic
+def accept(case: Case, user, folders: Iterable[Folder | int] | None = None) -> list[Classification]:
+    """Accept the case's current suggestions (all, or those of the given folders); audited.
+
+    A rejected folder given explicitly is turned back into accepted. A folder the case has no
+    classification for is an error: adding a folder goes through a rule (commit_rule).
+    """
+    rows = Classification.objects.select_for_update().filter(case=case)
+    if folders is None:
+        targets = list(rows.filter(state=Classification.State.SUGGESTED))
+    else:
+        wanted = {_folder_id(f) for f in folders}
+        targets = list(rows.filter(folder_id__in=wanted))
+        missing = wanted - {row.folder_id for row in targets}
+        if missing:
+            paths = sorted(Folder.objects.filter(id__in=missing).values_list("path", flat=True)) or sorted(missing)
+            raise ValidationError(f"case {case.pk} has no classification in {paths}; add it with a rule instead")
+    now = timezone.now()
+    for row in targets:
+        row.state, row.decided_by, row.decided_at = Classification.State.ACCEPTED, _actor(user), now
+        row.updated_at = now
+    Classification.objects.bulk_update(targets, ["state", "decided_by", "decided_at", "updated_at"])
+    _audit(
+        user,
+        "classification.accept",
+        case=case.pk,
+        as_is=folders is None,
+        folders=sorted(row.folder_id for row in targets),
+    )
+    return targets
+
+
+@transaction.atomic
+def reject(case: Case, folder: Folder | int, user) -> Classification:
+    """Reject one folder of the case (the row stays, so inference will not suggest it again); audited."""
+    folder_id = _folder_id(folder)
+    row = Classification.objects.select_for_update().filter(case=case, folder_id=folder_id).first()
+    if row is None:
+        raise ValidationError(f"case {case.pk} is not classified in folder {folder_id}")
+    row.state, row.decided_by, row.decided_at = Classification.State.REJECTED, _actor(user), timezone.now()
+    row.save(update_fields=["state", "decided_by", "decided_at", "updated_at"])
+    _audit(user, "classification.reject", case=case.pk, folder=folder_id)
+    return row
+
+
+# --------------------------------------------------------------------------- folders
+def _split_path(path: str) -> list[str]:
+    if not isinstance(path, str) or not path.strip(Folder.SEPARATOR).strip():
+        raise ValidationError(f"invalid folder path {path!r}")
+    parts = [part.strip() for part in path.strip().strip(Folder.SEPARATOR).split(Folder.SEPARATOR)]
+    for part in parts:
+        validate_folder_name(part)
+    return parts
+
+
+@transaction.atomic
+def create_folder(path: str, user, public: bool = True) -> Folder:
+    """The folder at ``path`` ("Health/Diabetes"), creating it and any missing parents; idempotent.
+
+    ``public`` applies to the folders it creates; an existing folder is returned unchanged.
+    """
+    parent = None
+    folder = None
+    for part in _split_path(path):
+        folder = Folder.objects.filter(parent=parent, name=part).first()
+        if folder is None:
+            folder = Folder(parent=parent, name=part, public=public)
+            folder.path = folder.compute_path()
+            folder.save()
+            _audit(user, "folder.create", folder=folder.pk, path=folder.path, public=public)
+        parent = folder
+    return folder
+
+
+def _repath(folder: Folder, old_path: str) -> int:
+    """Recompute the stored paths of ``folder``'s descendants after its own path changed."""
+    prefix = old_path + Folder.SEPARATOR
+    descendants = list(Folder.objects.filter(path__startswith=prefix).order_by("path"))
+    for item in descendants:
+        item.path = folder.path + Folder.SEPARATOR + item.path[len(prefix) :]
+    Folder.objects.bulk_update(descendants, ["path"])
+    return len(descendants)
+
+
+def _check_sibling_free(parent: Folder | None, name: str, exclude: int) -> None:
+    if Folder.objects.filter(parent=parent, name=name).exclude(pk=exclude).exists():
+        where = parent.path if parent else "the top level"
+        raise ValidationError(f"a folder named {name!r} already exists in {where}")
+
+
+@transaction.atomic
+def rename_folder(folder: Folder, name: str, user) -> Folder:
+    """Rename a folder; descendants' paths follow, rules keep pointing at the same folder ids."""
+    name = name.strip() if isinstance(name, str) else name
+    validate_folder_name(name)
+    given, folder = folder, Folder.objects.select_for_update().get(pk=folder.pk)
+    _check_sibling_free(folder.parent, name, folder.pk)
+    old_path = folder.path
+    folder.name = name
+    folder.path = folder.compute_path()
+    folder.save(update_fields=["name", "path"])
+    moved = _repath(folder, old_path)
+    _audit(user, "folder.rename", folder=folder.pk, old_path=old_path, path=folder.path, descendants=moved)
+    given.refresh_from_db()
+    return given
+
+
+@transaction.atomic
+def move_folder(folder: Folder, new_parent: Folder | None, user) -> Folder:
+    """Move a folder (with its subtree) under ``new_parent`` (None: top level)."""
+    given, folder = folder, Folder.objects.select_for_update().get(pk=folder.pk)
+    if new_parent is not None:
+        new_parent = Folder.objects.get(pk=new_parent.pk)
+        if new_parent.pk == folder.pk or new_parent.path.startswith(folder.path + Folder.SEPARATOR):
+            raise ValidationError(f"cannot move {folder.path} into itself or one of its subfolders")
+    _check_sibling_free(new_parent, folder.name, folder.pk)
+    old_path = folder.path
+    folder.parent = new_parent
+    folder.path = folder.compute_path()
+    folder.save(update_fields=["parent", "path"])
+    moved = _repath(folder, old_path)
+    _audit(user, "folder.move", folder=folder.pk, old_path=old_path, path=folder.path, descendants=moved)
+    given.refresh_from_db()
+    return given
+
+
+@transaction.atomic
+def delete_folder(folder: Folder, user) -> None:
+    """Delete an empty folder: no subfolders, no rules concluding it, no classified articles."""
+    folder = Folder.objects.select_for_update().get(pk=folder.pk)
+    reasons = []
+    if folder.children.exists():
+        reasons.append("it has subfolders")
+    if folder.rules.exists():
+        reasons.append("rules conclude it")
+    if folder.classifications.exists():
+        reasons.append("articles are classified in it")
+    if reasons:
+        raise ValidationError(f"folder {folder.path} is not empty: {', '.join(reasons)}")
+    _audit(user, "folder.delete", folder=folder.pk, path=folder.path)
+    folder.delete()
+
+
+# --------------------------------------------------------------------------- knowledge acquisition
+@dataclass(frozen=True)
+class CornerstoneChange:
+    """A cornerstone case whose folders the proposed rule would change.
+
+    ``differs_by``: the new case's keywords this cornerstone lacks (adding one as a condition excludes it);
+    ``lacks``: the cornerstone's keywords the new case lacks (candidates for "must be absent").
+    """
+
+    case: Case
+    before: list[Folder]
+    after: list[Folder]
+    case_keywords: frozenset[str] = field(repr=False)
+    cornerstone_keywords: frozenset[str] = field(repr=False)
+
+    # computed on access: the widest validation lists every cornerstone case, the page shows a few
+    @property
+    def differs_by(self) -> list[str]:
+        return sorted(self.case_keywords - self.cornerstone_keywords)
+
+    @property
+    def lacks(self) -> list[str]:
+        return sorted(self.cornerstone_keywords - self.case_keywords)
+
+
+@dataclass(frozen=True)
+class AffectedCase:
+    """A stored case the proposed rule would reclassify (the duplicated-cases list)."""
+
+    case_id: int
+    before: list[Folder]
+    after: list[Folder]
+
+
+@dataclass
+class Validation:
+    """What the expert sees while drafting a rule; computed on KB version ``version``."""
+
+    case: Case
+    proposal: RuleProposal
+    cornerstone_cases: list[CornerstoneChange]
+    difference_list: list[str]
+    selected: list[int]
+    version: int
+
+    def affected_cases(self, limit: int | None = None) -> list[AffectedCase]:
+        return affected_cases(self, limit)
+
+
+def _folders_by_id(ids: Iterable[int]) -> dict[int, Folder]:
+    return Folder.objects.in_bulk(set(ids))
+
+
+def _as_folders(ids: set[int], folders: dict[int, Folder]) -> list[Folder]:
+    return sorted((folders[i] for i in ids), key=lambda f: f.path)
+
+
+def _proposal(tree: RuleTree, case: Case, kind: str, folder, wrong_folder, conditions, absent) -> RuleProposal:
+    if kind not in KINDS:
+        raise ValidationError(f"unknown rule kind {kind!r}; choose one of {', '.join(KINDS)}")
+    folder_id, wrong_id = _folder_id(folder), _folder_id(wrong_folder)
+    for fid in (folder_id, wrong_id):
+        if fid is not None and not Folder.objects.filter(pk=fid).exists():
+            raise ValidationError(f"no folder {fid}")
+    conditions = _keyword_set(conditions, "conditions")
+    absent = _keyword_set(absent, "absent")
+    missing = conditions - case.keyword_set
+    if missing:
+        raise ValidationError(f"conditions must be keywords of the case; case {case.pk} lacks {sorted(missing)}")
+    try:
+        return proposal_for(tree, case.keyword_set, kind, folder_id, wrong_id, conditions, absent)
+    except ValueError as exc:
+        raise ValidationError(str(exc)) from exc
+
+
+def _selected_keywords(snapshot: kb.Snapshot, selected: Iterable[Case | int]) -> tuple[list[int], list[frozenset]]:
+    ids = [_case_id(c) for c in selected]
+    known = {i: snapshot.cornerstones[i] for i in ids if i in snapshot.cornerstones}
+    others = [i for i in ids if i not in known]
+    if others:
+        found = dict(Case.objects.filter(id__in=others).values_list("id", "keywords"))
+        missing = set(others) - set(found)
+        if missing:
+            raise ValidationError(f"no cases {sorted(missing)}")
+        known.update((i, frozenset(words)) for i, words in found.items())
+    return ids, [known[i] for i in ids]
+
+
+def _cornerstone_changes(snapshot: kb.Snapshot, proposal: RuleProposal) -> dict[int, tuple[set, set]]:
+    """Cornerstone case id -> (folders before, after) for those the proposal would change.
+
+    Only cornerstones satisfying the proposal are looked at (cornerstone keyword index), and their
+    current conclusions are cached per KB version. A ground-breaking rule fires on all of them and only
+    adds its folder; a refining/stopping rule can only change a cornerstone on which one of its parent
+    rules fires, and only those are re-evaluated with the engine.
+    """
+    ids = snapshot.cornerstone_index.candidates(proposal.conditions, proposal.absent)
+    if proposal.kind == NEW:
+        changed = {}
+        for case_id in ids:
+            before = snapshot.explanation(case_id).folders
+            if proposal.folder not in before:
+                changed[case_id] = (before, before | {proposal.folder})
+        return changed
+    parents = set(proposal.parent_ids)
+    reached = {i: snapshot.cornerstones[i] for i in ids if parents & snapshot.explanation(i).fired}
+    return changed_cases(snapshot.tree, proposal, reached)
+
+
+def validate_rule(
+    case: Case,
+    kind: str,
+    folder: Folder | int | None = None,
+    wrong_folder: Folder | int | None = None,
+    conditions: Iterable[str] = (),
+    absent: Iterable[str] = (),
+    selected_cornerstones: Iterable[Case | int] = (),
+) -> Validation:
+    """The proposal with the cornerstone cases it would change and the difference list.
+
+    The difference list holds the case's keywords absent from every selected cornerstone case (minus
+    the conditions already chosen); call again with more selected cases to recompute it. Reads only
+    the cached knowledge base and the cornerstone cases, so it stays fast with many stored cases;
+    the full list of stored cases it would change is :func:`affected_cases`.
+    """
+    snapshot = kb.current()
+    proposal = _proposal(snapshot.tree, case, kind, folder, wrong_folder, conditions, absent)
+    changed = _cornerstone_changes(snapshot, proposal)
+    changed.pop(case.pk, None)  # the case being fixed is meant to change
+    folders = _folders_by_id({f for before, after in changed.values() for f in before | after})
+    cases = Case.objects.defer("keywords").in_bulk(list(changed))
+    words = case.keyword_set
+    stones = []
+    listed: dict[frozenset, list[Folder]] = {}  # many cornerstones share the same folder sets
+
+    def as_folders(ids: set[int]) -> list[Folder]:
+        key = frozenset(ids)
+        if key not in listed:
+            listed[key] = _as_folders(ids, folders)
+        return listed[key]
+
+    for case_id in sorted(changed):
+        before, after = changed[case_id]
+        stones.append(
+            CornerstoneChange(
+                cases[case_id], as_folders(before), as_folders(after), words, snapshot.cornerstones[case_id]
+            )
+        )
+    selected, selected_words = _selected_keywords(snapshot, selected_cornerstones)
+    diff = [w for w in engine_difference_list(words, selected_words) if w not in proposal.conditions]
+    return Validation(case, proposal, stones, diff, selected, snapshot.version)
+
+
+def affected_cases(validation: Validation, limit: int | None = None) -> list[AffectedCase]:
+    """Every stored case the proposal would reclassify (the duplicated-cases list), by case id.
+
+    Only the cases holding all the proposal's keywords are read, through the CaseKeyword index.
+    """
+    snapshot = kb.current()
+    proposal = validation.proposal
+    if not proposal.conditions and not proposal.absent:
+        raise ValidationError("add at least one condition before listing the cases the rule would change")
+    rows = dict(_candidates(proposal.conditions, proposal.absent))
+    rows.pop(validation.case.pk, None)
+    changed = changed_cases(snapshot.tree, proposal, rows)
+    ids = sorted(changed)[:limit] if limit is not None else sorted(changed)
+    folders = _folders_by_id({f for i in ids for f in changed[i][0] | changed[i][1]})
+    return [AffectedCase(i, _as_folders(changed[i][0], folders), _as_folders(changed[i][1], folders)) for i in ids]
+
+
+@dataclass(frozen=True)
+class RuleRequest:
+    """What validate_rule / commit_rule need for a move or copy of an article between folders."""
+
+    kind: str
+    folder: int
+    wrong_folder: int | None
+
+    def as_kwargs(self) -> dict:
+        return {"kind": self.kind, "folder": self.folder, "wrong_folder": self.wrong_folder}
+
+
+def move_article(
+    case: Case, from_folder: Folder | int | None, to_folder: Folder | int, user, copy: bool = False
+) -> RuleRequest:
+    """Translate "move/copy this article from one folder to another" into the rule to draft.
+
+    A copy, or a move away from a folder no rule gave (set by hand), needs a new rule for the target;
+    a move away from a folder the knowledge base concluded needs a refining rule under those rules.
+    Nothing is stored here: the expert then validates and commits the rule.
+    """
+    to_id, from_id = _folder_id(to_folder), _folder_id(from_folder)
+    if to_id is None:
+        raise ValidationError("choose the folder to move or copy the article to")
+    if from_id == to_id:
+        raise ValidationError("the article is already in that folder")
+    concluded = {c.folder for c in infer(case)}
+    if to_id in concluded:
+        raise ValidationError("the knowledge base already gives this article that folder; accept it instead")
+    if copy or from_id is None or from_id not in concluded:
+        return RuleRequest(NEW, to_id, None)
+    return RuleRequest(REFINE, to_id, from_id)
+
+
+def _decision_rows(case_id: int, folder_ids: Iterable[int]) -> list[dict]:
+    """The current state of the case's rows for these folders (for undo)."""
+    rows = []
+    for folder_id in sorted(f for f in set(folder_ids) if f is not None):
+        row = (
+            Classification.objects.filter(case_id=case_id, folder_id=folder_id)
+            .values("state", "rule_id", "decided_by_id", "decided_at")
+            .first()
+        )
+        if row is not None and row["decided_at"] is not None:
+            row["decided_at"] = row["decided_at"].isoformat()
+        rows.append({"folder": folder_id, "row": row})
+    return rows
+
+
+def _decide(case_id: int, folder_id: int, state: str, user, rule_id: int | None) -> None:
+    now = timezone.now()
+    Classification.objects.update_or_create(
+        case_id=case_id,
+        folder_id=folder_id,
+        defaults={"state": state, "decided_by": _actor(user), "decided_at": now, "rule_id": rule_id},
+    )
+
+
+@transaction.atomic
+def commit_rule(
+    case: Case,
+    kind: str,
+    user,
+    folder: Folder | int | None = None,
+    wrong_folder: Folder | int | None = None,
+    conditions: Iterable[str] = (),
+    absent: Iterable[str] = (),
+) -> list[Rule]:
+    """Store the rule (one per parent rule for refine/stop), with ``case`` as its cornerstone case.
+
+    Under the knowledge-base lock: re-checks the proposal against the current tree, re-infers only
+    the stored cases holding the rule's keywords (CaseKeyword index), updates their suggestions, makes
+    the expert's decision on ``case`` (target accepted, wrong folder rejected), bumps the KB version
+    and writes the audit entry. Raises ValidationError for conditions that are not keywords of the
+    case, empty conditions, or a rule that does not fit the case.
+    """
+    if not _keyword_set(conditions, "conditions"):
+        raise ValidationError("a rule needs at least one condition keyword (pick from the difference list)")
+    snapshot = kb.locked()
+    case = Case.objects.get(pk=case.pk)  # the stored keywords, not a stale instance
+    proposal = _proposal(snapshot.tree, case, kind, folder, wrong_folder, conditions, absent)
+    try:
+        apply_proposal(snapshot.tree, proposal, snapshot.tree.max_id + 1)  # placement check only
+    except ValueError as exc:
+        raise ValidationError(str(exc)) from exc
+    wrong_id = _folder_id(wrong_folder)
+    decisions_before = _decision_rows(case.pk, [proposal.folder, wrong_id])
+    now = timezone.now()
+    rows = [
+        Rule.objects.create(
+            parent_id=parent,
+            folder_id=proposal.folder,
+            conditions=sorted(proposal.conditions),
+            absent=sorted(proposal.absent),
+            cornerstone=case,
+            created_by=_actor(user),
+            created_at=now,
+        )
+        for parent in proposal.parent_ids
+    ]
+    words = case.keyword_set
+    added = [kb.engine_rule(r) for r in rows]
+    new = snapshot.derive(add=added, cornerstones={**snapshot.cornerstones, case.pk: words})
+    if proposal.kind == NEW:
+        sync = _add_ground_breaking(added[0], now)
+        desired = {case.pk: _folder_map(new.tree, words)}
+        _sync_classifications(desired)
+    else:
+        desired = _changed(snapshot.tree, new.tree, _path_candidates(new.tree, added))
+        desired[case.pk] = _folder_map(new.tree, words)
+        sync = _sync_classifications(desired)
+    if proposal.folder is not None:
+        _decide(
+            case.pk,
+            proposal.folder,
+            Classification.State.ACCEPTED,
+            user,
+            desired[case.pk].get(proposal.folder),
+        )
+    if wrong_id is not None:
+        _decide(case.pk, wrong_id, Classification.State.REJECTED, user, None)
+    published = kb.publish(new)
+    _audit(
+        user,
+        "rule.commit",
+        rules=[r.pk for r in rows],
+        kind=kind,
+        case=case.pk,
+        folder=proposal.folder,
+        wrong_folder=wrong_id,
+        parents=list(proposal.parent_ids),
+        conditions=sorted(proposal.conditions),
+        absent=sorted(proposal.absent),
+        decisions_before=decisions_before,
+        version=published.version,
+        reclassified=sync.as_details(),
+    )
+    return rows
+
+
+@transaction.atomic
+def undo_last_rule(user) -> list[int]:
+    """Remove the most recent rule (with the sibling rules committed with it); returns their ids.
+
+    The affected cases' suggestions are re-inferred without them and the cornerstone case's decisions
+    made by that commit are restored. Raises ValidationError when there is no rule to undo.
+    """
+    snapshot = kb.locked()
+    last = Rule.objects.order_by("-id").first()
+    if last is None:
+        raise ValidationError("there is no rule to undo")
+    entry = None
+    for candidate in AuditEntry.objects.filter(action="rule.commit").order_by("-id")[:50]:
+        if last.pk in candidate.details.get("rules", []):
+            entry = candidate
+            break
+    group = entry.details["rules"] if entry else []
+    ids = sorted({i for i in group if i in snapshot.tree} | {last.pk})
+    if Rule.objects.filter(parent_id__in=ids).exclude(id__in=ids).exists():
+        raise ValidationError(f"rule {last.pk} has child rules and cannot be undone")
+    rules = list(Rule.objects.filter(id__in=ids))
+    stones = {r.cornerstone_id for r in rules if r.cornerstone_id}
+    still = set(
+        Rule.objects.filter(cornerstone_id__in=stones).exclude(id__in=ids).values_list("cornerstone_id", flat=True)
+    )
+    cornerstones = {k: v for k, v in snapshot.cornerstones.items() if k not in stones - still}
+    new = snapshot.derive(remove=ids, cornerstones=cornerstones)
+    # restore the committing expert's decisions on the cornerstone case, then re-infer
+    restored = []
+    if entry is not None:
+        case_id = entry.details["case"]
+        for item in entry.details.get("decisions_before", []):
+            before = item["row"]
+            qs = Classification.objects.filter(case_id=case_id, folder_id=item["folder"])
+            if before is None:
+                qs.delete()
+            else:
+                rule_id = before["rule_id"] if before["rule_id"] not in ids else None
+                qs.update(
+                    state=before["state"],
+                    rule_id=rule_id,
+                    decided_by_id=before["decided_by_id"],
+                    decided_at=before["decided_at"],
+                    updated_at=timezone.now(),
+                )
+            restored.append(item["folder"])
+    desired: dict[int, dict[int, int]] = {}
+    # a ground-breaking rule changed only the cases where it is the first rule concluding its folder,
+    # i.e. those whose suggestion points at it; a refining/stopping rule those holding its whole path
+    roots = [r.pk for r in rules if r.parent_id is None]
+    if roots:
+        pointing = Case.objects.filter(
+            classifications__rule_id__in=roots, classifications__state=Classification.State.SUGGESTED
+        ).distinct()
+        desired.update(
+            _changed(
+                snapshot.tree,
+                new.tree,
+                (
+                    (pk, frozenset(words))
+                    for pk, words in pointing.values_list("id", "keywords").iterator(chunk_size=CHUNK)
+                ),
+            )
+        )
+    desired.update(
+        _changed(
+            snapshot.tree,
+            new.tree,
+            _path_candidates(snapshot.tree, [snapshot.tree.get(r.pk) for r in rules if r.parent_id is not None]),
+        )
+    )
+    for case_id, words in Case.objects.filter(id__in=stones).values_list("id", "keywords"):
+        desired[case_id] = _folder_map(new.tree, frozenset(words))
+    sync = _sync_classifications(desired)
+    Classification.objects.filter(rule_id__in=ids).update(rule_id=None)
+    Rule.objects.filter(id__in=ids).delete()
+    published = kb.publish(new)
+    _audit(
+        user,
+        "rule.undo",
+        rules=ids,
+        undone_entry=entry.pk if entry else None,
+        restored_folders=restored,
+        version=published.version,
+        reclassified=sync.as_details(),
+    )
+    return ids
+
+
+@transaction.atomic
+def reinfer_all(user=None) -> SyncResult:
+    """Re-infer every stored case (after an import, or edits made outside the services); audited."""
+    snapshot = kb.locked()
+    result = SyncResult()
+    ids = list(Case.objects.order_by("id").values_list("id", flat=True))
+    for chunk in _chunks(ids):
+        desired = {
+            pk: _folder_map(snapshot.tree, frozenset(words))
+            for pk, words in Case.objects.filter(id__in=chunk).values_list("id", "keywords")
+        }
+        part = _sync_classifications(desired)
+        result.cases += part.cases
+        result.created += part.created
+        result.repointed += part.repointed
+        result.removed += part.removed
+        result.conflicts += part.conflicts
+    _audit(user, "kb.reinfer", version=snapshot.version, reclassified=result.as_details())
+    return result

@@ -1,0 +1,28 @@
+"""Small display helpers for the workspace templates (plain text out: templates escape it)."""
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def rule_text(rule) -> str:
+    """A rule as an expert reads it: "goal & match & not rugby → Sport/Football"."""
+    words = list(rule.conditions) + [f"not {w}" for w in rule.absent]
+    target = rule.folder.path if rule.folder_id else "STOP (withhold the folder)"
+    return f"{' & '.join(words)} → {target}"
+
+
+@register.filter
+def rule_kind(rule) -> str:
+    return {"stopping": "stopping", "ground-breaking": "new", "refining": "refining"}.get(rule.kind, rule.kind)
+
+
+@register.filter
+def ratio(value) -> str:
+    """A 0..1 measure as a percentage; undefined measures (no cases) show as an en dash."""
+    return "–" if value is None else f"{value * 100:.1f} %"
+
+
+@register.filter
+def paths(folders) -> str:
+    return ", ".join(f.path for f in folders) or "(none)"

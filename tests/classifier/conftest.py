@@ -1,0 +1,101 @@
+"""Fixtures for the knowledge-base (Django side) tests: experts, articles, and a helper to ingest cases."""
+import itertools
+
+import pytest
+
+from classifier import kb, services
+from monitor.models import Article, Site
+
+_numbers = itertools.count(1)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_kb_cache():
+    """Each test starts without a loaded rule tree (the stamp check would catch it anyway)."""
+    kb.clear_cache()
+    yield
+    kb.clear_cache()
+
+
+@pytest.fixture
+def expert(django_user_model):
+    return django_user_model.objects.create_user("expert")
+
+
+@pytest.fixture
+def expert2(django_user_model):
+    return django_user_model.objects.create_user("expert2")
+
+
+@pytest.fixture
+def site(db):
+    return Site.objects.create(name="Daily", home_url="https://daily.example/")
+
+
+@pytest.fixture
+def make_case(site):
+    """make_case("goal match ...") -> Case, ingested through services.ingest_case."""
+
+    def make(words, url=None):
+        n = next(_numbers)
+        article = Article.objects.create(site=site, url=url or f"https://daily.example/a/{n}", title=f"a{n}")
+        tokens = words.split() if isinstance(words, str) else list(words)
+        return services.ingest_case(article, tokens)
+
+    return make
+
+
+@pytest.fixture
+def folders(expert):
+    """Sport, Sport/Football, Politics, Economy."""
+    return {
+        "sport": services.create_folder("Sport", expert),
+        "football": services.create_folder("Sport/Football", expert),
+        "politics": services.create_folder("Politics", expert),
+        "economy": services.create_folder("Economy", expert),
+    }
+
+
+def stored_vs_inferred():
+    """(stored, inferred) folder maps per case: stored = suggested+accepted rows, inferred = current KB.
+
+    Used to check that what re-inference left in the database equals inferring every case from scratch.
+    """
+    from classifier.models import Case, Classification
+
+    kb.clear_cache()  # load the tree from the database, not from this process's cache
+    tree = kb.current().tree
+    inferred = {}
+    for pk, words in Case.objects.values_list("id", "keywords"):
+        folders = {}
+        for conclusion in tree.infer(frozenset(words)):
+            folders.setdefault(conclusion.folder, conclusion.rule_id)
+        inferred[pk] = folders
+    stored = {pk: {} for pk in inferred}
+    for case_id, folder_id, rule_id in Classification.objects.filter(
+        state=Classification.State.SUGGESTED
+    ).values_list("case_id", "folder_id", "rule_id"):
+        stored[case_id][folder_id] = rule_id
+    return stored, inferred
+
+
+def assert_suggestions_match_inference():
+    """Every suggested row is what the KB infers; every inferred folder has a row (any state)."""
+    from classifier.models import Classification
+
+    stored, inferred = stored_vs_inferred()
+    decided = set(
+        Classification.objects.exclude(state=Classification.State.SUGGESTED).values_list("case_id", "folder_id")
+    )
+    for case_id, want in inferred.items():
+        have = stored[case_id]
+        for folder_id, rule_id in have.items():
+            assert want.get(folder_id) == rule_id, (case_id, folder_id, "stale suggestion")
+        for folder_id in want:
+            assert folder_id in have or (case_id, folder_id) in decided, (case_id, folder_id, "missing")
+
+
+@pytest.fixture
+def check_kb():
+    """check_kb(): assert the stored suggestions equal inferring every case from scratch."""
+    return assert_suggestions_match_inference

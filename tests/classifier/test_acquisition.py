@@ -1,0 +1,197 @@
+"""Knowledge acquisition: proposals, cornerstone cases, changed cases, difference lists, index."""
+
+import pytest
+
+from classifier.acquisition import (
+    RuleProposal,
+    apply,
+    changed_cases,
+    cornerstones_changed,
+    difference_list,
+    proposal_for,
+)
+from classifier.engine import Rule, RuleTree
+from classifier.index import KeywordIndex
+
+SPORT, FOOTBALL, POLITICS, ECONOMY = 1, 2, 3, 4
+
+
+def fs(*words):
+    return frozenset(words)
+
+
+@pytest.fixture
+def tree():
+    return RuleTree(
+        [
+            Rule(1, None, SPORT, fs("match")),
+            Rule(2, 1, FOOTBALL, fs("goal")),
+            Rule(3, None, POLITICS, fs("vote")),
+            Rule(4, None, SPORT, fs("stadium")),
+        ]
+    )
+
+
+# cornerstone cases of rules 1..4, keyed by case id
+CORNERSTONES = {
+    101: fs("match", "tennis", "serve"),
+    102: fs("match", "goal", "penalty"),
+    103: fs("vote", "parliament"),
+    104: fs("stadium", "concert"),
+}
+
+
+def test_new_proposal_sits_under_root(tree):
+    p = proposal_for(tree, fs("budget", "tax"), "new", folder=ECONOMY, conditions=["budget"])
+    assert p == RuleProposal("new", ECONOMY, fs("budget"), parent_ids=(None,))
+
+
+def test_refine_goes_under_every_rule_that_gave_the_wrong_folder(tree):
+    case = fs("match", "stadium", "vote", "ballot")
+    p = proposal_for(tree, case, "refine", folder=POLITICS, wrong_folder=SPORT)
+    assert p.parent_ids == (1, 4)
+    rules = apply(tree, p.with_conditions(["ballot"]), first_id=10)
+    assert [(rule.id, rule.parent_id, rule.folder, rule.kind) for rule in rules] == [
+        (10, 1, POLITICS, "refining"),
+        (11, 4, POLITICS, "refining"),
+    ]
+    assert len(tree) == 4  # not committed
+
+
+def test_refine_of_a_refinement_goes_under_the_deepest_rule(tree):
+    case = fs("match", "goal", "hockey")
+    p = proposal_for(tree, case, "refine", folder=SPORT + 10, wrong_folder=FOOTBALL)
+    assert p.parent_ids == (2,)
+
+
+def test_stop_proposal(tree):
+    case = fs("vote", "eurovision", "song")
+    p = proposal_for(tree, case, "stop", wrong_folder=POLITICS, conditions=["eurovision"])
+    assert p.kind == "stop" and p.folder is None and p.parent_ids == (3,)
+    (rule,) = apply(tree, p, first_id=5, commit=True)
+    assert rule.kind == "stopping"
+    assert tree.folders(case) == set()
+    assert tree.explain(case).stopped[0].path == (3, 5)
+
+
+def test_proposal_errors(tree):
+    case = fs("match", "tennis")
+    with pytest.raises(ValueError, match="not given folder"):
+        proposal_for(tree, case, "refine", folder=POLITICS, wrong_folder=ECONOMY)
+    with pytest.raises(ValueError, match="needs the wrong folder"):
+        proposal_for(tree, case, "stop")
+    with pytest.raises(ValueError, match="other than the wrong one"):
+        proposal_for(tree, case, "refine", folder=SPORT, wrong_folder=SPORT)
+    with pytest.raises(ValueError, match="lacks condition"):
+        proposal_for(tree, case, "new", folder=ECONOMY, conditions=["budget"])
+    with pytest.raises(ValueError, match="required absent"):
+        proposal_for(tree, case, "new", folder=ECONOMY, absent=["tennis"])
+    with pytest.raises(ValueError, match="unknown rule kind"):
+        proposal_for(tree, case, "move", folder=ECONOMY)
+    with pytest.raises(ValueError, match="needs a target folder"):
+        RuleProposal("new", None, fs("a"))
+    with pytest.raises(ValueError, match="under the root only"):
+        RuleProposal("new", 1, fs("a"), parent_ids=(1,))
+
+
+def test_apply_refuses_empty_conditions_and_invalid_placement(tree):
+    p = proposal_for(tree, fs("budget"), "new", folder=ECONOMY)
+    with pytest.raises(ValueError, match="no conditions"):
+        apply(tree, p, first_id=5)
+    with pytest.raises(ValueError, match="duplicate"):
+        apply(tree, p.with_conditions(["budget"]), first_id=4)
+
+
+def test_apply_commit_is_all_or_nothing(tree):
+    bad = RuleProposal("refine", ECONOMY, fs("x"), parent_ids=(1, 99))
+    with pytest.raises(ValueError, match="unknown parent"):
+        apply(tree, bad, first_id=5, commit=True)
+    assert len(tree) == 4 and 5 not in tree
+
+
+def test_changed_cases_lists_only_cases_whose_folders_change(tree):
+    cases = dict(CORNERSTONES)
+    cases[200] = fs("match", "tennis", "wimbledon")
+    # refining "sport" (rule 1) to politics for cases holding "tennis"
+    p = RuleProposal("refine", POLITICS, fs("tennis"), parent_ids=(1,))
+    assert changed_cases(tree, p, cases) == {
+        101: ({SPORT}, {POLITICS}),
+        200: ({SPORT}, {POLITICS}),
+    }
+    # rule 1 does not conclude for 102 (rule 2 does): a sibling refinement would add a folder
+    p2 = RuleProposal("refine", POLITICS, fs("match"), parent_ids=(1,))
+    assert changed_cases(tree, p2, cases)[102] == ({FOOTBALL}, {FOOTBALL, POLITICS})
+
+
+def test_new_rule_for_an_existing_folder_changes_only_cases_without_it(tree):
+    p = RuleProposal("new", SPORT, fs("match"))
+    # 101 already is in sport; 102 was refined to football and now gets sport as well
+    assert changed_cases(tree, p, CORNERSTONES) == {102: ({FOOTBALL}, {FOOTBALL, SPORT})}
+
+
+def test_empty_proposal_shows_every_case_the_parent_rule_reaches(tree):
+    p = RuleProposal("stop", None, fs(), parent_ids=(1,))
+    assert changed_cases(tree, p, CORNERSTONES) == {
+        101: ({SPORT}, set()),
+        # 102: rule 1 fires but rule 2 concludes; a stopping leaf does not block its sibling
+    }
+    p_new = RuleProposal("new", ECONOMY, fs())
+    assert set(changed_cases(tree, p_new, CORNERSTONES)) == set(CORNERSTONES)
+
+
+def test_index_limits_work_but_not_the_answer(tree):
+    cases = {i: fs("match", f"w{i}", *(["tennis"] if i % 3 == 0 else [])) for i in range(60)}
+    index = KeywordIndex(cases.items())
+    p = RuleProposal("refine", POLITICS, fs("tennis"), parent_ids=(1,))
+    plain = changed_cases(tree, p, cases)
+    assert changed_cases(tree, p, cases, index=index) == plain
+    assert set(plain) == {i for i in range(60) if i % 3 == 0}
+
+
+def test_validation_loop_difference_list_then_no_cornerstone_changes(tree):
+    """The expert's loop: see changed cornerstones, pick keywords from the difference list."""
+    new_case = fs("match", "tennis", "doping", "ban")
+    p = proposal_for(tree, new_case, "refine", folder=POLITICS, wrong_folder=SPORT)
+    shown = cornerstones_changed(tree, p, CORNERSTONES)
+    # 101 would lose sport; 102 would gain politics beside football (sibling refinement)
+    assert set(shown) == {101, 102}
+    diff = difference_list(new_case, [CORNERSTONES[i] for i in shown])
+    assert diff == ["ban", "doping"]
+    p = p.with_conditions([diff[0]])
+    assert cornerstones_changed(tree, p, CORNERSTONES) == {}
+    (rule,) = apply(tree, p, first_id=tree.max_id + 1, commit=True)
+    assert tree.folders(new_case) == {POLITICS}
+    assert tree.folders(CORNERSTONES[101]) == {SPORT}
+
+
+def test_difference_list_is_recomputed_as_cases_are_selected():
+    case = fs("a", "b", "c", "d")
+    assert difference_list(case, []) == ["a", "b", "c", "d"]
+    assert difference_list(case, [fs("a", "x")]) == ["b", "c", "d"]
+    assert difference_list(case, [fs("a", "x"), fs("b", "c")]) == ["d"]
+    assert difference_list(case, [fs("a", "b", "c", "d", "e")]) == []
+
+
+def test_keyword_index():
+    index = KeywordIndex()
+    index.add(1, ["a", "b"])
+    index.add(2, ["b", "c"])
+    index.add(3, ["a", "b", "c"])
+    assert index.candidates(["b"]) == {1, 2, 3}
+    assert index.candidates(["a", "b"]) == {1, 3}
+    assert index.candidates(["a", "c"]) == {3}
+    assert index.candidates(["z"]) == set()
+    assert index.candidates([]) == {1, 2, 3}
+    assert index.candidates(["b"], absent=["c"]) == {1}
+    assert index.frequency("b") == 3
+    index.add(3, ["z"])  # re-adding replaces the keywords
+    assert index.candidates(["a"]) == {1}
+    assert index.candidates(["z"]) == {3}
+    index.remove(1)
+    assert index.candidates(["a"]) == set() and index.frequency("a") == 0
+    assert len(index) == 2 and 1 not in index
+    with pytest.raises(KeyError):
+        index.remove(1)
+    # the caller's result is a copy: mutating it does not corrupt the postings
+    index.candidates(["b"]).clear()
+    assert index.candidates(["b"]) == {2}

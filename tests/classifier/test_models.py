@@ -1,0 +1,90 @@
+"""Knowledge-base models: constraints the database enforces, kinds, the version row, the admin."""
+import pytest
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import ProtectedError
+
+from classifier import kb, services
+from classifier.models import Case, CaseKeyword, Classification, Folder, KnowledgeBase, Rule, validate_folder_name
+
+pytestmark = pytest.mark.django_db
+
+
+def test_migration_creates_the_version_row():
+    row = KnowledgeBase.objects.get(pk=KnowledgeBase.SINGLETON_ID)
+    assert row.version == 0 and str(row) == "knowledge base v0"
+
+
+def test_version_row_is_recreated_when_missing():
+    KnowledgeBase.objects.all().delete()
+    assert kb.version() == 0
+
+
+@pytest.mark.parametrize("name", ["", " x", "x ", "a/b"])
+def test_folder_name_validator(name):
+    with pytest.raises(ValidationError):
+        validate_folder_name(name)
+
+
+def test_folder_paths_and_sibling_names_are_unique(expert):
+    sport = services.create_folder("Sport", expert)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Folder.objects.create(name="Sport", path="Sport-2")  # same name at the top level
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Folder.objects.create(name="Other", parent=sport, path="Sport")
+    assert str(sport) == "Sport" and sport.compute_path() == "Sport"
+
+
+def test_rule_kinds_and_protection(make_case, folders, expert):
+    case = make_case("match goal chess")
+    [new] = services.commit_rule(case, "new", expert, folder=folders["sport"], conditions=["match"])
+    [refine] = services.commit_rule(make_case("match goal"), "refine", expert, folder=folders["football"],
+                                    wrong_folder=folders["sport"], conditions=["goal"])
+    [stop] = services.commit_rule(make_case("match chess x"), "stop", expert, wrong_folder=folders["sport"],
+                                  conditions=["chess"])
+    assert (new.kind, refine.kind, stop.kind) == ("ground-breaking", "refining", "stopping")
+    assert "STOP" in str(stop) and "match" in str(new)
+    with pytest.raises(ProtectedError):
+        new.delete()  # it has child rules
+    with pytest.raises(ProtectedError):
+        folders["sport"].delete()  # rules conclude it
+    with pytest.raises(ProtectedError):
+        case.article.delete()  # a cornerstone case is part of the knowledge base
+
+
+def test_case_keyword_and_classification_uniqueness(make_case, folders):
+    case = make_case("match")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        CaseKeyword.objects.create(case=case, keyword="match")
+    Classification.objects.create(case=case, folder=folders["sport"])
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Classification.objects.create(case=case, folder=folders["sport"])
+    assert case.keyword_set == frozenset({"match"})
+
+
+def test_deleting_an_ordinary_article_removes_its_case_and_index(make_case):
+    case = make_case("match goal")
+    case.article.delete()
+    assert not Case.objects.filter(pk=case.pk).exists()
+    assert not CaseKeyword.objects.filter(case_id=case.pk).exists()
+
+
+def test_rules_keep_their_folder_through_rename(make_case, folders, expert):
+    [rule] = services.commit_rule(make_case("goal"), "new", expert, folder=folders["football"], conditions=["goal"])
+    services.rename_folder(folders["sport"], "Games", expert)
+    assert Rule.objects.get(pk=rule.pk).folder.path == "Games/Football"
+
+
+def test_admin_pages_render_and_folder_admin_goes_through_services(admin_client, make_case, folders, expert):
+    services.commit_rule(make_case("goal"), "new", expert, folder=folders["football"], conditions=["goal"])
+    for name in ["folder", "rule", "case", "classification", "auditentry", "knowledgebase"]:
+        assert admin_client.get(f"/admin/classifier/{name}/").status_code == 200, name
+    response = admin_client.post("/admin/classifier/folder/add/", {"name": "Tennis", "parent": folders["sport"].pk,
+                                                                    "public": "on"})
+    assert response.status_code == 302
+    assert Folder.objects.filter(path="Sport/Tennis").exists()
+    response = admin_client.post(f"/admin/classifier/folder/{folders['sport'].pk}/change/",
+                                 {"name": "Games", "parent": "", "public": "on"})
+    assert response.status_code == 302
+    assert Folder.objects.filter(path="Games/Tennis").exists() and Folder.objects.filter(path="Games/Football")
+    assert admin_client.get("/admin/classifier/rule/add/").status_code == 403

@@ -1,0 +1,261 @@
+"""Simulated expert and manifest builders, on small hand-made datasets (no shared data needed)."""
+
+import gzip
+import json
+import random
+
+import pytest
+
+pytest.importorskip("sklearn")
+
+from classifier import datasets, simulate  # noqa: E402
+from classifier.simulate import Knowledge, SimulatedExpert  # noqa: E402
+
+TOPIC_WORDS = {
+    "sport": ["football", "goal", "match", "league", "coach", "striker", "stadium", "season"],
+    "business": ["shares", "profit", "market", "bank", "investors", "economy", "prices", "company"],
+    "tech": ["software", "computer", "internet", "phone", "users", "digital", "network", "chip"],
+}
+FILLER = ["people", "week", "time", "year", "report", "news", "city", "group", "plan", "way"]
+
+
+def write_corpus(folder, n_per_label=30, seed=0, with_split=False, html_every=0):
+    rng = random.Random(seed)
+    (folder / "docs").mkdir(parents=True)
+    rows = ["path,labels,site" + (",split" if with_split else "")]
+    n = 0
+    for label, words in TOPIC_WORDS.items():
+        for _ in range(n_per_label):
+            labels = [label]
+            text_words = rng.sample(words, 4) + rng.sample(FILLER, 5)
+            if rng.random() < 0.15:  # a few multi-topic documents
+                other = rng.choice([x for x in TOPIC_WORDS if x != label])
+                labels.append(other)
+                text_words += rng.sample(TOPIC_WORDS[other], 4)
+            text = " ".join(text_words)
+            n += 1
+            if html_every and n % html_every == 0:
+                name = f"docs/{n}.html.gz"
+                page = f"<html><body><nav><a href='/'>Home</a></nav><p>{text} and more.</p></body></html>"
+                (folder / name).write_bytes(gzip.compress(page.encode()))
+            else:
+                name = f"docs/{n}.txt"
+                (folder / name).write_text(text)
+            row = f"{name},{';'.join(labels)},demo"
+            if with_split:
+                row += ",test" if n % 3 == 0 else ",train"
+            rows.append(row)
+    (folder / "manifest.csv").write_text("\n".join(rows) + "\n")
+
+
+def test_load_manifest_makes_a_seeded_split(tmp_path):
+    write_corpus(tmp_path)
+    a = simulate.load_manifest(tmp_path, seed=1)
+    b = simulate.load_manifest(tmp_path, seed=1)
+    c = simulate.load_manifest(tmp_path, seed=2)
+    assert [i.split for i in a] == [i.split for i in b] != [i.split for i in c]
+    assert sum(i.split == "test" for i in a) == round(0.3 * len(a))
+    assert a[0].tokens and all(t == t.lower() for t in a[0].tokens)
+
+
+def test_load_manifest_errors(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        simulate.load_manifest(tmp_path)
+    (tmp_path / "manifest.csv").write_text("path,labels\nx.txt,\n")
+    with pytest.raises(ValueError, match="no label"):
+        simulate.load_manifest(tmp_path)
+    (tmp_path / "manifest.csv").write_text("path\nx.txt\n")
+    with pytest.raises(ValueError, match="missing column"):
+        simulate.load_manifest(tmp_path)
+    (tmp_path / "x.pdf").write_text("x")
+    (tmp_path / "manifest.csv").write_text("path,labels\nx.pdf,a\n")
+    with pytest.raises(ValueError, match="unsupported file type"):
+        simulate.load_manifest(tmp_path)
+
+
+def test_html_files_go_through_the_filters(tmp_path):
+    pytest.importorskip("filters")
+    write_corpus(tmp_path, n_per_label=4, html_every=2)
+    items = simulate.load_manifest(tmp_path)
+    html_items = [i for i in items if i.path.name.endswith(".html.gz")]
+    assert html_items
+    for item in html_items:
+        assert "home" not in item.tokens  # the navigation link is noise
+        assert any(w in item.tokens for words in TOPIC_WORDS.values() for w in words)
+
+
+def knowledge():
+    weights = {label: {w: 1.0 - i * 0.1 for i, w in enumerate(words)} for label, words in TOPIC_WORDS.items()}
+    for label, table in weights.items():
+        for other, words in TOPIC_WORDS.items():
+            if other != label:
+                table.update({w: -0.5 for w in words})
+    ranked = {label: list(words) for label, words in TOPIC_WORDS.items()}
+    return Knowledge(weights, ranked)
+
+
+FOLDERS = {"sport": 1, "business": 2, "tech": 3}
+
+
+def test_expert_makes_a_new_rule_with_k_best_terms_of_the_case():
+    expert = SimulatedExpert(knowledge(), FOLDERS, k=2)
+    case = frozenset({"goal", "coach", "week", "stadium"})
+    assert expert.learn(1, case, ["sport"]) == 1
+    (rule,) = list(expert.tree)
+    # best-weighted sport words present: goal (0.9), coach (0.6), stadium (0.4)
+    assert rule.kind == "ground-breaking" and rule.folder == 1
+    assert rule.conditions == {"goal", "coach"}
+    assert expert.cornerstones[1] == case
+    assert expert.learn(2, frozenset({"goal", "coach", "city"}), ["sport"]) == 0
+    assert expert.stats.accepted == 1 and expert.stats.cases_seen == 2
+
+
+def test_expert_refines_a_wrong_folder_without_breaking_the_cornerstone():
+    expert = SimulatedExpert(knowledge(), FOLDERS, k=1)
+    expert.learn(1, frozenset({"football", "match"}), ["sport"])  # rule: football -> sport
+    # a business case that mentions football: the expert moves it to business
+    case = frozenset({"football", "shares", "company"})
+    assert expert.tree.folders(case) == {1}
+    expert.learn(2, case, ["business"])
+    rules = list(expert.tree)
+    assert [r.kind for r in rules] == ["ground-breaking", "refining"]
+    assert rules[1].parent_id == rules[0].id and rules[1].folder == 2
+    assert expert.tree.folders(case) == {2}
+    assert expert.tree.folders(expert.cornerstones[1]) == {1}
+
+
+def test_expert_stops_a_wrong_folder_when_nothing_is_missing():
+    expert = SimulatedExpert(knowledge(), FOLDERS, k=1)
+    expert.learn(1, frozenset({"football", "match"}), ["sport"])
+    expert.learn(2, frozenset({"software", "users"}), ["tech"])
+    case = frozenset({"football", "software", "network"})  # tech only, but football fires sport
+    assert expert.tree.folders(case) == {1, 3}
+    expert.learn(3, case, ["tech"])
+    assert expert.tree.folders(case) == {3}
+    assert [r.kind for r in expert.tree][-1] == "stopping"
+    # cornerstones keep their folders
+    assert expert.tree.folders(expert.cornerstones[1]) == {1}
+    assert expert.tree.folders(expert.cornerstones[2]) == {3}
+
+
+def test_expert_adds_terms_from_the_difference_list_to_spare_a_cornerstone():
+    expert = SimulatedExpert(knowledge(), FOLDERS, k=1)
+    expert.learn(1, frozenset({"football", "match", "goal"}), ["sport"])  # football -> sport
+    # a cornerstone of sport holding "shares": a refinement on "shares" alone would move it
+    expert.learn(2, frozenset({"striker", "shares"}), ["sport"])  # striker -> sport (new rule)
+    case = frozenset({"football", "shares", "striker", "profit"})
+    assert expert.tree.folders(case) == {1}
+    expert.learn(3, case, ["business"])
+    assert expert.tree.folders(case) == {2}
+    for cid in (1, 2):
+        assert expert.tree.folders(expert.cornerstones[cid]) == {1}
+    assert expert.stats.shown >= 1
+
+
+def test_expert_parameters_are_checked():
+    with pytest.raises(ValueError):
+        SimulatedExpert(knowledge(), FOLDERS, k=0)
+    with pytest.raises(ValueError):
+        SimulatedExpert(knowledge(), FOLDERS, noise=2)
+
+
+def test_run_learns_and_reports_baselines(tmp_path):
+    write_corpus(tmp_path, n_per_label=40)
+    items = simulate.load_manifest(tmp_path, seed=0)
+    expert, curve = simulate.run(items, k=2, checkpoints=[10, 40])
+    assert [c.cases_seen for c in curve] == [10, 40]
+    assert curve[-1].rules >= curve[0].rules > 0
+    assert curve[-1].micro_f1 > 0.8  # the topics are separable by their words
+    assert set(curve[-1].baselines) == {"naive_bayes", "linear_svm"}
+    assert curve[-1].baselines["linear_svm"]["micro_f1"] > 0.8
+    # every cornerstone keeps its gold folders: the expert never breaks one
+    names = {v: k for k, v in FOLDERS.items()}
+    for cid, case in expert.cornerstones.items():
+        gold = next(i.labels for i in items if i.id == cid)
+        got = {expert.labels[f] for f in expert.tree.folders(case)}
+        assert got == set(gold) or expert.stats.unresolved, (cid, got, gold, names)
+
+
+def test_cli_writes_the_documented_json(tmp_path, capsys):
+    data = tmp_path / "data"
+    write_corpus(data, n_per_label=20, with_split=True)
+    out = tmp_path / "out.json"
+    code = simulate.main(["--dataset", str(data), "--k", "2", "--checkpoints", "5,30", "--json", str(out)])
+    assert code == 0
+    printed = capsys.readouterr().out
+    assert "cases seen" in printed and "accepted as is" in printed
+    figures = json.loads(out.read_text())
+    assert {"cases_seen", "rules", "micro_f1", "macro_f1", "baselines"} <= set(figures)
+    assert figures["cases_seen"] == 30
+    for name in ("naive_bayes", "linear_svm"):
+        assert set(figures["baselines"][name]) == {"micro_f1", "macro_f1"}
+    assert simulate.main(["--dataset", str(tmp_path / "missing")]) == 2
+
+
+# ---------------------------------------------------------------------------- manifest builders
+REUTERS_SGM = """<!DOCTYPE lewis SYSTEM "lewis.dtd">
+<REUTERS TOPICS="YES" LEWISSPLIT="TRAIN" CGISPLIT="TRAINING-SET" OLDID="1" NEWID="1">
+<TOPICS><D>grain</D><D>wheat</D></TOPICS>
+<TEXT>&#2;
+<TITLE>WHEAT &amp; GRAIN</TITLE>
+<BODY>Wheat exports rose.
+&#3;</BODY></TEXT>
+</REUTERS>
+<REUTERS TOPICS="NO" LEWISSPLIT="TRAIN" CGISPLIT="TRAINING-SET" OLDID="2" NEWID="2">
+<TOPICS></TOPICS><TEXT><BODY>no topics</BODY></TEXT>
+</REUTERS>
+<REUTERS TOPICS="YES" LEWISSPLIT="TEST" CGISPLIT="PUBLISHED-TESTSET" OLDID="3" NEWID="3">
+<TOPICS><D>earn</D></TOPICS><TEXT><TITLE>PROFIT UP</TITLE><BODY>Net profit rose.</BODY></TEXT>
+</REUTERS>
+<REUTERS TOPICS="YES" LEWISSPLIT="NOT-USED" CGISPLIT="TRAINING-SET" OLDID="4" NEWID="4">
+<TOPICS><D>earn</D></TOPICS><TEXT><BODY>unused</BODY></TEXT>
+</REUTERS>
+<REUTERS TOPICS="YES" LEWISSPLIT="TEST" CGISPLIT="PUBLISHED-TESTSET" OLDID="5" NEWID="5">
+<TOPICS></TOPICS><TEXT><BODY>yes but empty</BODY></TEXT>
+</REUTERS>
+"""
+
+
+def test_reuters_builder_keeps_modapte_documents_with_topics(tmp_path):
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "reut2-000.sgm.gz").write_bytes(gzip.compress(REUTERS_SGM.encode("latin-1")))
+    out = tmp_path / "out"
+    assert datasets.build("reuters", out, src) == 2
+    rows = (out / "manifest.csv").read_text().splitlines()
+    assert rows == [
+        "path,labels,site,split",
+        "docs/00001.txt,grain;wheat,reuters,train",
+        "docs/00003.txt,earn,reuters,test",
+    ]
+    assert (out / "docs/00001.txt").read_text() == "WHEAT & GRAIN\nWheat exports rose."
+    items = simulate.load_manifest(out)
+    assert items[0].labels == {"grain", "wheat"} and "wheat" in items[0].tokens
+
+
+def test_bbc_builder_uses_folders_as_labels(tmp_path):
+    src = tmp_path / "bbc"
+    for label in ("sport", "tech"):
+        (src / label).mkdir(parents=True)
+        (src / label / "001.txt").write_bytes(f"Title {label}\n\nBody caf\xe9.".encode("latin-1"))
+    out = tmp_path / "out"
+    assert datasets.build("bbc", out, src) == 2
+    assert (out / "manifest.csv").read_text().splitlines() == [
+        "path,labels,site",
+        "docs/sport-001.txt,sport,bbc",
+        "docs/tech-001.txt,tech,bbc",
+    ]
+    assert "café" in (out / "docs/sport-001.txt").read_text()
+    with pytest.raises(ValueError, match="unknown dataset"):
+        datasets.build("imdb", out, src)
+    with pytest.raises(FileNotFoundError):
+        datasets.build("bbc", out, tmp_path / "nowhere")
+
+
+def test_real_reuters_modapte_counts(tmp_path):
+    root = datasets.datasets_root() / "reuters-21578"
+    if not root.is_dir():
+        pytest.skip("WIMS_DATASETS reuters-21578 absent")
+    docs = list(datasets.reuters_documents(root))
+    assert sum(d.split == "train" for d in docs) == 7775
+    assert sum(d.split == "test" for d in docs) == 3019

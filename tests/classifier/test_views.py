@@ -1,0 +1,353 @@
+"""The experts' workspace views: permissions, inbox, article page, actions, rule building, folders."""
+import re
+
+import pytest
+from django.urls import URLPattern, get_resolver, reverse
+
+from classifier import services
+from classifier.models import Classification, Folder, Rule
+from monitor.models import Article
+from wims.roles import EXPERTS, SITE_ADMINISTRATORS, ensure_groups
+
+
+@pytest.fixture
+def groups(db):
+    return ensure_groups()
+
+
+@pytest.fixture
+def expert_user(django_user_model, groups):
+    user = django_user_model.objects.create_user("ada", password="pw")  # noqa: S106
+    user.groups.add(groups[EXPERTS])
+    return user
+
+
+@pytest.fixture
+def ec(client, expert_user):
+    """A client signed in as an expert."""
+    client.force_login(expert_user)
+    return client
+
+
+@pytest.fixture
+def sport_kb(folders, make_case, expert_user):
+    """Two rules and three cases: a football cornerstone, a new article, and a politics article."""
+    stone = make_case("goal match striker league")
+    rule = services.commit_rule(
+        stone, "new", expert_user, folder=folders["football"], conditions=["goal"]
+    )[0]
+    new = make_case("goal match election vote")
+    politics = make_case("election vote parliament")
+    return {**folders, "stone": stone, "rule": rule, "new": new, "vote": politics}
+
+
+def article_of(case):
+    return Article.objects.get(pk=case.article_id)
+
+
+# --------------------------------------------------------------------------- permissions
+def _workspace_urls():
+    """Every named URL of the workspace with sample arguments."""
+    for pattern in get_resolver().url_patterns:
+        if getattr(pattern, "namespace", None) == "classifier":
+            for p in pattern.url_patterns:
+                assert isinstance(p, URLPattern)
+                args = [1] * len(p.pattern.converters)
+                yield p.name, reverse(f"classifier:{p.name}", args=args)
+
+
+def test_every_workspace_view_requires_the_expert_role():
+    from django.urls import get_resolver
+
+    names = []
+    for pattern in get_resolver().url_patterns:
+        if getattr(pattern, "namespace", None) == "classifier":
+            for p in pattern.url_patterns:
+                assert getattr(p.callback, "required_role", None) == "experts", p.name
+                names.append(p.name)
+    assert {"inbox", "article", "rule", "rule_commit", "rule_undo", "folders", "article_filters"} <= set(names)
+
+
+@pytest.mark.django_db
+def test_anonymous_visitors_are_sent_to_login(client):
+    for name, url in _workspace_urls():
+        response = client.get(url)
+        assert response.status_code == 302, name
+        assert response["Location"].startswith(reverse("login")), name
+
+
+@pytest.mark.django_db
+def test_signed_in_non_experts_get_403(client, django_user_model, groups):
+    admin = django_user_model.objects.create_user("site-admin", password="pw")  # noqa: S106
+    admin.groups.add(groups[SITE_ADMINISTRATORS])
+    client.force_login(admin)
+    for name, url in _workspace_urls():
+        response = client.post(url) if name in {"accept", "reject", "move", "rule_undo"} else client.get(url)
+        assert response.status_code == 403, name
+
+
+@pytest.mark.django_db
+def test_actions_refuse_get_and_need_csrf(expert_user, sport_kb):
+    from django.test import Client
+
+    article = article_of(sport_kb["new"])
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(expert_user)
+    assert strict.get(reverse("classifier:accept", args=[article.pk])).status_code == 405
+    assert strict.post(reverse("classifier:accept", args=[article.pk])).status_code == 403  # no token
+    assert Classification.objects.filter(case=sport_kb["new"], state="accepted").count() == 0
+    page = strict.get(reverse("classifier:article", args=[article.pk]))
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.content.decode()).group(1)
+    response = strict.post(reverse("classifier:accept", args=[article.pk]), {"csrfmiddlewaretoken": token})
+    assert response.status_code == 302
+    assert Classification.objects.filter(case=sport_kb["new"], state="accepted").count() == 1
+
+
+# --------------------------------------------------------------------------- inbox
+@pytest.mark.django_db
+def test_inbox_lists_newest_first_and_filters_by_state(ec, sport_kb):
+    response = ec.get(reverse("classifier:inbox"))
+    assert response.status_code == 200
+    titles = [row.article.pk for row in response.context["page"].rows]
+    assert titles == sorted(titles, reverse=True)  # created in order, so newest = highest id
+    pending = ec.get(reverse("classifier:inbox"), {"state": "pending"}).context["page"].rows
+    assert [r.article.pk for r in pending] == [sport_kb["new"].article_id]
+    classified = ec.get(reverse("classifier:inbox"), {"state": "classified"}).context["page"].rows
+    assert [r.article.pk for r in classified] == [sport_kb["stone"].article_id]
+    unreviewed = ec.get(reverse("classifier:inbox"), {"state": "unreviewed"}).context["page"].rows
+    assert [r.article.pk for r in unreviewed] == [sport_kb["vote"].article_id]
+
+
+@pytest.mark.django_db
+def test_inbox_keyset_pages_cover_every_article_once(ec, site):
+    from classifier import selectors
+
+    n = selectors.PAGE_SIZE * 2 + 7
+    Article.objects.bulk_create([Article(site=site, url=f"https://d.example/p/{i}", title=f"p{i}") for i in range(n)])
+    seen, query = [], {}
+    for _ in range(5):
+        page = ec.get(reverse("classifier:inbox"), query).context["page"]
+        seen += [r.article.pk for r in page.rows]
+        if not page.next_cursor:
+            break
+        query = {"after": page.next_cursor.encode()}
+    assert len(seen) == len(set(seen)) == Article.objects.count()
+    # and back: the previous page of the second page is the first page
+    first = ec.get(reverse("classifier:inbox")).context["page"]
+    second = ec.get(reverse("classifier:inbox"), {"after": first.next_cursor.encode()}).context["page"]
+    back = ec.get(reverse("classifier:inbox"), {"before": second.prev_cursor.encode()}).context["page"]
+    assert [r.article.pk for r in back.rows] == [r.article.pk for r in first.rows]
+
+
+@pytest.mark.django_db
+def test_inbox_filters_by_site_and_rejects_inverted_dates(ec, sport_kb, site):
+    from monitor.models import Site
+
+    other = Site.objects.create(name="Other", home_url="https://other.example/")
+    Article.objects.create(site=other, url="https://other.example/1", title="elsewhere")
+    rows = ec.get(reverse("classifier:inbox"), {"site": other.pk}).context["page"].rows
+    assert [r.article.title for r in rows] == ["elsewhere"]
+    response = ec.get(reverse("classifier:inbox"), {"date_from": "2030-01-02", "date_to": "2030-01-01"})
+    assert b"is after" in response.content
+
+
+# --------------------------------------------------------------------------- article page
+@pytest.mark.django_db
+def test_article_page_escapes_core_text_and_shows_why(ec, sport_kb):
+    article = article_of(sport_kb["new"])
+    article.core_text = 'Goal! <script>alert("x")</script>\njavascript stays text'
+    article.url = "javascript:alert(1)"
+    article.save()
+    html = ec.get(reverse("classifier:article", args=[article.pk])).content.decode()
+    assert "<script>alert" not in html
+    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in html
+    assert 'href="javascript:' not in html  # an unsafe original URL is not a link
+    assert "Sport/Football" in html
+    assert f"rule {sport_kb['rule'].pk}" in html and "goal → Sport/Football" in html
+    for key in ("<kbd>a</kbd>", "<kbd>s</kbd>", "<kbd>r</kbd>", "<kbd>n</kbd>", "<kbd>m</kbd>"):
+        assert key in html
+
+
+@pytest.mark.django_db
+def test_accept_all_and_selected(ec, sport_kb, expert_user):
+    article = article_of(sport_kb["new"])
+    url = reverse("classifier:accept", args=[article.pk])
+    response = ec.post(url, {"selected": "1"})  # nothing selected
+    assert response.status_code == 302
+    assert not Classification.objects.filter(case=sport_kb["new"], state="accepted").exists()
+    ec.post(url, {"selected": "1", "folder": [sport_kb["football"].pk]})
+    row = Classification.objects.get(case=sport_kb["new"], folder=sport_kb["football"])
+    assert row.state == "accepted" and row.decided_by == expert_user
+
+
+@pytest.mark.django_db
+def test_reject_starts_a_stopping_rule(ec, sport_kb):
+    article = article_of(sport_kb["new"])
+    response = ec.post(reverse("classifier:reject", args=[article.pk]), {"folder": sport_kb["football"].pk})
+    assert response.status_code == 302
+    assert "kind=stop" in response["Location"] and f"wrong={sport_kb['football'].pk}" in response["Location"]
+    assert Classification.objects.get(case=sport_kb["new"], folder=sport_kb["football"]).state == "rejected"
+    response = ec.post(
+        reverse("classifier:reject", args=[article.pk]), {"folder": sport_kb["football"].pk, "kind": "refine"}
+    )
+    assert "kind=refine" in response["Location"]
+
+
+@pytest.mark.django_db
+def test_move_translates_into_a_refining_rule(ec, sport_kb):
+    article = article_of(sport_kb["new"])
+    response = ec.post(
+        reverse("classifier:move", args=[article.pk]),
+        {"from_folder": sport_kb["football"].pk, "to_folder": sport_kb["politics"].pk},
+    )
+    location = response["Location"]
+    assert "kind=refine" in location and f"folder={sport_kb['politics'].pk}" in location
+    response = ec.post(
+        reverse("classifier:move", args=[article.pk]),
+        {"from_folder": sport_kb["football"].pk, "to_folder": sport_kb["politics"].pk, "copy": "on"},
+    )
+    assert "kind=new" in response["Location"]
+
+
+# --------------------------------------------------------------------------- rule building
+@pytest.mark.django_db
+def test_rule_page_shows_cornerstone_and_difference_list(ec, sport_kb):
+    article = article_of(sport_kb["new"])
+    url = reverse("classifier:rule", args=[article.pk])
+    response = ec.get(url, {"kind": "new", "folder": sport_kb["politics"].pk, "c": "goal"})
+    assert response.status_code == 200
+    validation = response.context["validation"]
+    # "goal" alone would also put the football cornerstone into Politics
+    assert [s.case.pk for s in validation.cornerstone_cases] == [sport_kb["stone"].pk]
+    assert set(validation.difference_list) == {"election", "match", "vote"}
+    # selecting the cornerstone as "must not change" recomputes the difference list (the check endpoint)
+    check = ec.post(
+        reverse("classifier:rule_check", args=[article.pk]),
+        {"kind": "new", "folder": sport_kb["politics"].pk, "c": "goal", "sel": sport_kb["stone"].pk},
+    )
+    assert check.status_code == 200
+    assert check.context["validation"].difference_list == ["election", "vote"]
+    assert b"<html" not in check.content  # a partial, not a page
+
+
+@pytest.mark.django_db
+def test_rule_check_needs_csrf(expert_user, sport_kb):
+    from django.test import Client
+
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(expert_user)
+    url = reverse("classifier:rule_check", args=[sport_kb["new"].article_id])
+    assert strict.post(url, {"kind": "new", "folder": sport_kb["politics"].pk}).status_code == 403
+
+
+@pytest.mark.django_db
+def test_rule_page_reports_bad_input(ec, sport_kb):
+    url = reverse("classifier:rule", args=[sport_kb["new"].article_id])
+    response = ec.get(url, {"kind": "new", "folder": "999999", "c": "goal"})
+    assert response.status_code == 200 and "there is no folder 999999" in response.content.decode()
+    response = ec.get(url, {"kind": "new", "folder": sport_kb["politics"].pk, "c": "notakeyword"})
+    assert "lacks" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_affected_list_and_commit_then_undo(ec, sport_kb, make_case):
+    other = make_case("election vote turnout")  # unreviewed, would get Politics too
+    article = article_of(sport_kb["new"])
+    params = {"kind": "new", "folder": sport_kb["politics"].pk, "c": ["election", "vote"], "affected": "1"}
+    response = ec.post(reverse("classifier:rule", args=[article.pk]), params)
+    listed = {a["item"].case_id for a in response.context["affected"]}
+    assert listed == {sport_kb["vote"].pk, other.pk}
+
+    response = ec.post(reverse("classifier:rule_commit", args=[article.pk]), params)
+    rule = Rule.objects.order_by("-id").first()
+    assert response.status_code == 302 and response["Location"] == reverse("classifier:rule_detail", args=[rule.pk])
+    detail = ec.get(response["Location"])
+    html = detail.content.decode()
+    assert "Rule committed" in html
+    assert {item["article"].pk for item in detail.context["affected"]} == {
+        sport_kb["vote"].article_id,
+        other.article_id,
+    }
+    assert Classification.objects.get(case=sport_kb["new"], folder=sport_kb["politics"]).state == "accepted"
+    assert Classification.objects.get(case=other, folder=sport_kb["politics"]).state == "suggested"
+
+    response = ec.post(reverse("classifier:rule_undo"))
+    assert response["Location"] == reverse("classifier:article", args=[article.pk])
+    assert not Rule.objects.filter(pk=rule.pk).exists()
+    assert not Classification.objects.filter(case=other, folder=sport_kb["politics"]).exists()
+
+
+@pytest.mark.django_db
+def test_commit_without_conditions_is_refused(ec, sport_kb):
+    article = article_of(sport_kb["new"])
+    count = Rule.objects.count()
+    response = ec.post(
+        reverse("classifier:rule_commit", args=[article.pk]), {"kind": "new", "folder": sport_kb["politics"].pk}
+    )
+    assert response.status_code == 400 and Rule.objects.count() == count
+    assert "at least one condition" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_stopping_rule_from_reject(ec, sport_kb):
+    article = article_of(sport_kb["new"])
+    ec.post(reverse("classifier:reject", args=[article.pk]), {"folder": sport_kb["football"].pk})
+    params = {"kind": "stop", "wrong": sport_kb["football"].pk, "c": ["election"]}
+    response = ec.post(reverse("classifier:rule_commit", args=[article.pk]), params)
+    assert response.status_code == 302
+    stop = Rule.objects.order_by("-id").first()
+    assert stop.folder is None and stop.parent_id == sport_kb["rule"].pk
+    html = ec.get(reverse("classifier:article", args=[article.pk])).content.decode()
+    assert "Withheld: Sport/Football" in html
+
+
+# --------------------------------------------------------------------------- folders
+@pytest.mark.django_db
+def test_folder_pages(ec, sport_kb):
+    response = ec.get(reverse("classifier:folders"))
+    nodes = {n.folder.path: n for n in response.context["nodes"]}
+    assert nodes["Sport/Football"].count == 2  # the cornerstone (accepted) and the new article (suggested)
+    assert nodes["Sport/Football"].depth == 1
+    football = ec.get(reverse("classifier:folder", args=[sport_kb["football"].pk]))
+    html = football.content.decode()
+    assert "goal → Sport/Football" in html  # why is this here + the concluding rule
+    assert [item["rule"].pk for item in football.context["rule_items"]] == [sport_kb["rule"].pk]
+    assert football.context["rule_items"][0]["stone"].pk == sport_kb["stone"].article_id
+
+
+@pytest.mark.django_db
+def test_create_folder_returns_to_the_rule_draft(ec, sport_kb):
+    article = article_of(sport_kb["new"])
+    next_url = reverse("classifier:rule", args=[article.pk]) + "?kind=new&c=goal&folder={folder}"
+    response = ec.post(reverse("classifier:folder_create"), {"path": "News/Elections", "next": next_url})
+    folder = Folder.objects.get(path="News/Elections")
+    assert response["Location"].endswith(f"folder={folder.pk}")
+    # an off-site next is ignored
+    response = ec.post(reverse("classifier:folder_create"), {"path": "X", "next": "https://evil.example/"})
+    assert response["Location"] == reverse("classifier:folder", args=[Folder.objects.get(path="X").pk])
+    response = ec.post(reverse("classifier:folder_create"), {"path": "a//"})
+    assert Folder.objects.filter(path="a").count() in (0, 1)
+
+
+@pytest.mark.django_db
+def test_state_search_is_bounded_and_continues(ec, site, make_case, folders, expert_user, monkeypatch):
+    """A state filter reads at most SCAN_BUDGET articles per page; "Older" continues the search."""
+    from classifier import selectors
+
+    monkeypatch.setattr(selectors, "SCAN_CHUNK", 10)
+    monkeypatch.setattr(selectors, "SCAN_BUDGET", 20)
+    stone = make_case("goal match")  # the oldest article: the only classified one
+    services.commit_rule(stone, "new", expert_user, folder=folders["football"], conditions=["goal"])
+    Article.objects.bulk_create([Article(site=site, url=f"https://d.example/u/{i}", title=f"u{i}") for i in range(45)])
+    found, query, pages = [], {"state": "classified"}, 0
+    while True:
+        page = ec.get(reverse("classifier:inbox"), query).context["page"]
+        pages += 1
+        found += [r.article.pk for r in page.rows]
+        if page.rows == [] and page.searched_to is not None:
+            assert b"Searched back to" in ec.get(reverse("classifier:inbox"), query).content
+        if not page.next_cursor:
+            break
+        query = {"state": "classified", "after": page.next_cursor.encode()}
+    assert found == [stone.article_id]
+    assert pages == 3  # 20 + 20 articles read with nothing found, then the last 6 with the match

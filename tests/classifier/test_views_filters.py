@@ -1,0 +1,80 @@
+"""The filter view: phrases with the filters' decisions, marking mode, metrics per site."""
+import pytest
+from django.urls import reverse
+
+from classifier.models_labels import PhraseLabel
+from monitor.demo.articles import articles_for_site
+from monitor.demo.sites import render_article_page
+from monitor.models import Article, Site
+from wims.roles import EXPERTS, ensure_groups
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def ec(client, django_user_model):
+    user = django_user_model.objects.create_user("ada", password="pw")  # noqa: S106
+    user.groups.add(ensure_groups()[EXPERTS])
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def demo_article():
+    if not hasattr(Article, "set_raw_html"):
+        pytest.skip("WebMon's Article has no stored page yet")
+    pool = articles_for_site("healthwatch")[0]
+    site = Site.objects.create(name="HealthWatch", home_url="http://healthwatch.demo.test/")
+    article = Article(site=site, url="http://healthwatch.demo.test/a", title=pool.title, core_text=pool.core_text)
+    article.set_raw_html(render_article_page("healthwatch", pool.slug).encode())
+    article.save()
+    return article, pool
+
+
+def test_phrases_show_removed_ones_struck_through_with_their_filter(ec, demo_article):
+    article, pool = demo_article
+    response = ec.get(reverse("classifier:article_filters", args=[article.pk]))
+    assert response.status_code == 200
+    phrases = [item["phrase"] for item in response.context["phrases"]]
+    assert any(p.removed_by for p in phrases) and any(p.is_core for p in phrases)
+    html = response.content.decode()
+    removed = next(p for p in phrases if p.removed_by)
+    assert "<del>" in html and f"{removed.removed_by} filter" in html
+    assert pool.title in [p.text for p in phrases if p.is_core]
+
+
+def test_marking_stores_labels_and_shows_metrics_per_site(ec, demo_article):
+    article, pool = demo_article
+    url = reverse("classifier:article_filters", args=[article.pk])
+    phrases = [item["phrase"] for item in ec.get(url, {"mark": "1"}).context["phrases"]]
+    gold = set(pool.core_lines())
+    data = {f"p{i}": ("core" if p.text in gold else "noise") for i, p in enumerate(phrases)}
+    response = ec.post(url, data)
+    assert response.status_code == 302
+    assert PhraseLabel.objects.filter(article=article).count() == len(phrases)
+    page = ec.get(url)
+    row = page.context["per_site"][0]
+    assert row["site"] == article.site and row["m"]["n"] == len(phrases)
+    kept = [p.is_core for p in phrases]
+    labels = [p.text in gold for p in phrases]
+    a = sum(k and g for k, g in zip(kept, labels, strict=True))
+    assert row["m"]["a"] == a
+    assert row["m"]["recall"] == a / sum(labels)
+    html = page.content.decode()
+    for name in ("recall", "precision", "fallout", "accuracy", "error"):
+        assert name in html
+
+
+def test_labels_for_phrases_that_do_not_exist_are_refused(ec, demo_article):
+    article, _ = demo_article
+    url = reverse("classifier:article_filters", args=[article.pk])
+    response = ec.post(url, {"p99999": "core"}, follow=True)
+    assert "no phrase at positions [99999]" in response.content.decode()
+    assert not PhraseLabel.objects.exists()
+
+
+def test_article_without_stored_page(ec):
+    site = Site.objects.create(name="S", home_url="https://s.example/")
+    article = Article.objects.create(site=site, url="https://s.example/1", title="t")
+    html = ec.get(reverse("classifier:article_filters", args=[article.pk])).content.decode()
+    assert "No stored page" in html
