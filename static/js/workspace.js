@@ -1,0 +1,201 @@
+/* WIMS experts' workspace: keyboard shortcuts and live rule validation. Plain JavaScript, no build.
+ *
+ * Every page works without this file (forms post and links navigate); the script only adds keys
+ * and swaps the rule page's validation part in place instead of reloading the page.
+ */
+(function () {
+  "use strict";
+
+  /* keys go to text fields while the expert types; checkboxes and radios keep the shortcuts */
+  function typing(target) {
+    if (!target.closest) return false;
+    var field = target.closest("input, textarea, select, [contenteditable]");
+    if (!field) return false;
+    return !(field.tagName === "INPUT" && /^(checkbox|radio|button|submit)$/i.test(field.type));
+  }
+
+  /* ---------------------------------------------------------------- keyboard shortcuts */
+  function activate(el) {
+    if (el.dataset.focus) {
+      var field = document.querySelector(el.dataset.focus);
+      if (field) { field.focus(); return; }
+    }
+    if (el.disabled) return;
+    if (el.dataset.reject) { rejectSelected(el.dataset.reject); return; }
+    if (el.matches(".help-toggle")) { toggleHelp(); return; }
+    el.click();
+  }
+
+  function toggleHelp() {
+    var dialog = document.getElementById("shortcuts");
+    if (!dialog) return;
+    if (dialog.open) dialog.close(); else dialog.showModal();
+  }
+
+  function rejectSelected(kind) {
+    var boxes = Array.prototype.slice.call(document.querySelectorAll("input[data-index]"));
+    var chosen = boxes.filter(function (b) { return b.checked; });
+    if (!chosen.length) {
+      var open = boxes.filter(function (b) {
+        return document.getElementById("reject-" + b.dataset.index);
+      });
+      if (open.length === 1) chosen = open;
+    }
+    if (!chosen.length) { flash("Select the suggestion to reject first (keys 1–9)."); return; }
+    var form = document.getElementById("reject-" + chosen[0].dataset.index);
+    if (!form) { flash("That folder was not given by a rule: move it instead (m)."); return; }
+    form.querySelector('button[value="' + kind + '"]').click();
+  }
+
+  function flash(text) {
+    var list = document.querySelector(".messages");
+    if (!list) {
+      list = document.createElement("ul");
+      list.className = "messages";
+      document.querySelector("main").prepend(list);
+    }
+    var item = document.createElement("li");
+    item.className = "error";
+    item.textContent = text;
+    list.appendChild(item);
+  }
+
+  /* inbox: j / k move the cursor row, o / Enter open it */
+  var rows = Array.prototype.slice.call(document.querySelectorAll("[data-keyboard-list] [data-row]"));
+  var current = -1;
+  function moveRow(step) {
+    if (!rows.length) return;
+    if (current >= 0) rows[current].classList.remove("current");
+    current = Math.max(0, Math.min(rows.length - 1, current + step));
+    rows[current].classList.add("current");
+    rows[current].scrollIntoView({ block: "nearest" });
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+      var submit = document.getElementById("commit") || document.getElementById("save-labels");
+      if (submit && !submit.disabled) { event.preventDefault(); submit.click(); }
+      return;
+    }
+    if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
+    var key = event.key;
+    if (rows.length && (key === "j" || key === "k")) {
+      event.preventDefault();
+      moveRow(key === "j" ? 1 : -1);
+      return;
+    }
+    if (rows.length && (key === "o" || key === "Enter") && current >= 0) {
+      event.preventDefault();
+      window.location.href = rows[current].dataset.href;
+      return;
+    }
+    if (/^[1-9]$/.test(key)) {
+      var box = document.querySelector('input[data-index="' + key + '"]');
+      if (box) { event.preventDefault(); box.checked = !box.checked; box.focus(); }
+      return;
+    }
+    var target = document.querySelector('[data-key="' + CSS.escape(key) + '"]');
+    if (target) { event.preventDefault(); activate(target); }
+  });
+
+  /* ---------------------------------------------------------------- rule page: live validation */
+  var form = document.getElementById("rule-form");
+  if (form && form.dataset.checkUrl && window.fetch) {
+    document.documentElement.classList.add("js");
+    var box = document.getElementById("validation");
+    var pending = null;
+    var seq = 0;
+
+    var syncPickers = function () {
+      var kind = (form.querySelector('input[name="kind"]:checked') || {}).value;
+      form.querySelector(".folder-pick").hidden = kind === "stop";
+      form.querySelector(".wrong-pick").hidden = kind === "new";
+    };
+
+    var refresh = function (extra) {
+      var data = new FormData(form);
+      if (extra) data.append(extra.name, extra.value);
+      var mine = ++seq;
+      box.classList.add("busy");
+      // the CSRF token travels in the form data (csrfmiddlewaretoken) and in the header
+      return fetch(form.dataset.checkUrl, {
+        method: "POST",
+        body: data,
+        credentials: "same-origin",
+        headers: { "X-CSRFToken": data.get("csrfmiddlewaretoken"), "X-Requested-With": "fetch" },
+      }).then(function (response) {
+        if (!response.ok) throw new Error("validation failed: HTTP " + response.status);
+        return response.text();
+      }).then(function (html) {
+        if (mine !== seq) return; // a newer request is on its way
+        // keep the cases the expert has expanded (read now: they may have opened one while waiting)
+        var open = Array.prototype.map.call(box.querySelectorAll("details[open][data-case]"), function (d) {
+          return d.dataset.case;
+        });
+        box.innerHTML = html;
+        open.forEach(function (id) {
+          var d = box.querySelector('details[data-case="' + id + '"]');
+          if (d) d.open = true;
+        });
+        box.classList.remove("busy");
+        box.dataset.version = String(mine);
+        document.dispatchEvent(new CustomEvent("wims:validated"));
+      }).catch(function (error) {
+        box.classList.remove("busy");
+        flash(error.message);
+      });
+    };
+
+    form.addEventListener("change", function (event) {
+      if (event.target.name === "kind") syncPickers();
+      clearTimeout(pending);
+      pending = setTimeout(refresh, 120);
+    });
+    form.addEventListener("click", function (event) {
+      var button = event.target.closest("button[data-refresh]");
+      if (!button) return;
+      event.preventDefault();
+      refresh({ name: button.name, value: button.value });
+    });
+    var noscript = box.querySelectorAll(".noscript-only");
+    Array.prototype.forEach.call(noscript, function (el) { el.hidden = true; });
+    document.addEventListener("wims:validated", function () {
+      Array.prototype.forEach.call(box.querySelectorAll(".noscript-only"), function (el) { el.hidden = true; });
+    });
+
+    /* creating a folder comes back to this draft with the new folder chosen */
+    var create = document.getElementById("folder-create");
+    if (create) {
+      create.addEventListener("submit", function () {
+        var params = new URLSearchParams(new FormData(form));
+        params.delete("csrfmiddlewaretoken");
+        params.delete("folder");
+        params.delete("affected");
+        create.querySelector('input[name="next"]').value =
+          form.getAttribute("action") + "?" + params.toString() + "&folder={folder}";
+      });
+    }
+  }
+
+  /* ---------------------------------------------------------------- filter view: marking mode */
+  var labels = document.getElementById("label-form");
+  if (labels) {
+    labels.addEventListener("click", function (event) {
+      if (event.target.closest("input, label")) return;
+      var item = event.target.closest("li[data-phrase]");
+      if (!item) return;
+      var radios = item.querySelectorAll('input[type="radio"]');
+      var core = radios[0].checked;
+      radios[core ? 1 : 0].checked = true;
+      item.classList.toggle("mark-core", !core);
+      item.classList.toggle("mark-noise", core);
+    });
+    labels.addEventListener("change", function (event) {
+      var item = event.target.closest("li[data-phrase]");
+      if (!item) return;
+      var core = event.target.value === "core";
+      item.classList.toggle("mark-core", core);
+      item.classList.toggle("mark-noise", !core);
+    });
+  }
+})();

@@ -1,0 +1,196 @@
+"""The experts' workspace in a real browser: the full classification and rule-building flow."""
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from classifier.models import Classification, Rule
+from tests.e2e import demo_data
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+WALKING = "walking-after-meals-type-2-diabetes"  # topics diabetes + exercise
+FOOTBALL = "walking-football-heart-health"  # shares "people" and "walking" with it
+CORNERSTONE = "diabetes-foot-clinic-opens"  # the cornerstone case of the "diabetes" rule
+
+
+def login(page, live_server, username="ada"):
+    page.goto(f"{live_server.url}/")
+    expect(page).to_have_url(re.compile(r"/accounts/login/"))  # anonymous: nothing but the login page
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", demo_data.PASSWORD)
+    page.click("button[type=submit]")
+
+
+def folders_of(article):
+    return {
+        (row.folder.path, row.state)
+        for row in Classification.objects.filter(case__article=article).select_related("folder")
+    }
+
+
+def test_classify_and_build_a_rule_with_a_cornerstone_case_then_undo(page, live_server, django_user_model, shot):
+    data = demo_data.load(django_user_model)
+    walking, football = data["articles"][WALKING], data["articles"][FOOTBALL]
+    stone = data["articles"][CORNERSTONE]
+
+    # log in and find the article in the inbox
+    login(page, live_server)
+    expect(page.locator("h1")).to_have_text("Inbox")
+    expect(page.locator("table.inbox tbody tr")).to_have_count(len(data["articles"]))
+    shot(page, "inbox")
+    page.select_option("select[name=state]", "pending")
+    page.click("form.filters button[type=submit]")
+    page.get_by_role("link", name=walking.title).click()
+
+    # the article page: core text, the original link, and the suggestion with its rule path
+    expect(page.locator("#article-title")).to_have_text(walking.title)
+    expect(page.locator("#core-text")).to_contain_text("walk")
+    suggestion = page.locator(".suggestion", has_text="Health/Diabetes")
+    expect(suggestion.locator(".why")).to_contain_text("diabetes → Health/Diabetes")
+    shot(page, "article")
+
+    # accept the suggestion with the keyboard
+    page.keyboard.press("a")
+    expect(page.locator(".messages")).to_contain_text("Accepted: Health/Diabetes")
+    expect(suggestion.locator(".badge")).to_have_text("accepted")
+    assert ("Health/Diabetes", "accepted") in folders_of(walking)
+
+    # add the missing folder: a new rule for Health/Exercise
+    page.keyboard.press("n")
+    expect(page).to_have_url(re.compile(r"/rule\?kind=new"))
+    page.select_option("#folder-select", label="Health/Exercise")
+    expect(page.locator("#difference-list")).to_contain_text("people")
+    # a keyword the cornerstone case also has: that case would change, and it is shown
+    page.locator("#difference-list label.kw", has_text=re.compile(r"^people$")).click()
+    expect(page.locator("#proposal")).to_contain_text("people")
+    stone_case = page.locator("details.stone", has_text=stone.title)
+    expect(stone_case).to_be_visible()
+    expect(stone_case.locator(".change")).to_contain_text("Health/Diabetes → Health/Diabetes, Health/Exercise")
+    stone_case.locator("summary strong").click()  # expand: its text and the keywords it differs by
+    expect(stone_case.locator(".text")).to_be_visible()
+    expect(stone_case.locator(".text")).to_contain_text("foot")
+    expect(stone_case.locator(".body")).to_contain_text("walking")
+    page.locator("#cornerstones").evaluate("e => e.scrollIntoView()")
+    shot(page, "rule-cornerstone")
+
+    # it must not change: select it, and the difference list is recomputed without its keywords
+    stone_case.get_by_label("must not change").check()
+    expect(page.locator("#difference-list label.kw", has_text=re.compile(r"^foot$"))).to_have_count(0)
+    expect(page.locator("#difference-list label.kw", has_text=re.compile(r"^walking$"))).to_have_count(1)
+    page.locator("#difference-list label.kw", has_text=re.compile(r"^walking$")).click()
+    expect(page.locator("#cornerstones")).to_contain_text("no longer changed by this rule")
+    expect(page.locator("#proposal")).to_contain_text("walking")
+
+    # on request: every stored article the rule would reclassify
+    page.keyboard.press("l")
+    expect(page.locator("#affected table")).to_contain_text(football.title)
+    page.locator("#cornerstones").evaluate("e => e.scrollIntoView()")
+    shot(page, "rule-affected")
+
+    # commit (Ctrl+Enter): the article and an affected article show their new folders
+    page.keyboard.press("Control+Enter")
+    expect(page.locator("h1")).to_have_text("Rule committed")
+    expect(page.locator("#rule-summary")).to_contain_text("people & walking → Health/Exercise")
+    expect(page.locator("#cornerstone")).to_contain_text("Health/Exercise")
+    affected_row = page.locator("#reclassified tr", has_text=football.title)
+    expect(affected_row).to_contain_text("Health/Exercise")
+    shot(page, "rule-committed")
+    rule = Rule.objects.order_by("-id").first()
+    assert sorted(rule.conditions) == ["people", "walking"] and rule.cornerstone.article_id == walking.pk
+    assert ("Health/Exercise", "accepted") in folders_of(walking)
+    assert ("Health/Exercise", "suggested") in folders_of(football)
+    assert ("Health/Exercise", "suggested") not in folders_of(stone)
+
+    # the affected article's page says why
+    affected_row.get_by_role("link").click()
+    expect(page.locator(".suggestion", has_text="Health/Exercise").locator(".why")).to_contain_text(
+        "people & walking → Health/Exercise"
+    )
+
+    # undo the rule from the article page
+    page.get_by_role("button", name="Undo last rule").click()
+    expect(page.locator(".messages")).to_contain_text(f"Undone: rule {rule.pk}")
+    expect(page.locator(".suggestion", has_text="Health/Exercise")).to_have_count(0)
+    assert not Rule.objects.filter(pk=rule.pk).exists()
+    assert not any(path == "Health/Exercise" for path, _ in folders_of(football))
+    assert ("Health/Exercise", "accepted") not in folders_of(walking)
+    assert page.dialogs == [] and page.console_errors == []
+
+
+def test_reject_starts_a_stopping_rule_and_folders_explain(page, live_server, django_user_model, shot):
+    data = demo_data.load(django_user_model, slugs={WALKING, FOOTBALL, "teenager-type-1-diabetes"})
+    walking = data["articles"][WALKING]
+    login(page, live_server)
+    page.goto(f"{live_server.url}/articles/{walking.pk}/")
+    page.keyboard.press("1")  # select the first suggestion
+    page.keyboard.press("r")  # reject it: a stopping rule
+    expect(page).to_have_url(re.compile(r"kind=stop"))
+    expect(page.locator(".messages")).to_contain_text("Rejected Health/Diabetes")
+    page.locator("#difference-list label.kw", has_text=re.compile(r"^walking$")).click()
+    expect(page.locator("#proposal")).to_contain_text("withhold the wrong folder")
+    page.get_by_role("button", name=re.compile("Commit rule")).click()
+    expect(page.locator("#rule-summary")).to_contain_text("STOP")
+    stop = Rule.objects.order_by("-id").first()
+    assert stop.folder is None and stop.parent_id == data["rule"].pk
+
+    page.goto(f"{live_server.url}/folders/")
+    expect(page.locator("#folder-tree")).to_contain_text("Diabetes")
+    shot(page, "folders")
+    page.locator("#folder-tree a", has_text="Diabetes").click()
+    expect(page.locator("#folder-rules")).to_contain_text("diabetes → Health/Diabetes")
+    expect(page.locator("#folder-articles")).to_contain_text(data["articles"][CORNERSTONE].title)
+    page.locator("#folder-rules summary").first.click()
+    expect(page.locator("#folder-rules")).to_contain_text("walking → STOP")
+    shot(page, "folder")
+
+
+def test_filter_view_marking_mode(page, live_server, django_user_model, shot):
+    data = demo_data.load(django_user_model, slugs={WALKING})
+    walking = data["articles"][WALKING]
+    login(page, live_server)
+    page.goto(f"{live_server.url}/articles/{walking.pk}/")
+    page.keyboard.press("f")
+    expect(page.locator("h1")).to_have_text("Filter view")
+    expect(page.locator("ol.phrases li.removed del").first).to_be_visible()
+    page.keyboard.press("x")
+    expect(page.locator("#label-form")).to_be_visible()
+    first_removed = page.locator("ol.phrases li.removed").first
+    first_removed.locator(".path").click()  # clicking a phrase toggles its label
+    expect(first_removed).to_have_class(re.compile("mark-core"))
+    shot(page, "filters-marking", full_page=False)
+    page.keyboard.press("Control+Enter")
+    expect(page.locator(".messages")).to_contain_text("Saved")
+    expect(page.locator("#site-metrics")).to_contain_text(walking.site.name)
+    expect(page.locator("#metrics")).to_contain_text("recall")
+    shot(page, "filters")
+
+
+def test_permissions_and_escaping(page, live_server, django_user_model):
+    data = demo_data.load(django_user_model, slugs={WALKING})
+    walking = data["articles"][WALKING]
+    walking.title = "<script>alert('title')</script>Hostile"
+    walking.core_text = "First line <script>alert('xss')</script> <img src=x onerror=alert(1)>"
+    walking.save()
+
+    # anonymous: the article page sends to login
+    page.goto(f"{live_server.url}/articles/{walking.pk}/")
+    expect(page).to_have_url(re.compile(r"/accounts/login/\?next="))
+
+    # a site administrator without the experts role: 403
+    page.fill("input[name=username]", "sam")
+    page.fill("input[name=password]", demo_data.PASSWORD)
+    page.click("button[type=submit]")
+    response = page.goto(f"{live_server.url}/articles/{walking.pk}/")
+    assert response.status == 403
+    page.context.clear_cookies()
+
+    # an expert sees the script as text, and nothing runs
+    login(page, live_server)
+    page.goto(f"{live_server.url}/articles/{walking.pk}/")
+    expect(page.locator("#core-text")).to_contain_text("<script>alert('xss')</script>")
+    expect(page.locator("#article-title")).to_contain_text("<script>alert('title')</script>Hostile")
+    assert page.locator("#core-text script, #core-text img").count() == 0
+    page.goto(f"{live_server.url}/")
+    expect(page.locator("table.inbox")).to_contain_text("<script>alert('title')</script>Hostile")
+    assert page.dialogs == []
