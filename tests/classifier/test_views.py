@@ -316,6 +316,18 @@ def test_folder_pages(ec, sport_kb):
 
 
 @pytest.mark.django_db
+def test_folder_page_advertises_its_feeds_only_when_public(ec, sport_kb):
+    folder = sport_kb["football"]
+    url = reverse("classifier:folder", args=[folder.pk])
+    Folder.objects.filter(pk=folder.pk).update(public=True)
+    html = ec.get(url).content.decode()
+    assert re.search(r'<link rel="alternate" type="application/rss\+xml"[^>]*href="/feeds/', html)
+    assert 'type="application/atom+xml"' in html
+    Folder.objects.filter(pk=folder.pk).update(public=False)
+    assert 'rel="alternate"' not in ec.get(url).content.decode()
+
+
+@pytest.mark.django_db
 def test_create_folder_returns_to_the_rule_draft(ec, sport_kb):
     article = article_of(sport_kb["new"])
     next_url = reverse("classifier:rule", args=[article.pk]) + "?kind=new&c=goal&folder={folder}"
