@@ -27,6 +27,19 @@ def env_bool(name: str, default: bool = False) -> bool:
     raise ImproperlyConfigured(f"{name}={value!r} is not a boolean (use 1/0, true/false, yes/no, on/off)")
 
 
+def env_int(name: str, default: int, minimum: int = 0) -> int:
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r} is not a whole number") from None
+    if number < minimum:
+        raise ImproperlyConfigured(f"{name}={number} is below its minimum, {minimum}")
+    return number
+
+
 def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
@@ -65,8 +78,8 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 # Public base URL of this WIMS instance; named in the crawler's User-Agent and in feeds.
 WIMS_PUBLIC_URL = os.environ.get("WIMS_PUBLIC_URL", "http://127.0.0.1:8000")
 # Feeds (classifier/feeds.py): items per feed, and how long a rendered feed version stays cached.
-WIMS_FEED_ITEMS = int(os.environ.get("WIMS_FEED_ITEMS", "50"))
-WIMS_FEED_CACHE_SECONDS = int(os.environ.get("WIMS_FEED_CACHE_SECONDS", "86400"))
+WIMS_FEED_ITEMS = env_int("WIMS_FEED_ITEMS", 50, minimum=1)
+WIMS_FEED_CACHE_SECONDS = env_int("WIMS_FEED_CACHE_SECONDS", 86400)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -116,7 +129,7 @@ TEMPLATES = [
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'wims.sqlite3'}",
-        conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "0")),
+        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0),
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -182,7 +195,7 @@ if PRODUCTION:
     CSRF_COOKIE_SECURE = True
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 

@@ -90,3 +90,11 @@ def test_check_deploy_with_production_variables_reports_no_errors():
     assert result.returncode == 0, result.stderr
     # Only the warnings the README explains may remain (see README, "Running in production").
     assert "ERRORS" not in result.stderr
+
+
+def test_a_malformed_number_in_the_environment_is_named_in_the_error():
+    result = run_manage("check", env_overrides={"WIMS_FEED_ITEMS": "fifty"})
+    assert result.returncode != 0
+    assert "WIMS_FEED_ITEMS='fifty' is not a whole number" in result.stderr
+    result = run_manage("check", env_overrides={"WIMS_FEED_ITEMS": "0"})
+    assert "WIMS_FEED_ITEMS=0 is below its minimum, 1" in result.stderr
