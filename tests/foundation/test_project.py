@@ -97,4 +97,4 @@ def test_a_malformed_number_in_the_environment_is_named_in_the_error():
     assert result.returncode != 0
     assert "WIMS_FEED_ITEMS='fifty' is not a whole number" in result.stderr
     result = run_manage("check", env_overrides={"WIMS_FEED_ITEMS": "0"})
-    assert "WIMS_FEED_ITEMS=0 is below its minimum, 1" in result.stderr
+    assert "WIMS_FEED_ITEMS='0' is below its minimum, 1" in result.stderr
