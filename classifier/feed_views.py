@@ -7,10 +7,7 @@ private folders appear (without URLs) to experts, who hand out per-subscriber to
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from functools import wraps
 
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -19,22 +16,8 @@ from django.views.decorators.http import require_POST, require_safe
 from classifier.feeds import all_feed_url, folder_feed_url, xml_text
 from classifier.models import Folder
 from classifier.models_feeds import FeedToken
+from classifier.permissions import expert_required
 from wims.roles import is_expert
-
-
-def expert_only(view):
-    """Anonymous: to the login page; signed in without the expert role: 403."""
-
-    @wraps(view)
-    def wrapped(request, *args, **kwargs):
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        if not is_expert(request.user):
-            raise PermissionDenied("managing feed tokens is for experts")
-        return view(request, *args, **kwargs)
-
-    wrapped.required_role = "experts"
-    return wrapped
 
 
 def _feed_links(folder: Folder) -> dict[str, str]:
@@ -112,7 +95,7 @@ def _tokens_page(request, created=None, error=None, status=200):
     )
 
 
-@expert_only
+@expert_required
 def tokens(request):
     """GET: the tokens and a form; POST (folder, subscriber): a new token, whose URLs are shown once."""
     if request.method == "GET":
@@ -140,7 +123,7 @@ def tokens(request):
     return _tokens_page(request, created=created, status=201)
 
 
-@expert_only
+@expert_required
 @require_POST
 def revoke_token(request, token_id: int):
     """Revoke a token: its feed URLs answer 404 from the next request on."""
