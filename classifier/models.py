@@ -137,6 +137,16 @@ class Rule(models.Model):
         return "ground-breaking" if self.parent_id is None else "refining"
 
 
+class ReviewState(models.TextChoices):
+    """An article's review state in the experts' inbox, from its classification rows. The three are
+    disjoint and cover every article; stored on the article (monitor.Article.review_state) by
+    classifier.services.refresh_review_states."""
+
+    UNREVIEWED = "unreviewed", "Unreviewed"  # no folder: not processed yet, or no rule fires and nobody decided
+    PENDING = "pending", "Suggestions pending"  # at least one suggested folder nobody decided on yet
+    CLASSIFIED = "classified", "Classified"  # nothing pending, and an expert accepted or rejected a folder
+
+
 class Classification(models.Model):
     """A case's membership of a folder: suggested by inference, then accepted or rejected by an expert."""
 

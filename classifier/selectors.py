@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
 
-from django.db.models import Count, Exists, OuterRef, Q
+from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from classifier import kb
-from classifier.models import Classification, Folder, Rule
+from classifier.models import Classification, Folder, ReviewState, Rule
 from monitor.models import Article
 
 PAGE_SIZE = 50
@@ -22,43 +22,21 @@ PAGE_SIZE = 50
 #: over 100,000 filtered rows costs more than the page itself, and nobody pages that far.
 COUNT_CAP = 1_000
 
-UNREVIEWED, PENDING, CLASSIFIED = "unreviewed", "pending", "classified"
-STATES = {
-    UNREVIEWED: "Unreviewed",
-    PENDING: "Suggestions pending",
-    CLASSIFIED: "Classified",
-}
+UNREVIEWED, PENDING, CLASSIFIED = ReviewState.UNREVIEWED, ReviewState.PENDING, ReviewState.CLASSIFIED
+STATES = dict(ReviewState.choices)
 
 
 # --------------------------------------------------------------------------- article state
-def _rows_of_article():
-    return Classification.objects.filter(case__article_id=OuterRef("pk"))
-
-
 def filter_state(qs, state: str):
-    """Articles in one review state. The three states are disjoint and cover every article:
+    """Articles in one review state (classifier.models.ReviewState: disjoint, covering every article).
 
-    * pending: the knowledge base suggests at least one folder nobody has decided on yet;
-    * classified: nothing pending and an expert accepted or rejected at least one folder;
-    * unreviewed: no folder at all (not processed yet, or no rule fires and no expert looked).
+    The state is stored on the article (Article.review_state, kept by services.refresh_review_states
+    in the transaction of every classification change) and indexed in inbox order, so a filtered page
+    is one index range scan however rare or common the state is.
     """
-    suggested = Exists(_rows_of_article().filter(state=Classification.State.SUGGESTED))
-    if state == PENDING:
-        return qs.filter(suggested)
-    if state == CLASSIFIED:
-        decided = Exists(_rows_of_article().exclude(state=Classification.State.SUGGESTED))
-        return qs.filter(decided).exclude(suggested)
-    if state == UNREVIEWED:
-        return qs.exclude(Exists(_rows_of_article()))
-    raise ValueError(f"unknown state {state!r}; choose one of {', '.join(STATES)}")
-
-
-def state_of(rows) -> str:
-    """The review state from an article's classification rows (anything with a ``state``)."""
-    states = {row.state for row in rows}
-    if Classification.State.SUGGESTED in states:
-        return PENDING
-    return CLASSIFIED if states else UNREVIEWED
+    if state not in STATES:
+        raise ValueError(f"unknown state {state!r}; choose one of {', '.join(STATES)}")
+    return qs.filter(review_state=state)
 
 
 # --------------------------------------------------------------------------- inbox
@@ -117,21 +95,23 @@ class InboxPage:
     rows: list[InboxRow]
     next_cursor: Cursor | None
     prev_cursor: Cursor | None
-    total: int | None  # None: not counted (state filters)
+    total: int  # matching articles, counted up to COUNT_CAP
     total_capped: bool
-    searched_to: Cursor | None = None  # a state search stopped here before filling the page
 
 
 def _day_start(day) -> datetime:
     return timezone.make_aware(datetime.combine(day, time.min))
 
 
-def inbox_queryset(site_id: int | None = None, date_from=None, date_to=None):
-    """Articles matching the inbox's site and date filters (dates: inclusive days of collection,
-    in the site's time zone). Bounds on collected_at itself, so that its index serves the range."""
+def inbox_queryset(site_id: int | None = None, date_from=None, date_to=None, state: str | None = None):
+    """Articles matching the inbox's site, date and state filters (dates: inclusive days of collection,
+    in the site's time zone). Bounds on collected_at itself, so that an index in inbox order serves the
+    range: (collected_at), or (review_state, collected_at, id) and (site, review_state, collected_at, id)."""
     qs = Article.objects.all()
     if site_id:
         qs = qs.filter(site_id=site_id)
+    if state:
+        qs = filter_state(qs, state)
     if date_from:
         qs = qs.filter(collected_at__gte=_day_start(date_from))
     if date_to:
@@ -139,111 +119,39 @@ def inbox_queryset(site_id: int | None = None, date_from=None, date_to=None):
     return qs
 
 
-def inbox_page(
-    qs, after: Cursor | None = None, before: Cursor | None = None, size: int = PAGE_SIZE, state: str | None = None
-) -> InboxPage:
+def inbox_page(qs, after: Cursor | None = None, before: Cursor | None = None, size: int = PAGE_SIZE) -> InboxPage:
     """One page of the inbox, newest first, by keyset on (collected_at, id).
 
-    ``qs``: the site/date filtered articles; ``after``: rows older than the cursor (the next page);
-    ``before``: rows newer (the previous page). Without a state filter a page costs one indexed range
-    scan plus bulk loads, however deep it is. With one, see :func:`_scan_for_state`.
+    ``qs``: the filtered articles (:func:`inbox_queryset`); ``after``: rows older than the cursor (the
+    next page); ``before``: rows newer (the previous page). A page costs one indexed range scan plus
+    bulk loads, however deep it is and whichever filters are set.
     """
     page_qs = qs.select_related("site").only(
-        "id", "title", "url", "collected_at", "published_at", "site__id", "site__name"
+        "id", "title", "url", "collected_at", "published_at", "review_state", "site__id", "site__name"
     )
     newer_first = before is None
     cursor = after if newer_first else before
-    searched_to = None
-    if state:
-        articles, exhausted, searched_to = _scan_for_state(page_qs, state, cursor, newer_first, size)
-        more = not exhausted
-    else:
-        ordered = page_qs.order_by("-collected_at", "-id") if newer_first else page_qs.order_by("collected_at", "id")
-        if cursor is not None:
-            ordered = ordered.filter(_older(cursor) if newer_first else _newer(cursor))
-        articles = list(ordered[: size + 1])
-        more = len(articles) > size
-        articles = articles[:size]
+    ordered = page_qs.order_by("-collected_at", "-id") if newer_first else page_qs.order_by("collected_at", "id")
+    if cursor is not None:
+        ordered = ordered.filter(_older(cursor) if newer_first else _newer(cursor))
+    articles = list(ordered[: size + 1])
+    more = len(articles) > size
+    articles = articles[:size]
     if newer_first:
         has_more_older, has_more_newer = more, after is not None
     else:
         articles.reverse()
         has_more_older, has_more_newer = True, more
     by_article = classifications_by_article([a.pk for a in articles])
-    rows = [InboxRow(a, state_of(by_article.get(a.pk, [])), by_article.get(a.pk, [])) for a in articles]
-    total = None if state else qs.order_by()[: COUNT_CAP + 1].count()
-    next_cursor = Cursor.of(articles[-1]) if articles and has_more_older else None
-    prev_cursor = Cursor.of(articles[0]) if articles and has_more_newer else None
-    if searched_to is not None:  # the scan budget ran out: continue the search from where it stopped
-        if newer_first:
-            next_cursor = searched_to
-        else:
-            prev_cursor = searched_to
+    rows = [InboxRow(a, a.review_state, by_article.get(a.pk, [])) for a in articles]
+    total = qs.order_by()[: COUNT_CAP + 1].count()
     return InboxPage(
         rows=rows,
-        next_cursor=next_cursor,
-        prev_cursor=prev_cursor,
-        total=min(total, COUNT_CAP) if total is not None else None,
-        total_capped=total is not None and total > COUNT_CAP,
-        searched_to=searched_to,
+        next_cursor=Cursor.of(articles[-1]) if articles and has_more_older else None,
+        prev_cursor=Cursor.of(articles[0]) if articles and has_more_newer else None,
+        total=min(total, COUNT_CAP),
+        total_capped=total > COUNT_CAP,
     )
-
-
-#: A state-filtered inbox page reads the articles in inbox order in chunks (growing from twice the page
-#: size, as matches may be dense or rare) and stops after SCAN_BUDGET articles even when the page is not
-#: full (then "Older" continues the search): its cost is bounded whether most articles match or none do.
-SCAN_CHUNK = 1_000
-SCAN_BUDGET = 1_500
-
-
-def _scan_for_state(page_qs, state: str, cursor: Cursor | None, older: bool, size: int):
-    """Articles in ``state`` from the cursor on, in inbox order: (articles, reached the end, stopped at).
-
-    The state of an article depends on its classification rows, so "the 50 newest classified articles"
-    as one query is a semi/anti-join that PostgreSQL misestimates into a scan of every article and
-    classification (most of a second with 100,000 articles). Instead: one indexed range scan per chunk
-    of articles and one query for their states, until the page is full or SCAN_BUDGET articles were
-    read. ``stopped at`` is the last article read when the budget ran out, else None.
-    """
-    if state not in STATES:
-        raise ValueError(f"unknown state {state!r}; choose one of {', '.join(STATES)}")
-    ordered = page_qs.order_by("-collected_at", "-id") if older else page_qs.order_by("collected_at", "id")
-    found: list[Article] = []
-    scanned = 0
-    chunk_size = min(SCAN_CHUNK, 2 * (size + 1))
-    while True:
-        chunk_qs = ordered.filter(_older(cursor) if older else _newer(cursor)) if cursor is not None else ordered
-        chunk = list(chunk_qs[: min(chunk_size, SCAN_BUDGET - scanned)])
-        if not chunk:
-            return found, True, None
-        scanned += len(chunk)
-        states = _states_of([a.pk for a in chunk])
-        for article in chunk:
-            if states[article.pk] == state:
-                found.append(article)
-                if len(found) > size:
-                    return found[:size], False, None
-        if len(chunk) < chunk_size and scanned < SCAN_BUDGET:
-            return found, True, None
-        cursor = Cursor.of(chunk[-1])
-        if scanned >= SCAN_BUDGET:
-            return found, False, cursor
-        chunk_size = min(SCAN_CHUNK, chunk_size * 2)
-
-
-def _states_of(article_ids: list[int]) -> dict[int, str]:
-    """article id -> review state, in one query: two EXISTS probes per article on the (case, folder)
-    index, each stopping at the first row, instead of reading every classification row."""
-    rows = (
-        Article.objects.filter(pk__in=article_ids)
-        .annotate(
-            suggested=Exists(_rows_of_article().filter(state=Classification.State.SUGGESTED)),
-            any_row=Exists(_rows_of_article()),
-        )
-        .values_list("pk", "suggested", "any_row")
-        .order_by()
-    )
-    return {pk: PENDING if suggested else CLASSIFIED if any_row else UNREVIEWED for pk, suggested, any_row in rows}
 
 
 @dataclass(frozen=True)

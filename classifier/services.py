@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Case as SqlCase
+from django.db.models import Exists, OuterRef, Value, When
 from django.utils import timezone
 
 from classifier import kb
@@ -37,9 +39,11 @@ from classifier.models import (
     CaseKeyword,
     Classification,
     Folder,
+    ReviewState,
     Rule,
     validate_folder_name,
 )
+from monitor.models import Article
 
 log = logging.getLogger(__name__)
 
@@ -119,6 +123,36 @@ def _is_cornerstone(case_id: int) -> bool:
     return Rule.objects.filter(cornerstone_id=case_id).exists()
 
 
+# --------------------------------------------------------------------------- review state
+def review_state_expression():
+    """An article's review state (ReviewState) computed from its classification rows, as SQL."""
+    rows = Classification.objects.filter(case__article_id=OuterRef("pk"))
+    return SqlCase(
+        When(Exists(rows.filter(state=Classification.State.SUGGESTED)), then=Value(ReviewState.PENDING)),
+        When(Exists(rows), then=Value(ReviewState.CLASSIFIED)),
+        default=Value(ReviewState.UNREVIEWED),
+    )
+
+
+def refresh_review_states(case_ids: Iterable[int]) -> int:
+    """Recompute Article.review_state for the articles of these cases; returns how many changed.
+
+    Every writer of classification rows calls this in its own transaction, after its writes, with the
+    cases whose rows it created, deleted or changed the state of: the stored state can then never
+    drift from the rows (tests/classifier/test_review_state.py walks every writer). Only the
+    articles whose state really changes are written.
+    """
+    changed = 0
+    for ids in _chunks(sorted(set(case_ids))):
+        truth = review_state_expression()
+        changed += (
+            Article.objects.filter(case__id__in=ids)
+            .exclude(review_state=truth)
+            .update(review_state=review_state_expression())
+        )
+    return changed
+
+
 # --------------------------------------------------------------------------- classification sync
 @dataclass
 class SyncResult:
@@ -154,6 +188,7 @@ def _sync_classifications(desired: dict[int, dict[int, int]]) -> SyncResult:
     create: list[Classification] = []
     delete_ids: list[int] = []
     repoint: dict[int, list[int]] = {}
+    touched: set[int] = set()  # cases whose rows are created or deleted (re-pointing keeps the state)
     for ids in _chunks(sorted(desired)):
         existing: dict[int, dict[int, tuple[int, str, int | None]]] = {}
         for pk, case_id, folder_id, state, rule_id in Classification.objects.filter(case_id__in=ids).values_list(
@@ -167,6 +202,7 @@ def _sync_classifications(desired: dict[int, dict[int, int]]) -> SyncResult:
                 row = have.get(folder_id)
                 if row is None:
                     create.append(Classification(case_id=case_id, folder_id=folder_id, rule_id=rule_id))
+                    touched.add(case_id)
                 elif row[1] == Classification.State.SUGGESTED:
                     if row[2] != rule_id:
                         repoint.setdefault(rule_id, []).append(row[0])
@@ -177,6 +213,7 @@ def _sync_classifications(desired: dict[int, dict[int, int]]) -> SyncResult:
                     continue
                 if state == Classification.State.SUGGESTED:
                     delete_ids.append(pk)
+                    touched.add(case_id)
                 elif state == Classification.State.ACCEPTED:
                     result.conflicts.append({"case": case_id, "folder": folder_id, "state": state})
     for ids in _chunks(delete_ids):
@@ -187,6 +224,7 @@ def _sync_classifications(desired: dict[int, dict[int, int]]) -> SyncResult:
     for row in create:
         row.updated_at = now
     Classification.objects.bulk_create(create, batch_size=1000)
+    refresh_review_states(touched)
     result.created = len(create)
     result.removed = len(delete_ids)
     result.repointed = sum(len(p) for p in repoint.values())
@@ -272,10 +310,12 @@ def _add_ground_breaking(rule, now) -> SyncResult:
     with connection.cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {table} (case_id, folder_id, rule_id, state, updated_at) "  # noqa: S608 - no user input
-            f"SELECT candidate.id, %s, %s, %s, %s FROM ({select}) AS candidate",
+            f"SELECT candidate.id, %s, %s, %s, %s FROM ({select}) AS candidate RETURNING case_id",
             [rule.folder, rule.id, Classification.State.SUGGESTED, stamp, *params],
         )
-        result.created = result.cases = cursor.rowcount
+        created = [case_id for (case_id,) in cursor.fetchall()]
+    result.created = result.cases = len(created)
+    refresh_review_states(created)
     return result
 
 
@@ -365,6 +405,7 @@ def accept(case: Case, user, folders: Iterable[Folder | int] | None = None) -> l
         row.state, row.decided_by, row.decided_at = Classification.State.ACCEPTED, _actor(user), now
         row.updated_at = now
     Classification.objects.bulk_update(targets, ["state", "decided_by", "decided_at", "updated_at"])
+    refresh_review_states([case.pk])
     _audit(
         user,
         "classification.accept",
@@ -384,6 +425,7 @@ def reject(case: Case, folder: Folder | int, user) -> Classification:
         raise ValidationError(f"case {case.pk} is not classified in folder {folder_id}")
     row.state, row.decided_by, row.decided_at = Classification.State.REJECTED, _actor(user), timezone.now()
     row.save(update_fields=["state", "decided_by", "decided_at", "updated_at"])
+    refresh_review_states([case.pk])
     _audit(user, "classification.reject", case=case.pk, folder=folder_id)
     return row
 
@@ -712,6 +754,7 @@ def _decide(case_id: int, folder_id: int, state: str, user, rule_id: int | None)
         folder_id=folder_id,
         defaults={"state": state, "decided_by": _actor(user), "decided_at": now, "rule_id": rule_id},
     )
+    refresh_review_states([case_id])
 
 
 @transaction.atomic
@@ -842,6 +885,7 @@ def undo_last_rule(user) -> list[int]:
                     updated_at=timezone.now(),
                 )
             restored.append(item["folder"])
+        refresh_review_states([case_id])
     desired: dict[int, dict[int, int]] = {}
     # a ground-breaking rule changed only the cases where it is the first rule concluding its folder,
     # i.e. those whose suggestion points at it; a refining/stopping rule those holding its whole path
@@ -897,6 +941,7 @@ def reinfer_all(user=None) -> SyncResult:
             for pk, words in Case.objects.filter(id__in=chunk).values_list("id", "keywords")
         }
         part = _sync_classifications(desired)
+        refresh_review_states(chunk)  # also repairs states after edits made outside the services
         result.cases += part.cases
         result.created += part.created
         result.repointed += part.repointed

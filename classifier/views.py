@@ -72,12 +72,12 @@ def inbox(request):
         site_id=filters["site"].pk if filters.get("site") else None,
         date_from=filters.get("date_from"),
         date_to=filters.get("date_to"),
+        state=filters.get("state") or None,
     )
     page = selectors.inbox_page(
         qs,
         after=selectors.Cursor.decode(request.GET.get("after")),
         before=selectors.Cursor.decode(request.GET.get("before")),
-        state=filters.get("state") or None,
     )
     prefix = reverse("classifier:article", args=[0])[: -len("0/")]
     for row in page.rows:
@@ -130,7 +130,7 @@ def article_detail(request, pk):
             "suggestions": suggestions,
             "pending": [s for s in suggestions if s["row"] is not None and s["row"].state == "suggested"],
             "stopped": stopped,
-            "state": selectors.state_of(rows),
+            "state": article.review_state,
             "states": selectors.STATES,
             "original_url": _safe_link(article.url),
             "move_form": MoveForm(current_folders=current),

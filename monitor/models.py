@@ -122,6 +122,13 @@ class Article(models.Model):
     core_text = models.TextField(blank=True, help_text="Core content after the noise filters (untrusted text).")
     published_at = models.DateTimeField(null=True, blank=True)
     collected_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    # The experts' review state, written only by the classifier (classifier.services.refresh_review_states,
+    # in the same transaction as every change of the article's classifications), so that the inbox
+    # filtered by state is one range scan of an index in inbox order (classifier/selectors.py).
+    review_state = models.CharField(
+        max_length=10, default="unreviewed", editable=False,
+        help_text="unreviewed (no folder), pending (a suggestion nobody decided on) or classified.",
+    )
 
     # Work state (see the module docstring).
     state = models.CharField(max_length=12, choices=State.choices, default=State.PENDING)
@@ -162,7 +169,12 @@ class Article(models.Model):
                 name="unique_original_content",
             ),
         ]
-        indexes = [models.Index(fields=["state", "due_at"], name="article_work_idx")]
+        indexes = [
+            models.Index(fields=["state", "due_at"], name="article_work_idx"),
+            # the inbox's state filter, alone and with a site, in inbox order (newest first)
+            models.Index(fields=["review_state", "-collected_at", "-id"], name="article_review_idx"),
+            models.Index(fields=["site", "review_state", "-collected_at", "-id"], name="article_site_review_idx"),
+        ]
 
     def __str__(self) -> str:
         return self.title or self.url

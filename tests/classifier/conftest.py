@@ -79,9 +79,28 @@ def stored_vs_inferred():
     return stored, inferred
 
 
-def assert_suggestions_match_inference():
-    """Every suggested row is what the KB infers; every inferred folder has a row (any state)."""
+def review_states_from_rows() -> dict[int, str]:
+    """article id -> review state recomputed from its rows: pending if a row is suggested, else classified
+    if it has rows, else unreviewed (articles without a case included)."""
     from classifier.models import Classification
+
+    states: dict[int, set[str]] = {pk: set() for pk in Article.objects.values_list("pk", flat=True)}
+    for article_id, state in Classification.objects.filter(case__article__isnull=False).values_list(
+        "case__article_id", "state"
+    ):
+        states[article_id].add(state)
+    return {
+        pk: "pending" if "suggested" in rows else "classified" if rows else "unreviewed"
+        for pk, rows in states.items()
+    }
+
+
+def assert_suggestions_match_inference():
+    """Every suggested row is what the KB infers; every inferred folder has a row (any state); every
+    article's stored review state is the one its rows give."""
+    from classifier.models import Classification
+
+    assert dict(Article.objects.values_list("pk", "review_state")) == review_states_from_rows()
 
     stored, inferred = stored_vs_inferred()
     decided = set(

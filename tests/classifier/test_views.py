@@ -342,24 +342,32 @@ def test_create_folder_returns_to_the_rule_draft(ec, sport_kb):
 
 
 @pytest.mark.django_db
-def test_state_search_is_bounded_and_continues(ec, site, make_case, folders, expert_user, monkeypatch):
-    """A state filter reads at most SCAN_BUDGET articles per page; "Older" continues the search."""
+def test_state_pages_are_exact_keyset_pages_with_a_count(ec, site, make_case, folders, expert_user):
+    """A state filter pages through exactly the articles in that state, newest first, both ways, and
+    counts them, however rare the state is (the oldest article is the only classified one)."""
     from classifier import selectors
 
-    monkeypatch.setattr(selectors, "SCAN_CHUNK", 10)
-    monkeypatch.setattr(selectors, "SCAN_BUDGET", 20)
-    stone = make_case("goal match")  # the oldest article: the only classified one
+    stone = make_case("goal match")
     services.commit_rule(stone, "new", expert_user, folder=folders["football"], conditions=["goal"])
-    Article.objects.bulk_create([Article(site=site, url=f"https://d.example/u/{i}", title=f"u{i}") for i in range(45)])
-    found, query, pages = [], {"state": "classified"}, 0
-    while True:
-        page = ec.get(reverse("classifier:inbox"), query).context["page"]
-        pages += 1
-        found += [r.article.pk for r in page.rows]
-        if page.rows == [] and page.searched_to is not None:
-            assert b"Searched back to" in ec.get(reverse("classifier:inbox"), query).content
-        if not page.next_cursor:
-            break
-        query = {"state": "classified", "after": page.next_cursor.encode()}
-    assert found == [stone.article_id]
-    assert pages == 3  # 20 + 20 articles read with nothing found, then the last 6 with the match
+    pending = make_case("goal again")
+    n = selectors.PAGE_SIZE + 5
+    Article.objects.bulk_create([Article(site=site, url=f"https://d.example/u/{i}", title=f"u{i}") for i in range(n)])
+    classified = ec.get(reverse("classifier:inbox"), {"state": "classified"})
+    page = classified.context["page"]
+    assert [r.article.pk for r in page.rows] == [stone.article_id] and page.next_cursor is None
+    assert page.total == 1 and b"1 article," in classified.content
+    assert [r.article.pk for r in ec.get(reverse("classifier:inbox"), {"state": "pending"}).context["page"].rows] == [
+        pending.article_id
+    ]
+    first = ec.get(reverse("classifier:inbox"), {"state": "unreviewed"}).context["page"]
+    assert first.total == n and len(first.rows) == selectors.PAGE_SIZE
+    assert {r.state for r in first.rows} == {"unreviewed"}
+    second = ec.get(reverse("classifier:inbox"), {"state": "unreviewed", "after": first.next_cursor.encode()})
+    second = second.context["page"]
+    assert len(second.rows) == 5 and second.next_cursor is None
+    expected = list(
+        Article.objects.filter(case__isnull=True).order_by("-collected_at", "-id").values_list("pk", flat=True)
+    )
+    assert [r.article.pk for r in first.rows + second.rows] == expected
+    back = ec.get(reverse("classifier:inbox"), {"state": "unreviewed", "before": second.prev_cursor.encode()})
+    assert [r.article.pk for r in back.context["page"].rows] == [r.article.pk for r in first.rows]
