@@ -29,7 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from .pipeline import ExtractionError, Phrase, apply_filters, parse_html, segment, to_text, tokenize
+from .pipeline import ExtractionError, Phrase, apply_filters, page_text, parse_html, segment, tokenize
 from .profiles import Profile, get_profile
 from .stopwords import get_stop_words
 
@@ -81,8 +81,8 @@ def analyse_page(
 ) -> PageSample:
     """Parse a page into phrases with the base profile's length and tag filters (no redundancy)."""
     prof = get_profile(profile)
-    text, _ = to_text(html)
-    root = parse_html(text) if text.strip() else None
+    text, data, _ = page_text(html)
+    root = parse_html(data) if text.strip() else None
     if root is None:
         return PageSample(url, [])
     phrases, title = segment(root, prof)

@@ -1,0 +1,111 @@
+"""The pipeline's fast paths give exactly what their plain reference versions give.
+
+``segment`` against the tree walk of commit 11ca42e (reference_segment.py): same phrases, same order,
+same tag paths, negative/positive tags and link densities, same title; on hand-made corner cases (empty
+blocks, <br>, <meta> and comments in odd places, processing instructions, deep nesting) and on random
+HTML, for the built-in profiles and for custom ones that switch on the branches the built-ins leave off.
+``tokenize`` (ASCII pattern when no letter is outside ASCII) against the Unicode pattern alone.
+"""
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from filters import get_profile
+from filters.pipeline import _TOKEN_RE, parse_html, segment, tokenize
+from filters.stopwords import ENGLISH
+
+from .reference_segment import reference_segment
+from .test_properties import html_documents
+
+PROFILES = [
+    get_profile("thesis"),
+    get_profile("default"),
+    # block phrases with the head's phrases (meta among the runs) and comments that are not negative
+    get_profile("default").copy(name="block-head", head_phrases=True,
+                                negative_tags=["a", "script", "style", "nav"], positive_tags=["p", "meta", "h1"]),
+    # raw text runs without comments as negative, <br> and <hr> as negative tags
+    get_profile("thesis").copy(name="raw-odd", negative_tags=["a", "br", "hr", "span"], positive_tags=["div", "b"]),
+]
+
+
+def _facts(phrases, title):
+    return title, [(p.text, p.path, p.neg, p.pos, p.link_density) for p in phrases]
+
+
+def assert_same(html: str):
+    root = parse_html(html)
+    if root is None:
+        return
+    for prof in PROFILES:
+        expected = _facts(*reference_segment(root, prof))
+        assert _facts(*segment(root, prof)) == expected, (prof.name, html)
+
+
+CASES = [
+    "<div>foo<p></p>bar</div>",
+    "<div>foo<hr>bar<br>baz<p><img></p>qux<!-- c --></div>",
+    "<div><div><div><hr></div></div></div>tail after empty blocks<div>x</div>",
+    "<p>one<br>two<br><br>three <br> four<br></p><br>after",
+    "<p>a<b>b<br></b>c</p><ul><li><img></li><li>item</li><li></li></ul>end",
+    "<div>foo<meta name=description content='in body'>bar<hr><meta name=keywords content=k>baz</div>",
+    "<p>foo<meta name=description content=m></p><p>bar</p>",
+    "<div>run<nav></nav>after nav<button>x<br>y</button>z</div>",
+    "<div>a<?php echo 1 ?>b<!---->c<!-- -->d</div>",
+    "<html><head><title> </title><title>Second title</title><!-- head comment --></head><body>t</body></html>",
+    "<a href=x>link <div>block in link</div> tail</a> text",
+    "<table><tr><td>cell<td><td>other</table><select><option>o1<option>o2</select>",
+    "<div>\xa0</div><p>\xa0x\xa0</p><div>\x0c</div>text",
+    "<script>" + "var x = 1;\n" * 200 + "</script><p>" + "long " * 300 + "</p>",
+    "<svg><title>svg title</title></svg><title>page</title>",
+    "<div>" * 300 + "deep" + "</div>" * 300 + "<p>" * 200 + "<hr>" + "</p>" * 200 + "after",
+    "<body>text<br>",
+    "<html><body><div>a</div></body></html><!-- after html -->",
+]
+
+
+@pytest.mark.parametrize("html", CASES)
+def test_corner_cases_match_the_reference(html):
+    assert_same(html)
+
+
+def test_ten_thousand_deep_empty_blocks_match_and_stay_linear():
+    html = "<div>" * 10_000 + "<hr>" + "</div>" * 10_000 + "end"
+    assert_same(html)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(html_documents())
+def test_random_html_matches_the_reference(doc):
+    assert_same(doc)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(["<div>", "</div>", "<p>", "</p>", "<br>", "<hr>", "<a href=x>", "</a>", "<b>",
+                                 "</b>", "<span>", "<li>", "<script>s</script>", "<!--c-->", "<meta name=keywords "
+                                 "content=k>", "text ", "more words ", " ", "\n", "<nav>", "</nav>", "<title>t",
+                                 "</title>", "<head>", "<body>", "<img>", "<?pi x?>"]), max_size=40))
+def test_random_tag_soup_matches_the_reference(parts):
+    assert_same("".join(parts))
+
+
+def reference_tokenize(text, stop_words):
+    return [t for t in _TOKEN_RE.findall(text.lower()) if t not in stop_words]
+
+
+TOKEN_CASES = [
+    "Don’t panic — the café’s office\xa0opens at 9:00", "ŁÓDŹ and Zürich", "plain ascii words, and_more x2y",
+    "KELVIN \u212a and İstanbul", "x² ½ ①②", "", "a b c", "naïve résumé", "ΑΒΓ δέκα",
+]
+
+
+@pytest.mark.parametrize("text", TOKEN_CASES)
+def test_tokenize_matches_the_unicode_reference(text):
+    for stop in (ENGLISH, frozenset()):
+        assert tokenize(text, stop) == reference_tokenize(text, stop)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.one_of(st.characters(), st.sampled_from("abcXYZ ’—\xa0é\u212a")), max_size=80))
+def test_tokenize_matches_on_random_text(text):
+    assert tokenize(text, ENGLISH) == reference_tokenize(text, ENGLISH)
