@@ -24,8 +24,6 @@ from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Case as SqlCase
-from django.db.models import Exists, OuterRef, Value, When
 from django.utils import timezone
 
 from classifier import kb
@@ -124,14 +122,18 @@ def _is_cornerstone(case_id: int) -> bool:
 
 
 # --------------------------------------------------------------------------- review state
-def review_state_expression():
-    """An article's review state (ReviewState) computed from its classification rows, as SQL."""
-    rows = Classification.objects.filter(case__article_id=OuterRef("pk"))
-    return SqlCase(
-        When(Exists(rows.filter(state=Classification.State.SUGGESTED)), then=Value(ReviewState.PENDING)),
-        When(Exists(rows), then=Value(ReviewState.CLASSIFIED)),
-        default=Value(ReviewState.UNREVIEWED),
-    )
+_REFRESH_SQL = """
+    UPDATE {article} SET review_state = fresh.review_state
+    FROM (
+        SELECT c.article_id,
+               CASE WHEN EXISTS (SELECT 1 FROM {classification} r WHERE r.case_id = c.id AND r.state = %s) THEN %s
+                    WHEN EXISTS (SELECT 1 FROM {classification} r WHERE r.case_id = c.id) THEN %s
+                    ELSE %s END AS review_state
+        FROM {case} c
+        WHERE c.id IN ({ids}) AND c.article_id IS NOT NULL
+    ) AS fresh
+    WHERE {article}.id = fresh.article_id AND {article}.review_state <> fresh.review_state
+"""
 
 
 def refresh_review_states(case_ids: Iterable[int]) -> int:
@@ -139,17 +141,24 @@ def refresh_review_states(case_ids: Iterable[int]) -> int:
 
     Every writer of classification rows calls this in its own transaction, after its writes, with the
     cases whose rows it created, deleted or changed the state of: the stored state can then never
-    drift from the rows (tests/classifier/test_review_state.py walks every writer). Only the
-    articles whose state really changes are written.
+    drift from the rows (tests/classifier/test_review_state.py walks every writer). One UPDATE ... FROM
+    per chunk: the cases by primary key, two EXISTS probes each on the (case, folder) index (each stops
+    at its first row); only the articles whose state really changes are written. (The migration that
+    added the column fills it by the same rule: monitor/migrations/0003_article_review_state.py.)
     """
+    quote = connection.ops.quote_name
+    tables = {
+        "article": quote(Article._meta.db_table),
+        "case": quote(Case._meta.db_table),
+        "classification": quote(Classification._meta.db_table),
+    }
+    states = [Classification.State.SUGGESTED, ReviewState.PENDING, ReviewState.CLASSIFIED, ReviewState.UNREVIEWED]
     changed = 0
-    for ids in _chunks(sorted(set(case_ids))):
-        truth = review_state_expression()
-        changed += (
-            Article.objects.filter(case__id__in=ids)
-            .exclude(review_state=truth)
-            .update(review_state=review_state_expression())
-        )
+    with connection.cursor() as cursor:
+        for ids in _chunks(sorted(set(case_ids))):
+            sql = _REFRESH_SQL.format(ids=", ".join(["%s"] * len(ids)), **tables)
+            cursor.execute(sql, [*states, *ids])  # noqa: S608 - table names and placeholders only
+            changed += cursor.rowcount
     return changed
 
 

@@ -5,8 +5,8 @@ from django.db.models import Case, Exists, OuterRef, Value, When
 
 
 def fill_review_states(apps, schema_editor):
-    """Every article's review state from its classification rows, as
-    classifier.services.review_state_expression computes it (one UPDATE; the new index is built after)."""
+    """Every article's review state from its classification rows, by the rule of
+    classifier.services.refresh_review_states (one UPDATE; the new index is built after)."""
     Article = apps.get_model("monitor", "Article")
     Classification = apps.get_model("classifier", "Classification")
     rows = Classification.objects.filter(case__article_id=OuterRef("pk"))
