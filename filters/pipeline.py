@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import threading
 from dataclasses import dataclass, field
-from itertools import filterfalse
+from itertools import chain, filterfalse
 
 from lxml import etree
 
@@ -252,8 +252,11 @@ def segment(root, profile: Profile) -> tuple[list[Phrase], str]:
 
     No decision is taken here, only the facts the filters need: the tag path,
     the innermost negative and positive tag above the phrase, and (block
-    phrases) the share of link characters.  Written for speed: one
-    ``iter()`` pass, one dict lookup per element.
+    phrases) the share of link characters.  Written for speed (it is most of
+    the pipeline's own time): one ``iter()`` pass in document order, one dict
+    lookup per element; an element is closed, and its tail emitted, when the
+    next node's parent is not that element.  tests/filters/test_fast_paths.py
+    checks it against the plainer walk it replaced.
     """
     flags_of = _tag_flags(profile).get
     comments_negative = "#comment" in profile.negative_tags
@@ -264,9 +267,10 @@ def segment(root, profile: Profile) -> tuple[list[Phrase], str]:
     phrases: list[Phrase] = []
     append = phrases.append
     title = ""
-    paths = [""]
-    hards: list[str] = []
-    poss: list[str] = []
+    hards: list[str] = []  # negative tags above, innermost last; `hard` is the innermost or None
+    hard = None
+    poss: list[str] = []  # positive tags above; `pos` is the innermost or None
+    pos = None
     links = 0
     in_head = 0
 
@@ -277,45 +281,44 @@ def segment(root, profile: Profile) -> tuple[list[Phrase], str]:
     block_paths = [""]
     block_pos: list[str | None] = [None]
 
-    def flush():
-        text = _norm("".join(run))
-        if text:
-            append(Phrase(text, block_paths[-1], None, block_pos[-1], run_link / run_len))
-
-    # Pre-order iteration (lxml's iter() is about twice as fast as iterwalk());
-    # an element is closed, and its tail emitted, once all its children have
-    # been visited: each open element carries the count of children left.
-    stack: list[list] = []  # [children left, tail, flags]
-    node_iter = root.iter()
-    el = next(node_iter, None)
-    while True:
-        # close the elements whose subtrees are complete
-        while stack and (el is None or stack[-1][0] == 0):
-            _, tail, f = stack.pop()
-            paths.pop()
+    outer = root.getparent()  # None for a document's root element
+    stack: list[tuple] = []  # (element, path, flags) of the open elements below `top`
+    top = outer  # innermost open element, its path and its flags
+    path = ""
+    top_f = 0
+    for el in chain(root.iter(), (None,)):
+        parent = outer if el is None else el.getparent()
+        # close the elements whose subtrees are complete; each one's tail follows it
+        while top is not parent:
+            f = top_f
+            tail = top.tail
+            top, path, top_f = stack.pop()
             if f:
                 if f & _HARD:
                     hards.pop()
+                    hard = hards[-1] if hards else None
                 if f & _LINK:
                     links -= 1
                 if f & _POS:
                     poss.pop()
+                    pos = poss[-1] if poss else None
                 if f & _HEAD:
                     in_head -= 1
                 if f & _BLOCK:
                     if run_len:
-                        flush()
+                        text = _norm("".join(run))
+                        if text:
+                            append(Phrase(text, block_paths[-1], None, block_pos[-1], run_link / run_len))
                         run_len = run_link = 0
                     run = []
                     block_paths.pop()
                     block_pos.pop()
             if tail is None or tail.isspace() or (in_head and skip_head):
                 continue
-            if hards:
-                append(Phrase(_norm(tail) if len(tail) < 1000 else tail.strip(), paths[-1], hards[-1],
-                              poss[-1] if poss else None))
+            if hard:
+                append(Phrase(_norm(tail) if len(tail) < 1000 else tail.strip(), path, hard, pos))
             elif not block_mode:
-                append(Phrase(_norm(tail), paths[-1], None, poss[-1] if poss else None))
+                append(Phrase(_norm(tail), path, None, pos))
             else:
                 n = len(tail.strip())
                 run.append(tail)
@@ -324,34 +327,31 @@ def segment(root, profile: Profile) -> tuple[list[Phrase], str]:
                     run_link += n
         if el is None:
             break
-        if stack:
-            stack[-1][0] -= 1
         tag = el.tag
         if tag.__class__ is not str:  # comment, processing instruction or entity: no children
             text = el.text
             if tag is _Comment and text and not text.isspace():
                 if comments_negative:
-                    append(Phrase(_norm(text) if len(text) < 1000 else text.strip(), paths[-1] + "/#comment",
+                    append(Phrase(_norm(text) if len(text) < 1000 else text.strip(), path + "/#comment",
                                   "#comment", None))
                 elif not block_mode:
-                    append(Phrase(_norm(text), paths[-1] + "/#comment", hards[-1] if hards else None,
-                                  poss[-1] if poss else None))
-            path = paths[-1]
-            text = el.tail
+                    append(Phrase(_norm(text), path + "/#comment", hard, pos))
+            text = el.tail  # in the same parent
         else:
-            path = paths[-1]
-            if len(path) < _PATH_LIMIT:
+            stack.append((top, path, top_f))
+            if len(path) < _PATH_LIMIT:  # deeper tags are not spelt out (10,000-deep pages)
                 path = path + "/" + tag
-            paths.append(path)
-            f = flags_of(tag, 0)
-            stack.append([len(el), el.tail, f])
+            top = el
+            top_f = f = flags_of(tag, 0)
             if f:
                 if f & _HARD:
                     hards.append(tag)
+                    hard = tag
                 if f & _LINK:
                     links += 1
                 if f & _POS:
                     poss.append(tag)
+                    pos = tag
                 if f & _HEAD:
                     in_head += 1
                 elif f & _META:
@@ -359,31 +359,30 @@ def segment(root, profile: Profile) -> tuple[list[Phrase], str]:
                     if name in _META_NAMES and not skip_head:
                         content = el.get("content")
                         if content and not content.isspace():
-                            append(Phrase(_norm(content), path + "[@name=" + name + "]",
-                                          hards[-1] if hards else None, meta_pos))
+                            append(Phrase(_norm(content), path + "[@name=" + name + "]", hard, meta_pos))
                 elif f & _TITLE and not title and el.text:
                     title = _norm(el.text)
                 if f & _BLOCK:
                     if run_len:
-                        flush()
+                        text = _norm("".join(run))
+                        if text:
+                            append(Phrase(text, block_paths[-1], None, block_pos[-1], run_link / run_len))
                         run_len = run_link = 0
                     run = []
                     block_paths.append(path)
-                    block_pos.append(poss[-1] if poss else None)
+                    block_pos.append(pos)
                 elif f & _BR:
                     run.append(" ")
             text = el.text
-        el = next(node_iter, None)
         if text is None or text.isspace() or (in_head and skip_head):
             continue
-        if hards:
+        if hard:
             # script/style/comment text is removed whatever happens: long ones are
             # kept stripped but not re-spaced (normalising a 100 kB inline script
             # would cost more than parsing the page)
-            append(Phrase(_norm(text) if len(text) < 1000 else text.strip(), path, hards[-1],
-                          poss[-1] if poss else None))
+            append(Phrase(_norm(text) if len(text) < 1000 else text.strip(), path, hard, pos))
         elif not block_mode:
-            append(Phrase(_norm(text), path, None, poss[-1] if poss else None))
+            append(Phrase(_norm(text), path, None, pos))
         else:
             n = len(text.strip())
             run.append(text)
@@ -391,7 +390,9 @@ def segment(root, profile: Profile) -> tuple[list[Phrase], str]:
             if links:
                 run_link += n
     if run_len:
-        flush()
+        text = _norm("".join(run))
+        if text:
+            append(Phrase(text, block_paths[-1], None, block_pos[-1], run_link / run_len))
     return phrases, title
 
 
@@ -455,18 +456,35 @@ def apply_filters(phrases: list[Phrase], profile: Profile, filtering_phrases=Non
 
 
 _TOKEN_RE = re.compile(r"[^\W\d_]{2,}")
-_ASCII_TOKEN_RE = re.compile(r"[a-z]{2,}")
 #: a letter outside ASCII (what the Unicode class matches beyond [a-z] in lower-cased text)
 _NON_ASCII_LETTER_RE = re.compile(r"[^\W\d_\x00-\x7f]")
+_ASCII_BYTES = bytes(range(128))
+#: bytes.translate table: a-z kept, every other byte a space
+_LETTERS_ONLY = bytes(c if 97 <= c <= 122 else 32 for c in range(256))
+_SINGLE_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyz")
+_DROP_CACHE: dict[frozenset, frozenset] = {}
 
 
 def tokenize(text: str, stop_words: frozenset[str] = frozenset()) -> list[str]:
-    """Lower-cased words of two letters or more (no digits) that are not stop words."""
+    """Lower-cased words of two letters or more (no digits) that are not stop words.
+
+    A word is a maximal run of letters (the Unicode class ``[^\\W\\d_]``).  When no letter of the text
+    is outside ASCII (most English pages: curly quotes, dashes and no-break spaces are separators either
+    way) the same words are found without the regex engine: every byte but a-z becomes a space and
+    ``split()`` cuts; one-letter words go with the stop words.  About twice as fast.
+    """
     text = text.lower()
-    # Same tokens as the Unicode class whenever no letter is outside ASCII (curly quotes, dashes and
-    # no-break spaces are separators either way), and much faster: most English pages take this path.
-    if text.isascii() or not _NON_ASCII_LETTER_RE.search(text):
-        return list(filterfalse(stop_words.__contains__, _ASCII_TOKEN_RE.findall(text)))
+    if text.isascii() or _NON_ASCII_LETTER_RE.search(
+        # only the non-ASCII characters, found in C
+        text.encode("utf-8", "surrogatepass").translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")
+    ) is None:
+        drop = _DROP_CACHE.get(stop_words) if isinstance(stop_words, frozenset) else None
+        if drop is None:
+            drop = frozenset(stop_words) | _SINGLE_LETTERS
+            if isinstance(stop_words, frozenset) and len(_DROP_CACHE) < 16:
+                _DROP_CACHE[stop_words] = drop
+        words = text.encode("ascii", "replace").translate(_LETTERS_ONLY).decode("ascii").split()
+        return list(filterfalse(drop.__contains__, words))
     return list(filterfalse(stop_words.__contains__, _TOKEN_RE.findall(text)))
 
 

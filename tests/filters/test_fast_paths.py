@@ -96,6 +96,7 @@ def reference_tokenize(text, stop_words):
 TOKEN_CASES = [
     "Don’t panic — the café’s office\xa0opens at 9:00", "ŁÓDŹ and Zürich", "plain ascii words, and_more x2y",
     "KELVIN \u212a and İstanbul", "x² ½ ①②", "", "a b c", "naïve résumé", "ΑΒΓ δέκα",
+    "lone \ud800surrogate ok", "tab\tand\x00nul ~ x_y",
 ]
 
 
