@@ -27,8 +27,9 @@ def politeness_delay() -> float:
 
 
 def politeness_max_wait() -> float:
-    """A task waits at most this long for its host's turn; beyond that it is re-queued for later."""
-    return _number("WIMS_POLITENESS_MAX_WAIT", 10.0)
+    """A task sleeps at most this long in its thread for its host's turn; beyond that it is re-queued with a
+    countdown to when the turn comes (a poll keeps the sources already read), leaving its thread free."""
+    return _number("WIMS_POLITENESS_MAX_WAIT", 0.25)
 
 
 def connect_timeout() -> float:

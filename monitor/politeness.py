@@ -6,8 +6,9 @@ A request *reserves* its slot with one conditional UPDATE on the host's row::
 
 The statement is atomic on PostgreSQL (row lock) and on SQLite (database write lock), so two workers can
 never take the same slot, whatever machine they run on; each then sleeps until its own slot. A slot
-further away than ``max_wait`` is not taken: the caller re-queues its task for later rather than holding a
-worker. Times are Unix seconds of the workers' clocks (keep worker clocks in sync with NTP).
+further away than ``max_wait`` (a fraction of a second by default) is not taken: the caller re-queues its
+task for when the slot frees up rather than holding a worker thread. Times are Unix seconds of the
+workers' clocks (keep worker clocks in sync with NTP).
 """
 from __future__ import annotations
 

@@ -22,6 +22,7 @@ from urllib import robotparser
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from . import conf, politeness
 from .canonical import host_of, origin_of, same_site
@@ -176,20 +177,36 @@ def _rules(site: Site) -> LinkRules:
     return LinkRules(site.home_url, site.include_list, site.exclude_list, watched)
 
 
+#: key of an unfinished poll's progress in Site.validators (never a URL, so it cannot clash with one)
+PROGRESS_KEY = "#poll"
+
+
 def poll_site(site_id: int) -> Outcome:
-    """Read the site's section pages and feed, store each never-seen article URL, enqueue its fetch."""
+    """Read the site's section pages and feed, store each never-seen article URL, enqueue its fetch.
+
+    A poll never sleeps for a busy host: when a source's politeness slot is further away than
+    WIMS_POLITENESS_MAX_WAIT, it stores what the sources read so far gave (pending articles, their fetches
+    enqueued right away, the sources' validators) with its progress in ``Site.validators[PROGRESS_KEY]``,
+    and asks to run again when the slot frees up; the next run resumes with the remaining sources. Until
+    it finishes, the site's ``next_poll_at`` is a lease: were the continuation lost, the dispatcher polls
+    the site again after the lease, which resumes from the stored progress too.
+    """
     site = Site.objects.filter(pk=site_id).first()
     if site is None or not site.active:
         return Outcome("skipped", "site inactive or deleted")
+    now = timezone.now()
     rules = _rules(site)
     sources = [(u, FetchAttempt.Kind.SECTION) for u in site.watched_urls]
     if site.feed_url:
         sources.append((site.feed_url, FetchAttempt.Kind.FEED))
-    links: list[str] = []
-    errors: list[str] = []
     validators = dict(site.validators or {})
+    progress = _progress(validators.pop(PROGRESS_KEY, None), site, now)
+    links: list[str] = []
+    errors: list[str] = progress["errors"]
     hook = _hook(site)
     for url, kind in sources:
+        if url in progress["done"]:
+            continue
         saved = validators.get(url, {})
         headers = {}
         if saved.get("etag"):
@@ -199,15 +216,17 @@ def poll_site(site_id: int) -> Outcome:
         started = time.monotonic()
         try:
             resp = fetch(url, allow_private=site.allow_private_addresses, before_request=hook, headers=headers)
-        except Deferred:
-            raise  # the task re-queues the poll; nothing recorded
+        except Deferred as exc:  # the host is busy: keep what is done, come back for the rest
+            return _defer_poll(site, progress, validators, select_candidates(links, rules), exc.delay, now)
         except FetchError as exc:
             errors.append(f"{url}: {exc}")
             _record(site, kind, url, "retry" if exc.transient else "failed", started=started, status=exc.status,
                     nbytes=exc.nbytes, error=str(exc))
             if exc.retry_after:
                 _push_back_host(url, exc.retry_after)
+            progress["done"].append(url)
             continue
+        progress["done"].append(url)
         if resp.status == 304:
             _record(site, kind, url, "not_modified", started=started, status=304)
             continue
@@ -222,8 +241,32 @@ def poll_site(site_id: int) -> Outcome:
         validators[url] = {k: v for k, v in (("etag", resp.headers.get("etag")),
                                              ("last_modified", resp.headers.get("last-modified"))) if v}
     new_ids = create_pending(site, select_candidates(links, rules))
-    _finish_poll(site, errors, len(new_ids), validators, len(sources))
+    _finish_poll(site, errors, progress["found"] + len(new_ids), validators, len(sources), progress)
     return Outcome("polled", f"{len(new_ids)} new", [("fetch", pk, 0) for pk in new_ids])
+
+
+def _progress(saved: dict | None, site: Site, now) -> dict:
+    """The stored progress of the site's unfinished poll, or a fresh one (also for a stale one)."""
+    if saved:
+        started = parse_datetime(saved.get("started") or "")
+        if started is not None and started > now - timedelta(seconds=max(site.poll_interval, conf.lease_seconds())):
+            return saved
+    regular = site.next_poll_at.isoformat() if site.next_poll_at else None
+    return {"started": now.isoformat(), "done": [], "found": 0, "errors": [], "next_poll_at": regular,
+            "deferrals": 0}
+
+
+def _defer_poll(site: Site, progress: dict, validators: dict, candidates: list[str], delay: float,
+                now) -> Outcome:
+    """Store the links and validators of the sources read so far and the progress; re-queue the poll."""
+    new_ids = create_pending(site, candidates)
+    progress["found"] += len(new_ids)
+    progress["deferrals"] += 1
+    Site.objects.filter(pk=site.pk).update(
+        validators={**validators, PROGRESS_KEY: progress},
+        next_poll_at=now + timedelta(seconds=delay + conf.lease_seconds()))  # the lease (see poll_site)
+    return Outcome("deferred", f"{len(new_ids)} new, rest in {delay:.1f}s",
+                   [("fetch", pk, 0) for pk in new_ids] + [("poll", site.pk, delay)])
 
 
 def create_pending(site: Site, urls: list[str]) -> list[int]:
@@ -243,9 +286,12 @@ def create_pending(site: Site, urls: list[str]) -> list[int]:
     return created
 
 
-def _finish_poll(site: Site, errors: list[str], found: int, validators: dict, sources: int) -> None:
+def _finish_poll(site: Site, errors: list[str], found: int, validators: dict, sources: int,
+                 progress: dict | None = None) -> None:
     now = timezone.now()
     fields = {"last_poll_at": now, "articles_found_last_poll": found, "validators": validators}
+    if progress and progress["deferrals"]:  # end the lease: back to the regular schedule
+        fields["next_poll_at"] = parse_datetime(progress["next_poll_at"]) if progress["next_poll_at"] else None
     if errors:
         failures = site.consecutive_failures + 1
         # A failing site is polled less often (doubling, bounded), so a dead site costs little.

@@ -12,8 +12,12 @@ behind. Retries are scheduled by the services (exponential backoff with jitter, 
 countdown messages; a delay longer than MAX_COUNTDOWN is left to the sweep instead, because a countdown
 message is held unacknowledged by a worker until it is due.
 
-Suggested workers (``-P threads`` because polling and fetching mostly wait on the network and on the
-per-host delay; processing is CPU-bound and uses processes)::
+Polls and fetches never sleep long for a host's politeness slot: beyond WIMS_POLITENESS_MAX_WAIT they
+re-queue themselves with a countdown (a poll keeps the sources it already read), so their threads wait on
+the network only.
+
+Suggested workers (``-P threads`` because polling and fetching mostly wait on the network; processing is
+CPU-bound and uses processes)::
 
     celery -A wims worker -Q celery,poll,fetch -P threads -c 16
     celery -A wims worker -Q process -c 2
@@ -22,7 +26,6 @@ from celery import shared_task
 from celery.utils.log import get_task_logger
 
 from . import learning, services
-from .net import Deferred
 
 log = get_task_logger(__name__)
 
@@ -46,11 +49,8 @@ def dispatch_due_polls() -> str:
 
 @shared_task(name="monitor.poll_site", queue="poll", time_limit=240, soft_time_limit=200)
 def poll_site(site_id: int) -> str:
-    try:
-        outcome = services.poll_site(site_id)
-    except Deferred as exc:  # the host is busy: come back when it has a free slot
-        poll_site.apply_async((site_id,), countdown=exc.delay)
-        return f"deferred {exc.delay:.1f}s"
+    """One poll, or one continuation of it: a busy host makes it store its progress and re-queue itself."""
+    outcome = services.poll_site(site_id)
     _enqueue(outcome)
     return f"{outcome.result} {outcome.detail}".strip()
 

@@ -1,0 +1,141 @@
+"""Polls that never sleep for a busy host: a poll that meets a host whose politeness slot is further away than
+WIMS_POLITENESS_MAX_WAIT stores what its sources gave so far and re-queues itself for the rest.
+
+Checked in this process (a lost continuation, resumed by the dispatcher after the lease) and with a real
+worker of one thread: three sites polled at once, every source read once, politeness exact, health right."""
+import time
+from datetime import timedelta
+from urllib.parse import urlsplit
+
+import pytest
+from django.utils import timezone
+
+from monitor import services
+from monitor.models import Article, FetchAttempt, Site
+from tests.monitor.conftest import FAST_ENV, TERMINAL, control, ground_truth, register, request_log, run_until
+
+DELAY = 0.6
+# A longer sweep grace than FAST_ENV's: with one thread, the embedded broker (about one message a second)
+# must not fill the queue with the sweep's copies of fetches that are only waiting for their countdown.
+ENV = {**FAST_ENV, "WIMS_POLITENESS_DELAY": str(DELAY), "WIMS_POLITENESS_MAX_WAIT": "0.05", "WIMS_SWEEP_GRACE": "30"}
+
+
+def paths(server, key: str) -> list[str]:
+    return [r["path"] + ("?" + r["query"] if r.get("query") else "") for r in request_log(server, key)]
+
+
+def source_paths(site: Site) -> list[str]:
+    urls = site.watched_urls + ([site.feed_url] if site.feed_url else [])
+    return [urlsplit(u).path + ("?" + urlsplit(u).query if urlsplit(u).query else "") for u in urls]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_lost_continuation_is_resumed_after_its_lease_without_reading_a_source_twice(demo, monkeypatch):
+    for key, value in ENV.items():
+        monkeypatch.setenv(key, value)
+    site = register(demo, "healthwatch")
+    sources = source_paths(site)
+    assert len(sources) >= 3, "home page, sections and feed: several continuations"
+    Site.objects.filter(pk=site.pk).update(next_poll_at=None)
+    [(name, pk, _)] = services.dispatch_due_polls().enqueue
+    assert (name, pk) == ("poll", site.pk)
+    regular = Site.objects.get(pk=site.pk).next_poll_at  # set by the dispatcher's claim
+
+    first = services.poll_site(site.pk)  # robots.txt takes the host's slot: the home page must wait
+    assert first.result == "deferred" and first.enqueue[-1][:2] == ("poll", site.pk)
+    assert 0 < first.enqueue[-1][2] <= DELAY
+    time.sleep(DELAY)
+    second = services.poll_site(site.pk)  # the home page, then the next source must wait
+    assert second.result == "deferred"
+    fetches = [pk for name, pk, _ in second.enqueue if name == "fetch"]
+    assert fetches, "the home page's links are stored and their fetches enqueued at once"
+    assert set(Article.objects.filter(site=site).values_list("pk", flat=True)) == set(fetches)
+    stored = Site.objects.get(pk=site.pk)
+    progress = stored.validators[services.PROGRESS_KEY]
+    assert progress["done"] == [site.home_url] and progress["found"] == len(fetches)
+    assert stored.validators[site.home_url].get("etag"), "the home page's validators are kept at once"
+    lease = stored.next_poll_at
+    assert timezone.now() < lease < regular, "a lease, not the regular schedule"
+
+    # The continuation message is lost. After the lease the dispatcher polls the site again: it resumes.
+    assert services.dispatch_due_polls().enqueue == [], "not due while the lease runs"
+    Site.objects.filter(pk=site.pk).update(next_poll_at=timezone.now() - timedelta(seconds=1))
+    assert [t[:2] for t in services.dispatch_due_polls().enqueue] == [("poll", site.pk)]
+    outcomes = []
+    for _ in range(20):
+        time.sleep(DELAY)
+        outcomes.append(services.poll_site(site.pk))
+        if outcomes[-1].result == "polled":
+            break
+    assert outcomes[-1].result == "polled", [o.result for o in outcomes]
+
+    log = paths(demo, "healthwatch")
+    assert sorted(log) == sorted(["/robots.txt", *sources]), "every source read once, robots.txt once"
+    site.refresh_from_db()
+    published = set(ground_truth(demo, "healthwatch"))
+    assert set(Article.objects.filter(site=site).values_list("url", flat=True)) == published
+    assert site.articles_found_last_poll == len(published) == 4, "counted across the continuations"
+    assert services.PROGRESS_KEY not in site.validators
+    assert set(site.validators) == {site.home_url, *site.watched_urls, site.feed_url}
+    assert site.consecutive_failures == 0 and not site.last_error and site.last_success_at
+    assert site.next_poll_at > timezone.now() + timedelta(seconds=site.poll_interval - 120), \
+        "back on the regular schedule (the lease ended)"
+
+
+@pytest.mark.worker
+def test_one_thread_polls_three_busy_hosts_at_once_with_exact_politeness(demo, start_worker, fast_env):
+    sites = {key: register(demo, key) for key in ("healthwatch", "courier", "wellbeing")}
+    # One thread for everything: if a poll slept for its host's slot, the three polls would run one after
+    # the other; continuations let them interleave.
+    worker = start_worker(concurrency=1, pool="threads", extra_env=ENV)
+    truth = {key: set(ground_truth(demo, key)) for key in sites}
+    everything = set().union(*truth.values())
+    run_until(lambda: set(Article.objects.filter(state="processed").values_list("url", flat=True)) >= everything,
+              timeout=120, message="the 12 published articles")
+    assert Article.objects.count() == 12
+    assert "deferred" in worker.log(), "polls were continued"
+
+    spans = {}
+    for key, site in sites.items():
+        site.refresh_from_db()
+        log = request_log(demo, key)
+        sources = source_paths(site)
+        read = [r for r in log if (r["path"] + ("?" + r["query"] if r.get("query") else "")) in sources]
+        assert sorted(r["path"] + ("?" + r["query"] if r.get("query") else "") for r in read) == sorted(sources), \
+            f"{key}: every source read exactly once"
+        spans[key] = (min(r["time"] for r in read), max(r["time"] for r in read))
+        stamps = sorted(r["time"] for r in log)
+        gaps = [b - a for a, b in zip(stamps, stamps[1:], strict=False)]
+        assert min(gaps) >= DELAY - 0.1, (key, gaps)  # see test_reliability: arrival-time slack
+        assert site.articles_found_last_poll == 4 and site.consecutive_failures == 0 and not site.last_error
+        assert services.PROGRESS_KEY not in site.validators
+    # The polls overlapped in time (one thread): none held the thread while waiting for its host.
+    starts, ends = [s for s, _ in spans.values()], [e for _, e in spans.values()]
+    assert max(starts) < min(ends), spans
+
+    # Second cycle: one new article each, and the Health Watch feed broken. Conditional GET on every source,
+    # the new article counted, the feed's error recorded, across the continuations.
+    for key in sites:
+        assert demo.publish(key)
+    control(demo, "healthwatch", "POST", "fault", mode="500", count="all", path_prefix="/rss.xml")
+    since = timezone.now()
+    Site.objects.update(next_poll_at=None)
+    run_until(lambda: Site.objects.filter(last_poll_at__gte=since).count() == 3
+              and not Article.objects.exclude(state__in=TERMINAL).exists()
+              and Article.objects.count() == 15, timeout=120, message="the second cycle")
+    for key, site in sites.items():
+        site.refresh_from_db()
+        assert site.articles_found_last_poll == 1, key
+        [added] = set(ground_truth(demo, key)) - truth[key]
+        assert Article.objects.get(url=added).state == "processed", key
+        second = [r for r in request_log(demo, key) if r["time"] >= since.timestamp()
+                  and (r["path"] + ("?" + r["query"] if r.get("query") else "")) in source_paths(site)]
+        assert len(second) == len(source_paths(site)), f"{key}: every source read once"
+        assert all(r["if_none_match"] for r in second), f"{key}: conditional GET on every source"
+        assert services.PROGRESS_KEY not in site.validators
+    hw = sites["healthwatch"]
+    assert hw.consecutive_failures == 1 and "rss.xml" in hw.last_error and "HTTP 500" in hw.last_error
+    assert hw.last_success_at >= since, "the other sources worked: reachable"
+    assert FetchAttempt.objects.filter(site=hw, kind="feed", outcome="retry", started_at__gte=since).count() == 1
+    for key in ("courier", "wellbeing"):
+        assert sites[key].consecutive_failures == 0 and not sites[key].last_error
