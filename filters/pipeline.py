@@ -125,7 +125,14 @@ def _empty_counts() -> dict[str, int]:
 # --------------------------------------------------------------------------- parsing
 
 _TAG_RE = re.compile(r"<[A-Za-z!?/]")
-_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0e-\x1f]")
+#: control characters that do not occur in text (tab, newlines and form feed do); counted in UTF-8
+#: bytes, where each is one byte, with bytes.translate (far faster than a regex over the text)
+_CONTROL_BYTES = bytes([*range(0x00, 0x09), 0x0B, *range(0x0E, 0x20)])
+
+
+def _count_controls(text: str) -> int:
+    raw = text.encode("utf-8", "surrogatepass")
+    return len(raw) - len(raw.translate(None, _CONTROL_BYTES))
 _BOM_PREFIXES = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
 _local = threading.local()
 
@@ -136,7 +143,8 @@ def _parser() -> etree.HTMLParser:
     if p is None:
         # huge_tree: a 50 MB page with long text nodes must not be cut short by
         # libxml2's safety limits (the HTML parser does not expand entities).
-        p = _local.parser = etree.HTMLParser(encoding="utf-8", huge_tree=True, no_network=True)
+        # collect_ids off: no table of id attributes, which nothing here looks up (~4% of parsing).
+        p = _local.parser = etree.HTMLParser(encoding="utf-8", huge_tree=True, no_network=True, collect_ids=False)
     return p
 
 
@@ -158,7 +166,7 @@ def page_text(
     elif isinstance(html, str):
         text, encoding = html, None
         head = text[:8192]
-        if head and len(_CONTROL_RE.findall(head)) > len(head) // 10:
+        if head and _count_controls(head) > len(head) // 10:
             raise ExtractionError(
                 "input is not an HTML page: it looks like binary data (many control characters)"
             )
@@ -207,6 +215,11 @@ _META_NAMES = frozenset(("description", "keywords"))
 
 
 def _norm(text: str) -> str:
+    """Each run of whitespace as one space, none at the ends: ``" ".join(text.split())``."""
+    if text.isprintable() and "  " not in text:
+        # every whitespace character but the ASCII space is unprintable, so the only whitespace
+        # here is single spaces: no need to cut the text into words (most text runs, 2-3x faster)
+        return text.strip(" ")
     return " ".join(text.split())
 
 

@@ -7,12 +7,14 @@ HTML, for the built-in profiles and for custom ones that switch on the branches 
 ``tokenize`` (ASCII pattern when no letter is outside ASCII) against the Unicode pattern alone.
 """
 
+import re
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from filters import get_profile
-from filters.pipeline import _TOKEN_RE, parse_html, segment, tokenize
+from filters.pipeline import _TOKEN_RE, _count_controls, _norm, parse_html, segment, tokenize
 from filters.stopwords import ENGLISH
 
 from .reference_segment import reference_segment
@@ -110,3 +112,19 @@ def test_tokenize_matches_the_unicode_reference(text):
 @given(st.text(alphabet=st.one_of(st.characters(), st.sampled_from("abcXYZ ’—\xa0é\u212a")), max_size=80))
 def test_tokenize_matches_on_random_text(text):
     assert tokenize(text, ENGLISH) == reference_tokenize(text, ENGLISH)
+
+
+WHITESPACE = " \t\n\r\x0b\x0c\x1c\x1f\x85\xa0\u1680\u2000\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.one_of(st.sampled_from(WHITESPACE), st.sampled_from("ab\u200b\ufeff"), st.characters()),
+               max_size=40))
+def test_norm_matches_split_and_join(text):
+    assert _norm(text) == " ".join(text.split())
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.one_of(st.characters(max_codepoint=0x20), st.characters()), max_size=60))
+def test_control_count_matches_the_regex(text):
+    assert _count_controls(text) == len(re.findall(r"[\x00-\x08\x0b\x0e-\x1f]", text))
