@@ -38,6 +38,8 @@ class Snapshot:
     _index: list = field(default_factory=list, repr=False, compare=False)
     # cornerstone case id -> Explanation under this tree, filled on first use (validation reuses it)
     _explained: dict = field(default_factory=dict, repr=False, compare=False)
+    # cornerstone case id -> its Case row (id, article, source), loaded once on first use
+    _rows: list = field(default_factory=list, repr=False, compare=False)
 
     @property
     def cornerstone_index(self) -> KeywordIndex:
@@ -47,6 +49,22 @@ class Snapshot:
                     self._index.append(KeywordIndex(self.cornerstones.items()))
                     _freeze_long_lived()
         return self._index[0]
+
+    def cornerstone_rows(self, ids: Iterable[int]) -> dict[int, Case]:
+        """The Case rows of these cornerstone cases (only id, article and source loaded; keywords are in
+        ``cornerstones``). All cornerstones are read in one query on first use and kept with the snapshot,
+        so the widest validation (every cornerstone case may change) reads no case rows. The rows are
+        shared: read them, never change them."""
+        if not self._rows:
+            with _cache_lock:
+                if not self._rows:
+                    self._rows.append(Case.objects.only("id", "article_id", "source").in_bulk(list(self.cornerstones)))
+                    _freeze_long_lived()
+        rows = self._rows[0]
+        ids = list(ids)
+        missing = [i for i in ids if i not in rows]
+        found = Case.objects.only("id", "article_id", "source").in_bulk(missing) if missing else {}
+        return {i: rows.get(i) or found[i] for i in ids}
 
     def explanation(self, case_id: int):
         """The cached inference result for a cornerstone case (computed once per snapshot)."""
@@ -168,7 +186,9 @@ def publish(snapshot: Snapshot) -> Snapshot:
     row.stamp = stamp
     row.updated_at = timezone.now()
     row.save(update_fields=["version", "stamp", "updated_at"])
-    new = Snapshot(stamp, row.version, snapshot.tree, snapshot.cornerstones, snapshot._index, snapshot._explained)
+    new = Snapshot(
+        stamp, row.version, snapshot.tree, snapshot.cornerstones, snapshot._index, snapshot._explained, snapshot._rows
+    )
 
     def install() -> None:
         global _cache

@@ -558,12 +558,21 @@ class CornerstoneChange:
     """
 
     case: Case
-    before: list[Folder]
-    after: list[Folder]
+    before_ids: frozenset[int]
+    after_ids: frozenset[int]
+    folders: dict[int, Folder] = field(repr=False, compare=False)  # shared by the validation's changes
     case_keywords: frozenset[str] = field(repr=False)
     cornerstone_keywords: frozenset[str] = field(repr=False)
 
     # computed on access: the widest validation lists every cornerstone case, the page shows a few
+    @property
+    def before(self) -> list[Folder]:
+        return _as_folders(self.before_ids, self.folders)
+
+    @property
+    def after(self) -> list[Folder]:
+        return _as_folders(self.after_ids, self.folders)
+
     @property
     def differs_by(self) -> list[str]:
         return sorted(self.case_keywords - self.cornerstone_keywords)
@@ -678,24 +687,19 @@ def validate_rule(
     changed = _cornerstone_changes(snapshot, proposal)
     changed.pop(case.pk, None)  # the case being fixed is meant to change
     folders = _folders_by_id({f for before, after in changed.values() for f in before | after})
-    cases = Case.objects.defer("keywords").in_bulk(list(changed))
+    cases = snapshot.cornerstone_rows(changed)
     words = case.keyword_set
-    stones = []
-    listed: dict[frozenset, list[Folder]] = {}  # many cornerstones share the same folder sets
-
-    def as_folders(ids: set[int]) -> list[Folder]:
-        key = frozenset(ids)
-        if key not in listed:
-            listed[key] = _as_folders(ids, folders)
-        return listed[key]
-
-    for case_id in sorted(changed):
-        before, after = changed[case_id]
-        stones.append(
-            CornerstoneChange(
-                cases[case_id], as_folders(before), as_folders(after), words, snapshot.cornerstones[case_id]
-            )
+    stones = [
+        CornerstoneChange(
+            cases[case_id],
+            frozenset(changed[case_id][0]),
+            frozenset(changed[case_id][1]),
+            folders,
+            words,
+            snapshot.cornerstones[case_id],
         )
+        for case_id in sorted(changed)
+    ]
     selected, selected_words = _selected_keywords(snapshot, selected_cornerstones)
     diff = [w for w in engine_difference_list(words, selected_words) if w not in proposal.conditions]
     return Validation(case, proposal, stones, diff, selected, snapshot.version)
