@@ -66,13 +66,18 @@ def _record(site: Site, kind: str, url: str, outcome: str, *, article: Article |
 # --------------------------------------------------------------------------- robots.txt
 
 _parsed_robots: dict[tuple[str, float], robotparser.RobotFileParser] = {}
+#: robots.txt rows this process has read, by origin, used until they expire (saves a query per request)
+_robots_rows: dict[str, RobotsFile] = {}
 
 
 def _robots(site: Site, origin: str) -> RobotsFile:
     now = timezone.now()
+    cached = _robots_rows.get(origin)
+    if cached is not None and cached.expires_at > now:
+        return cached
     cached = RobotsFile.objects.filter(origin=origin, expires_at__gt=now).first()
     if cached is not None:
-        return cached
+        return _remember_robots(cached)
     url = origin + "/robots.txt"
     started = time.monotonic()
     status, body, ttl = None, "", conf.robots_ttl()
@@ -90,6 +95,13 @@ def _robots(site: Site, origin: str) -> RobotsFile:
     robots, _ = RobotsFile.objects.update_or_create(
         origin=origin, defaults={"status": status, "body": body, "fetched_at": now,
                                  "expires_at": now + timedelta(seconds=ttl)})
+    return _remember_robots(robots)
+
+
+def _remember_robots(robots: RobotsFile) -> RobotsFile:
+    if len(_robots_rows) > 5000:
+        _robots_rows.clear()
+    _robots_rows[robots.origin] = robots
     return robots
 
 
@@ -354,9 +366,10 @@ def fetch_article(article_id: int) -> Outcome:
         Article.objects.filter(pk=article_id, state=S.FETCHING).update(
             state=S.FAILED, lease_until=None, last_error=reason[:2000], http_status=exc.status)
         return Outcome("failed", reason)
-    _record(site, FetchAttempt.Kind.ARTICLE, resp.url, "ok", article=article, attempt=attempt, started=started,
-            status=resp.status, nbytes=len(resp.body))
-    return _store_page(article, resp)
+    with transaction.atomic():  # the fetch log and the stored page: one commit
+        _record(site, FetchAttempt.Kind.ARTICLE, resp.url, "ok", article=article, attempt=attempt,
+                started=started, status=resp.status, nbytes=len(resp.body))
+        return _store_page(article, resp)
 
 
 def _check_page(resp: Response) -> None:
@@ -414,11 +427,16 @@ def _store_page(article: Article, resp: Response) -> Outcome:
         article.state = S.DUPLICATE
         article.duplicate_of = target
         article.raw_html, article.raw_size = None, 0
-        article.save()
+        article.save(update_fields=[*FETCHED_FIELDS, "duplicate_of"])
         return Outcome("alias", f"canonical is {canonical}", [("process", target.pk, 0)])
     article.state = S.FETCHED
-    article.save()
+    article.save(update_fields=FETCHED_FIELDS)
     return Outcome("fetched", "", [("process", article.pk, 0)])
+
+
+#: the columns a fetch writes (not the site, URL, attempts or the experts' review state)
+FETCHED_FIELDS = ["final_url", "http_status", "headers", "charset", "raw_html", "raw_size", "fetched_at",
+                  "last_error", "lease_until", "due_at", "canonical_url", "state"]
 
 
 def _canonical_article(article: Article, canonical: str) -> Article:
@@ -446,6 +464,11 @@ def content_hash(core_text: str) -> str:
     return hashlib.sha256(normal.encode("utf-8")).hexdigest() if normal else ""
 
 
+#: the columns processing writes (never the raw page, nor the experts' review state that ingestion keeps)
+PROCESSED_FIELDS = ["title", "core_text", "tokens", "charset", "extraction", "content_hash", "state", "lease_until",
+                    "processed_at"]
+
+
 def process_article(article_id: int) -> Outcome:
     """Filters with the site's profile, then the case and inference, or a link to the original article."""
     import filters
@@ -455,10 +478,12 @@ def process_article(article_id: int) -> Outcome:
 
     if not _claim(article_id, S.FETCHED, S.PROCESSING, "process_attempts"):
         return Outcome("skipped", "not fetched (done, or another worker has it)")
-    article = Article.objects.select_related("site").get(pk=article_id)
+    # The site's filter profile comes in the same query (a reverse one-to-one; None when it has none).
+    article = Article.objects.select_related("site", "site__filter_profile").get(pk=article_id)
+    site = article.site
     t0 = time.perf_counter()
     try:
-        extraction = run_filters(article, article.site.filter_profile_data() or "default")
+        extraction = run_filters(article, site.filter_profile_data() or "default")
     except (filters.ExtractionError, ValueError) as exc:
         Article.objects.filter(pk=article_id, state=S.PROCESSING).update(
             state=S.FAILED, lease_until=None, last_error=f"filters: {exc}"[:2000])
@@ -468,30 +493,30 @@ def process_article(article_id: int) -> Outcome:
     timings = {"filter_ms": round((t1 - t0) * 1000, 3)}
     article.lease_until = None
     article.processed_at = timezone.now()
-    with transaction.atomic():
-        original = None
-        if digest:
-            try:
-                with transaction.atomic():
-                    Article.objects.filter(pk=article_id).update(content_hash=digest)
-            except IntegrityError:
-                original = Article.objects.filter(content_hash=digest, duplicate_of__isnull=True).first()
-        if original is not None:
-            article.state, article.duplicate_of = S.DUPLICATE, original
-            article.content_hash = digest
-            article.save()
-            return Outcome("duplicate", f"re-publication of article {original.pk}",
-                           learning.after_processing(article.site, extraction.profile))
-        t2 = time.perf_counter()
-        ingest_case(article, extraction.tokens)
-        t3 = time.perf_counter()
-        timings["inference_ms"] = round((t3 - t2) * 1000, 3)
-        article.content_hash = digest
-        article.state = S.PROCESSED
-        article.extraction["timings"] = timings
-        article.save()
+    article.content_hash = digest
+    follow_up = learning.after_processing  # after the transaction: it may read what others committed
+    try:
+        # One transaction: the case, its suggestions and the article's final state. The content-hash claim
+        # is part of the final save: the unique index on (content_hash) of originals refuses a second
+        # original with the same core text, and the whole transaction, case included, is rolled back.
+        with transaction.atomic():
+            t2 = time.perf_counter()
+            ingest_case(article, extraction.tokens)
+            timings["inference_ms"] = round((time.perf_counter() - t2) * 1000, 3)
+            article.state = S.PROCESSED
+            article.extraction["timings"] = timings
+            article.save(update_fields=PROCESSED_FIELDS)
+    except IntegrityError:
+        original = Article.objects.filter(content_hash=digest, duplicate_of__isnull=True).exclude(
+            pk=article_id).first() if digest else None
+        if original is None:
+            raise
+        article.state, article.duplicate_of = S.DUPLICATE, original
+        article.save(update_fields=[*PROCESSED_FIELDS, "duplicate_of"])
+        return Outcome("duplicate", f"re-publication of article {original.pk}",
+                       follow_up(site, extraction.profile))
     # The site's first pages: once enough are stored, learn its filter profile (monitor/learning.py).
-    return Outcome("processed", "", learning.after_processing(article.site, extraction.profile))
+    return Outcome("processed", "", follow_up(site, extraction.profile))
 
 
 def run_filters(article: Article, profile):

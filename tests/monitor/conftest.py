@@ -106,3 +106,13 @@ def seed_rule(keyword: str, folder_path: str):
     case = services.ingest_case(article, [keyword, "seed"])
     [rule] = services.commit_rule(case, "new", user, folder=folder, conditions=[keyword])
     return folder, rule
+
+
+@pytest.fixture(autouse=True)
+def _forget_robots_rows():
+    """robots.txt rows are cached per process (monitor/services.py); each test starts from its own database."""
+    from monitor import services
+
+    services._robots_rows.clear()
+    yield
+    services._robots_rows.clear()

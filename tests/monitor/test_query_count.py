@@ -1,0 +1,44 @@
+"""SQL statements per article, fetch and processing (a count, not a time: the benchmark times them).
+
+An article's pipeline cost is mostly its database round trips (docs/benchmarks/webmon.md), so their number
+is pinned here: a change that adds one fails this test instead of slowing WebMon down unnoticed. Counts
+include the transaction statements (BEGIN, COMMIT, SAVEPOINT, RELEASE), which are round trips too. Before
+this test, an article with one suggestion took 34 statements on PostgreSQL (6 fetching, 28 processing).
+"""
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from monitor import services
+from monitor.models import Article
+from tests.monitor.conftest import register, seed_rule
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+#: statements of one fetch: claim, article with its site, politeness slot, then in one transaction the fetch
+#: log and the stored page (robots.txt comes from this process's cache)
+FETCH = {"postgresql": 7, "sqlite": 7}
+#: statements of one processing: claim, article with site and profile, the learning check, then in one
+#: transaction the case (knowledge-base share lock, case, keyword index, suggestions, review state) and the
+#: article's final row, whose unique content hash is the re-publication check
+PROCESS = {"postgresql": 21, "sqlite": 19}
+
+
+def test_statements_per_article_fetch_and_processing(demo, fast_env):
+    seed_rule("diabetes", "Health/Diabetes")
+    site = register(demo, "healthwatch")
+    ids = [pk for name, pk, _ in services.poll_site(site.pk).enqueue if name == "fetch"]
+    assert len(ids) == 4
+    counts = []  # (fetch statements, processing statements, their SQL)
+    for pk in ids[:3]:
+        with CaptureQueriesContext(connection) as fetch:
+            assert services.fetch_article(pk).result == "fetched"
+        with CaptureQueriesContext(connection) as process:
+            assert services.process_article(pk).result == "processed"
+        sql = [q["sql"][:120] for q in fetch.captured_queries + process.captured_queries]
+        counts.append((len(fetch), len(process), sql))
+    vendor = connection.vendor
+    for n_fetch, n_process, sql in counts[1:]:  # the first article also reads robots.txt and the rules
+        assert n_fetch <= FETCH[vendor], sql
+        assert n_process <= PROCESS[vendor], sql
+    assert Article.objects.filter(state="processed").count() == 4  # the seed article and three fetched
