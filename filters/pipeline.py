@@ -263,6 +263,18 @@ def _tag_flags(profile: Profile) -> dict[str, int]:
     return flags
 
 
+class _EndOfWalk:
+    """Follows the last node of the walk: its parent is the root's, so every open element gets closed."""
+
+    __slots__ = ("parent",)
+
+    def __init__(self, parent):
+        self.parent = parent
+
+    def getparent(self):
+        return self.parent
+
+
 def segment(root, profile: Profile) -> tuple[list[Phrase], str]:
     """Walk the tree once and cut it into phrases; return ``(phrases, title)``.
 
@@ -302,8 +314,9 @@ def segment(root, profile: Profile) -> tuple[list[Phrase], str]:
     top = outer  # innermost open element, its path and its flags
     path = ""
     top_f = 0
-    for el in chain(root.iter(), (None,)):
-        parent = outer if el is None else el.getparent()
+    end = _EndOfWalk(outer)
+    for el in chain(root.iter(), (end,)):
+        parent = el.getparent()
         # close the elements whose subtrees are complete; each one's tail follows it
         while top is not parent:
             f = top_f
@@ -341,7 +354,7 @@ def segment(root, profile: Profile) -> tuple[list[Phrase], str]:
                 run_len += n
                 if links:
                     run_link += n
-        if el is None:
+        if el is end:
             break
         tag = el.tag
         if tag.__class__ is not str:  # comment, processing instruction or entity: no children
@@ -356,7 +369,7 @@ def segment(root, profile: Profile) -> tuple[list[Phrase], str]:
         else:
             stack.append((top, path, top_f))
             if len(path) < _PATH_LIMIT:  # deeper tags are not spelt out (10,000-deep pages)
-                path = path + "/" + tag
+                path = f"{path}/{tag}"
             top = el
             top_f = f = flags_of(tag, 0)
             if f:
