@@ -169,7 +169,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 @admin.register(Article)
 class ArticleAdmin(ReadOnlyAdmin):
-    list_display = ("title_or_url", "site", "state", "fetch_attempts", "http_status", "collected_at",
+    list_display = ("title_or_url", "site", "state", "fetch_attempts", "http_status", "published_at", "collected_at",
                     "processed_at", "duplicate_of")
     list_filter = ("state", "site")
     search_fields = ("url", "title")

@@ -6,16 +6,21 @@ whatever order (no "first item" or "newest on top" assumption).
 """
 from __future__ import annotations
 
+import calendar
+import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from email.utils import parsedate_to_datetime
 
 import feedparser
 from lxml import etree, html
 
 from .canonical import canonicalise, same_site
 
-__all__ = ["links_from_html", "links_from_feed", "canonical_link", "LinkRules", "select_candidates"]
+__all__ = ["links_from_html", "links_from_feed", "canonical_link", "published_date", "page_metadata", "parse_date",
+           "LinkRules", "select_candidates"]
 
 # Links that are never articles: stylesheets, scripts, images, documents, archives, media.
 _ASSET = re.compile(
@@ -61,18 +66,114 @@ def links_from_html(page: bytes | str, url: str) -> list[str]:
 
 def canonical_link(page: bytes | str, url: str) -> str | None:
     """The page's ``<link rel="canonical">`` as a canonical URL, or None."""
+    return page_metadata(page, url)[0]
+
+
+def published_date(page: bytes | str) -> datetime | None:
+    """When the page says it was published (see :func:`page_metadata`), or None."""
+    return page_metadata(page, "")[1]
+
+
+def page_metadata(page: bytes | str, url: str) -> tuple[str | None, datetime | None]:
+    """The page's canonical URL and publication date, from one parse of the page.
+
+    The date is the first readable one of: ``<meta property="article:published_time">`` (and its Open
+    Graph and Dublin Core kin), ``itemprop="datePublished"``, JSON-LD ``datePublished``, then the first
+    ``<time datetime>``. Unreadable or implausible dates are skipped (:func:`parse_date`).
+    """
     root = _parse(page)
     if root is None:
-        return None
+        return None, None
+    canonical = None
     for link in root.xpath("//link[@href]"):
         rels = (link.get("rel") or "").lower().split()
         if "canonical" in rels:
-            return canonicalise(link.get("href"), _base(root, url))
+            canonical = canonicalise(link.get("href"), _base(root, url)) if url else None
+            break
+    return canonical, _page_date(root)
+
+
+_META_DATES = ("article:published_time", "og:article:published_time", "og:published_time", "datepublished",
+               "dc.date.issued", "dcterms.issued", "dc.date", "date", "pubdate", "publish-date", "publishdate")
+
+
+def _page_date(root) -> datetime | None:
+    metas = {}
+    for meta in root.xpath("//meta[@content]"):
+        key = (meta.get("property") or meta.get("name") or meta.get("itemprop") or "").strip().lower()
+        metas.setdefault(key, meta.get("content"))
+    candidates = [metas.get(key) for key in _META_DATES]
+    for node in root.xpath('//*[@itemprop="datePublished"]'):
+        candidates.append(node.get("content") or node.get("datetime") or node.text_content())
+    for script in root.xpath('//script[@type="application/ld+json"]'):
+        candidates += _json_ld_dates(script.text_content())
+    candidates += root.xpath("//time/@datetime")[:1]
+    for value in candidates:
+        when = parse_date(value)
+        if when is not None:
+            return when
     return None
 
 
-def links_from_feed(feed: bytes | str, url: str) -> list[str]:
-    """Canonical article URLs of an RSS or Atom feed (entry links, else permalink GUIDs)."""
+def _json_ld_dates(text: str) -> list[str]:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return []
+    found: list[str] = []
+    stack = [data]
+    while stack and len(found) < 5:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(reversed(item))
+        elif isinstance(item, dict):
+            if isinstance(item.get("datePublished"), str):
+                found.append(item["datePublished"])
+            stack.extend(v for k, v in item.items() if k == "@graph" or isinstance(v, list | dict))
+    return found
+
+
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+
+
+def parse_date(value, now: datetime | None = None) -> datetime | None:
+    """A timezone-aware datetime from an ISO 8601 or RFC 822 date (a time struct from feedparser too), else None.
+
+    Lenient: never raises. A date without a time zone is taken as UTC; one before 1990 or more than two
+    days ahead of ``now`` is not believed.
+    """
+    when = None
+    if hasattr(value, "tm_year"):  # feedparser's *_parsed fields: a time.struct_time in UTC
+        try:
+            when = datetime.fromtimestamp(calendar.timegm(value), UTC)
+        except (OverflowError, ValueError, TypeError):
+            return None
+    elif isinstance(value, str):
+        text = value.strip()
+        if not text or len(text) > 64 or not _YEAR.search(text):
+            return None
+        try:
+            when = datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
+        except ValueError:
+            try:
+                when = parsedate_to_datetime(text)
+            except (TypeError, ValueError, IndexError):
+                return None
+    if when is None:
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    now = now or datetime.now(UTC)
+    if when.year < 1990 or when > now + timedelta(days=2):
+        return None
+    return when
+
+
+def links_from_feed(feed: bytes | str, url: str, dates: dict[str, datetime] | None = None) -> list[str]:
+    """Canonical article URLs of an RSS or Atom feed (entry links, else permalink GUIDs).
+
+    ``dates``, when given, receives each link's publication date from its entry (published, else updated).
+    """
     parsed = feedparser.parse(feed, response_headers={"content-location": url})
     if parsed.bozo and not parsed.entries:
         exc = parsed.get("bozo_exception")
@@ -87,6 +188,11 @@ def links_from_feed(feed: bytes | str, url: str) -> list[str]:
             link = canonicalise(href, url) if href else None
             if link:
                 seen.setdefault(link, None)
+                if dates is not None and link not in dates:
+                    # dict.get: feedparser's own get maps a missing published to updated, with a warning
+                    when = parse_date(dict.get(entry, "published_parsed") or dict.get(entry, "updated_parsed"))
+                    if when is not None:
+                        dates[link] = when
                 break
     return list(seen)
 

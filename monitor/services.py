@@ -16,7 +16,7 @@ import logging
 import random
 import time
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from urllib import robotparser
 
 from django.db import IntegrityError, transaction
@@ -26,7 +26,7 @@ from django.utils.dateparse import parse_datetime
 
 from . import conf, politeness
 from .canonical import host_of, origin_of, same_site
-from .discovery import LinkRules, canonical_link, links_from_feed, links_from_html, select_candidates
+from .discovery import LinkRules, links_from_feed, links_from_html, page_metadata, select_candidates
 from .models import Article, FetchAttempt, Host, RobotsFile, Site
 from .net import HTML_TYPES, Deferred, FetchError, Response, fetch
 
@@ -214,6 +214,7 @@ def poll_site(site_id: int) -> Outcome:
     validators = dict(site.validators or {})
     progress = _progress(validators.pop(PROGRESS_KEY, None), site, now)
     links: list[str] = []
+    dates: dict[str, datetime] = {}  # publication dates of the feed's items, by link
     errors: list[str] = progress["errors"]
     hook = _hook(site)
     for url, kind in sources:
@@ -229,7 +230,7 @@ def poll_site(site_id: int) -> Outcome:
         try:
             resp = fetch(url, allow_private=site.allow_private_addresses, before_request=hook, headers=headers)
         except Deferred as exc:  # the host is busy: keep what is done, come back for the rest
-            return _defer_poll(site, progress, validators, select_candidates(links, rules), exc.delay, now)
+            return _defer_poll(site, progress, validators, select_candidates(links, rules), dates, exc.delay, now)
         except FetchError as exc:
             errors.append(f"{url}: {exc}")
             _record(site, kind, url, "retry" if exc.transient else "failed", started=started, status=exc.status,
@@ -244,7 +245,7 @@ def poll_site(site_id: int) -> Outcome:
             continue
         _record(site, kind, url, "ok", started=started, status=resp.status, nbytes=len(resp.body))
         try:
-            found = links_from_feed(resp.body, resp.url) if kind == FetchAttempt.Kind.FEED \
+            found = links_from_feed(resp.body, resp.url, dates) if kind == FetchAttempt.Kind.FEED \
                 else links_from_html(resp.body, resp.url)
         except ValueError as exc:
             errors.append(f"{url}: {exc}")
@@ -252,7 +253,7 @@ def poll_site(site_id: int) -> Outcome:
         links += found
         validators[url] = {k: v for k, v in (("etag", resp.headers.get("etag")),
                                              ("last_modified", resp.headers.get("last-modified"))) if v}
-    new_ids = create_pending(site, select_candidates(links, rules))
+    new_ids = create_pending(site, select_candidates(links, rules), dates)
     _finish_poll(site, errors, progress["found"] + len(new_ids), validators, len(sources), progress)
     return Outcome("polled", f"{len(new_ids)} new", [("fetch", pk, 0) for pk in new_ids])
 
@@ -268,10 +269,10 @@ def _progress(saved: dict | None, site: Site, now) -> dict:
             "deferrals": 0}
 
 
-def _defer_poll(site: Site, progress: dict, validators: dict, candidates: list[str], delay: float,
+def _defer_poll(site: Site, progress: dict, validators: dict, candidates: list[str], dates: dict, delay: float,
                 now) -> Outcome:
     """Store the links and validators of the sources read so far and the progress; re-queue the poll."""
-    new_ids = create_pending(site, candidates)
+    new_ids = create_pending(site, candidates, dates)
     progress["found"] += len(new_ids)
     progress["deferrals"] += 1
     Site.objects.filter(pk=site.pk).update(
@@ -281,18 +282,22 @@ def _defer_poll(site: Site, progress: dict, validators: dict, candidates: list[s
                    [("fetch", pk, 0) for pk in new_ids] + [("poll", site.pk, delay)])
 
 
-def create_pending(site: Site, urls: list[str]) -> list[int]:
-    """Insert the URLs not yet known for the site; return the ids this call created (and must enqueue)."""
+def create_pending(site: Site, urls: list[str], dates: dict[str, datetime] | None = None) -> list[int]:
+    """Insert the URLs not yet known for the site; return the ids this call created (and must enqueue).
+
+    ``dates``: publication dates known from the feed, by URL (the page's own date is read when fetched).
+    """
     known: set[str] = set()
     for i in range(0, len(urls), 500):
         known |= set(Article.objects.filter(site=site, url__in=urls[i:i + 500]).values_list("url", flat=True))
     created = []
+    dates = dates or {}
     for url in urls:
         if url in known:
             continue
         try:
             with transaction.atomic():
-                created.append(Article.objects.create(site=site, url=url).pk)
+                created.append(Article.objects.create(site=site, url=url, published_at=dates.get(url)).pk)
         except IntegrityError:  # another poll of the same site inserted it first; it enqueues the fetch
             pass
     return created
@@ -415,7 +420,9 @@ def _store_page(article: Article, resp: Response) -> Outcome:
     article.last_error = ""
     article.lease_until = None
     article.due_at = now
-    canonical = canonical_link(resp.body, resp.url)
+    canonical, published = page_metadata(resp.body, resp.url)
+    if article.published_at is None:  # a feed's date, when the link came from one, comes first
+        article.published_at = published
     if canonical:
         article.canonical_url = canonical[:2000]
     target = None
@@ -436,7 +443,7 @@ def _store_page(article: Article, resp: Response) -> Outcome:
 
 #: the columns a fetch writes (not the site, URL, attempts or the experts' review state)
 FETCHED_FIELDS = ["final_url", "http_status", "headers", "charset", "raw_html", "raw_size", "fetched_at",
-                  "last_error", "lease_until", "due_at", "canonical_url", "state"]
+                  "last_error", "lease_until", "due_at", "canonical_url", "published_at", "state"]
 
 
 def _canonical_article(article: Article, canonical: str) -> Article:
@@ -447,7 +454,8 @@ def _canonical_article(article: Article, canonical: str) -> Article:
     copy = Article(site=article.site, url=canonical, state=S.FETCHED, final_url=article.final_url,
                    canonical_url=canonical, http_status=article.http_status, headers=article.headers,
                    charset=article.charset, raw_html=article.raw_html, raw_size=article.raw_size,
-                   fetched_at=article.fetched_at, fetch_attempts=article.fetch_attempts, due_at=article.due_at)
+                   fetched_at=article.fetched_at, fetch_attempts=article.fetch_attempts, due_at=article.due_at,
+                   published_at=article.published_at)
     try:
         with transaction.atomic():
             copy.save()

@@ -637,7 +637,9 @@ Bookmark</A></FONT></TD></TR></TABLE>
 <HR size="1"><FONT size="1">Have a health story? E-mail the newsdesk. Letters may be edited for length.</FONT>"""
         right = self._headlines_box(ctx, "Related stories", _related(ctx, article))
         right += self._headlines_box(ctx, "Latest headlines", [a for a, _ in ctx.published[:5]])
-        head = f'<META name="description" content="{e(article.standfirst)}">\n'
+        # The visible date is dd/mm/yyyy text; machines get it from a microdata meta tag.
+        head = (f'<META name="description" content="{e(article.standfirst)}">\n'
+                f'<META itemprop="datePublished" content="{when.isoformat()}">\n')
         return self._page(ctx, article.title, path, center, right, extra_head=head)
 
     def info_page(self, ctx: PageContext, title: str, text: str) -> str:
