@@ -29,6 +29,7 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 bench-filters: $(BENCH_STAMP)
 	$(BIN)/python tests/bench/bench_filters.py

@@ -2,6 +2,7 @@
 cases, classifications' provenance and the audit log are read-only here, because changing them by hand
 would bypass the KB lock, re-inference and the audit log (use the experts' workspace, undo, or import_kb).
 """
+
 from django.contrib import admin
 
 from classifier import services

@@ -147,9 +147,7 @@ def build(name: str, outdir: Path, source: Path | None = None) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m classifier.datasets", description=__doc__.split("\n\n")[0]
-    )
+    parser = argparse.ArgumentParser(prog="python -m classifier.datasets", description=__doc__.split("\n\n")[0])
     parser.add_argument("name", choices=sorted(BUILDERS))
     parser.add_argument("outdir", type=Path, help="output folder (use var/..., it is gitignored)")
     parser.add_argument("--source", type=Path, help="dataset folder (default: $WIMS_DATASETS/<name>)")

@@ -198,9 +198,7 @@ class RuleTree:
         if parent is None:
             raise ValueError(f"rule {rule.id}: unknown parent rule {rule.parent_id}")
         if parent.folder is None:
-            raise ValueError(
-                f"rule {rule.id}: parent {parent.id} is a stopping rule and cannot have children"
-            )
+            raise ValueError(f"rule {rule.id}: parent {parent.id} is a stopping rule and cannot have children")
         if rule.folder is not None and rule.folder == parent.folder:
             raise ValueError(
                 f"refining rule {rule.id} must conclude a folder other than its parent's ({parent.folder})"

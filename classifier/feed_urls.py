@@ -3,6 +3,7 @@
 A folder's feed URL carries its id (what identifies it) and a slug of its path (for people); after a
 rename the old slug answers 301 to the new one, so subscriptions keep working.
 """
+
 from django.urls import path, register_converter
 
 from classifier import feed_views, feeds

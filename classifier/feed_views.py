@@ -64,9 +64,7 @@ def opml(request):
     kind = "rss" if fmt == "rss" else "atom"
 
     def outline(text: str, url: str) -> None:
-        ET.SubElement(
-            body, "outline", type=kind, text=text, title=text, xmlUrl=request.build_absolute_uri(url)
-        )
+        ET.SubElement(body, "outline", type=kind, text=text, title=text, xmlUrl=request.build_absolute_uri(url))
 
     outline("WIMS: everything classified", all_feed_url(fmt))
     for folder in Folder.objects.filter(public=True).order_by("path"):

@@ -116,9 +116,7 @@ def article_guid(article_id: int) -> str:
     return f"tag:{tag_authority()}:wims:article:{article_id}"
 
 
-def folder_feed_url(
-    folder: Folder, fmt: str = "rss", subfolders: bool = False, token: str | None = None
-) -> str:
+def folder_feed_url(folder: Folder, fmt: str = "rss", subfolders: bool = False, token: str | None = None) -> str:
     url = reverse("feeds:folder", kwargs={"folder_id": folder.pk, "slug": folder_slug(folder), "fmt": fmt})
     query = {}
     if subfolders:
@@ -135,9 +133,7 @@ def all_feed_url(fmt: str = "rss") -> str:
 # --------------------------------------------------------------------------- access
 def subtree_q(folder: Folder, prefix: str = "") -> Q:
     """Folders at or below ``folder`` (by stored path), optionally through a relation ``prefix``."""
-    return Q(**{f"{prefix}path": folder.path}) | Q(
-        **{f"{prefix}path__startswith": folder.path + Folder.SEPARATOR}
-    )
+    return Q(**{f"{prefix}path": folder.path}) | Q(**{f"{prefix}path__startswith": folder.path + Folder.SEPARATOR})
 
 
 def visible_q(grant: Folder | None, prefix: str = "") -> Q:
@@ -354,10 +350,7 @@ class FeedScope:
         if self.folder is None:
             return "Articles the experts accepted into any public folder."
         where = "or its subfolders" if self.subfolders else ""
-        return (
-            f"Articles the experts accepted into the folder {xml_text(self.folder.path)} {where}".strip()
-            + "."
-        )
+        return f"Articles the experts accepted into the folder {xml_text(self.folder.path)} {where}".strip() + "."
 
     def url(self) -> str:
         if self.folder is None:
@@ -532,9 +525,7 @@ def folder_feed(request, folder_id: int, slug: str, fmt: str):
         raise Http404("no such feed")
     if slug != folder_slug(folder):
         query = request.GET.urlencode()
-        target = reverse(
-            "feeds:folder", kwargs={"folder_id": folder.pk, "slug": folder_slug(folder), "fmt": fmt}
-        )
+        target = reverse("feeds:folder", kwargs={"folder_id": folder.pk, "slug": folder_slug(folder), "fmt": fmt})
         return HttpResponsePermanentRedirect(f"{target}?{query}" if query else target)
     scope = FeedScope(fmt, folder, subfolders, grant, token if grant else None, prefetched=prefetched)
     return serve(request, scope)

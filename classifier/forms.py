@@ -1,4 +1,5 @@
 """Forms of the experts' workspace: they only parse and check input; views call the services."""
+
 from django import forms
 from django.core.exceptions import ValidationError
 

@@ -24,15 +24,9 @@ class Folder(models.Model):
     """A folder of the experts' folder tree; the conclusion of MCRDR rules and the unit of a feed."""
 
     name = models.CharField(max_length=100, validators=[validate_folder_name])
-    parent = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="children"
-    )
-    path = models.CharField(
-        max_length=1000, unique=True, editable=False, help_text="Full path, e.g. Health/Diabetes"
-    )
-    public = models.BooleanField(
-        default=True, help_text="Public folders have open feeds; private ones need a token."
-    )
+    parent = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="children")
+    path = models.CharField(max_length=1000, unique=True, editable=False, help_text="Full path, e.g. Health/Diabetes")
+    public = models.BooleanField(default=True, help_text="Public folders have open feeds; private ones need a token.")
     # default (not auto_now_add) so that an imported knowledge base keeps its timestamps
     created_at = models.DateTimeField(default=timezone.now)
 
@@ -106,9 +100,7 @@ class Rule(models.Model):
     with no folder a stopping rule.
     """
 
-    parent = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="children"
-    )
+    parent = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="children")
     folder = models.ForeignKey(Folder, null=True, blank=True, on_delete=models.PROTECT, related_name="rules")
     conditions = models.JSONField(default=list)
     absent = models.JSONField(default=list, blank=True)

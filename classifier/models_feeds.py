@@ -33,9 +33,7 @@ class FeedToken(models.Model):
     folder = models.ForeignKey("classifier.Folder", on_delete=models.CASCADE, related_name="feed_tokens")
     subscriber = models.CharField(max_length=200, help_text="Who the token was given to.")
     digest = models.CharField(max_length=64, unique=True, editable=False)
-    prefix = models.CharField(
-        max_length=8, editable=False, help_text="First characters, to tell tokens apart."
-    )
+    prefix = models.CharField(max_length=8, editable=False, help_text="First characters, to tell tokens apart.")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -4,6 +4,7 @@ Each label also records what the filters decided for that phrase when it was lab
 recall, precision, fallout, accuracy and error per site are one aggregate query (no re-extraction
 of every labelled page) and stay comparable after a site's filter profile changes.
 """
+
 from django.conf import settings
 from django.db import models, transaction
 from django.utils import timezone

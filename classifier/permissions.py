@@ -4,6 +4,7 @@ Every workspace view is wrapped by one of these: anonymous visitors are sent to 
 signed-in users without the needed role get 403 (not a redirect loop to the login page).
 The roles themselves are defined in wims/roles.py.
 """
+
 from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login

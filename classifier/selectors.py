@@ -4,6 +4,7 @@ Views stay thin by calling these. Everything here is read-only; knowledge-base c
 classifier/services.py. Queries are shaped for 100,000 articles: keyset pagination on the inbox's
 (collected_at, id) order, a capped count, and per-page bulk loads instead of per-row queries.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -71,15 +72,11 @@ class Cursor:
 def _older(cursor: Cursor) -> Q:
     """Rows after the cursor in inbox order. The plain bound on collected_at comes first so that the
     database starts its index range scan at the cursor instead of filtering every newer row."""
-    return Q(collected_at__lte=cursor.collected_at) & (
-        Q(collected_at__lt=cursor.collected_at) | Q(id__lt=cursor.id)
-    )
+    return Q(collected_at__lte=cursor.collected_at) & (Q(collected_at__lt=cursor.collected_at) | Q(id__lt=cursor.id))
 
 
 def _newer(cursor: Cursor) -> Q:
-    return Q(collected_at__gte=cursor.collected_at) & (
-        Q(collected_at__gt=cursor.collected_at) | Q(id__gt=cursor.id)
-    )
+    return Q(collected_at__gte=cursor.collected_at) & (Q(collected_at__gt=cursor.collected_at) | Q(id__gt=cursor.id))
 
 
 @dataclass
@@ -280,8 +277,7 @@ def article_phrases(article: Article) -> tuple[list[ShownPhrase], str]:
     stored = (getattr(article, "extraction", None) or {}).get("phrases")
     if stored:
         return [
-            ShownPhrase(p.get("text", ""), p.get("path", ""), p.get("removed_by"), p.get("rescued_by"))
-            for p in stored
+            ShownPhrase(p.get("text", ""), p.get("path", ""), p.get("removed_by"), p.get("rescued_by")) for p in stored
         ], "stored"
     html = stored_html(article)
     if not html:

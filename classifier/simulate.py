@@ -70,9 +70,7 @@ except ImportError:  # pragma: no cover - only while the filters package is miss
     _WORD = re.compile(r"\w+(?:'\w+)*")
 
     def _filters_tokenize(text: str, stop_words: frozenset[str] = frozenset()) -> list[str]:
-        return [
-            t for t in _WORD.findall(text.lower()) if len(t) > 1 and not t.isdigit() and t not in stop_words
-        ]
+        return [t for t in _WORD.findall(text.lower()) if len(t) > 1 and not t.isdigit() and t not in stop_words]
 
 
 def tokenize_text(text: str) -> list[str]:
@@ -354,9 +352,7 @@ class SimulatedExpert:
 
 
 # ---------------------------------------------------------------------------- evaluation
-def f1_scores(
-    gold: list[frozenset[str]], predicted: list[set[str]], labels: Sequence[str]
-) -> tuple[float, float]:
+def f1_scores(gold: list[frozenset[str]], predicted: list[set[str]], labels: Sequence[str]) -> tuple[float, float]:
     """Micro and macro F1 over ``labels`` (multi-label sets)."""
     sk = _sklearn()
     binarizer = sk["MultiLabelBinarizer"](classes=list(labels))
@@ -368,9 +364,7 @@ def f1_scores(
     return float(micro), float(macro)
 
 
-def baselines(
-    seen: Sequence[Item], test: Sequence[Item], labels: Sequence[str]
-) -> dict[str, dict[str, float]]:
+def baselines(seen: Sequence[Item], test: Sequence[Item], labels: Sequence[str]) -> dict[str, dict[str, float]]:
     """Naive Bayes and linear SVM trained on the cases seen so far (one-vs-rest if multi-label)."""
     sk = _sklearn()
     vectorizer = sk["CountVectorizer"](analyzer=_identity)
@@ -379,6 +373,7 @@ def baselines(
     gold = [item.labels for item in test]
     multi = any(len(item.labels) > 1 for item in seen) or any(len(item.labels) > 1 for item in test)
     out = {}
+
     def svm():
         return sk["LinearSVC"](random_state=0)  # liblinear shuffles: fix it for reproducible runs
 
@@ -434,9 +429,7 @@ class Checkpoint:
         }
 
 
-def evaluate_tree(
-    tree: RuleTree, test: Sequence[Item], folders: dict[str, int], labels
-) -> tuple[float, float]:
+def evaluate_tree(tree: RuleTree, test: Sequence[Item], folders: dict[str, int], labels) -> tuple[float, float]:
     names = {v: k for k, v in folders.items()}
     predicted = [{names[f] for f in tree.folders(item.case)} for item in test]
     return f1_scores([item.labels for item in test], predicted, labels)
@@ -541,14 +534,10 @@ def _int_list(text: str) -> list[int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m classifier.simulate", description=__doc__.split("\n\n")[1]
-    )
+    parser = argparse.ArgumentParser(prog="python -m classifier.simulate", description=__doc__.split("\n\n")[1])
     parser.add_argument("--dataset", type=Path, required=True, help="folder with manifest.csv")
     parser.add_argument("--k", type=int, default=3, help="conditions the expert picks first (default 3)")
-    parser.add_argument(
-        "--noise", type=float, default=0.0, help="chance of a random term instead of the best"
-    )
+    parser.add_argument("--noise", type=float, default=0.0, help="chance of a random term instead of the best")
     parser.add_argument("--knowledge", type=int, default=None, help="terms per label the expert knows")
     parser.add_argument("--checkpoints", type=_int_list, default=None, help="e.g. 50,100,500")
     parser.add_argument("--profile", default=None, help="filter profile for HTML files")

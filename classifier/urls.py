@@ -1,4 +1,5 @@
 """The experts' workspace URLs (all expert-only; see classifier/permissions.py)."""
+
 from django.urls import path
 
 from . import views

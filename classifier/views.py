@@ -4,6 +4,7 @@ Every view is wrapped by classifier.permissions.expert_required (anonymous: logi
 without the experts role: 403). Every state change is a POST with Django's CSRF check; the small
 JavaScript endpoints read the token from the form they post.
 """
+
 from __future__ import annotations
 
 from urllib.parse import urlencode, urlsplit
@@ -246,9 +247,7 @@ def _validation_context(request, article: Article, case: Case, draft: RuleDraft,
         context["errors"].append("Choose the wrong folder this rule corrects.")
         return context
     try:
-        validation = services.validate_rule(
-            case, selected_cornerstones=draft.selected, **draft.service_kwargs()
-        )
+        validation = services.validate_rule(case, selected_cornerstones=draft.selected, **draft.service_kwargs())
     except ValidationError as exc:
         context["errors"].append(_error_text(exc))
         return context
@@ -257,8 +256,7 @@ def _validation_context(request, article: Article, case: Case, draft: RuleDraft,
     articles = _light_articles().in_bulk([s.case.article_id for s in shown if s.case.article_id])
     selected = set(draft.selected)
     context["stones"] = [
-        {"change": s, "article": articles.get(s.case.article_id), "selected": s.case.pk in selected}
-        for s in shown
+        {"change": s, "article": articles.get(s.case.article_id), "selected": s.case.pk in selected} for s in shown
     ]
     context["stones_hidden"] = len(validation.cornerstone_cases) - len(shown)
     # selected cases that no longer change stay listed, so the expert can unselect them
@@ -349,9 +347,7 @@ def rule_detail(request, pk):
         rule_ids = committed["rules"]
     else:
         rule_ids = [rule_obj.pk]
-        case_ids = list(
-            Classification.objects.filter(rule=rule_obj).values_list("case_id", flat=True)[:AFFECTED_LIMIT]
-        )
+        case_ids = list(Classification.objects.filter(rule=rule_obj).values_list("case_id", flat=True)[:AFFECTED_LIMIT])
     rules = list(Rule.objects.filter(pk__in=rule_ids).select_related("folder"))
     paths = selectors.rule_paths([r.pk for r in rules])
     stone_article = None
@@ -574,4 +570,3 @@ def _removed_counts(phrases) -> dict[str, int]:
         key = p.removed_by or "core"
         counts[key] = counts.get(key, 0) + 1
     return counts
-

@@ -115,9 +115,7 @@ def _try(data: bytes, codec: str, *, strict: bool) -> str | None:
         return None
 
 
-def decode_html(
-    data: bytes, *, content_type: str | None = None, charset: str | None = None
-) -> tuple[str, str]:
+def decode_html(data: bytes, *, content_type: str | None = None, charset: str | None = None) -> tuple[str, str]:
     """Decode page bytes; return ``(text, codec name used)``.
 
     ``charset`` is an explicit charset (e.g. stored with the article);
@@ -127,7 +125,7 @@ def decode_html(
     """
     for bom, codec in _BOMS:
         if data.startswith(bom):
-            return data[len(bom):].decode(codec, "replace"), codec
+            return data[len(bom) :].decode(codec, "replace"), codec
 
     declared = [charset, charset_from_content_type(content_type)]
     m = _META_CHARSET.search(data, 0, _META_SCAN_BYTES)

@@ -53,8 +53,9 @@ def _profile(arg: str | None) -> Profile:
 
 def cmd_extract(args) -> int:
     try:
-        result = extract(_read(args.page), url=args.page, profile=_profile(args.profile),
-                         content_type=args.content_type)
+        result = extract(
+            _read(args.page), url=args.page, profile=_profile(args.profile), content_type=args.content_type
+        )
     except ExtractionError as exc:
         print(f"error: {args.page}: {exc}", file=sys.stderr)
         return 1
@@ -62,8 +63,10 @@ def cmd_extract(args) -> int:
         print(f"# {result.title}" if result.title else "# (no title)")
         print(result.explain())
         c = result.counts
-        print(f"# phrases {c['total']}: removed by length {c['length']}, by tag {c['tag']}, "
-              f"by redundancy {c['redundancy']}; core {c['core']} ({c['rescued']} rescued by a positive tag)")
+        print(
+            f"# phrases {c['total']}: removed by length {c['length']}, by tag {c['tag']}, "
+            f"by redundancy {c['redundancy']}; core {c['core']} ({c['rescued']} rescued by a positive tag)"
+        )
     elif args.json:
         print(json.dumps(result.to_dict(), ensure_ascii=False, indent=1))
     else:
@@ -87,9 +90,12 @@ def cmd_learn(args) -> int:
     if args.output:
         Path(args.output).write_text(text + "\n")
         p = profile.provenance
-        print(f"learned {len(profile.filtering_phrases)} filtering phrases, {len(profile.filtering_words)} "
-              f"filtering words, threshold {profile.min_length} from {p['sample_size']} of "
-              f"{p['pages_seen']} pages -> {args.output}", file=sys.stderr)
+        print(
+            f"learned {len(profile.filtering_phrases)} filtering phrases, {len(profile.filtering_words)} "
+            f"filtering words, threshold {profile.min_length} from {p['sample_size']} of "
+            f"{p['pages_seen']} pages -> {args.output}",
+            file=sys.stderr,
+        )
     else:
         print(text)
     return 0
@@ -130,8 +136,10 @@ def cmd_stats(args) -> int:
         except ExtractionError as exc:
             failed += 1
             print(f"skipped {p}: {exc}", file=sys.stderr)
-    print(f"profile: {profile.name} (threshold {profile.min_length}, {len(profile.filtering_phrases)} "
-          f"filtering phrases, {len(profile.filtering_words)} filtering words)")
+    print(
+        f"profile: {profile.name} (threshold {profile.min_length}, {len(profile.filtering_phrases)} "
+        f"filtering phrases, {len(profile.filtering_words)} filtering words)"
+    )
     print(stats_table(counts))
     if failed:
         print(f"{failed} page(s) could not be read", file=sys.stderr)

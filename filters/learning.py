@@ -76,9 +76,7 @@ class PageSample:
             self.paths = frozenset(p.path for p in self.phrases)
 
 
-def analyse_page(
-    html: str | bytes, *, url: str | None = None, profile: Profile | str | None = "default"
-) -> PageSample:
+def analyse_page(html: str | bytes, *, url: str | None = None, profile: Profile | str | None = "default") -> PageSample:
     """Parse a page into phrases with the base profile's length and tag filters (no redundancy)."""
     prof = get_profile(profile)
     text, data, _ = page_text(html)
@@ -90,6 +88,7 @@ def analyse_page(
 
 
 # --------------------------------------------------------------------------- the thesis's two sets
+
 
 def _needed(share: float, others: int) -> int:
     """How many of the other sample pages must contain an item (share 1.0 = all of them)."""
@@ -143,6 +142,7 @@ def redundant_words(pages: Sequence[Iterable[str]], min_share: float = 1.0) -> d
 
 # --------------------------------------------------------------------------- sample choice
 
+
 def _jaccard(x: frozenset, y: frozenset) -> float:
     if not x and not y:
         return 1.0
@@ -193,9 +193,8 @@ def cluster_pages(samples: Sequence[PageSample], cut: float = 0.35) -> list[list
 
 # --------------------------------------------------------------------------- threshold
 
-def learn_threshold(
-    noise_lengths: Sequence[int], other_lengths: Sequence[int], lo: int, hi: int
-) -> int | None:
+
+def learn_threshold(noise_lengths: Sequence[int], other_lengths: Sequence[int], lo: int, hi: int) -> int | None:
     """Length threshold separating a site's redundant phrases from its other phrases.
 
     Redundant phrases (found on every page of a template) are known noise;
@@ -243,7 +242,7 @@ def title_affixes(titles: Sequence[str], min_share: float = 0.6) -> tuple[str, s
     for t in titles:
         cuts = [m for m in _TITLE_SEP.finditer(t) if m.start() > 0 and m.end() < len(t)]
         prefixes.update({t[: m.end()] for m in cuts})
-        suffixes.update({t[m.start():] for m in cuts})
+        suffixes.update({t[m.start() :] for m in cuts})
 
     def best(counts: Counter) -> str:
         found = [a for a, n in counts.items() if n >= need]
@@ -253,6 +252,7 @@ def title_affixes(titles: Sequence[str], min_share: float = 0.6) -> tuple[str, s
 
 
 # --------------------------------------------------------------------------- learning
+
 
 def _as_sample(page, base: Profile) -> PageSample:
     if isinstance(page, PageSample):
@@ -397,4 +397,3 @@ def refilter(sample: PageSample, profile: Profile) -> list[Phrase]:
     phrases = [Phrase(p.text, p.path, p.neg, p.pos, p.link_density) for p in sample.phrases]
     apply_filters(phrases, profile)
     return phrases
-

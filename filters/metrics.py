@@ -98,7 +98,7 @@ def _shingles(text: str, n: int = 4) -> Counter:
         return Counter()
     if len(tokens) < n:
         return Counter([tuple(tokens)])
-    return Counter(tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1))
+    return Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
 
 
 @dataclass(frozen=True)

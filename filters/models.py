@@ -25,7 +25,9 @@ class SiteProfile(models.Model):
 
     site = models.OneToOneField("monitor.Site", on_delete=models.CASCADE, related_name="filter_profile")
     base_profile = models.CharField(
-        max_length=40, choices=BASE_CHOICES, default="default",
+        max_length=40,
+        choices=BASE_CHOICES,
+        default="default",
         help_text="Built-in profile the settings start from (thesis = the faithful method).",
     )
     threshold = models.PositiveIntegerField(default=20, help_text="Phrase-length filter: minimum characters.")
@@ -35,7 +37,8 @@ class SiteProfile(models.Model):
     filtering_phrases = models.JSONField(default=list, blank=True, help_text="Redundant phrases of the site.")
     filtering_words = models.JSONField(default=dict, blank=True, help_text="Redundant words: word -> count.")
     settings = models.JSONField(
-        default=dict, blank=True,
+        default=dict,
+        blank=True,
         help_text="Other Profile fields (block phrases, link density, ...) as stored by learning.",
     )
     learned_at = models.DateTimeField(null=True, blank=True)

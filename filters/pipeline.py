@@ -136,6 +136,8 @@ _CONTROL_BYTES = bytes([*range(0x00, 0x09), 0x0B, *range(0x0E, 0x20)])
 def _count_controls(text: str) -> int:
     raw = text.encode("utf-8", "surrogatepass")
     return len(raw) - len(raw.translate(None, _CONTROL_BYTES))
+
+
 _BOM_PREFIXES = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
 _local = threading.local()
 
@@ -170,9 +172,7 @@ def page_text(
         text, encoding = html, None
         head = text[:8192]
         if head and _count_controls(head) > len(head) // 10:
-            raise ExtractionError(
-                "input is not an HTML page: it looks like binary data (many control characters)"
-            )
+            raise ExtractionError("input is not an HTML page: it looks like binary data (many control characters)")
     else:
         raise ExtractionError(f"html must be str or bytes, not {type(html).__name__}")
     data = text.encode("utf-8", "replace")
@@ -361,8 +361,9 @@ def segment(root, profile: Profile) -> tuple[list[Phrase], str]:
             text = el.text
             if tag is _Comment and text and not text.isspace():
                 if comments_negative:
-                    append(Phrase(_norm(text) if len(text) < 1000 else text.strip(), path + "/#comment",
-                                  "#comment", None))
+                    append(
+                        Phrase(_norm(text) if len(text) < 1000 else text.strip(), path + "/#comment", "#comment", None)
+                    )
                 elif not block_mode:
                     append(Phrase(_norm(text), path + "/#comment", hard, pos))
             text = el.tail  # in the same parent
@@ -426,6 +427,7 @@ def segment(root, profile: Profile) -> tuple[list[Phrase], str]:
 
 
 # --------------------------------------------------------------------------- filters
+
 
 def apply_filters(phrases: list[Phrase], profile: Profile, filtering_phrases=None) -> dict[str, int]:
     """Run the length, tag and redundant-phrase filters in the thesis's order.
@@ -503,10 +505,14 @@ def tokenize(text: str, stop_words: frozenset[str] = frozenset()) -> list[str]:
     ``split()`` cuts; one-letter words go with the stop words.  About twice as fast.
     """
     text = text.lower()
-    if text.isascii() or _NON_ASCII_LETTER_RE.search(
-        # only the non-ASCII characters, found in C
-        text.encode("utf-8", "surrogatepass").translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")
-    ) is None:
+    if (
+        text.isascii()
+        or _NON_ASCII_LETTER_RE.search(
+            # only the non-ASCII characters, found in C
+            text.encode("utf-8", "surrogatepass").translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")
+        )
+        is None
+    ):
         drop = _DROP_CACHE.get(stop_words) if isinstance(stop_words, frozenset) else None
         if drop is None:
             drop = frozenset(stop_words) | _SINGLE_LETTERS
@@ -538,12 +544,13 @@ def remove_words(tokens: list[str], filtering_words: dict[str, int]) -> list[str
 
 # --------------------------------------------------------------------------- API
 
+
 def strip_title_affixes(title: str, prefix: str = "", suffix: str = "") -> str:
     """The title without the site's learned prefix / suffix; unchanged when nothing would remain."""
     if suffix and title.endswith(suffix) and title[: -len(suffix)].strip():
         title = title[: -len(suffix)].rstrip()
-    if prefix and title.startswith(prefix) and title[len(prefix):].strip():
-        title = title[len(prefix):].lstrip()
+    if prefix and title.startswith(prefix) and title[len(prefix) :].strip():
+        title = title[len(prefix) :].lstrip()
     return title
 
 

@@ -156,9 +156,7 @@ def get_profile(profile: Profile | str | dict | None) -> Profile:
                 cached = _BUILTIN_CACHE[profile] = Profile.from_dict(BUILTIN_PROFILES[profile])
             return cached
         except KeyError:
-            raise ValueError(
-                f"unknown filter profile {profile!r}; built-in: {', '.join(BUILTIN_PROFILES)}"
-            ) from None
+            raise ValueError(f"unknown filter profile {profile!r}; built-in: {', '.join(BUILTIN_PROFILES)}") from None
     if isinstance(profile, dict):
         return Profile.from_dict(profile)
     raise TypeError(f"profile must be a Profile, a built-in name or a dict, not {type(profile).__name__}")

@@ -10,8 +10,9 @@ from .models import SiteProfile
 from .profiles import Profile, get_profile
 
 
-def learn_site_profile(site, pages: list[tuple[str, str | bytes]], *, base: str | None = None,
-                       **settings) -> SiteProfile:
+def learn_site_profile(
+    site, pages: list[tuple[str, str | bytes]], *, base: str | None = None, **settings
+) -> SiteProfile:
     """Learn a site's filtering phrases, words and threshold from ``(url, html)`` pages and store them.
 
     ``base``: built-in profile to start from; defaults to the site's current

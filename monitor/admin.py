@@ -3,6 +3,7 @@
 Site administrators need ``is_staff`` to enter the admin; the group's model permissions decide what they
 may change. Articles, the fetch log and the per-host state are read-only here: WebMon writes them.
 """
+
 from __future__ import annotations
 
 from django.contrib import admin, messages
@@ -20,21 +21,62 @@ RELEARN_AUTO_PAGES = 20
 
 @admin.register(Site)
 class SiteAdmin(admin.ModelAdmin):
-    list_display = ("name", "active", "health", "last_success_at", "last_error_at", "consecutive_failures",
-                    "articles_found_last_poll", "next_poll", "article_count")
+    list_display = (
+        "name",
+        "active",
+        "health",
+        "last_success_at",
+        "last_error_at",
+        "consecutive_failures",
+        "articles_found_last_poll",
+        "next_poll",
+        "article_count",
+    )
     list_filter = ("active", "allow_private_addresses")
     search_fields = ("name", "home_url")
     actions = ["poll_now", "relearn_filter_profile"]
-    readonly_fields = ("filter_profile_link", "last_poll_at", "last_success_at", "last_error_at", "last_error",
-                       "consecutive_failures", "articles_found_last_poll", "next_poll_at", "created_at")
+    readonly_fields = (
+        "filter_profile_link",
+        "last_poll_at",
+        "last_success_at",
+        "last_error_at",
+        "last_error",
+        "consecutive_failures",
+        "articles_found_last_poll",
+        "next_poll_at",
+        "created_at",
+    )
     fieldsets = (
         (None, {"fields": ("name", "home_url", "active")}),
-        ("What to watch", {"fields": ("section_urls", "feed_url", "include_patterns", "exclude_patterns",
-                                      "poll_interval", "allow_private_addresses")}),
+        (
+            "What to watch",
+            {
+                "fields": (
+                    "section_urls",
+                    "feed_url",
+                    "include_patterns",
+                    "exclude_patterns",
+                    "poll_interval",
+                    "allow_private_addresses",
+                )
+            },
+        ),
         ("Noise filters", {"fields": ("filter_profile_link",)}),
-        ("Health", {"fields": ("last_poll_at", "last_success_at", "last_error_at", "last_error",
-                               "consecutive_failures", "articles_found_last_poll", "next_poll_at",
-                               "created_at")}),
+        (
+            "Health",
+            {
+                "fields": (
+                    "last_poll_at",
+                    "last_success_at",
+                    "last_error_at",
+                    "last_error",
+                    "consecutive_failures",
+                    "articles_found_last_poll",
+                    "next_poll_at",
+                    "created_at",
+                )
+            },
+        ),
     )
 
     def get_queryset(self, request):
@@ -52,8 +94,7 @@ class SiteAdmin(admin.ModelAdmin):
             return "not polled yet"
         if site.consecutive_failures:
             first = (site.last_error or "").splitlines()[0][:120] if site.last_error else ""
-            return format_html('<span style="color:#b00">failing ×{}: {}</span>', site.consecutive_failures,
-                               first)
+            return format_html('<span style="color:#b00">failing ×{}: {}</span>', site.consecutive_failures, first)
         return format_html('<span style="color:#070">{}</span>', "ok")
 
     @admin.display(description="next poll", ordering="next_poll_at")
@@ -80,8 +121,7 @@ class SiteAdmin(admin.ModelAdmin):
         obj.home_url = canonicalise(obj.home_url) or obj.home_url
         if obj.feed_url:
             obj.feed_url = canonicalise(obj.feed_url) or obj.feed_url
-        if not change or {"section_urls", "feed_url", "include_patterns", "exclude_patterns"} & set(
-                form.changed_data):
+        if not change or {"section_urls", "feed_url", "include_patterns", "exclude_patterns"} & set(form.changed_data):
             obj.next_poll_at = None
         super().save_model(request, obj, form, change)
 
@@ -103,8 +143,11 @@ class SiteAdmin(admin.ModelAdmin):
         chosen = request.POST.get("page_urls", "")
         pages, missing = relearn_pages(site, chosen)
         if len(pages) < 2:
-            self.message_user(request, f"{site}: at least 2 fetched pages are needed to learn a profile "
-                                       f"(found {len(pages)}).", messages.ERROR)
+            self.message_user(
+                request,
+                f"{site}: at least 2 fetched pages are needed to learn a profile (found {len(pages)}).",
+                messages.ERROR,
+            )
             return None
         if request.POST.get("confirm") == "yes":
             try:
@@ -113,18 +156,24 @@ class SiteAdmin(admin.ModelAdmin):
                 self.message_user(request, "The filters app cannot store site profiles yet.", messages.ERROR)
                 return None
             learn_site_profile(site, pages)
-            self.message_user(request, f"{site}: filter profile learned from {len(pages)} pages.",
-                              messages.SUCCESS)
+            self.message_user(request, f"{site}: filter profile learned from {len(pages)} pages.", messages.SUCCESS)
             return None
         try:
             preview = relearn_preview(site, pages)
         except ValueError as exc:
             self.message_user(request, f"{site}: {exc}", messages.ERROR)
             return None
-        context = {**self.admin_site.each_context(request), "title": f"Re-learn the filter profile of {site}",
-                   "site_obj": site, "preview": preview, "page_urls": chosen, "missing": missing,
-                   "pages": [url for url, _ in pages], "opts": self.model._meta,
-                   "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME}
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Re-learn the filter profile of {site}",
+            "site_obj": site,
+            "preview": preview,
+            "page_urls": chosen,
+            "missing": missing,
+            "pages": [url for url, _ in pages],
+            "opts": self.model._meta,
+            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+        }
         return TemplateResponse(request, "admin/monitor/relearn_preview.html", context)
 
 
@@ -150,13 +199,23 @@ def relearn_preview(site: Site, pages: list[tuple[str, bytes]], show_pages: int 
         before = filters.extract(body, url=url, profile=current)
         after = filters.extract(body, url=url, profile=learned)
         kept_before = {p.text for p in before.core_phrases}
-        newly_removed = [(p.text, p.removed_by) for p in after.phrases
-                         if p.removed_by and p.text in kept_before]
-        examples.append({"url": url, "removed": newly_removed, "core_before": len(before.core_phrases),
-                         "core_after": len(after.core_phrases)})
-    return {"profile": learned, "filtering_phrases": learned.filtering_phrases[:200],
-            "filtering_words": sorted(learned.filtering_words.items())[:200], "min_length": learned.min_length,
-            "current_min_length": current.min_length, "examples": examples}
+        newly_removed = [(p.text, p.removed_by) for p in after.phrases if p.removed_by and p.text in kept_before]
+        examples.append(
+            {
+                "url": url,
+                "removed": newly_removed,
+                "core_before": len(before.core_phrases),
+                "core_after": len(after.core_phrases),
+            }
+        )
+    return {
+        "profile": learned,
+        "filtering_phrases": learned.filtering_phrases[:200],
+        "filtering_words": sorted(learned.filtering_words.items())[:200],
+        "min_length": learned.min_length,
+        "current_min_length": current.min_length,
+        "examples": examples,
+    }
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -169,8 +228,17 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 @admin.register(Article)
 class ArticleAdmin(ReadOnlyAdmin):
-    list_display = ("title_or_url", "site", "state", "fetch_attempts", "http_status", "published_at", "collected_at",
-                    "processed_at", "duplicate_of")
+    list_display = (
+        "title_or_url",
+        "site",
+        "state",
+        "fetch_attempts",
+        "http_status",
+        "published_at",
+        "collected_at",
+        "processed_at",
+        "duplicate_of",
+    )
     list_filter = ("state", "site")
     search_fields = ("url", "title")
     list_select_related = ("site", "duplicate_of")
@@ -184,8 +252,18 @@ class ArticleAdmin(ReadOnlyAdmin):
 
 @admin.register(FetchAttempt)
 class FetchAttemptAdmin(ReadOnlyAdmin):
-    list_display = ("started_at", "site", "kind", "url", "attempt", "status", "outcome", "duration_ms", "bytes",
-                    "error")
+    list_display = (
+        "started_at",
+        "site",
+        "kind",
+        "url",
+        "attempt",
+        "status",
+        "outcome",
+        "duration_ms",
+        "bytes",
+        "error",
+    )
     list_filter = ("outcome", "kind", "site")
     search_fields = ("url", "error")
     list_select_related = ("site",)

@@ -6,6 +6,7 @@ path segments; an empty path becomes ``/``; drop tracking parameters (``utm_*``,
 the remaining query parameters (stable, so repeated keys keep their order) so that their order does not
 matter. Percent-escapes are upper-cased; characters that need no escape are not re-escaped.
 """
+
 from __future__ import annotations
 
 import posixpath
@@ -14,12 +15,40 @@ from urllib.parse import parse_qsl, quote, unquote, urlencode, urljoin, urlsplit
 __all__ = ["canonicalise", "host_of", "same_site", "origin_of", "TRACKING_PARAMS"]
 
 #: Query parameters that only track the reader; they never select different content.
-TRACKING_PARAMS = frozenset({
-    "fbclid", "gclid", "gclsrc", "dclid", "msclkid", "yclid", "igshid", "mc_cid", "mc_eid", "_ga", "_gl",
-    "_hsenc", "_hsmi", "mkt_tok", "oly_anon_id", "oly_enc_id", "vero_id", "wt.mc_id", "cmpid", "ito",
-    "ns_mchannel", "ns_source", "ns_campaign", "ns_linkname", "ns_fee", "at_medium", "at_campaign",
-    "ref_src", "share", "spm",
-})
+TRACKING_PARAMS = frozenset(
+    {
+        "fbclid",
+        "gclid",
+        "gclsrc",
+        "dclid",
+        "msclkid",
+        "yclid",
+        "igshid",
+        "mc_cid",
+        "mc_eid",
+        "_ga",
+        "_gl",
+        "_hsenc",
+        "_hsmi",
+        "mkt_tok",
+        "oly_anon_id",
+        "oly_enc_id",
+        "vero_id",
+        "wt.mc_id",
+        "cmpid",
+        "ito",
+        "ns_mchannel",
+        "ns_source",
+        "ns_campaign",
+        "ns_linkname",
+        "ns_fee",
+        "at_medium",
+        "at_campaign",
+        "ref_src",
+        "share",
+        "spm",
+    }
+)
 _TRACKING_PREFIXES = ("utm_", "pk_", "mtm_")
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 

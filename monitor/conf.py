@@ -3,6 +3,7 @@
 Read at call time (not import time) so that tests can give worker processes small delays and backoffs
 through environment variables without touching wims/settings.py. Defaults are production values.
 """
+
 import os
 
 from django.core.exceptions import ImproperlyConfigured

@@ -4,6 +4,7 @@ Pure (no Django). A poll collects *every* link of every watched page into a set 
 the URLs already known for the site, so new articles are found wherever they appear on the page and in
 whatever order (no "first item" or "newest on top" assumption).
 """
+
 from __future__ import annotations
 
 import calendar
@@ -19,8 +20,16 @@ from lxml import etree, html
 
 from .canonical import canonicalise, same_site
 
-__all__ = ["links_from_html", "links_from_feed", "canonical_link", "published_date", "page_metadata", "parse_date",
-           "LinkRules", "select_candidates"]
+__all__ = [
+    "links_from_html",
+    "links_from_feed",
+    "canonical_link",
+    "published_date",
+    "page_metadata",
+    "parse_date",
+    "LinkRules",
+    "select_candidates",
+]
 
 # Links that are never articles: stylesheets, scripts, images, documents, archives, media.
 _ASSET = re.compile(
@@ -93,8 +102,19 @@ def page_metadata(page: bytes | str, url: str) -> tuple[str | None, datetime | N
     return canonical, _page_date(root)
 
 
-_META_DATES = ("article:published_time", "og:article:published_time", "og:published_time", "datepublished",
-               "dc.date.issued", "dcterms.issued", "dc.date", "date", "pubdate", "publish-date", "publishdate")
+_META_DATES = (
+    "article:published_time",
+    "og:article:published_time",
+    "og:published_time",
+    "datepublished",
+    "dc.date.issued",
+    "dcterms.issued",
+    "dc.date",
+    "date",
+    "pubdate",
+    "publish-date",
+    "publishdate",
+)
 
 
 def _page_date(root) -> datetime | None:

@@ -18,6 +18,7 @@ redelivered message finds it learned and only re-filters what is still filtered 
 Once a site has a learned profile it is never learned again automatically: re-learning is the
 administrators' decision (admin action), because experts may have built rules on the current tokens.
 """
+
 from __future__ import annotations
 
 import logging
@@ -88,14 +89,28 @@ def learn_site(site_id: int, batch: int = REFILTER_BATCH):
     profile = _profile(site)
     done, changed, left = refilter_site(site, profile, batch)
     if learned_here:
-        log.info("site %s (%s): filter profile learned automatically from %d of %d pages: %d filtering "
-                 "phrases, %d filtering words, length threshold %d, title prefix %r, suffix %r",
-                 site.pk, site, len(profile.provenance.get("learned_from") or []), len(pages),
-                 len(profile.filtering_phrases), len(profile.filtering_words), profile.min_length,
-                 profile.title_prefix, profile.title_suffix)
+        log.info(
+            "site %s (%s): filter profile learned automatically from %d of %d pages: %d filtering "
+            "phrases, %d filtering words, length threshold %d, title prefix %r, suffix %r",
+            site.pk,
+            site,
+            len(profile.provenance.get("learned_from") or []),
+            len(pages),
+            len(profile.filtering_phrases),
+            len(profile.filtering_words),
+            profile.min_length,
+            profile.title_prefix,
+            profile.title_suffix,
+        )
     if done:
-        log.info("site %s (%s): %d articles re-filtered with its learned profile, %d with a new core text; "
-                 "%s", site.pk, site, done, changed, f"{left} left for the next run" if left else "none left")
+        log.info(
+            "site %s (%s): %d articles re-filtered with its learned profile, %d with a new core text; %s",
+            site.pk,
+            site,
+            done,
+            changed,
+            f"{left} left for the next run" if left else "none left",
+        )
     detail = f"{'learned, ' if learned_here else ''}{done} re-filtered ({changed} changed), {left} left"
     return Outcome("learned" if learned_here else "refiltered", detail, [("learn", site.pk, 0)] if left else [])
 
@@ -164,7 +179,8 @@ def refilter_article(article_id: int, profile) -> bool | None:
         except (filters.ExtractionError, ValueError) as exc:
             # It was read before; mark it done with this profile rather than try again forever.
             Article.objects.filter(pk=article_id).update(
-                extraction={**previous, "profile": profile.name, "refilter_error": str(exc)[:500]})
+                extraction={**previous, "profile": profile.name, "refilter_error": str(exc)[:500]}
+            )
             log.warning("article %s: not re-filtered: %s", article_id, exc)
             return False
         if "timings" in previous:

@@ -6,6 +6,7 @@ moment its URL is discovered (state ``pending``) and moves through ``fetching`` 
 UPDATE and a lease, so a message delivered twice does nothing and a worker killed mid-task only leaves a
 lease that expires; the periodic dispatcher then enqueues the row again (see monitor/services.py).
 """
+
 import re
 import zlib
 
@@ -45,16 +46,19 @@ class Site(models.Model):
 
     # What to watch.
     section_urls = models.TextField(
-        blank=True, validators=[validate_url_lines],
+        blank=True,
+        validators=[validate_url_lines],
         help_text="Section pages that list articles, one URL per line. Empty: the home page.",
     )
     feed_url = models.URLField(max_length=500, blank=True, help_text="Optional RSS or Atom feed.")
     include_patterns = models.TextField(
-        blank=True, validators=[validate_patterns],
+        blank=True,
+        validators=[validate_patterns],
         help_text="Regular expressions, one per line: an article URL must match one (empty: any same-site URL).",
     )
     exclude_patterns = models.TextField(
-        blank=True, validators=[validate_patterns],
+        blank=True,
+        validators=[validate_patterns],
         help_text="Regular expressions, one per line: URLs matching any are never fetched.",
     )
     poll_interval = models.PositiveIntegerField(
@@ -126,7 +130,9 @@ class Article(models.Model):
     # in the same transaction as every change of the article's classifications), so that the inbox
     # filtered by state is one range scan of an index in inbox order (classifier/selectors.py).
     review_state = models.CharField(
-        max_length=10, default="unreviewed", editable=False,
+        max_length=10,
+        default="unreviewed",
+        editable=False,
         help_text="unreviewed (no folder), pending (a suggestion nobody decided on) or classified.",
     )
 
@@ -152,10 +158,15 @@ class Article(models.Model):
     # The extraction.
     tokens = models.JSONField(default=list, blank=True)
     extraction = models.JSONField(default=dict, blank=True, help_text="Filter counts and phrase decisions.")
-    content_hash = models.CharField(max_length=64, blank=True, db_index=True,
-                                    help_text="SHA-256 of the normalised core text.")
+    content_hash = models.CharField(
+        max_length=64, blank=True, db_index=True, help_text="SHA-256 of the normalised core text."
+    )
     duplicate_of = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="duplicates",
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="duplicates",
         help_text="The original article this one re-publishes (same core text or rel=canonical).",
     )
 
@@ -165,7 +176,8 @@ class Article(models.Model):
             models.UniqueConstraint(fields=["site", "url"], name="unique_article_url_per_site"),
             # One original per core text: a second article with the same text becomes its duplicate.
             models.UniqueConstraint(
-                fields=["content_hash"], condition=Q(duplicate_of__isnull=True) & ~Q(content_hash=""),
+                fields=["content_hash"],
+                condition=Q(duplicate_of__isnull=True) & ~Q(content_hash=""),
                 name="unique_original_content",
             ),
         ]
@@ -204,8 +216,7 @@ class FetchAttempt(models.Model):
         DEFERRED = "deferred", "deferred (politeness)"
 
     site = models.ForeignKey(Site, on_delete=models.CASCADE, related_name="fetch_attempts")
-    article = models.ForeignKey(Article, null=True, blank=True, on_delete=models.CASCADE,
-                                related_name="attempts")
+    article = models.ForeignKey(Article, null=True, blank=True, on_delete=models.CASCADE, related_name="attempts")
     kind = models.CharField(max_length=10, choices=Kind.choices)
     url = models.URLField(max_length=2000)
     attempt = models.PositiveIntegerField(default=1)

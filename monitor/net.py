@@ -11,6 +11,7 @@ Robots.txt and the per-host delay need the database; callers pass them in as ``b
 runs before every hop (monitor/services.py). Errors are :class:`FetchError` with ``transient`` telling the
 caller whether to retry, and ``retry_after`` carrying a server's Retry-After.
 """
+
 from __future__ import annotations
 
 import ipaddress
@@ -39,8 +40,16 @@ FEED_TYPES = ("application/rss+xml", "application/atom+xml", "application/xml", 
 class FetchError(Exception):
     """A request that did not give a usable page. ``transient``: worth retrying later."""
 
-    def __init__(self, message: str, *, transient: bool, status: int | None = None,
-                 retry_after: float | None = None, url: str = "", nbytes: int = 0):
+    def __init__(
+        self,
+        message: str,
+        *,
+        transient: bool,
+        status: int | None = None,
+        retry_after: float | None = None,
+        url: str = "",
+        nbytes: int = 0,
+    ):
         super().__init__(message)
         self.transient = transient
         self.status = status
@@ -90,13 +99,21 @@ def user_agent() -> str:
 
 # --------------------------------------------------------------------------- address rule
 
+
 def address_allowed(address: str) -> bool:
     """True for a public unicast address; False for loopback, private, link-local and the like."""
     ip = ipaddress.ip_address(address.split("%", 1)[0])
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
         ip = ip.ipv4_mapped
-    return not (ip.is_private or ip.is_loopback or ip.is_link_local or ip.is_multicast or ip.is_reserved
-                or ip.is_unspecified or (isinstance(ip, ipaddress.IPv4Address) and ip in _SHARED))
+    return not (
+        ip.is_private
+        or ip.is_loopback
+        or ip.is_link_local
+        or ip.is_multicast
+        or ip.is_reserved
+        or ip.is_unspecified
+        or (isinstance(ip, ipaddress.IPv4Address) and ip in _SHARED)
+    )
 
 
 _SHARED = ipaddress.ip_network("100.64.0.0/10")  # carrier-grade NAT, not covered by is_private everywhere
@@ -167,6 +184,7 @@ def _session(allow_private: bool) -> requests.Session:
 
 # --------------------------------------------------------------------------- fetching
 
+
 def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
     """Seconds to wait from a Retry-After header (delta-seconds or HTTP date); None when absent or bad."""
     if not value:
@@ -186,17 +204,24 @@ def parse_retry_after(value: str | None, now: float | None = None) -> float | No
 def _read_body(resp: requests.Response, url: str, cap: int, deadline: float) -> bytes:
     length = resp.headers.get("content-length")
     if length and length.isdigit() and int(length) > cap:
-        raise FetchError(f"body of {int(length)} bytes exceeds the {cap}-byte cap", transient=False,
-                         status=resp.status_code, url=url)
+        raise FetchError(
+            f"body of {int(length)} bytes exceeds the {cap}-byte cap", transient=False, status=resp.status_code, url=url
+        )
     chunks, size = [], 0
     for chunk in resp.iter_content(64 * 1024):
         size += len(chunk)
         if size > cap:
-            raise FetchError(f"body exceeds the {cap}-byte cap", transient=False, status=resp.status_code,
-                             url=url, nbytes=size)
+            raise FetchError(
+                f"body exceeds the {cap}-byte cap", transient=False, status=resp.status_code, url=url, nbytes=size
+            )
         if time.monotonic() > deadline:
-            raise FetchError("body not received within the total time limit", transient=True,
-                             status=resp.status_code, url=url, nbytes=size)
+            raise FetchError(
+                "body not received within the total time limit",
+                transient=True,
+                status=resp.status_code,
+                url=url,
+                nbytes=size,
+            )
         chunks.append(chunk)
     return b"".join(chunks)
 
@@ -222,8 +247,11 @@ def fetch(
     current = canonicalise(url) and url
     if not current:
         raise FetchError(f"not an http(s) URL: {url!r}", transient=False, url=url)
-    request_headers = {"User-Agent": user_agent(), "Accept-Encoding": "gzip, deflate",
-                       "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
+    request_headers = {
+        "User-Agent": user_agent(),
+        "Accept-Encoding": "gzip, deflate",
+        "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+    }
     request_headers.update(headers or {})
     while True:
         hops.append(current)
@@ -236,8 +264,9 @@ def fetch(
             before_request(current)
         deadline = time.monotonic() + deadline_total
         try:
-            resp = _session(allow_private).get(current, headers=request_headers, timeout=timeout,
-                                               allow_redirects=False, stream=True)
+            resp = _session(allow_private).get(
+                current, headers=request_headers, timeout=timeout, allow_redirects=False, stream=True
+            )
         except AddressRefused as exc:
             exc.url = current
             raise
@@ -252,29 +281,33 @@ def fetch(
             if 300 <= status < 400 and status != 304:
                 location = resp.headers.get("location")
                 if not location:
-                    raise FetchError(f"HTTP {status} without Location", transient=False, status=status,
-                                     url=current)
+                    raise FetchError(f"HTTP {status} without Location", transient=False, status=status, url=current)
                 target = requests.compat.urljoin(current, location)
                 if len(hops) > conf.max_redirects():
                     loop = " (redirect loop)" if target in hops else ""
-                    raise FetchError(f"more than {conf.max_redirects()} redirects{loop}", transient=False,
-                                     status=status, url=current)
+                    raise FetchError(
+                        f"more than {conf.max_redirects()} redirects{loop}", transient=False, status=status, url=current
+                    )
                 current = target
                 continue
             if status in (429, 503):
                 retry_after = parse_retry_after(resp.headers.get("retry-after"))
-                raise FetchError(f"HTTP {status}", transient=True, status=status, retry_after=retry_after,
-                                 url=current)
+                raise FetchError(f"HTTP {status}", transient=True, status=status, retry_after=retry_after, url=current)
             if status >= 500 or status == 408:
                 raise FetchError(f"HTTP {status}", transient=True, status=status, url=current)
             if status >= 400:
                 raise FetchError(f"HTTP {status}", transient=False, status=status, url=current)
             body = b"" if status == 304 else _read_body(resp, current, cap, deadline)
-            return Response(url=current, status=status, headers={k.lower(): v for k, v in resp.headers.items()},
-                            body=body, elapsed=time.monotonic() - started, hops=hops)
+            return Response(
+                url=current,
+                status=status,
+                headers={k.lower(): v for k, v in resp.headers.items()},
+                body=body,
+                elapsed=time.monotonic() - started,
+                hops=hops,
+            )
         except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError) as exc:
-            raise FetchError(f"connection broken while reading: {_short(exc)}", transient=True,
-                             url=current) from exc
+            raise FetchError(f"connection broken while reading: {_short(exc)}", transient=True, url=current) from exc
         except requests.Timeout as exc:
             raise FetchError("timeout while reading the body", transient=True, url=current) from exc
         except requests.exceptions.ContentDecodingError as exc:
@@ -285,8 +318,14 @@ def fetch(
 
 def _short(exc: Exception) -> str:
     text = str(exc)
-    for marker in ("Connection reset", "Connection refused", "Connection aborted", "Read timed out",
-                   "RemoteDisconnected", "IncompleteRead"):
+    for marker in (
+        "Connection reset",
+        "Connection refused",
+        "Connection aborted",
+        "Read timed out",
+        "RemoteDisconnected",
+        "IncompleteRead",
+    ):
         if marker in text:
             return marker
     return text[:300]

@@ -10,6 +10,7 @@ further away than ``max_wait`` (a fraction of a second by default) is not taken:
 task for when the slot frees up rather than holding a worker thread. Times are Unix seconds of the
 workers' clocks (keep worker clocks in sync with NTP).
 """
+
 from __future__ import annotations
 
 import time

@@ -4,6 +4,7 @@ Each template has its own URL scheme, so each gets its own include pattern; the 
 besides the home page; the Health Watch template also has an RSS feed. The demo sites live on loopback
 addresses, so they must be allowed private addresses (no real site should be).
 """
+
 from __future__ import annotations
 
 #: Article URL patterns of the three demo templates (matched against the canonical URL).

@@ -9,6 +9,7 @@ the returned :class:`Outcome` asks for. Every function here is idempotent and sa
 * the sweeper re-enqueues rows whose message was lost (embedded broker) or whose worker died (SIGKILL):
   expired leases go back to the previous state, with the attempt counted.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -53,13 +54,31 @@ def backoff(attempt: int, retry_after: float | None = None) -> float:
     return min(conf.retry_max_delay(), base * random.uniform(0.5, 1.5))
 
 
-def _record(site: Site, kind: str, url: str, outcome: str, *, article: Article | None = None, attempt: int = 1,
-            started: float, status: int | None = None, nbytes: int = 0, error: str = "") -> None:
+def _record(
+    site: Site,
+    kind: str,
+    url: str,
+    outcome: str,
+    *,
+    article: Article | None = None,
+    attempt: int = 1,
+    started: float,
+    status: int | None = None,
+    nbytes: int = 0,
+    error: str = "",
+) -> None:
     FetchAttempt.objects.create(
-        site=site, article=article, kind=kind, url=url[:2000], attempt=attempt,
+        site=site,
+        article=article,
+        kind=kind,
+        url=url[:2000],
+        attempt=attempt,
         started_at=timezone.now() - timedelta(seconds=time.monotonic() - started),
-        duration_ms=int((time.monotonic() - started) * 1000), status=status, bytes=nbytes,
-        outcome=outcome, error=error[:2000],
+        duration_ms=int((time.monotonic() - started) * 1000),
+        status=status,
+        bytes=nbytes,
+        outcome=outcome,
+        error=error[:2000],
     )
 
 
@@ -82,19 +101,32 @@ def _robots(site: Site, origin: str) -> RobotsFile:
     started = time.monotonic()
     status, body, ttl = None, "", conf.robots_ttl()
     try:
-        resp = fetch(url, allow_private=site.allow_private_addresses, max_bytes=512 * 1024,
-                     before_request=lambda u: politeness.wait_turn(host_of(u)))
+        resp = fetch(
+            url,
+            allow_private=site.allow_private_addresses,
+            max_bytes=512 * 1024,
+            before_request=lambda u: politeness.wait_turn(host_of(u)),
+        )
         status, body = resp.status, resp.body.decode("utf-8", "replace")
         _record(site, FetchAttempt.Kind.ROBOTS, url, "ok", started=started, status=status, nbytes=len(resp.body))
     except FetchError as exc:
         status = exc.status or 0
         if exc.transient or (exc.status or 0) >= 500 or exc.status is None:
             ttl = conf.robots_error_ttl()  # unreachable: treat as "disallow all" for a while, then ask again
-        _record(site, FetchAttempt.Kind.ROBOTS, url, "failed", started=started, status=exc.status,
-                error=str(exc), nbytes=exc.nbytes)
+        _record(
+            site,
+            FetchAttempt.Kind.ROBOTS,
+            url,
+            "failed",
+            started=started,
+            status=exc.status,
+            error=str(exc),
+            nbytes=exc.nbytes,
+        )
     robots, _ = RobotsFile.objects.update_or_create(
-        origin=origin, defaults={"status": status, "body": body, "fetched_at": now,
-                                 "expires_at": now + timedelta(seconds=ttl)})
+        origin=origin,
+        defaults={"status": status, "body": body, "fetched_at": now, "expires_at": now + timedelta(seconds=ttl)},
+    )
     return _remember_robots(robots)
 
 
@@ -109,8 +141,9 @@ def robots_allows(site: Site, url: str) -> bool:
     """robots.txt decision for WIMS's user-agent token; raises a transient FetchError when unreachable."""
     robots = _robots(site, origin_of(url))
     if robots.status is None or robots.status == 0 or robots.status >= 500:
-        raise FetchError(f"robots.txt of {origin_of(url)} unreachable (status {robots.status})", transient=True,
-                         url=url)
+        raise FetchError(
+            f"robots.txt of {origin_of(url)} unreachable (status {robots.status})", transient=True, url=url
+        )
     if robots.status >= 400:  # no robots.txt: everything allowed
         return True
     key = (robots.origin, robots.fetched_at.timestamp())
@@ -143,6 +176,7 @@ def _push_back_host(url: str, seconds: float) -> None:
 
 # --------------------------------------------------------------------------- dispatch and sweep
 
+
 def dispatch_due_polls(limit: int = 5000) -> Outcome:
     """Claim every active site whose poll is due (next poll moved on by its interval) and sweep."""
     now = timezone.now()
@@ -163,19 +197,25 @@ def sweep(now=None, limit: int = 2000) -> Outcome:
     grace = now - timedelta(seconds=conf.sweep_grace())
     out = Outcome("swept")
     # Expired leases: the worker died or hit its time limit. Put the row back and count the attempt.
-    Article.objects.filter(state=S.FETCHING, lease_until__lt=now, fetch_attempts__gte=conf.max_fetch_attempts()
-                           ).update(state=S.FAILED, lease_until=None, last_error="worker lost too many times")
-    Article.objects.filter(state=S.FETCHING, lease_until__lt=now).update(state=S.PENDING, due_at=grace,
-                                                                         lease_until=None)
-    Article.objects.filter(state=S.PROCESSING, lease_until__lt=now,
-                           process_attempts__gte=conf.max_process_attempts()
-                           ).update(state=S.FAILED, lease_until=None, last_error="processing lost too many times")
-    Article.objects.filter(state=S.PROCESSING, lease_until__lt=now).update(state=S.FETCHED, due_at=grace,
-                                                                           lease_until=None)
+    Article.objects.filter(state=S.FETCHING, lease_until__lt=now, fetch_attempts__gte=conf.max_fetch_attempts()).update(
+        state=S.FAILED, lease_until=None, last_error="worker lost too many times"
+    )
+    Article.objects.filter(state=S.FETCHING, lease_until__lt=now).update(
+        state=S.PENDING, due_at=grace, lease_until=None
+    )
+    Article.objects.filter(
+        state=S.PROCESSING, lease_until__lt=now, process_attempts__gte=conf.max_process_attempts()
+    ).update(state=S.FAILED, lease_until=None, last_error="processing lost too many times")
+    Article.objects.filter(state=S.PROCESSING, lease_until__lt=now).update(
+        state=S.FETCHED, due_at=grace, lease_until=None
+    )
     # Rows due for a while with nobody working on them.
     for state, task in ((S.PENDING, "fetch"), (S.FETCHED, "process")):
-        ids = list(Article.objects.filter(state=state, due_at__lte=grace).order_by("due_at")
-                   .values_list("id", flat=True)[:limit])
+        ids = list(
+            Article.objects.filter(state=state, due_at__lte=grace)
+            .order_by("due_at")
+            .values_list("id", flat=True)[:limit]
+        )
         if ids:
             Article.objects.filter(pk__in=ids, state=state).update(due_at=now)
             out.enqueue += [(task, pk, 0) for pk in ids]
@@ -183,6 +223,7 @@ def sweep(now=None, limit: int = 2000) -> Outcome:
 
 
 # --------------------------------------------------------------------------- polling
+
 
 def _rules(site: Site) -> LinkRules:
     watched = list(site.watched_urls) + ([site.feed_url] if site.feed_url else [])
@@ -233,8 +274,16 @@ def poll_site(site_id: int) -> Outcome:
             return _defer_poll(site, progress, validators, select_candidates(links, rules), dates, exc.delay, now)
         except FetchError as exc:
             errors.append(f"{url}: {exc}")
-            _record(site, kind, url, "retry" if exc.transient else "failed", started=started, status=exc.status,
-                    nbytes=exc.nbytes, error=str(exc))
+            _record(
+                site,
+                kind,
+                url,
+                "retry" if exc.transient else "failed",
+                started=started,
+                status=exc.status,
+                nbytes=exc.nbytes,
+                error=str(exc),
+            )
             if exc.retry_after:
                 _push_back_host(url, exc.retry_after)
             progress["done"].append(url)
@@ -245,14 +294,20 @@ def poll_site(site_id: int) -> Outcome:
             continue
         _record(site, kind, url, "ok", started=started, status=resp.status, nbytes=len(resp.body))
         try:
-            found = links_from_feed(resp.body, resp.url, dates) if kind == FetchAttempt.Kind.FEED \
+            found = (
+                links_from_feed(resp.body, resp.url, dates)
+                if kind == FetchAttempt.Kind.FEED
                 else links_from_html(resp.body, resp.url)
+            )
         except ValueError as exc:
             errors.append(f"{url}: {exc}")
             continue
         links += found
-        validators[url] = {k: v for k, v in (("etag", resp.headers.get("etag")),
-                                             ("last_modified", resp.headers.get("last-modified"))) if v}
+        validators[url] = {
+            k: v
+            for k, v in (("etag", resp.headers.get("etag")), ("last_modified", resp.headers.get("last-modified")))
+            if v
+        }
     new_ids = create_pending(site, select_candidates(links, rules), dates)
     _finish_poll(site, errors, progress["found"] + len(new_ids), validators, len(sources), progress)
     return Outcome("polled", f"{len(new_ids)} new", [("fetch", pk, 0) for pk in new_ids])
@@ -265,21 +320,25 @@ def _progress(saved: dict | None, site: Site, now) -> dict:
         if started is not None and started > now - timedelta(seconds=max(site.poll_interval, conf.lease_seconds())):
             return saved
     regular = site.next_poll_at.isoformat() if site.next_poll_at else None
-    return {"started": now.isoformat(), "done": [], "found": 0, "errors": [], "next_poll_at": regular,
-            "deferrals": 0}
+    return {"started": now.isoformat(), "done": [], "found": 0, "errors": [], "next_poll_at": regular, "deferrals": 0}
 
 
-def _defer_poll(site: Site, progress: dict, validators: dict, candidates: list[str], dates: dict, delay: float,
-                now) -> Outcome:
+def _defer_poll(
+    site: Site, progress: dict, validators: dict, candidates: list[str], dates: dict, delay: float, now
+) -> Outcome:
     """Store the links and validators of the sources read so far and the progress; re-queue the poll."""
     new_ids = create_pending(site, candidates, dates)
     progress["found"] += len(new_ids)
     progress["deferrals"] += 1
     Site.objects.filter(pk=site.pk).update(
         validators={**validators, PROGRESS_KEY: progress},
-        next_poll_at=now + timedelta(seconds=delay + conf.lease_seconds()))  # the lease (see poll_site)
-    return Outcome("deferred", f"{len(new_ids)} new, rest in {delay:.1f}s",
-                   [("fetch", pk, 0) for pk in new_ids] + [("poll", site.pk, delay)])
+        next_poll_at=now + timedelta(seconds=delay + conf.lease_seconds()),
+    )  # the lease (see poll_site)
+    return Outcome(
+        "deferred",
+        f"{len(new_ids)} new, rest in {delay:.1f}s",
+        [("fetch", pk, 0) for pk in new_ids] + [("poll", site.pk, delay)],
+    )
 
 
 def create_pending(site: Site, urls: list[str], dates: dict[str, datetime] | None = None) -> list[int]:
@@ -289,7 +348,7 @@ def create_pending(site: Site, urls: list[str], dates: dict[str, datetime] | Non
     """
     known: set[str] = set()
     for i in range(0, len(urls), 500):
-        known |= set(Article.objects.filter(site=site, url__in=urls[i:i + 500]).values_list("url", flat=True))
+        known |= set(Article.objects.filter(site=site, url__in=urls[i : i + 500]).values_list("url", flat=True))
     created = []
     dates = dates or {}
     for url in urls:
@@ -303,8 +362,9 @@ def create_pending(site: Site, urls: list[str], dates: dict[str, datetime] | Non
     return created
 
 
-def _finish_poll(site: Site, errors: list[str], found: int, validators: dict, sources: int,
-                 progress: dict | None = None) -> None:
+def _finish_poll(
+    site: Site, errors: list[str], found: int, validators: dict, sources: int, progress: dict | None = None
+) -> None:
     now = timezone.now()
     fields = {"last_poll_at": now, "articles_found_last_poll": found, "validators": validators}
     if progress and progress["deferrals"]:  # end the lease: back to the regular schedule
@@ -313,8 +373,12 @@ def _finish_poll(site: Site, errors: list[str], found: int, validators: dict, so
         failures = site.consecutive_failures + 1
         # A failing site is polled less often (doubling, bounded), so a dead site costs little.
         extra = min(conf.max_failure_backoff(), site.poll_interval * (2 ** min(failures - 1, 10) - 1))
-        fields.update(last_error_at=now, last_error="\n".join(errors)[:5000], consecutive_failures=failures,
-                      next_poll_at=now + timedelta(seconds=site.poll_interval + extra))
+        fields.update(
+            last_error_at=now,
+            last_error="\n".join(errors)[:5000],
+            consecutive_failures=failures,
+            next_poll_at=now + timedelta(seconds=site.poll_interval + extra),
+        )
         if len(errors) < sources:  # some sources worked: the site is reachable
             fields["last_success_at"] = now
     else:
@@ -334,8 +398,11 @@ def _claim(article_id: int, state: str, working: str, counter: str) -> bool:
     # countdown both queued behind a busy worker) must not cut a backoff or a Retry-After short. The
     # retry's own countdown message never arrives early, and the sweep catches any row left behind.
     ready = Q(state=state) & Q(due_at__lte=now + CLAIM_TOLERANCE) if state == S.PENDING else Q(state=state)
-    return bool(Article.objects.filter(Q(pk=article_id) & (ready | Q(state=working, lease_until__lt=now)))
-                .update(state=working, lease_until=lease, **{counter: F(counter) + 1}))
+    return bool(
+        Article.objects.filter(Q(pk=article_id) & (ready | Q(state=working, lease_until__lt=now))).update(
+            state=working, lease_until=lease, **{counter: F(counter) + 1}
+        )
+    )
 
 
 def fetch_article(article_id: int) -> Outcome:
@@ -351,29 +418,55 @@ def fetch_article(article_id: int) -> Outcome:
         _check_page(resp)
     except Deferred as exc:
         Article.objects.filter(pk=article_id, state=S.FETCHING).update(
-            state=S.PENDING, lease_until=None, due_at=timezone.now() + timedelta(seconds=exc.delay),
-            fetch_attempts=F("fetch_attempts") - 1)
+            state=S.PENDING,
+            lease_until=None,
+            due_at=timezone.now() + timedelta(seconds=exc.delay),
+            fetch_attempts=F("fetch_attempts") - 1,
+        )
         return Outcome("deferred", str(exc), [("fetch", article_id, exc.delay)])
     except FetchError as exc:
         retry = exc.transient and attempt < conf.max_fetch_attempts()
-        _record(site, FetchAttempt.Kind.ARTICLE, exc.url or article.url, "retry" if retry else "failed",
-                article=article, attempt=attempt, started=started, status=exc.status, nbytes=exc.nbytes,
-                error=str(exc))
+        _record(
+            site,
+            FetchAttempt.Kind.ARTICLE,
+            exc.url or article.url,
+            "retry" if retry else "failed",
+            article=article,
+            attempt=attempt,
+            started=started,
+            status=exc.status,
+            nbytes=exc.nbytes,
+            error=str(exc),
+        )
         if exc.retry_after:
             _push_back_host(exc.url or article.url, exc.retry_after)
         if retry:
             delay = backoff(attempt, exc.retry_after)
             Article.objects.filter(pk=article_id, state=S.FETCHING).update(
-                state=S.PENDING, lease_until=None, due_at=timezone.now() + timedelta(seconds=delay),
-                last_error=str(exc)[:2000], http_status=exc.status)
+                state=S.PENDING,
+                lease_until=None,
+                due_at=timezone.now() + timedelta(seconds=delay),
+                last_error=str(exc)[:2000],
+                http_status=exc.status,
+            )
             return Outcome("retry", str(exc), [("fetch", article_id, delay)])
         reason = str(exc) if not exc.transient else f"gave up after {attempt} attempts: {exc}"
         Article.objects.filter(pk=article_id, state=S.FETCHING).update(
-            state=S.FAILED, lease_until=None, last_error=reason[:2000], http_status=exc.status)
+            state=S.FAILED, lease_until=None, last_error=reason[:2000], http_status=exc.status
+        )
         return Outcome("failed", reason)
     with transaction.atomic():  # the fetch log and the stored page: one commit
-        _record(site, FetchAttempt.Kind.ARTICLE, resp.url, "ok", article=article, attempt=attempt,
-                started=started, status=resp.status, nbytes=len(resp.body))
+        _record(
+            site,
+            FetchAttempt.Kind.ARTICLE,
+            resp.url,
+            "ok",
+            article=article,
+            attempt=attempt,
+            started=started,
+            status=resp.status,
+            nbytes=len(resp.body),
+        )
         return _store_page(article, resp)
 
 
@@ -382,12 +475,18 @@ def _check_page(resp: Response) -> None:
     from filters.charset import looks_binary
 
     if resp.content_type and resp.content_type not in HTML_TYPES:
-        raise FetchError(f"not an HTML page: {resp.content_type}", transient=False, status=resp.status,
-                         url=resp.url, nbytes=len(resp.body))
+        raise FetchError(
+            f"not an HTML page: {resp.content_type}",
+            transient=False,
+            status=resp.status,
+            url=resp.url,
+            nbytes=len(resp.body),
+        )
     what = looks_binary(resp.body)
     if what:
-        raise FetchError(f"not an HTML page: {what}", transient=False, status=resp.status, url=resp.url,
-                         nbytes=len(resp.body))
+        raise FetchError(
+            f"not an HTML page: {what}", transient=False, status=resp.status, url=resp.url, nbytes=len(resp.body)
+        )
 
 
 def page_charset(body: bytes, declared: str | None) -> str:
@@ -426,8 +525,12 @@ def _store_page(article: Article, resp: Response) -> Outcome:
     if canonical:
         article.canonical_url = canonical[:2000]
     target = None
-    if canonical and canonical != article.url and same_site(canonical, site.home_url) \
-            and _rules(site).accepts(canonical):
+    if (
+        canonical
+        and canonical != article.url
+        and same_site(canonical, site.home_url)
+        and _rules(site).accepts(canonical)
+    ):
         target = _canonical_article(article, canonical)
     if target is not None:
         # The page names another URL as its canonical one: that row owns the content from now on.
@@ -442,8 +545,21 @@ def _store_page(article: Article, resp: Response) -> Outcome:
 
 
 #: the columns a fetch writes (not the site, URL, attempts or the experts' review state)
-FETCHED_FIELDS = ["final_url", "http_status", "headers", "charset", "raw_html", "raw_size", "fetched_at",
-                  "last_error", "lease_until", "due_at", "canonical_url", "published_at", "state"]
+FETCHED_FIELDS = [
+    "final_url",
+    "http_status",
+    "headers",
+    "charset",
+    "raw_html",
+    "raw_size",
+    "fetched_at",
+    "last_error",
+    "lease_until",
+    "due_at",
+    "canonical_url",
+    "published_at",
+    "state",
+]
 
 
 def _canonical_article(article: Article, canonical: str) -> Article:
@@ -451,11 +567,22 @@ def _canonical_article(article: Article, canonical: str) -> Article:
     existing = Article.objects.filter(site=article.site, url=canonical).first()
     if existing is not None:
         return existing
-    copy = Article(site=article.site, url=canonical, state=S.FETCHED, final_url=article.final_url,
-                   canonical_url=canonical, http_status=article.http_status, headers=article.headers,
-                   charset=article.charset, raw_html=article.raw_html, raw_size=article.raw_size,
-                   fetched_at=article.fetched_at, fetch_attempts=article.fetch_attempts, due_at=article.due_at,
-                   published_at=article.published_at)
+    copy = Article(
+        site=article.site,
+        url=canonical,
+        state=S.FETCHED,
+        final_url=article.final_url,
+        canonical_url=canonical,
+        http_status=article.http_status,
+        headers=article.headers,
+        charset=article.charset,
+        raw_html=article.raw_html,
+        raw_size=article.raw_size,
+        fetched_at=article.fetched_at,
+        fetch_attempts=article.fetch_attempts,
+        due_at=article.due_at,
+        published_at=article.published_at,
+    )
     try:
         with transaction.atomic():
             copy.save()
@@ -466,6 +593,7 @@ def _canonical_article(article: Article, canonical: str) -> Article:
 
 # --------------------------------------------------------------------------- processing
 
+
 def content_hash(core_text: str) -> str:
     """Fingerprint of the core text, blind to whitespace and case; '' for an empty text."""
     normal = " ".join(core_text.split()).casefold()
@@ -473,8 +601,17 @@ def content_hash(core_text: str) -> str:
 
 
 #: the columns processing writes (never the raw page, nor the experts' review state that ingestion keeps)
-PROCESSED_FIELDS = ["title", "core_text", "tokens", "charset", "extraction", "content_hash", "state", "lease_until",
-                    "processed_at"]
+PROCESSED_FIELDS = [
+    "title",
+    "core_text",
+    "tokens",
+    "charset",
+    "extraction",
+    "content_hash",
+    "state",
+    "lease_until",
+    "processed_at",
+]
 
 
 def process_article(article_id: int) -> Outcome:
@@ -494,7 +631,8 @@ def process_article(article_id: int) -> Outcome:
         extraction = run_filters(article, site.filter_profile_data() or "default")
     except (filters.ExtractionError, ValueError) as exc:
         Article.objects.filter(pk=article_id, state=S.PROCESSING).update(
-            state=S.FAILED, lease_until=None, last_error=f"filters: {exc}"[:2000])
+            state=S.FAILED, lease_until=None, last_error=f"filters: {exc}"[:2000]
+        )
         return Outcome("failed", str(exc))
     t1 = time.perf_counter()
     digest = content_hash(extraction.text)
@@ -515,14 +653,16 @@ def process_article(article_id: int) -> Outcome:
             article.extraction["timings"] = timings
             article.save(update_fields=PROCESSED_FIELDS)
     except IntegrityError:
-        original = Article.objects.filter(content_hash=digest, duplicate_of__isnull=True).exclude(
-            pk=article_id).first() if digest else None
+        original = (
+            Article.objects.filter(content_hash=digest, duplicate_of__isnull=True).exclude(pk=article_id).first()
+            if digest
+            else None
+        )
         if original is None:
             raise
         article.state, article.duplicate_of = S.DUPLICATE, original
         article.save(update_fields=[*PROCESSED_FIELDS, "duplicate_of"])
-        return Outcome("duplicate", f"re-publication of article {original.pk}",
-                       follow_up(site, extraction.profile))
+        return Outcome("duplicate", f"re-publication of article {original.pk}", follow_up(site, extraction.profile))
     # The site's first pages: once enough are stored, learn its filter profile (monitor/learning.py).
     return Outcome("processed", "", follow_up(site, extraction.profile))
 
@@ -531,15 +671,20 @@ def run_filters(article: Article, profile):
     """filters.extract on the article's stored page; sets title, core text, tokens, extraction (no save)."""
     import filters
 
-    extraction = filters.extract(article.get_raw_html(), url=article.url, profile=profile,
-                                 content_type=article.headers.get("content-type"),
-                                 charset=article.charset or None)
+    extraction = filters.extract(
+        article.get_raw_html(),
+        url=article.url,
+        profile=profile,
+        content_type=article.headers.get("content-type"),
+        charset=article.charset or None,
+    )
     article.title = extraction.title[:500]
     article.core_text = extraction.text
     article.tokens = extraction.tokens
     article.charset = (extraction.encoding or article.charset or "")[:40]
     article.extraction = {
-        "profile": extraction.profile, "counts": extraction.counts,
+        "profile": extraction.profile,
+        "counts": extraction.counts,
         "phrases": [[p.text, p.removed_by, p.rescued_by] for p in extraction.phrases],
     }
     return extraction
@@ -551,6 +696,15 @@ def enqueue_poll_now(site: Site) -> None:
 
 
 __all__ = [
-    "Outcome", "dispatch_due_polls", "sweep", "poll_site", "create_pending", "fetch_article", "process_article",
-    "robots_allows", "content_hash", "backoff", "run_filters",
+    "Outcome",
+    "dispatch_due_polls",
+    "sweep",
+    "poll_site",
+    "create_pending",
+    "fetch_article",
+    "process_article",
+    "robots_allows",
+    "content_hash",
+    "backoff",
+    "run_filters",
 ]

@@ -22,6 +22,7 @@ CPU-bound and uses processes)::
     celery -A wims worker -Q celery,poll,fetch -P threads -c 16
     celery -A wims worker -Q process -c 2
 """
+
 from celery import shared_task
 from celery.utils.log import get_task_logger
 

@@ -3,6 +3,7 @@
 Tests run on whatever DATABASE_URL and CELERY_BROKER_URL say: SQLite and the embedded filesystem
 broker by default, PostgreSQL and Redis in CI (.ci/run).
 """
+
 import contextlib
 import os
 import shutil
@@ -89,10 +90,32 @@ class WorkerProcess:
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         self._log = open(self.log_path, "w")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "wims", "worker", "-Q", queues, "-c", str(concurrency),
-             "-P", pool, "-n", self.hostname, "--without-gossip", "--without-mingle", "--without-heartbeat",
-             "-l", "info"],
-            cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True,
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "wims",
+                "worker",
+                "-Q",
+                queues,
+                "-c",
+                str(concurrency),
+                "-P",
+                pool,
+                "-n",
+                self.hostname,
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+                "-l",
+                "info",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
         self.wait_ready()
 

@@ -3,6 +3,7 @@
 Used by wims/settings.py at start-up and by monitor/conf.py at call time (so tests can hand worker
 processes small delays through the environment). Unset or empty means the default.
 """
+
 import os
 
 from django.core.exceptions import ImproperlyConfigured

@@ -3,6 +3,7 @@
 Experts classify and grow the knowledge base; site administrators register and manage sites.
 Superusers have both roles. Anonymous visitors see nothing but public feeds.
 """
+
 from django.contrib.auth.models import Group, Permission
 
 EXPERTS = "experts"

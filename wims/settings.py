@@ -4,6 +4,7 @@ Development (the default) runs on a SQLite file and an embedded filesystem broke
 so that `make run` needs no server. Production sets WIMS_ENV=production, SECRET_KEY,
 ALLOWED_HOSTS, DATABASE_URL (PostgreSQL) and CELERY_BROKER_URL (Redis); see the README.
 """
+
 import os
 import secrets
 from pathlib import Path

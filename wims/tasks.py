@@ -1,4 +1,5 @@
 """Project-level tasks."""
+
 from celery import shared_task
 
 

@@ -1,4 +1,5 @@
 """URL map: admin, login, the experts' workspace, the public feeds."""
+
 from django.contrib import admin
 from django.urls import include, path
 

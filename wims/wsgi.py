@@ -1,4 +1,5 @@
 """WSGI entry point, e.g. `gunicorn wims.wsgi`."""
+
 import os
 
 from django.core.wsgi import get_wsgi_application

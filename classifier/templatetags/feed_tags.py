@@ -1,4 +1,5 @@
 """{% folder_feed_url folder 'rss' [subfolders] %}: a folder's canonical feed URL (id + current slug)."""
+
 from django import template
 
 from classifier.feeds import folder_feed_url as _folder_feed_url

@@ -1,4 +1,5 @@
 """Small display helpers for the workspace templates (plain text out: templates escape it)."""
+
 from django import template
 
 register = template.Library()

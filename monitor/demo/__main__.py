@@ -13,19 +13,32 @@ from .sites import DEFAULT_PORT, DEMO_SITES, synthetic_sites
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m monitor.demo", description=__doc__)
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
-                        help="port on every site address (0: any free)")
-    parser.add_argument("--interval", type=float, default=60.0,
-                        help="seconds between new articles per site (0: only via POST /_control/publish)")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="port on every site address (0: any free)")
+    parser.add_argument(
+        "--interval",
+        type=float,
+        default=60.0,
+        help="seconds between new articles per site (0: only via POST /_control/publish)",
+    )
     parser.add_argument("--start-published", type=int, default=4, help="articles already published at start")
-    parser.add_argument("--synthetic", type=int, default=0, metavar="N",
-                        help="serve N synthetic sites on 127.1.x.y instead of the three demo sites")
+    parser.add_argument(
+        "--synthetic",
+        type=int,
+        default=0,
+        metavar="N",
+        help="serve N synthetic sites on 127.1.x.y instead of the three demo sites",
+    )
     parser.add_argument("--verbose", action="store_true", help="log every request to stderr")
     args = parser.parse_args(argv)
 
     sites = list(synthetic_sites(args.synthetic)) if args.synthetic else list(DEMO_SITES)
-    server = DemoServer(port=args.port, interval=args.interval or None, start_published=args.start_published,
-                        sites=sites, quiet=not args.verbose)
+    server = DemoServer(
+        port=args.port,
+        interval=args.interval or None,
+        start_published=args.start_published,
+        sites=sites,
+        quiet=not args.verbose,
+    )
     try:
         server.start()
     except OSError as exc:

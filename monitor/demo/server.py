@@ -58,7 +58,17 @@ from .sites import (
 log = logging.getLogger(__name__)
 
 FAULT_MODES = (
-    "slow", "500", "503", "429", "reset", "redirect-loop", "huge", "wrong-charset", "binary", "404", "410",
+    "slow",
+    "500",
+    "503",
+    "429",
+    "reset",
+    "redirect-loop",
+    "huge",
+    "wrong-charset",
+    "binary",
+    "404",
+    "410",
 )
 HUGE_BYTES = 50 * 1024 * 1024
 BACKDATE_SECONDS = 3 * 3600  # spacing of the articles that are already published at start
@@ -95,8 +105,7 @@ class FaultSwitch:
     params: dict[str, str]
 
     def as_dict(self) -> dict:
-        return {"mode": self.mode, "remaining": self.remaining, "path_prefix": self.path_prefix,
-                "params": self.params}
+        return {"mode": self.mode, "remaining": self.remaining, "path_prefix": self.path_prefix, "params": self.params}
 
 
 def _ts(t: float) -> datetime:
@@ -106,8 +115,7 @@ def _ts(t: float) -> datetime:
 class SiteState:
     """Publication timeline, fault switches and request log of one site (thread-safe)."""
 
-    def __init__(self, spec: SiteSpec, interval: float | None, start_published: int,
-                 clock: Callable[[], float]):
+    def __init__(self, spec: SiteSpec, interval: float | None, start_published: int, clock: Callable[[], float]):
         self.spec = spec
         self.interval = interval if interval and interval > 0 else None
         self.start_published = max(0, start_published)
@@ -191,28 +199,34 @@ def _png_bytes(width: int = 64, height: int = 64) -> bytes:
 
 
 PNG_BYTES = _png_bytes()
-GZIP_BYTES = gzip.compress(b"<html><body><p>This page was gzip-compressed but sent without "
-                           b"Content-Encoding.</p></body></html>" * 20, mtime=0)
+GZIP_BYTES = gzip.compress(
+    b"<html><body><p>This page was gzip-compressed but sent without Content-Encoding.</p></body></html>" * 20, mtime=0
+)
 
 #: Text of the wrong-charset page; its non-ASCII characters differ between UTF-8 and windows-1252.
-WRONG_CHARSET_TEXT = ("Caf\u00e9 culture and na\u00efve \u201chealth\u201d claims: the \u00a35 supplement "
-                      "that promises a 37\u00b0C cure \u2013 experts are unconvinced.")
+WRONG_CHARSET_TEXT = (
+    "Caf\u00e9 culture and na\u00efve \u201chealth\u201d claims: the \u00a35 supplement "
+    "that promises a 37\u00b0C cure \u2013 experts are unconvinced."
+)
 
 
 def _wrong_charset_page(declared: str) -> tuple[bytes, str]:
     """Bytes whose real encoding differs from the declared one (header and <meta> agree on the lie)."""
     single_byte = declared.lower() in ("windows-1252", "cp1252", "iso-8859-1", "latin-1")
     actual = "utf-8" if single_byte else "windows-1252"
-    page = (f'<!DOCTYPE html><html><head><meta charset="{declared}"><title>Wrong charset</title></head>'
-            f"<body><h1>Charset test</h1><p>{WRONG_CHARSET_TEXT}</p></body></html>")
+    page = (
+        f'<!DOCTYPE html><html><head><meta charset="{declared}"><title>Wrong charset</title></head>'
+        f"<body><h1>Charset test</h1><p>{WRONG_CHARSET_TEXT}</p></body></html>"
+    )
     return page.encode(actual), f"text/html; charset={declared}"
 
 
 def _huge_stream(total: int) -> Iterator[bytes]:
     head = b"<!DOCTYPE html><html><head><title>Huge page</title></head><body>\n"
     tail = b"</body></html>\n"
-    filler = (b"<p>This page is far too large for any news article and must be cut off by the size cap.</p>\n"
-              * 700)[:65536]
+    filler = (b"<p>This page is far too large for any news article and must be cut off by the size cap.</p>\n" * 700)[
+        :65536
+    ]
     yield head
     left = total - len(head) - len(tail)
     while left > 0:
@@ -223,8 +237,10 @@ def _huge_stream(total: int) -> Iterator[bytes]:
 
 
 def _small_page(title: str, text: str) -> bytes:
-    return (f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>{title}</title></head>"
-            f"<body><h1>{title}</h1><p>{text}</p></body></html>").encode()
+    return (
+        f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{title}</title></head>'
+        f"<body><h1>{title}</h1><p>{text}</p></body></html>"
+    ).encode()
 
 
 def _retry_after(params: dict[str, str], default: int) -> str:
@@ -242,8 +258,13 @@ def fault_response(mode: str, params: dict[str, str]) -> Response:
         return Response(200, page, delay=seconds)
     if mode in ("500", "503", "429", "404", "410"):
         status = int(mode)
-        titles = {500: "Internal Server Error", 503: "Service Unavailable", 429: "Too Many Requests",
-                  404: "Not Found", 410: "Gone"}
+        titles = {
+            500: "Internal Server Error",
+            503: "Service Unavailable",
+            429: "Too Many Requests",
+            404: "Not Found",
+            410: "Gone",
+        }
         resp = Response(status, _small_page(titles[status], f"Demo fault {status}."))
         if status in (429, 503):
             resp.headers.append(("Retry-After", _retry_after(params, 2 if status == 429 else 3)))
@@ -280,8 +301,14 @@ STATIC_FILES = {
 class DemoApp:
     """All demo-site behaviour, independent of sockets: ``handle()`` maps a request to a :class:`Response`."""
 
-    def __init__(self, sites: Iterable[SiteSpec], port: int, interval: float | None = 60.0,
-                 start_published: int = 4, clock: Callable[[], float] = time.time):
+    def __init__(
+        self,
+        sites: Iterable[SiteSpec],
+        port: int,
+        interval: float | None = 60.0,
+        start_published: int = 4,
+        clock: Callable[[], float] = time.time,
+    ):
         self.sites: dict[str, SiteSpec] = {}
         self.states: dict[str, SiteState] = {}
         self.by_host: dict[str, str] = {}
@@ -320,8 +347,9 @@ class DemoApp:
         return PageContext(self.sites[key], self.base_url(key), self.states[key].published())
 
     # -- entry point ------------------------------------------------------------------------------------
-    def handle(self, method: str, target: str, headers: dict[str, str], listen_address: str,
-               client: str = "") -> Response:
+    def handle(
+        self, method: str, target: str, headers: dict[str, str], listen_address: str, client: str = ""
+    ) -> Response:
         key = self.resolve_site(headers.get("host"), listen_address)
         if key is None:
             return Response(421, _small_page("Misdirected request", "No demo site answers for this host."))
@@ -343,18 +371,25 @@ class DemoApp:
         except Exception:  # a bug in a renderer must show up as a 500, not kill the connection silently
             log.exception("demo site %s failed on %s", key, target)
             response = Response(500, _small_page("Server error", "The demo renderer failed."))
-        state.record({
-            "time": self.clock(), "method": method, "path": path, "query": query,
-            "user_agent": headers.get("user-agent", ""),
-            "status": None if response.reset else response.status,
-            "fault": response.fault, "client": client,
-            "if_none_match": headers.get("if-none-match"),
-            "if_modified_since": headers.get("if-modified-since"),
-        })
+        state.record(
+            {
+                "time": self.clock(),
+                "method": method,
+                "path": path,
+                "query": query,
+                "user_agent": headers.get("user-agent", ""),
+                "status": None if response.reset else response.status,
+                "fault": response.fault,
+                "client": client,
+                "if_none_match": headers.get("if-none-match"),
+                "if_modified_since": headers.get("if-modified-since"),
+            }
+        )
         return response
 
-    def _switched_fault(self, key: str, switch: FaultSwitch, method: str, path: str, query: str,
-                        headers: dict[str, str]) -> Response:
+    def _switched_fault(
+        self, key: str, switch: FaultSwitch, method: str, path: str, query: str, headers: dict[str, str]
+    ) -> Response:
         mode = switch.mode
         if mode == "redirect-loop":
             resp = Response(302, b"", headers=[("Location", "/fault/redirect-loop")])
@@ -420,8 +455,9 @@ class DemoApp:
         page = template_for(spec).info_page(ctx, "Page not found", "Sorry, we could not find that page.")
         return Response(404, page.encode())
 
-    def _page(self, text: str, req_headers: dict[str, str], modified: datetime | None,
-              content_type: str = HTML) -> Response:
+    def _page(
+        self, text: str, req_headers: dict[str, str], modified: datetime | None, content_type: str = HTML
+    ) -> Response:
         """A 200 page with ETag / Last-Modified, or 304 when the client's validators still match."""
         body = text.encode("utf-8")
         etag = '"' + hashlib.sha1(body, usedforsecurity=False).hexdigest()[:20] + '"'
@@ -441,7 +477,7 @@ class DemoApp:
         return Response(200, body, content_type, headers)
 
     def _fixed_fault(self, path: str, query: str) -> Response:
-        name = path[len("/fault/"):].strip("/")
+        name = path[len("/fault/") :].strip("/")
         params = {k: v[-1] for k, v in parse_qs(query).items()}
         if name == "redirect-loop/b":
             return Response(302, b"", headers=[("Location", "/fault/redirect-loop")], fault="redirect-loop")
@@ -458,13 +494,12 @@ class DemoApp:
     def _control(self, key: str, method: str, path: str, query: str) -> Response:
         state = self.states[key]
         params = {k: v[-1] for k, v in parse_qs(query).items()}
-        name = path[len("/_control/"):]
+        name = path[len("/_control/") :]
         if name == "publish" and method == "POST":
             article = state.publish_next()
             if article is None:
                 return _json({"error": "pool exhausted", "site": key}, 409)
-            return _json({"site": key, "published": self._article_json(key, article),
-                          "count": len(state.times)})
+            return _json({"site": key, "published": self._article_json(key, article), "count": len(state.times)})
         if name == "articles.json" and method == "GET":
             ctx = self.context(key)
             return _json({"site": key, "articles": [self._article_json(key, a, d) for a, d in ctx.published]})
@@ -492,19 +527,24 @@ class DemoApp:
                 with state.lock:
                     counts = {p: n for p, n in state.counts.items() if p.startswith(prefix)}
                     entries = [r for r in state.log if r["path"].startswith(prefix)]
-                return _json({"site": key, "total": sum(counts.values()), "counts": counts,
-                              "requests": entries})
+                return _json({"site": key, "total": sum(counts.values()), "counts": counts, "requests": entries})
         if name == "site.json" and method == "GET":
             spec = self.sites[key]
             nxt = state.next_publication()
-            return _json({
-                "key": key, "name": spec.name, "template": spec.template, "base_url": self.base_url(key),
-                "home_url": self.base_url(key) + "/", "sections": [
-                    self.base_url(key) + template_for(spec).section_path(s) for s in spec.sections],
-                "feed_url": self.base_url(key) + "/rss.xml" if spec.has_feed else None,
-                "interval": state.interval, "pool_size": len(spec.articles),
-                "next_publication": _ts(nxt).isoformat() if nxt else None,
-            })
+            return _json(
+                {
+                    "key": key,
+                    "name": spec.name,
+                    "template": spec.template,
+                    "base_url": self.base_url(key),
+                    "home_url": self.base_url(key) + "/",
+                    "sections": [self.base_url(key) + template_for(spec).section_path(s) for s in spec.sections],
+                    "feed_url": self.base_url(key) + "/rss.xml" if spec.has_feed else None,
+                    "interval": state.interval,
+                    "pool_size": len(spec.articles),
+                    "next_publication": _ts(nxt).isoformat() if nxt else None,
+                }
+            )
         return _json({"error": f"no control endpoint {method} {path}"}, 404)
 
     def _add_fault(self, key: str, params: dict[str, str]) -> Response:
@@ -652,9 +692,16 @@ class DemoServer:
     scale benchmark.
     """
 
-    def __init__(self, port: int = 0, addresses: Iterable[str] | None = None, interval: float | None = 60.0,
-                 start_published: int = 4, sites: Iterable[SiteSpec] | None = None, quiet: bool = True,
-                 clock: Callable[[], float] = time.time):
+    def __init__(
+        self,
+        port: int = 0,
+        addresses: Iterable[str] | None = None,
+        interval: float | None = 60.0,
+        start_published: int = 4,
+        sites: Iterable[SiteSpec] | None = None,
+        quiet: bool = True,
+        clock: Callable[[], float] = time.time,
+    ):
         specs = list(sites if sites is not None else DEMO_SITES)
         if addresses is not None:
             addresses = list(addresses)

@@ -95,12 +95,30 @@ class SiteSpec:
 
 #: The three demo sites of ``make run`` (loopback addresses, port :data:`DEFAULT_PORT` by default).
 DEMO_SITES: tuple[SiteSpec, ...] = (
-    SiteSpec("healthwatch", "Health Watch Daily", "127.0.0.11", "healthwatch",
-             articles_for_site("healthwatch"), hostname="healthwatch.demo.test"),
-    SiteSpec("courier", "The Clinic Courier", "127.0.0.12", "courier",
-             articles_for_site("courier"), hostname="courier.demo.test"),
-    SiteSpec("wellbeing", "Wellbeing Times", "127.0.0.13", "wellbeing",
-             articles_for_site("wellbeing"), hostname="wellbeing.demo.test"),
+    SiteSpec(
+        "healthwatch",
+        "Health Watch Daily",
+        "127.0.0.11",
+        "healthwatch",
+        articles_for_site("healthwatch"),
+        hostname="healthwatch.demo.test",
+    ),
+    SiteSpec(
+        "courier",
+        "The Clinic Courier",
+        "127.0.0.12",
+        "courier",
+        articles_for_site("courier"),
+        hostname="courier.demo.test",
+    ),
+    SiteSpec(
+        "wellbeing",
+        "Wellbeing Times",
+        "127.0.0.13",
+        "wellbeing",
+        articles_for_site("wellbeing"),
+        hostname="wellbeing.demo.test",
+    ),
 )
 DEMO_SITES_BY_KEY = {s.key: s for s in DEMO_SITES}
 
@@ -208,7 +226,7 @@ def _pages(items: list, page: int, size: int) -> tuple[list, int]:
     pages = max(1, -(-len(items) // size))
     if page < 1 or page > pages:
         raise LookupError(f"page {page} out of range 1..{pages}")
-    return items[(page - 1) * size: page * size], pages
+    return items[(page - 1) * size : page * size], pages
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -331,9 +349,7 @@ onchange="window.location=this.options[this.selectedIndex].value">\
 </select></form></div>"""
 
     def _sidebar(self, ctx: PageContext) -> str:
-        most_read = "".join(
-            f'<li><a href="{self.article_path(a)}">{e(a.title)}</a></li>' for a, _ in ctx.published[:5]
-        )
+        most_read = "".join(f'<li><a href="{self.article_path(a)}">{e(a.title)}</a></li>' for a, _ in ctx.published[:5])
         return f"""<div id="sidebar">
 <div class="ad ad-mpu"><div class="ad-label">Advertisement</div>
 <a href="http://ads.example.net/click?slot=hwd-mpu&amp;cid=1203" rel="nofollow sponsored">\
@@ -414,9 +430,7 @@ function validateEmail(f) {{ return f.email.value.indexOf('@') > 0; }}
         when = ctx.date_of(article) or FIXED_EPOCH
         path = self.article_path(article)
         url = quote(ctx.base_url + path, safe="")
-        related = "".join(
-            f'<li><a href="{self.article_path(a)}">{e(a.title)}</a></li>' for a in _related(ctx, article)
-        )
+        related = "".join(f'<li><a href="{self.article_path(a)}">{e(a.title)}</a></li>' for a in _related(ctx, article))
         title = SECTION_TITLES[article.section]
         extra = (
             f'<meta name="description" content="{e(article.standfirst)}">\n'
@@ -478,8 +492,16 @@ class CourierTemplate(Template):
             return ("section", params["s"][0], str(_qs_int(query, "page", 1)))
         return None
 
-    def _page(self, ctx: PageContext, title: str, canonical: str, center: str, right: str,
-              extra_head: str = "", footer_extra: str = "") -> str:
+    def _page(
+        self,
+        ctx: PageContext,
+        title: str,
+        canonical: str,
+        center: str,
+        right: str,
+        extra_head: str = "",
+        footer_extra: str = "",
+    ) -> str:
         links = " | ".join(
             f'<a href="{e(self.section_path(s))}"><font color="#ffffff">{SECTION_TITLES[s]}</font></a>'
             for s in ctx.site.sections
@@ -582,7 +604,7 @@ rates</FONT></A>{footer_extra}</FONT></TD></TR></TABLE>
             rows.append(
                 f'<TR><TD><FONT face="Georgia" size="3"><B><A href="{e(self.article_path(a))}">{e(a.title)}</A>'
                 f'</B></FONT><BR><FONT size="1" color="#666666">Posted: {d:%d/%m/%Y}</FONT><BR>'
-                f"<FONT size=\"2\">{e(a.standfirst)}</FONT></TD></TR>"
+                f'<FONT size="2">{e(a.standfirst)}</FONT></TD></TR>'
             )
         return '<TABLE class="storylist" width="100%" cellpadding="6" cellspacing="0">' + "\n".join(rows) + "</TABLE>"
 
@@ -638,8 +660,10 @@ Bookmark</A></FONT></TD></TR></TABLE>
         right = self._headlines_box(ctx, "Related stories", _related(ctx, article))
         right += self._headlines_box(ctx, "Latest headlines", [a for a, _ in ctx.published[:5]])
         # The visible date is dd/mm/yyyy text; machines get it from a microdata meta tag.
-        head = (f'<META name="description" content="{e(article.standfirst)}">\n'
-                f'<META itemprop="datePublished" content="{when.isoformat()}">\n')
+        head = (
+            f'<META name="description" content="{e(article.standfirst)}">\n'
+            f'<META itemprop="datePublished" content="{when.isoformat()}">\n'
+        )
         return self._page(ctx, article.title, path, center, right, extra_head=head)
 
     def info_page(self, ctx: PageContext, title: str, text: str) -> str:
@@ -673,8 +697,9 @@ class WellbeingTemplate(Template):
         tracked = f"{path}{sep}utm_source=wbt&utm_medium={where or 'web'}&utm_campaign=organic"
         return e(tracked + (f"#{fragment}" if fragment else ""))
 
-    def _page(self, ctx: PageContext, title: str, canonical: str, main: str, head_extra: str = "",
-              footer_extra: str = "") -> str:
+    def _page(
+        self, ctx: PageContext, title: str, canonical: str, main: str, head_extra: str = "", footer_extra: str = ""
+    ) -> str:
         nav = "".join(
             f'<li><a href="{self.link(self.section_path(s), "nav")}">{SECTION_TITLES[s]}</a></li>'
             for s in ctx.site.sections
@@ -794,7 +819,10 @@ function wbtConsent(ok) {{ localStorage.setItem('wbt-consent', ok ? 'all' : 'ess
         title = SECTION_TITLES[article.section]
         ld = (
             '{"@context":"https://schema.org","@type":"NewsArticle","headline":'
-            + _json_str(article.title) + ',"datePublished":"' + when.isoformat() + '","publisher":{"@type":'
+            + _json_str(article.title)
+            + ',"datePublished":"'
+            + when.isoformat()
+            + '","publisher":{"@type":'
             '"Organization","name":' + _json_str(ctx.site.name) + "}}"
         )
         head = (
@@ -834,7 +862,7 @@ function wbtConsent(ok) {{ localStorage.setItem('wbt-consent', ok ? 'all' : 'ess
         return self._page(ctx, article.title, path, main, head_extra=head)
 
     def info_page(self, ctx: PageContext, title: str, text: str) -> str:
-        main = f"<article class=\"page\"><h1>{e(title)}</h1><p>{e(text)}</p></article>"
+        main = f'<article class="page"><h1>{e(title)}</h1><p>{e(text)}</p></article>'
         return self._page(ctx, title, "/", main)
 
 
@@ -906,8 +934,11 @@ Disallow: /
 
 INFO_PAGES = {
     "about": ("About us", "We are an independent team of health journalists. We do not accept payment for coverage."),
-    "privacy": ("Privacy policy", "We store the minimum data needed to send our newsletter. Cookies are used for "
-                "analytics and advertising; you can change your choice at any time."),
+    "privacy": (
+        "Privacy policy",
+        "We store the minimum data needed to send our newsletter. Cookies are used for "
+        "analytics and advertising; you can change your choice at any time.",
+    ),
     "terms": ("Terms of use", "All content is copyright. You may link to our stories but not republish them."),
     "contact": ("Contact", "Write to the newsdesk at the address below. We cannot give individual medical advice."),
     "advertise": ("Advertise with us", "Reach thousands of health-conscious readers every day."),
@@ -916,8 +947,10 @@ INFO_PAGES = {
 }
 
 STAFF_NOTES_TITLE = "Staff notes - not for publication"
-STAFF_NOTES_TEXT = ("Embargoed stories and editorial planning. This page is disallowed in robots.txt; a polite "
-                    "crawler never fetches it.")
+STAFF_NOTES_TEXT = (
+    "Embargoed stories and editorial planning. This page is disallowed in robots.txt; a polite "
+    "crawler never fetches it."
+)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -929,9 +962,7 @@ def fixed_context(site: SiteSpec | str, base_url: str | None = None, upto: int |
     """A context in which the first ``upto`` (default: all) articles are published at fixed dates."""
     spec = get_site(site) if isinstance(site, str) else site
     articles = spec.articles if upto is None else spec.articles[:upto]
-    published = tuple(
-        (a, FIXED_EPOCH + timedelta(hours=6 * i)) for i, a in reversed(list(enumerate(articles)))
-    )
+    published = tuple((a, FIXED_EPOCH + timedelta(hours=6 * i)) for i, a in reversed(list(enumerate(articles))))
     return PageContext(spec, base_url or spec.base_url(), published)
 
 

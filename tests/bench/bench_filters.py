@@ -49,6 +49,7 @@ SKIPPED: list[str] = []  # wcxb pages without a main_content ground truth
 
 # --------------------------------------------------------------------------- data
 
+
 def load_wcxb(limit: int | None) -> list[dict]:
     base = DATASETS / "wcxb-dev-articles"
     with open(base / "manifest.csv", newline="") as fh:
@@ -81,12 +82,20 @@ def load_ctf(limit: int | None) -> list[dict]:
         raw = gzip.decompress((base / row["html"]).read_bytes())
         html, _ = decode_html(raw)
         gold = (base / row["gold"]).read_text(encoding="utf-8", errors="replace")
-        pages.append({"id": row["html"], "group": f"{row['site']}/{row['year']}", "site": row["site"],
-                      "html": html, "gold": gold})
+        pages.append(
+            {
+                "id": row["html"],
+                "group": f"{row['site']}/{row['year']}",
+                "site": row["site"],
+                "html": html,
+                "gold": gold,
+            }
+        )
     return pages
 
 
 # --------------------------------------------------------------------------- comparators
+
 
 # _warm: the floor and our extractions are each timed as the second of two identical calls, back to
 # back.  Timed once, the floor met every page cold (right after the previous page's comparators) while
@@ -165,6 +174,7 @@ _timed.failures = defaultdict(int)
 
 # --------------------------------------------------------------------------- runs
 
+
 class Result:
     def __init__(self):
         self.scores = defaultdict(list)  # extractor -> [ExtractionScore]
@@ -183,11 +193,18 @@ class Result:
             agg = aggregate_scores(self.scores[name])
             med = statistics.median(self.ms[name])
             per_page = [m / f for m, f in zip(self.ms[name], floor_ms, strict=True) if f > 0]
-            rows.append({
-                "extractor": name, "f1": agg["f1"], "precision": agg["precision"], "recall": agg["recall"],
-                "pages": len(self.scores[name]), "median_ms": med, "ratio": med / floor_med if floor_med else None,
-                "median_page_ratio": statistics.median(per_page) if per_page else None,
-            })
+            rows.append(
+                {
+                    "extractor": name,
+                    "f1": agg["f1"],
+                    "precision": agg["precision"],
+                    "recall": agg["recall"],
+                    "pages": len(self.scores[name]),
+                    "median_ms": med,
+                    "ratio": med / floor_med if floor_med else None,
+                    "median_page_ratio": statistics.median(per_page) if per_page else None,
+                }
+            )
         return rows
 
 
@@ -246,7 +263,8 @@ def run_ctf(pages, only) -> Result:
                 # same profile without site knowledge, for the effect of learning
                 plain = refilter(samples[prof][k], filters.get_profile(prof))
                 res.scores[f"{prof} (single page)"].append(
-                    shingle_scores("\n".join(p.text for p in plain if p.removed_by is None), gold))
+                    shingle_scores("\n".join(p.text for p in plain if p.removed_by is None), gold)
+                )
                 res.ms[f"{prof} (single page)"].append(float("nan"))
             for name, fn in COMPARATORS.items():
                 if only and name not in only:
@@ -263,14 +281,17 @@ def run_ctf(pages, only) -> Result:
 
 # --------------------------------------------------------------------------- report
 
+
 def _fmt(x, digits=3):
     return "n/a" if x is None or x != x else f"{x:.{digits}f}"
 
 
 def markdown_table(rows) -> str:
-    out = ["| extractor | F1 | precision | recall | median ms/page | × lxml parse (ratio of medians) "
-           "| × lxml parse (median per page) |",
-           "|---|---:|---:|---:|---:|---:|---:|"]
+    out = [
+        "| extractor | F1 | precision | recall | median ms/page | × lxml parse (ratio of medians) "
+        "| × lxml parse (median per page) |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
     order = sorted(rows, key=lambda r: (r["extractor"] == "lxml.html parse", -r["f1"]))
     for r in order:
         if r["extractor"] == "lxml.html parse":
@@ -295,8 +316,7 @@ def chart(tables: dict, path: Path) -> None:
         rows = [r for r in rows if r["extractor"] != "lxml.html parse" and r["median_ms"] == r["median_ms"]]
         for r in rows:
             ax.scatter(r["ratio"], r["f1"], s=40)
-            ax.annotate(r["extractor"], (r["ratio"], r["f1"]), textcoords="offset points", xytext=(5, 3),
-                        fontsize=8)
+            ax.annotate(r["extractor"], (r["ratio"], r["f1"]), textcoords="offset points", xytext=(5, 3), fontsize=8)
         ax.axvline(2.0, color="grey", linestyle="--", linewidth=0.8)
         ax.text(2.05, 0.02, "2× target", fontsize=7, color="grey", transform=ax.get_xaxis_transform())
         ax.set_xscale("log")
@@ -320,27 +340,35 @@ def write_report(tables, notes, limit, elapsed) -> None:
 
     lines = [START, ""]
     load = os.getloadavg()
-    lines.append(f"Run: {time.strftime('%Y-%m-%d %H:%M')}, {platform.python_implementation()} "
-                 f"{platform.python_version()}, {os.cpu_count()} CPUs, {elapsed:.0f} s in total"
-                 + (f", **subsample --limit {limit}**" if limit else ", full datasets")
-                 + f"; load average at the end {load[0]:.2f} / {load[1]:.2f} / {load[2]:.2f} (1 / 5 / 15 min).")
+    lines.append(
+        f"Run: {time.strftime('%Y-%m-%d %H:%M')}, {platform.python_implementation()} "
+        f"{platform.python_version()}, {os.cpu_count()} CPUs, {elapsed:.0f} s in total"
+        + (f", **subsample --limit {limit}**" if limit else ", full datasets")
+        + f"; load average at the end {load[0]:.2f} / {load[1]:.2f} / {load[2]:.2f} (1 / 5 / 15 min)."
+    )
     for title, rows in tables.items():
         lines += ["", f"### {title}", "", markdown_table(rows)]
         if title.startswith("wcxb") and SKIPPED:
-            lines += ["", f"({len(SKIPPED)} page(s) without a `main_content` ground truth left out: "
-                      f"{', '.join(SKIPPED)}.)"]
+            lines += [
+                "",
+                f"({len(SKIPPED)} page(s) without a `main_content` ground truth left out: {', '.join(SKIPPED)}.)",
+            ]
     if notes:
-        lines += ["", "Median site-learning time per page under test (24 sample pages, not timed above): "
-                  + ", ".join(f"{k} {v:.1f} ms" for k, v in notes.get("learn_ms", {}).items()) + ". "
-                  "Learned thresholds (min / median / max): "
-                  + ", ".join(f"{k} {v[0]}/{v[1]:.0f}/{v[2]}" for k, v in notes.get("thresholds", {}).items())
-                  + "."]
+        lines += [
+            "",
+            "Median site-learning time per page under test (24 sample pages, not timed above): "
+            + ", ".join(f"{k} {v:.1f} ms" for k, v in notes.get("learn_ms", {}).items())
+            + ". "
+            "Learned thresholds (min / median / max): "
+            + ", ".join(f"{k} {v[0]}/{v[1]:.0f}/{v[2]}" for k, v in notes.get("thresholds", {}).items())
+            + ".",
+        ]
     lines += ["", "![F1 against time per page relative to lxml parsing](filters.png)", "", END]
     block = "\n".join(lines)
     path = REPORT_DIR / "filters.md"
     text = path.read_text() if path.exists() else "# Noise filters benchmark\n\n" + START + "\n" + END + "\n"
     if START in text and END in text:
-        text = text[:text.index(START)] + block + text[text.index(END) + len(END):]
+        text = text[: text.index(START)] + block + text[text.index(END) + len(END) :]
     else:
         text = text.rstrip() + "\n\n" + block + "\n"
     path.write_text(text)
@@ -379,9 +407,18 @@ def main(argv=None) -> int:
     print(f"\nnotes: {notes}; failures: {dict(_timed.failures)}; {elapsed:.0f} s", file=sys.stderr)
     if not args.no_report:
         REPORT_DIR.mkdir(parents=True, exist_ok=True)
-        (REPORT_DIR / "filters.json").write_text(json.dumps(
-            {"tables": tables, "notes": notes, "failures": dict(_timed.failures), "limit": args.limit,
-             "seconds": round(elapsed)}, indent=1))
+        (REPORT_DIR / "filters.json").write_text(
+            json.dumps(
+                {
+                    "tables": tables,
+                    "notes": notes,
+                    "failures": dict(_timed.failures),
+                    "limit": args.limit,
+                    "seconds": round(elapsed),
+                },
+                indent=1,
+            )
+        )
         chart(tables, REPORT_DIR / "filters.png")
         write_report(tables, notes, args.limit, elapsed)
         print(f"wrote {REPORT_DIR}/filters.md, filters.json and filters.png", file=sys.stderr)

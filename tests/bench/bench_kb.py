@@ -18,6 +18,7 @@ filter) in step with their classifications.
 Side by side: the commit re-inferring only the cases that hold the rule's keywords (the CaseKeyword
 inverted index) against re-inferring every stored case, as without the index.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -90,18 +91,23 @@ def drop_index_constraints(table: str) -> list[str]:
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT conname, pg_get_constraintdef(oid), conindid FROM pg_constraint "
-            "WHERE conrelid = %s::regclass AND contype <> 'p'", [table])
+            "WHERE conrelid = %s::regclass AND contype <> 'p'",
+            [table],
+        )
         constraints = cursor.fetchall()
         cursor.execute(
             "SELECT i.indexname, i.indexdef FROM pg_indexes i WHERE i.tablename = %s "
-            "AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexname::regclass)", [table])
+            "AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexname::regclass)",
+            [table],
+        )
         indexes = cursor.fetchall()
         for name, _definition, _index in constraints:
             cursor.execute(f'ALTER TABLE {table} DROP CONSTRAINT "{name}"')
         for name, _definition in indexes:
             cursor.execute(f'DROP INDEX "{name}"')
     return [f'ALTER TABLE {table} ADD CONSTRAINT "{name}" {definition}' for name, definition, _ in constraints] + [
-        definition for _name, definition in indexes]
+        definition for _name, definition in indexes
+    ]
 
 
 def recreate(statements: list[str]) -> None:
@@ -133,10 +139,12 @@ def generate(n_cases: int, n_rules: int, seed: int = 1) -> None:
     for start in range(0, n_cases, batch):
         size = min(batch, n_cases - start)
         articles = Article.objects.bulk_create(
-            [Article(site=site, url=f"https://bench.example/{start + i}", title=f"article {start + i}")
-             for i in range(size)])
-        rows = [Case(article=article, keywords=sorted(set(sample(TOKENS))), source=article.url)
-                for article in articles]
+            [
+                Article(site=site, url=f"https://bench.example/{start + i}", title=f"article {start + i}")
+                for i in range(size)
+            ]
+        )
+        rows = [Case(article=article, keywords=sorted(set(sample(TOKENS))), source=article.url) for article in articles]
         Case.objects.bulk_create(rows)
         # the ~8 million index rows go in by COPY: 4x faster than bulk_create measured here
         buffer = io.StringIO("".join(f"{row.pk}\t{w}\n" for row in rows for w in row.keywords))
@@ -170,8 +178,16 @@ def generate(n_cases: int, n_rules: int, seed: int = 1) -> None:
         else:
             rule = EngineRule(rid, None, rng.choice(folder_ids), frozenset(rng.sample(topical, rng.randint(1, 2))))
         tree.add(rule)
-        rules.append(Rule(id=rid, parent_id=rule.parent_id, folder_id=rule.folder, conditions=sorted(rule.conditions),
-                          absent=[], cornerstone_id=case_id))
+        rules.append(
+            Rule(
+                id=rid,
+                parent_id=rule.parent_id,
+                folder_id=rule.folder,
+                conditions=sorted(rule.conditions),
+                absent=[],
+                cornerstone_id=case_id,
+            )
+        )
     Rule.objects.bulk_create(rules, batch_size=2000)
     with connection.cursor() as cursor:
         for sql in connection.ops.sequence_reset_sql(no_style(), [Rule]):
@@ -188,8 +204,10 @@ def generate(n_cases: int, n_rules: int, seed: int = 1) -> None:
     KnowledgeBase.objects.update_or_create(pk=1, defaults={"version": 1, "stamp": KnowledgeBase.new_stamp()})
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
-    print(f"  generated {n_cases:,} cases, {CaseKeyword.objects.count():,} index rows, {len(rules):,} rules, "
-          f"{len(made):,} classifications in {time.perf_counter() - t0:.0f} s")
+    print(
+        f"  generated {n_cases:,} cases, {CaseKeyword.objects.count():,} index rows, {len(rules):,} rules, "
+        f"{len(made):,} classifications in {time.perf_counter() - t0:.0f} s"
+    )
 
 
 # --------------------------------------------------------------------------- measurements
@@ -227,8 +245,14 @@ def bench_validation(rng: random.Random, repeat: int) -> dict:
         word = rng.choice(case.keywords)
         ms, v = timed(services.validate_rule, case, "new", folder=rng.choice(folder_ids), conditions=[word])
         # the expert selects the cornerstone cases shown: the difference list is recomputed
-        ms2, v = timed(services.validate_rule, case, "new", folder=v.proposal.folder, conditions=[word],
-                       selected_cornerstones=[c.case for c in v.cornerstone_cases[:5]])
+        ms2, v = timed(
+            services.validate_rule,
+            case,
+            "new",
+            folder=v.proposal.folder,
+            conditions=[word],
+            selected_cornerstones=[c.case for c in v.cornerstone_cases[:5]],
+        )
         new_ms += [ms, ms2]
         shown.append(len(v.cornerstone_cases))
         ms, _ = timed(services.validate_rule, case, "new", folder=rng.choice(folder_ids))
@@ -239,8 +263,14 @@ def bench_validation(rng: random.Random, repeat: int) -> dict:
             target = rng.choice([f for f in folder_ids if f != wrong])
             ms, _ = timed(services.validate_rule, case, "refine", folder=target, wrong_folder=wrong)
             refine_ms.append(ms)
-    return {"cold_load_ms": cold, "new": new_ms, "refine": refine_ms, "empty": empty_ms,
-            "cornerstones": len(stones), "shown_median": statistics.median(shown)}
+    return {
+        "cold_load_ms": cold,
+        "new": new_ms,
+        "refine": refine_ms,
+        "empty": empty_ms,
+        "cornerstones": len(stones),
+        "shown_median": statistics.median(shown),
+    }
 
 
 def commit_once(case, folder, word, user) -> tuple[float, int, float]:
@@ -271,8 +301,14 @@ def bench_commit(rng: random.Random, user, targets: list[int], repeat: int, full
             case = Case.objects.filter(index_entries__keyword=word).order_by("id").first()
             folder = next(f for f in folder_ids if f not in {c.folder for c in services.infer(case)})
             runs = [commit_once(case, folder, word, user) for _ in range(repeat)]
-            results.append({"holders": holders, "changed": runs[0][1],
-                             "commit": [r[0] for r in runs], "undo": [r[2] for r in runs]})
+            results.append(
+                {
+                    "holders": holders,
+                    "changed": runs[0][1],
+                    "commit": [r[0] for r in runs],
+                    "undo": [r[2] for r in runs],
+                }
+            )
             used.add(word)
     finally:
         services._add_ground_breaking = original  # noqa: SLF001
@@ -291,8 +327,15 @@ def bench_refine(rng: random.Random, user, repeat: int) -> list[dict]:
         if not fired or not words:
             continue
         wrong = fired[0].folder
-        ms, rules = timed(services.commit_rule, case, "refine", user, folder=rng.choice(
-            [f for f in folder_ids if f != wrong]), wrong_folder=wrong, conditions=[rng.choice(words)])
+        ms, rules = timed(
+            services.commit_rule,
+            case,
+            "refine",
+            user,
+            folder=rng.choice([f for f in folder_ids if f != wrong]),
+            wrong_folder=wrong,
+            conditions=[rng.choice(words)],
+        )
         entry = AuditEntry.objects.filter(action="rule.commit").first()
         results.append({"ms": ms, "changed": entry.details["reclassified"]["cases"], "rules": len(rules)})
         services.undo_last_rule(user)
@@ -364,7 +407,9 @@ def write_report(args, db_name, validation, commits, full, data_ms, refines) -> 
         f"| new rule, no condition yet (widest: every cornerstone case may change) | {len(validation['empty'])} | "
         f"{fmt(validation['empty'])} ms | {p95(validation['empty']):.1f} ms |",
         f"| refining rule, no condition yet | {len(validation['refine'])} | {fmt(validation['refine'])} ms | "
-        f"{p95(validation['refine']):.1f} ms |" if validation["refine"] else "| refining rule | 0 | - | - |",
+        f"{p95(validation['refine']):.1f} ms |"
+        if validation["refine"]
+        else "| refining rule | 0 | - | - |",
         f"| first validation after a KB change (reload rules + cornerstones, explain each cornerstone once) | 1 | "
         f"{validation['cold_load_ms']:.0f} ms | |",
         "",
@@ -384,8 +429,10 @@ def write_report(args, db_name, validation, commits, full, data_ms, refines) -> 
         other = full[idx] if idx < len(full) else None
         alt = f"{fmt(other['commit'])} ms" if other else "-"
         ratio = f"{statistics.median(other['commit']) / statistics.median(row['commit']):.1f}x" if other else "-"
-        lines.append(f"| {row['holders']:,} | {row['changed']:,} | {fmt(row['commit'])} ms | {fmt(row['undo'])} ms | "
-                     f"{alt} | {ratio} |")
+        lines.append(
+            f"| {row['holders']:,} | {row['changed']:,} | {fmt(row['commit'])} ms | {fmt(row['undo'])} ms | "
+            f"{alt} | {ratio} |"
+        )
     lines += [
         "",
         "Notes: the keyword index is the CaseKeyword table with its unique (keyword, case) b-tree; candidate",
@@ -433,8 +480,12 @@ def main() -> None:
         raise SystemExit("this benchmark measures PostgreSQL; set DATABASE_URL=postgres://...")
     db_name = use_bench_database()
     data_ms = 0.0
-    if (args.regenerate or Case.objects.count() != args.cases or Rule.objects.count() != args.rules
-            or Case.objects.filter(article__isnull=True).exists()):  # data of a version without articles
+    if (
+        args.regenerate
+        or Case.objects.count() != args.cases
+        or Rule.objects.count() != args.rules
+        or Case.objects.filter(article__isnull=True).exists()
+    ):  # data of a version without articles
         print(f"generating data in {db_name} ...")
         start = time.perf_counter()
         with transaction.atomic():

@@ -15,6 +15,7 @@ For each worker count N (each worker a Celery process on all queues, ``-P thread
 Then, in this process, the cost per article broken down (fetch, filter, inference, database) on a sample
 of new articles, with the politeness delay set to 0 so that only the work is timed.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -46,8 +47,9 @@ def serve(n_sites: int, published: int, port_queue) -> None:
     """The demo server in its own process (its rendering must not share the coordinator's GIL)."""
     from monitor.demo import DemoServer, synthetic_sites
 
-    server = DemoServer(port=0, interval=None, start_published=published,
-                        sites=list(synthetic_sites(n_sites, FIRST_ADDRESS)))
+    server = DemoServer(
+        port=0, interval=None, start_published=published, sites=list(synthetic_sites(n_sites, FIRST_ADDRESS))
+    )
     server.start()
     port_queue.put(server.port)
     signal.signal(signal.SIGTERM, lambda *a: (server.stop(), os._exit(0)))
@@ -61,8 +63,13 @@ def ensure_database() -> None:
     cfg = dj_database_url.parse(os.environ["DATABASE_URL"])
     if "postgresql" not in cfg["ENGINE"]:
         raise SystemExit("bench-webmon runs on PostgreSQL: set DATABASE_URL=postgres://...")
-    conn = psycopg2.connect(host=cfg["HOST"] or "127.0.0.1", port=cfg["PORT"] or 5432, user=cfg["USER"],
-                            password=cfg["PASSWORD"] or None, dbname="postgres")
+    conn = psycopg2.connect(
+        host=cfg["HOST"] or "127.0.0.1",
+        port=cfg["PORT"] or 5432,
+        user=cfg["USER"],
+        password=cfg["PASSWORD"] or None,
+        dbname="postgres",
+    )
     conn.autocommit = True
     with conn.cursor() as cur:
         cur.execute("SELECT 1 FROM pg_database WHERE datname = %s", [cfg["NAME"]])
@@ -85,16 +92,24 @@ def reset_database() -> None:
 
     from classifier.models import Case, Classification, Folder, Rule
 
-    tables = ["monitor_fetchattempt", "monitor_host", "monitor_robotsfile", Classification._meta.db_table,
-              "classifier_casekeyword", Case._meta.db_table, Rule._meta.db_table, Folder._meta.db_table,
-              "monitor_article", "monitor_site"]
+    tables = [
+        "monitor_fetchattempt",
+        "monitor_host",
+        "monitor_robotsfile",
+        Classification._meta.db_table,
+        "classifier_casekeyword",
+        Case._meta.db_table,
+        Rule._meta.db_table,
+        Folder._meta.db_table,
+        "monitor_article",
+        "monitor_site",
+    ]
     with connection.cursor() as cur:
         cur.execute("TRUNCATE " + ", ".join(tables) + " CASCADE")
     from classifier.models import KnowledgeBase
 
     # A new stamp, so that no process keeps a cached snapshot of the rules just truncated.
-    KnowledgeBase.objects.update_or_create(pk=KnowledgeBase.SINGLETON_ID,
-                                           defaults={"stamp": KnowledgeBase.new_stamp()})
+    KnowledgeBase.objects.update_or_create(pk=KnowledgeBase.SINGLETON_ID, defaults={"stamp": KnowledgeBase.new_stamp()})
     seed_rules()
 
 
@@ -132,15 +147,39 @@ def register_sites(n_sites: int, port: int) -> None:
 
 
 class Worker:
-    def __init__(self, index: int, threads: int, env: dict, queues: str = "celery,poll,fetch,process",
-                 pool: str = "threads"):
+    def __init__(
+        self, index: int, threads: int, env: dict, queues: str = "celery,poll,fetch,process", pool: str = "threads"
+    ):
         self.log_path = ROOT / "var" / f"bench-worker-{index}.log"
         self.log = open(self.log_path, "w")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "wims", "worker", "-Q", queues,
-             "-P", pool, "-c", str(threads), "-n", f"bench{index}@%h", "--without-gossip",
-             "--without-mingle", "--without-heartbeat", "-l", "warning"],
-            cwd=ROOT, env={**os.environ, **env}, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "wims",
+                "worker",
+                "-Q",
+                queues,
+                "-P",
+                pool,
+                "-c",
+                str(threads),
+                "-n",
+                f"bench{index}@%h",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+                "-l",
+                "warning",
+            ],
+            cwd=ROOT,
+            env={**os.environ, **env},
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -235,17 +274,24 @@ def run(n_workers: int, args) -> dict:
         def cycle(label: str, since, expected_articles: int) -> None:
             t0 = time.monotonic()
             dispatch_due_polls.delay()
-            polled = until(lambda: Site.objects.filter(active=True, last_poll_at__gte=since).count() >= n,
-                           args.timeout)
-            done = until(lambda: Article.objects.filter(site__active=True).count() >= expected_articles
-                         and not Article.objects.filter(site__active=True).exclude(state__in=terminal).exists(),
-                         args.timeout, dispatch_every=30)
+            polled = until(lambda: Site.objects.filter(active=True, last_poll_at__gte=since).count() >= n, args.timeout)
+            done = until(
+                lambda: (
+                    Article.objects.filter(site__active=True).count() >= expected_articles
+                    and not Article.objects.filter(site__active=True).exclude(state__in=terminal).exists()
+                ),
+                args.timeout,
+                dispatch_every=30,
+            )
             total = time.monotonic() - t0
             new = Article.objects.filter(site__active=True, collected_at__gte=since)
             states = dict(new.values_list("state").annotate(c=Count("id")))
             result[label] = {
-                "poll_cycle_s": polled, "polls_per_s": n / polled if polled else None,
-                "articles": new.count(), "states": states, "all_done_s": total if done is not None else None,
+                "poll_cycle_s": polled,
+                "polls_per_s": n / polled if polled else None,
+                "articles": new.count(),
+                "states": states,
+                "all_done_s": total if done is not None else None,
                 "articles_per_s": new.count() / total if done is not None else None,
                 "errors": FetchAttempt.objects.filter(started_at__gte=since, outcome__in=["failed", "retry"]).count(),
                 "requests": FetchAttempt.objects.filter(started_at__gte=since).count(),
@@ -296,6 +342,7 @@ def cost_breakdown(args) -> dict:
                 return fn(*a, **kw)
             finally:
                 timers[name].append(time.perf_counter() - t)
+
         return wrapper
 
     try:
@@ -328,10 +375,18 @@ def cost_breakdown(args) -> dict:
     infer_ms = 1000 * statistics.mean(infer)
     total_ms = 1000 * statistics.mean(totals)
     db_ms = total_ms - fetch_ms - filter_ms - infer_ms
-    return {"articles": n, "fetch_ms": fetch_ms, "filter_ms": filter_ms, "inference_ms": infer_ms,
-            "database_ms": db_ms, "total_ms": total_ms, "pipeline_ms": filter_ms + infer_ms + db_ms,
-            "statements": statistics.mean(statements), "load_after": os.getloadavg()[0],
-            "processed": Article.objects.filter(state="processed").count()}
+    return {
+        "articles": n,
+        "fetch_ms": fetch_ms,
+        "filter_ms": filter_ms,
+        "inference_ms": infer_ms,
+        "database_ms": db_ms,
+        "total_ms": total_ms,
+        "pipeline_ms": filter_ms + infer_ms + db_ms,
+        "statements": statistics.mean(statements),
+        "load_after": os.getloadavg()[0],
+        "processed": Article.objects.filter(state="processed").count(),
+    }
 
 
 def fmt(value, digits=1, unit=""):
@@ -349,10 +404,13 @@ def write_report(runs: list[dict], cost: dict, args, rules: int) -> Path:
         f"{args.published} published articles; WebMon watches its home page (and, for a third of the sites, "
         "its RSS feed). PostgreSQL + Redis, politeness delay "
         f"{args.delay:g} s per host, {args.total_threads} threads in all, split over the worker processes "
-        + ("(`-P threads`, queues celery, poll, fetch), plus one prefork worker with a process per core for "
-           "the process queue (as README recommends for production), "
-           if args.split else "(`-P threads`, all queues; 1×48, 2×24, 4×12), ") +
-        f"a knowledge base of {rules} rules. Machine: {os.cpu_count()} cores "
+        + (
+            "(`-P threads`, queues celery, poll, fetch), plus one prefork worker with a process per core for "
+            "the process queue (as README recommends for production), "
+            if args.split
+            else "(`-P threads`, all queues; 1×48, 2×24, 4×12), "
+        )
+        + f"a knowledge base of {rules} rules. Machine: {os.cpu_count()} cores "
         f"({platform.processor() or platform.machine()}), shared by the demo server, the workers, PostgreSQL "
         "and Redis; run it under `flock -x /tmp/wims-bench.lock` so that nothing else runs. The 1-minute load "
         "average before and after each run is in the raw numbers (`load_before`, `load_after`); it counts the "
@@ -369,14 +427,24 @@ def write_report(runs: list[dict], cost: dict, args, rules: int) -> Path:
     for r in runs:
         for label in ("cold", "warm"):
             c = r[label]
-            lines.append(f"| {r['workers']} | {label} | {fmt(c['poll_cycle_s'])} | {fmt(c['polls_per_s'])} | "
-                         f"{c['articles']} | {fmt(c['all_done_s'])} | {fmt(c['articles_per_s'])} | "
-                         f"{c['requests']} | {c['errors']} |")
+            lines.append(
+                f"| {r['workers']} | {label} | {fmt(c['poll_cycle_s'])} | {fmt(c['polls_per_s'])} | "
+                f"{c['articles']} | {fmt(c['all_done_s'])} | {fmt(c['articles_per_s'])} | "
+                f"{c['requests']} | {c['errors']} |"
+            )
     base = {r["workers"]: r for r in runs}
     if 1 in base:
-        lines += ["", "Speed-up of the cold cycle's article throughput against one worker: " + ", ".join(
-            f"{w} workers ×{(base[w]['cold']['articles_per_s'] or 0) / (base[1]['cold']['articles_per_s'] or 1):.2f}"
-            for w in sorted(base) if w != 1) + "."]
+        lines += [
+            "",
+            "Speed-up of the cold cycle's article throughput against one worker: "
+            + ", ".join(
+                f"{w} workers ×"
+                f"{(base[w]['cold']['articles_per_s'] or 0) / (base[1]['cold']['articles_per_s'] or 1):.2f}"
+                for w in sorted(base)
+                if w != 1
+            )
+            + ".",
+        ]
     lines += [
         "",
         f"## Cost per article (one process, {cost['articles']} articles, politeness off)",
@@ -396,9 +464,13 @@ def write_report(runs: list[dict], cost: dict, args, rules: int) -> Path:
     ]
     cycles = {r["workers"]: r["cold"]["poll_cycle_s"] for r in runs}
     warm = {r["workers"]: r["warm"]["poll_cycle_s"] for r in runs}
-    lines.append(f"* One poll cycle of {args.sites} sites with politeness on, target < 60 s: cold "
-                 + ", ".join(f"{w} worker(s) {fmt(s)} s" for w, s in cycles.items())
-                 + "; warm " + ", ".join(f"{w} worker(s) {fmt(s)} s" for w, s in warm.items()) + ".")
+    lines.append(
+        f"* One poll cycle of {args.sites} sites with politeness on, target < 60 s: cold "
+        + ", ".join(f"{w} worker(s) {fmt(s)} s" for w, s in cycles.items())
+        + "; warm "
+        + ", ".join(f"{w} worker(s) {fmt(s)} s" for w, s in warm.items())
+        + "."
+    )
     lines.append(f"* Pipeline per article, target < 20 ms: {cost['pipeline_ms']:.1f} ms.")
     lines += ["", "Raw numbers:", "", "```json", json.dumps({"runs": runs, "cost": cost}, indent=1), "```", ""]
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -411,11 +483,18 @@ def main() -> None:
     parser.add_argument("--sites", type=int, default=1000)
     parser.add_argument("--published", type=int, default=2, help="articles per site at start")
     parser.add_argument("--workers", default="1,2,4")
-    parser.add_argument("--split", action="store_true",
-                        help="threads on poll and fetch only, plus a prefork worker (a process per core) to process")
+    parser.add_argument(
+        "--split",
+        action="store_true",
+        help="threads on poll and fetch only, plus a prefork worker (a process per core) to process",
+    )
     parser.add_argument("--report", default="webmon.md", help="file name under docs/benchmarks/")
-    parser.add_argument("--total-threads", type=int, default=48,
-                        help="threads over all worker processes (each of N processes gets total/N)")
+    parser.add_argument(
+        "--total-threads",
+        type=int,
+        default=48,
+        help="threads over all worker processes (each of N processes gets total/N)",
+    )
     parser.add_argument("--delay", type=float, default=2.0, help="politeness delay per host (s)")
     parser.add_argument("--timeout", type=float, default=900)
     parser.add_argument("--sample", type=int, default=100, help="sites for the cost breakdown (1 article each)")

@@ -20,6 +20,7 @@ Side by side: keyset pagination (what the inbox does) against OFFSET pagination 
 capped count against an exact COUNT(*), and the state filter on the stored, indexed review state against
 the same filter computed from the classification rows (EXISTS / NOT EXISTS).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -153,8 +154,16 @@ def generate(n_articles: int, n_rules: int, seed: int = 1) -> None:
         else:
             rule = EngineRule(rid, None, rng.choice(folder_ids), frozenset(rng.sample(topical, rng.randint(1, 2))))
         tree.add(rule)
-        rules.append(Rule(id=rid, parent_id=rule.parent_id, folder_id=rule.folder, conditions=sorted(rule.conditions),
-                          absent=[], cornerstone_id=case_id))
+        rules.append(
+            Rule(
+                id=rid,
+                parent_id=rule.parent_id,
+                folder_id=rule.folder,
+                conditions=sorted(rule.conditions),
+                absent=[],
+                cornerstone_id=case_id,
+            )
+        )
     Rule.objects.bulk_create(rules, batch_size=2000)
     with connection.cursor() as cursor:
         for sql in connection.ops.sequence_reset_sql(no_style(), [Rule]):
@@ -167,15 +176,22 @@ def generate(n_articles: int, n_rules: int, seed: int = 1) -> None:
         for conclusion in tree.infer(words):
             if conclusion.folder not in seen:
                 seen.add(conclusion.folder)
-                made.append(Classification(
-                    case_id=case_id, folder_id=conclusion.folder, rule_id=conclusion.rule_id,
-                    state="accepted" if accepted else "suggested", decided_at=now if accepted else None,
-                ))
+                made.append(
+                    Classification(
+                        case_id=case_id,
+                        folder_id=conclusion.folder,
+                        rule_id=conclusion.rule_id,
+                        state="accepted" if accepted else "suggested",
+                        decided_at=now if accepted else None,
+                    )
+                )
     Classification.objects.bulk_create(made, batch_size=10_000)
     services.refresh_review_states(pk for pk, _words in cases)
     KnowledgeBase.objects.update_or_create(pk=1, defaults={"version": 1, "stamp": KnowledgeBase.new_stamp()})
-    print(f"  generated {n_articles:,} articles and cases, {len(rules):,} rules, {len(made):,} classifications "
-          f"in {time.perf_counter() - t0:.0f} s")
+    print(
+        f"  generated {n_articles:,} articles and cases, {len(rules):,} rules, {len(made):,} classifications "
+        f"in {time.perf_counter() - t0:.0f} s"
+    )
 
 
 # --------------------------------------------------------------------------- measurements
@@ -191,6 +207,7 @@ def measure(client: Client, urls: list[str], warmup: int = 3) -> dict:
         client.get(url)
     times, queries = [], []
     from django.db import reset_queries
+
     for url in urls:
         reset_queries()
         start = time.perf_counter()
@@ -266,6 +283,7 @@ def run(repeat: int, seed: int = 7) -> dict:
     # the same two main pages with the long-lived knowledge-base objects back in the cyclic garbage
     # collector's sight (kb.py freezes them after a load): how much of the tail full GC passes add
     import gc
+
     gc.unfreeze()
     main_pages = ("inbox, first page", "article page (random articles)")
     unfrozen = {name: measure(client, scenarios[name]) for name in main_pages}
@@ -281,7 +299,7 @@ def run(repeat: int, seed: int = 7) -> dict:
 
     def offset():
         qs = Article.objects.select_related("site").only(*light)
-        return list(qs.order_by("-collected_at", "-id")[len(ids) // 2: len(ids) // 2 + selectors.PAGE_SIZE])
+        return list(qs.order_by("-collected_at", "-id")[len(ids) // 2 : len(ids) // 2 + selectors.PAGE_SIZE])
 
     def capped():
         return Article.objects.order_by()[: selectors.COUNT_CAP + 1].count()
@@ -293,20 +311,28 @@ def run(repeat: int, seed: int = 7) -> dict:
         def run_query():
             qs = filtered(Article.objects.select_related("site").only(*light))
             return list(qs.order_by("-collected_at", "-id")[: selectors.PAGE_SIZE + 1])
+
         return run_query
 
     settings.DEBUG = False
     alternatives = {
-        "deep page (article 50,000): keyset": (timed_ms(keyset, 10), "deep page (article 50,000): OFFSET",
-                                               timed_ms(offset, 10)),
-        f"article count: capped at {selectors.COUNT_CAP:,}": (timed_ms(capped, 10), "article count: exact COUNT(*)",
-                                                             timed_ms(exact, 10)),
+        "deep page (article 50,000): keyset": (
+            timed_ms(keyset, 10),
+            "deep page (article 50,000): OFFSET",
+            timed_ms(offset, 10),
+        ),
+        f"article count: capped at {selectors.COUNT_CAP:,}": (
+            timed_ms(capped, 10),
+            "article count: exact COUNT(*)",
+            timed_ms(exact, 10),
+        ),
     }
     for state in ("pending", "classified", "unreviewed"):
         alternatives[f"{state} page: stored state (page query)"] = (
             timed_ms(state_page(lambda qs, state=state: selectors.filter_state(qs, state)), 10),
             f"{state} page: EXISTS on the rows (page query)",
-            timed_ms(state_page(lambda qs, state=state: state_from_rows(qs, state)), 5))
+            timed_ms(state_page(lambda qs, state=state: state_from_rows(qs, state)), 5),
+        )
     state_counts = dict(Article.objects.values_list("review_state").annotate(n=Count("id")).order_by())
     sizes = {
         "articles": len(ids),
@@ -315,8 +341,14 @@ def run(repeat: int, seed: int = 7) -> dict:
         **{f"{label.lower()} articles": state_counts.get(state, 0) for state, label in selectors.STATES.items()},
         "cornerstone cases": len(kb.current().cornerstones),
     }
-    return {"results": results, "alternatives": alternatives, "sizes": sizes, "cold_kb_ms": cold_kb,
-            "load": (load_before, load_after), "unfrozen": unfrozen}
+    return {
+        "results": results,
+        "alternatives": alternatives,
+        "sizes": sizes,
+        "cold_kb_ms": cold_kb,
+        "load": (load_before, load_after),
+        "unfrozen": unfrozen,
+    }
 
 
 def report(data: dict, db_name: str) -> str:
@@ -343,8 +375,9 @@ def report(data: dict, db_name: str) -> str:
     ]
     for name, m in r.items():
         ok = "yes" if m["p95"] < TARGET_MS else "**no**"
-        lines.append(f"| {name} | {m['n']} | {m['p50']:.1f} | {m['p95']:.1f} | {m['max']:.1f} | "
-                     f"{m['queries']:.0f} | {ok} |")
+        lines.append(
+            f"| {name} | {m['n']} | {m['p50']:.1f} | {m['p95']:.1f} | {m['max']:.1f} | {m['queries']:.0f} | {ok} |"
+        )
     alt = data["alternatives"]
     lines += [
         "",
@@ -357,8 +390,10 @@ def report(data: dict, db_name: str) -> str:
         "",
         "| page | median ms | p95 ms | max ms | max with freeze |",
         "|---|---:|---:|---:|---:|",
-        *[f"| {name} | {m['p50']:.1f} | {m['p95']:.1f} | {m['max']:.1f} | {r[name]['max']:.1f} |"
-          for name, m in data["unfrozen"].items()],
+        *[
+            f"| {name} | {m['p50']:.1f} | {m['p95']:.1f} | {m['max']:.1f} | {r[name]['max']:.1f} |"
+            for name, m in data["unfrozen"].items()
+        ],
         "",
         "## Side by side",
         "",
@@ -373,11 +408,11 @@ def report(data: dict, db_name: str) -> str:
         "(`Article.review_state`), recomputed from the classification rows by "
         "`classifier.services.refresh_review_states` in the same transaction as every change of those rows, "
         "and indexed as (review_state, collected_at, id) and (site, review_state, collected_at, id): a "
-        "state-filtered page is one index range scan in inbox order, however rare the state (\"unreviewed\" "
+        'state-filtered page is one index range scan in inbox order, however rare the state ("unreviewed" '
         "matches no article of this data set, the worst case for any scan). The alternative computes the "
         "state from the rows in the query (EXISTS / NOT EXISTS), which PostgreSQL plans as a scan of the "
         "articles in inbox order probing each one's rows, reading every article when none matches. "
-        f"Counts stop at {selectors.COUNT_CAP:,} (\"more than 1,000\"), for state filters too.",
+        f'Counts stop at {selectors.COUNT_CAP:,} ("more than 1,000"), for state filters too.',
         "",
         "Before the state was stored (a chunked scan of the articles in inbox order with EXISTS probes, "
         "commit 8b4859e, measured at load average 1.4-1.8): the unreviewed filter, which matches no article "

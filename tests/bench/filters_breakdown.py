@@ -114,7 +114,7 @@ def main(argv=None) -> int:
     for _group, members in sorted(groups.items()):
         for prof in ("default", "thesis"):
             learned = learn_profile([p["html"] for p in members[:8]], base=prof)
-            for page in members[8:8 + per_group]:
+            for page in members[8 : 8 + per_group]:
                 runs.append((f"ctf {prof} (learned)", page["html"], learned))
     if args.single_shot:
         shots = defaultdict(lambda: defaultdict(list))

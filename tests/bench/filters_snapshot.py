@@ -55,8 +55,10 @@ def records():
         for prof in ("thesis", "default"):
             learned = learn_profile([p["html"] for p in members[:LEARN_PAGES]], base=prof)
             # the learned profile itself is an output of the pipeline (segment + tokenize)
-            yield {"key": f"ctf/{group}/{prof}/profile",
-                   "profile": {k: v for k, v in learned.to_dict().items() if k != "provenance"}}
+            yield {
+                "key": f"ctf/{group}/{prof}/profile",
+                "profile": {k: v for k, v in learned.to_dict().items() if k != "provenance"},
+            }
             for page in members:
                 for p, tag in ((prof, prof), (learned, f"{prof}-learned")):
                     yield record(f"ctf/{page['id']}/{tag}", filters.extract(page["html"], profile=p))

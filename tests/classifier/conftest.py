@@ -1,4 +1,5 @@
 """Fixtures for the knowledge-base (Django side) tests: experts, articles, and a helper to ingest cases."""
+
 import itertools
 
 import pytest
@@ -72,9 +73,9 @@ def stored_vs_inferred():
             folders.setdefault(conclusion.folder, conclusion.rule_id)
         inferred[pk] = folders
     stored = {pk: {} for pk in inferred}
-    for case_id, folder_id, rule_id in Classification.objects.filter(
-        state=Classification.State.SUGGESTED
-    ).values_list("case_id", "folder_id", "rule_id"):
+    for case_id, folder_id, rule_id in Classification.objects.filter(state=Classification.State.SUGGESTED).values_list(
+        "case_id", "folder_id", "rule_id"
+    ):
         stored[case_id][folder_id] = rule_id
     return stored, inferred
 
@@ -90,8 +91,7 @@ def review_states_from_rows() -> dict[int, str]:
     ):
         states[article_id].add(state)
     return {
-        pk: "pending" if "suggested" in rows else "classified" if rows else "unreviewed"
-        for pk, rows in states.items()
+        pk: "pending" if "suggested" in rows else "classified" if rows else "unreviewed" for pk, rows in states.items()
     }
 
 

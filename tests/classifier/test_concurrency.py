@@ -3,6 +3,7 @@
 Each thread has its own database connection, as two web processes would; the tests run on SQLite by
 default and on PostgreSQL with DATABASE_URL (where the KB row lock, SELECT ... FOR UPDATE, does the work).
 """
+
 import random
 import threading
 import time
@@ -71,15 +72,16 @@ def test_two_experts_committing_at_once_leave_a_consistent_kb(make_case, folders
         assert set(case.classifications.values_list("folder__path", flat=True)) == {"Sport", "Politics"}
 
 
-def test_conflicting_refinements_one_wins_the_other_gets_a_clear_error(make_case, folders, expert, expert2,
-                                                                       check_kb):
+def test_conflicting_refinements_one_wins_the_other_gets_a_clear_error(make_case, folders, expert, expert2, check_kb):
     services.commit_rule(make_case("match"), "new", expert, folder=folders["sport"], conditions=["match"])
     case = make_case("match goal vote")
     results = run_threads(
-        lambda: services.commit_rule(case, "refine", expert, folder=folders["football"],
-                                     wrong_folder=folders["sport"], conditions=["goal"]),
-        lambda: services.commit_rule(case, "refine", expert2, folder=folders["politics"],
-                                     wrong_folder=folders["sport"], conditions=["vote"]),
+        lambda: services.commit_rule(
+            case, "refine", expert, folder=folders["football"], wrong_folder=folders["sport"], conditions=["goal"]
+        ),
+        lambda: services.commit_rule(
+            case, "refine", expert2, folder=folders["politics"], wrong_folder=folders["sport"], conditions=["vote"]
+        ),
     )
     errors = [r for r in results if isinstance(r, Exception)]
     assert len(errors) == 1 and isinstance(errors[0], ValidationError), results
@@ -131,8 +133,7 @@ def test_many_experts_and_ingestion_at_once(site, folders, expert, expert2, chec
                 case = Case.objects.get(pk=local.choice(seeds).pk)
                 folder = local.choice(targets)
                 try:
-                    services.commit_rule(case, "new", user, folder=folder,
-                                         conditions=local.sample(case.keywords, 2))
+                    services.commit_rule(case, "new", user, folder=folder, conditions=local.sample(case.keywords, 2))
                     done += 1
                     if local.random() < 0.3:
                         services.undo_last_rule(user)

@@ -1,4 +1,5 @@
 """Export/import of the whole knowledge base: exact round trip, validation of foreign documents."""
+
 import copy
 import json
 
@@ -18,12 +19,24 @@ def built_kb(make_case, folders, expert):
     services.create_folder("Health/Diabetes", expert, public=False)
     services.commit_rule(make_case("match serve"), "new", expert, folder=folders["sport"], conditions=["match"])
     services.commit_rule(make_case("stadium"), "new", expert, folder=folders["sport"], conditions=["stadium"])
-    services.commit_rule(make_case("match stadium ballot"), "refine", expert, folder=folders["politics"],
-                         wrong_folder=folders["sport"], conditions=["ballot"])
-    services.commit_rule(make_case("match chess"), "stop", expert, wrong_folder=folders["sport"],
-                         conditions=["chess"], absent=["goal"])
-    services.commit_rule(make_case("insulin glucose ünïcode"), "new", expert,
-                         folder=Folder.objects.get(path="Health/Diabetes"), conditions=["insulin", "ünïcode"])
+    services.commit_rule(
+        make_case("match stadium ballot"),
+        "refine",
+        expert,
+        folder=folders["politics"],
+        wrong_folder=folders["sport"],
+        conditions=["ballot"],
+    )
+    services.commit_rule(
+        make_case("match chess"), "stop", expert, wrong_folder=folders["sport"], conditions=["chess"], absent=["goal"]
+    )
+    services.commit_rule(
+        make_case("insulin glucose ünïcode"),
+        "new",
+        expert,
+        folder=Folder.objects.get(path="Health/Diabetes"),
+        conditions=["insulin", "ünïcode"],
+    )
     make_case("match tennis")  # not a cornerstone: not exported
     return exchange.export_json()
 
@@ -43,7 +56,12 @@ def test_export_names_folders_by_path_and_numbers_from_one(built_kb):
     data = json.loads(built_kb)
     assert data["format"] == "wims-mcrdr-kb" and data["format_version"] == 1
     assert [f["path"] for f in data["folders"]] == [
-        "Economy", "Health", "Health/Diabetes", "Politics", "Sport", "Sport/Football"
+        "Economy",
+        "Health",
+        "Health/Diabetes",
+        "Politics",
+        "Sport",
+        "Sport/Football",
     ]
     assert [f["public"] for f in data["folders"] if f["path"].startswith("Health")] == [False, False]
     assert [r["id"] for r in data["rules"]] == list(range(1, 7))
@@ -62,7 +80,8 @@ def test_round_trip_into_an_empty_database_is_exact(built_kb, make_case, expert)
     assert exchange.export_json() == built_kb
     # the imported KB infers like the original one
     assert [Folder.objects.get(pk=c.folder).path for c in services.infer(make_case("stadium match ballot x"))] == [
-        "Politics", "Politics"
+        "Politics",
+        "Politics",
     ]
     assert services.infer(make_case("match chess")) == []
     assert services.infer(make_case("match chess goal"))[0].folder == Folder.objects.get(path="Sport").pk
@@ -136,7 +155,6 @@ def test_commands_round_trip(built_kb, tmp_path, expert, capsys):
 
 def test_export_of_an_empty_knowledge_base_round_trips():
     text = exchange.export_json()
-    assert json.loads(text) == {"format": "wims-mcrdr-kb", "format_version": 1, "folders": [], "cases": [],
-                                "rules": []}
+    assert json.loads(text) == {"format": "wims-mcrdr-kb", "format_version": 1, "folders": [], "cases": [], "rules": []}
     exchange.import_json(copy.copy(text))
     assert exchange.export_json() == text

@@ -1,4 +1,5 @@
 """Knowledge-base models: constraints the database enforces, kinds, the version row, the admin."""
+
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -38,10 +39,17 @@ def test_folder_paths_and_sibling_names_are_unique(expert):
 def test_rule_kinds_and_protection(make_case, folders, expert):
     case = make_case("match goal chess")
     [new] = services.commit_rule(case, "new", expert, folder=folders["sport"], conditions=["match"])
-    [refine] = services.commit_rule(make_case("match goal"), "refine", expert, folder=folders["football"],
-                                    wrong_folder=folders["sport"], conditions=["goal"])
-    [stop] = services.commit_rule(make_case("match chess x"), "stop", expert, wrong_folder=folders["sport"],
-                                  conditions=["chess"])
+    [refine] = services.commit_rule(
+        make_case("match goal"),
+        "refine",
+        expert,
+        folder=folders["football"],
+        wrong_folder=folders["sport"],
+        conditions=["goal"],
+    )
+    [stop] = services.commit_rule(
+        make_case("match chess x"), "stop", expert, wrong_folder=folders["sport"], conditions=["chess"]
+    )
     assert (new.kind, refine.kind, stop.kind) == ("ground-breaking", "refining", "stopping")
     assert "STOP" in str(stop) and "match" in str(new)
     with pytest.raises(ProtectedError):
@@ -79,12 +87,14 @@ def test_admin_pages_render_and_folder_admin_goes_through_services(admin_client,
     services.commit_rule(make_case("goal"), "new", expert, folder=folders["football"], conditions=["goal"])
     for name in ["folder", "rule", "case", "classification", "auditentry", "knowledgebase"]:
         assert admin_client.get(f"/admin/classifier/{name}/").status_code == 200, name
-    response = admin_client.post("/admin/classifier/folder/add/", {"name": "Tennis", "parent": folders["sport"].pk,
-                                                                    "public": "on"})
+    response = admin_client.post(
+        "/admin/classifier/folder/add/", {"name": "Tennis", "parent": folders["sport"].pk, "public": "on"}
+    )
     assert response.status_code == 302
     assert Folder.objects.filter(path="Sport/Tennis").exists()
-    response = admin_client.post(f"/admin/classifier/folder/{folders['sport'].pk}/change/",
-                                 {"name": "Games", "parent": "", "public": "on"})
+    response = admin_client.post(
+        f"/admin/classifier/folder/{folders['sport'].pk}/change/", {"name": "Games", "parent": "", "public": "on"}
+    )
     assert response.status_code == 302
     assert Folder.objects.filter(path="Games/Tennis").exists() and Folder.objects.filter(path="Games/Football")
     assert admin_client.get("/admin/classifier/rule/add/").status_code == 403

@@ -4,6 +4,7 @@ The inbox filters on the stored state (one index range scan); these tests walk t
 that writes classification rows and, after each step, compare every article's stored state with the
 state recomputed in Python from its rows.
 """
+
 import importlib
 
 import pytest
@@ -62,7 +63,11 @@ def test_every_writer_keeps_the_review_state(make_case, folders, expert, expert2
 
     refine_case = make_case("goal match ballot")
     services.commit_rule(
-        refine_case, "refine", expert, folder=folders["politics"], wrong_folder=folders["football"],
+        refine_case,
+        "refine",
+        expert,
+        folder=folders["politics"],
+        wrong_folder=folders["football"],
         conditions=["ballot"],
     )  # re-inference moves suggestions, the case's wrong folder is rejected
     assert_in_step("commit refine")

@@ -1,4 +1,5 @@
 """Knowledge-base services on the database: cases, inference, decisions, rule validation/commit/undo."""
+
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -12,15 +13,12 @@ pytestmark = pytest.mark.django_db
 def rows(case):
     """{folder path: (state, rule id)} of a case's stored classifications."""
     return {
-        c.folder.path: (c.state, c.rule_id)
-        for c in Classification.objects.filter(case=case).select_related("folder")
+        c.folder.path: (c.state, c.rule_id) for c in Classification.objects.filter(case=case).select_related("folder")
     }
 
 
 def all_rows():
-    return sorted(
-        Classification.objects.values_list("case_id", "folder_id", "state", "rule_id", "decided_by_id")
-    )
+    return sorted(Classification.objects.values_list("case_id", "folder_id", "state", "rule_id", "decided_by_id"))
 
 
 # --------------------------------------------------------------------------- ingestion
@@ -75,7 +73,11 @@ def test_explain_gives_rule_paths_as_model_instances(make_case, folders, expert)
     [sport] = services.commit_rule(base, "new", expert, folder=folders["sport"], conditions=["match"])
     football_case = make_case("match goal penalty")
     [football] = services.commit_rule(
-        football_case, "refine", expert, folder=folders["football"], wrong_folder=folders["sport"],
+        football_case,
+        "refine",
+        expert,
+        folder=folders["football"],
+        wrong_folder=folders["sport"],
         conditions=["penalty"],
     )
     case = make_case("match penalty vote")
@@ -203,12 +205,19 @@ def test_validate_lists_cornerstones_that_would_change_and_difference_list(sport
     assert changed[c1.pk].lacks == ["serve", "tennis"]
     assert v.difference_list == ["goal", "match", "penalty"]
     # the expert selects c1 as "must not change": the difference list shrinks
-    v = services.validate_rule(case, "refine", folder=folders["football"], wrong_folder=folders["sport"],
-                               selected_cornerstones=[c1])
+    v = services.validate_rule(
+        case, "refine", folder=folders["football"], wrong_folder=folders["sport"], selected_cornerstones=[c1]
+    )
     assert v.difference_list == ["goal", "penalty"]
     # a condition from it excludes c1 and c2
-    v = services.validate_rule(case, "refine", folder=folders["football"], wrong_folder=folders["sport"],
-                               conditions=["goal"], selected_cornerstones=[c1.pk])
+    v = services.validate_rule(
+        case,
+        "refine",
+        folder=folders["football"],
+        wrong_folder=folders["sport"],
+        conditions=["goal"],
+        selected_cornerstones=[c1.pk],
+    )
     assert v.cornerstone_cases == [] and v.difference_list == ["penalty"]
 
 
@@ -226,8 +235,9 @@ def test_affected_cases_lists_every_stored_case_not_only_cornerstones(sport_kb, 
     c1, c2 = sport_kb
     others = [make_case("match goal"), make_case("match goal tennis"), make_case("goal only")]
     case = make_case("match goal penalty")
-    v = services.validate_rule(case, "refine", folder=folders["football"], wrong_folder=folders["sport"],
-                               conditions=["goal"])
+    v = services.validate_rule(
+        case, "refine", folder=folders["football"], wrong_folder=folders["sport"], conditions=["goal"]
+    )
     affected = services.affected_cases(v)
     assert [a.case_id for a in affected] == [others[0].pk, others[1].pk]  # "goal only" never had Sport
     assert [f.path for f in affected[0].after] == ["Sport/Football"]
@@ -256,8 +266,9 @@ def test_commit_refine_under_every_wrong_rule_and_reject_the_wrong_folder(make_c
     services.commit_rule(make_case("stadium"), "new", expert, folder=folders["sport"], conditions=["stadium"])
     bystander = make_case("stadium match ballot count")
     case = make_case("stadium match ballot")
-    rules = services.commit_rule(case, "refine", expert, folder=folders["politics"], wrong_folder=folders["sport"],
-                                 conditions=["ballot"])
+    rules = services.commit_rule(
+        case, "refine", expert, folder=folders["politics"], wrong_folder=folders["sport"], conditions=["ballot"]
+    )
     assert len(rules) == 2 and {r.parent_id for r in rules} == set(
         Rule.objects.filter(parent=None).values_list("id", flat=True)
     )
@@ -270,8 +281,9 @@ def test_commit_stop_rule_removes_suggestion(make_case, folders, expert, check_k
     services.commit_rule(make_case("match"), "new", expert, folder=folders["sport"], conditions=["match"])
     chess = make_case("match chess")
     other = make_case("match chess board")
-    [stop] = services.commit_rule(make_case("match chess"), "stop", expert, wrong_folder=folders["sport"],
-                                  conditions=["chess"])
+    [stop] = services.commit_rule(
+        make_case("match chess"), "stop", expert, wrong_folder=folders["sport"], conditions=["chess"]
+    )
     assert stop.kind == "stopping" and stop.folder is None
     assert rows(chess) == {} and rows(other) == {}
     check_kb()
@@ -309,8 +321,14 @@ def test_refinement_reads_only_cases_holding_its_whole_rule_path(make_case, fold
     outside = make_case("goal penalty")  # holds the refinement's keyword but not "match"
     Classification.objects.filter(case=outside).update(rule=None)  # stale on purpose: must stay untouched
     inside = make_case("match penalty")
-    [rule] = services.commit_rule(make_case("match penalty x"), "refine", expert, folder=folders["football"],
-                                  wrong_folder=folders["sport"], conditions=["penalty"])
+    [rule] = services.commit_rule(
+        make_case("match penalty x"),
+        "refine",
+        expert,
+        folder=folders["football"],
+        wrong_folder=folders["sport"],
+        conditions=["penalty"],
+    )
     assert rows(outside) == {"Economy": ("suggested", None)}
     assert rows(inside) == {"Sport/Football": ("suggested", rule.pk)}
     Classification.objects.filter(case=outside).update(rule=Rule.objects.get(conditions=["goal"]))
@@ -325,11 +343,16 @@ def test_commit_never_overrides_expert_decisions_and_reports_conflicts(make_case
     services.commit_rule(make_case("budget"), "new", expert, folder=folders["economy"], conditions=["budget"])
     services.reject(refused, folders["economy"], expert2)
     # a stopping rule withholds Sport from "chess" cases; a new rule concludes Economy for chess cases
-    services.commit_rule(make_case("match chess"), "stop", expert, wrong_folder=folders["sport"],
-                         conditions=["chess"])
+    services.commit_rule(make_case("match chess"), "stop", expert, wrong_folder=folders["sport"], conditions=["chess"])
     assert rows(kept)["Sport"][0] == "accepted"
-    services.commit_rule(make_case("chess budget"), "refine", expert, folder=folders["politics"],
-                         wrong_folder=folders["economy"], conditions=["chess"])
+    services.commit_rule(
+        make_case("chess budget"),
+        "refine",
+        expert,
+        folder=folders["politics"],
+        wrong_folder=folders["economy"],
+        conditions=["chess"],
+    )
     assert rows(refused)["Economy"][0] == "rejected"
     conflicts = [
         c for e in AuditEntry.objects.filter(action="rule.commit") for c in e.details["reclassified"]["conflicts"]
@@ -346,8 +369,9 @@ def test_undo_restores_classifications_exactly(make_case, folders, expert, exper
     case = make_case("match stadium ballot")
     services.accept(make_case("stadium ballot y"), expert2)
     before_rows, before_rules, version = all_rows(), list(Rule.objects.values_list("id", flat=True)), kb.version()
-    rules = services.commit_rule(case, "refine", expert, folder=folders["politics"], wrong_folder=folders["sport"],
-                                 conditions=["ballot"])
+    rules = services.commit_rule(
+        case, "refine", expert, folder=folders["politics"], wrong_folder=folders["sport"], conditions=["ballot"]
+    )
     assert all_rows() != before_rows
     undone = services.undo_last_rule(expert2)
     assert undone == [r.pk for r in rules]
@@ -373,8 +397,7 @@ def test_undo_twice_and_with_nothing_left(make_case, folders, expert):
 def test_move_article_translates_to_rule_request(sport_kb, make_case, folders, expert):
     case = make_case("match goal")
     move = services.move_article(case, folders["sport"], folders["football"], expert)
-    assert move.as_kwargs() == {"kind": "refine", "folder": folders["football"].pk,
-                                "wrong_folder": folders["sport"].pk}
+    assert move.as_kwargs() == {"kind": "refine", "folder": folders["football"].pk, "wrong_folder": folders["sport"].pk}
     copy = services.move_article(case, folders["sport"], folders["economy"], expert, copy=True)
     assert copy.kind == "new" and copy.wrong_folder is None
     v = services.validate_rule(case, **move.as_kwargs(), conditions=["goal"])
@@ -393,8 +416,9 @@ def test_cache_follows_changes_made_elsewhere_and_ignores_rolled_back_ones(make_
     assert [c.folder for c in services.infer(case)] == [folders["sport"].pk]
     # a commit that rolls back must not leave its tree in the cache
     with pytest.raises(RuntimeError), transaction.atomic():
-        services.commit_rule(case, "refine", expert, folder=folders["football"], wrong_folder=folders["sport"],
-                             conditions=["goal"])
+        services.commit_rule(
+            case, "refine", expert, folder=folders["football"], wrong_folder=folders["sport"], conditions=["goal"]
+        )
         raise RuntimeError("rollback")
     assert [c.rule_id for c in services.infer(case)] == [rule.pk]
 
@@ -417,18 +441,27 @@ def test_cornerstone_shortcuts_agree_with_the_engine(make_case, folders, expert)
                 wrong = fired[0].folder
                 kind = rng.choice(["refine", "stop"])
                 folder = None if kind == "stop" else rng.choice([f for f in targets if f.pk != wrong])
-                services.commit_rule(case, kind, expert, folder=folder, wrong_folder=wrong,
-                                     conditions=rng.sample(case.keywords, 1))
+                services.commit_rule(
+                    case, kind, expert, folder=folder, wrong_folder=wrong, conditions=rng.sample(case.keywords, 1)
+                )
             else:
-                services.commit_rule(case, "new", expert, folder=rng.choice(targets),
-                                     conditions=rng.sample(case.keywords, rng.randint(1, 2)))
+                services.commit_rule(
+                    case,
+                    "new",
+                    expert,
+                    folder=rng.choice(targets),
+                    conditions=rng.sample(case.keywords, rng.randint(1, 2)),
+                )
             made += 1
         except ValidationError:
             pass
         snapshot = kb.current()
         fired = services.infer(case)
-        proposals = [services._proposal(snapshot.tree, case, "new", rng.choice(targets), None,
-                                        rng.sample(case.keywords, rng.randint(0, 1)), ())]
+        proposals = [
+            services._proposal(
+                snapshot.tree, case, "new", rng.choice(targets), None, rng.sample(case.keywords, rng.randint(0, 1)), ()
+            )
+        ]
         if fired:
             wrong = fired[0].folder
             proposals.append(services._proposal(snapshot.tree, case, "stop", None, wrong, (), ()))

@@ -1,4 +1,5 @@
 """The experts' workspace views: permissions, inbox, article page, actions, rule building, folders."""
+
 import re
 
 import pytest
@@ -33,9 +34,7 @@ def ec(client, expert_user):
 def sport_kb(folders, make_case, expert_user):
     """Two rules and three cases: a football cornerstone, a new article, and a politics article."""
     stone = make_case("goal match striker league")
-    rule = services.commit_rule(
-        stone, "new", expert_user, folder=folders["football"], conditions=["goal"]
-    )[0]
+    rule = services.commit_rule(stone, "new", expert_user, folder=folders["football"], conditions=["goal"])[0]
     new = make_case("goal match election vote")
     politics = make_case("election vote parliament")
     return {**folders, "stone": stone, "rule": rule, "new": new, "vote": politics}

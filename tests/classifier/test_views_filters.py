@@ -1,4 +1,5 @@
 """The filter view: phrases with the filters' decisions, marking mode, metrics per site."""
+
 import pytest
 from django.urls import reverse
 

@@ -3,6 +3,7 @@
 Where Chromium is missing the tests are skipped with the reason, except under CI (env CI set),
 where a missing browser is a failure: CI must run them.
 """
+
 import os
 import shutil
 from pathlib import Path

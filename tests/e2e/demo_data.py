@@ -1,4 +1,5 @@
 """Demo-like workspace data made through the real pipeline: demo pages -> filters -> services."""
+
 import filters
 from classifier import kb, services
 from monitor.demo.articles import ARTICLES, TOPICS

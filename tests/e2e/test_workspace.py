@@ -1,4 +1,5 @@
 """The experts' workspace in a real browser: the full classification and rule-building flow."""
+
 import re
 
 import pytest

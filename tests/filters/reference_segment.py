@@ -88,8 +88,14 @@ def reference_segment(root, profile: Profile) -> tuple[list[Phrase], str]:
             if tail is None or tail.isspace() or (in_head and skip_head):
                 continue
             if hards:
-                append(Phrase(_norm(tail) if len(tail) < 1000 else tail.strip(), paths[-1], hards[-1],
-                              poss[-1] if poss else None))
+                append(
+                    Phrase(
+                        _norm(tail) if len(tail) < 1000 else tail.strip(),
+                        paths[-1],
+                        hards[-1],
+                        poss[-1] if poss else None,
+                    )
+                )
             elif not block_mode:
                 append(Phrase(_norm(tail), paths[-1], None, poss[-1] if poss else None))
             else:
@@ -107,11 +113,20 @@ def reference_segment(root, profile: Profile) -> tuple[list[Phrase], str]:
             text = el.text
             if tag is _Comment and text and not text.isspace():
                 if comments_negative:
-                    append(Phrase(_norm(text) if len(text) < 1000 else text.strip(), paths[-1] + "/#comment",
-                                  "#comment", None))
+                    append(
+                        Phrase(
+                            _norm(text) if len(text) < 1000 else text.strip(), paths[-1] + "/#comment", "#comment", None
+                        )
+                    )
                 elif not block_mode:
-                    append(Phrase(_norm(text), paths[-1] + "/#comment", hards[-1] if hards else None,
-                                  poss[-1] if poss else None))
+                    append(
+                        Phrase(
+                            _norm(text),
+                            paths[-1] + "/#comment",
+                            hards[-1] if hards else None,
+                            poss[-1] if poss else None,
+                        )
+                    )
             path = paths[-1]
             text = el.tail
         else:
@@ -135,8 +150,14 @@ def reference_segment(root, profile: Profile) -> tuple[list[Phrase], str]:
                     if name in _META_NAMES and not skip_head:
                         content = el.get("content")
                         if content and not content.isspace():
-                            append(Phrase(_norm(content), path + "[@name=" + name + "]",
-                                          hards[-1] if hards else None, meta_pos))
+                            append(
+                                Phrase(
+                                    _norm(content),
+                                    path + "[@name=" + name + "]",
+                                    hards[-1] if hards else None,
+                                    meta_pos,
+                                )
+                            )
                 elif f & _TITLE and not title and el.text:
                     title = _norm(el.text)
                 if f & _BLOCK:
@@ -156,8 +177,9 @@ def reference_segment(root, profile: Profile) -> tuple[list[Phrase], str]:
             # script/style/comment text is removed whatever happens: long ones are
             # kept stripped but not re-spaced (normalising a 100 kB inline script
             # would cost more than parsing the page)
-            append(Phrase(_norm(text) if len(text) < 1000 else text.strip(), path, hards[-1],
-                          poss[-1] if poss else None))
+            append(
+                Phrase(_norm(text) if len(text) < 1000 else text.strip(), path, hards[-1], poss[-1] if poss else None)
+            )
         elif not block_mode:
             append(Phrase(_norm(text), path, None, poss[-1] if poss else None))
         else:

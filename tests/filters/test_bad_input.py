@@ -64,9 +64,17 @@ def test_fifty_megabyte_page():
     # URI) around some megabytes of article text.
     text = "<p>" + "word " * 30 + "</p><div><a href='/x'>link</a></div>\n"
     script = "<script>var data = '" + "x" * 1_000_000 + "';</script>\n"
-    page = ("<html><head><style>" + ".c{color:red}" * 500_000 + "</style></head><body>"
-            + script * 30 + "<img src='data:image/png;base64," + "A" * 10_000_000 + "'>"
-            + text * (3_000_000 // len(text)) + "</body></html>")
+    page = (
+        "<html><head><style>"
+        + ".c{color:red}" * 500_000
+        + "</style></head><body>"
+        + script * 30
+        + "<img src='data:image/png;base64,"
+        + "A" * 10_000_000
+        + "'>"
+        + text * (3_000_000 // len(text))
+        + "</body></html>"
+    )
     assert len(page) >= 47_000_000
     t0 = time.perf_counter()
     e = extract(page.encode())
@@ -77,8 +85,10 @@ def test_fifty_megabyte_page():
 
 
 def test_charset_sources_in_order():
-    text = ("<html><head><meta charset='windows-1251'></head><body>"
-            "<p>Привет мир, это длинный абзац текста.</p></body></html>")
+    text = (
+        "<html><head><meta charset='windows-1251'></head><body>"
+        "<p>Привет мир, это длинный абзац текста.</p></body></html>"
+    )
     data = text.encode("cp1251")
     assert "Привет мир" in extract(data, profile="thesis").text  # from <meta charset>
     # an HTTP header wins over <meta>

@@ -12,9 +12,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _page(n):
-    return (f"<html><head><title>Page {n}</title></head><body><div>Example Gazette - all the news that fits"
-            f"</div><p>Article {n} reports that the {['mayor', 'council', 'river', 'school'][n % 4]} "
-            f"made headlines on day {n} of the week.</p><a href='/'>Home</a></body></html>")
+    return (
+        f"<html><head><title>Page {n}</title></head><body><div>Example Gazette - all the news that fits"
+        f"</div><p>Article {n} reports that the {['mayor', 'council', 'river', 'school'][n % 4]} "
+        f"made headlines on day {n} of the week.</p><a href='/'>Home</a></body></html>"
+    )
 
 
 @pytest.fixture
@@ -26,8 +28,9 @@ def site(tmp_path):
 
 
 def run(*args):
-    return subprocess.run([sys.executable, "-m", "filters", *map(str, args)], capture_output=True, text=True,
-                          cwd=ROOT, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "filters", *map(str, args)], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
 
 
 def test_extract_prints_core_text_and_explains(site):
@@ -60,8 +63,14 @@ def test_learn_then_extract_with_the_learned_profile(site, tmp_path):
 def test_stats_table(site):
     out = run("stats", site, "--learn", "--profile", "thesis")
     assert out.returncode == 0, out.stderr
-    for label in ("phrases in total", "removed by phrase length", "removed by tag", "removed by redundancy",
-                  "core phrases", "(5 pages)"):
+    for label in (
+        "phrases in total",
+        "removed by phrase length",
+        "removed by tag",
+        "removed by redundancy",
+        "core phrases",
+        "(5 pages)",
+    ):
         assert label in out.stdout
     row = next(line for line in out.stdout.splitlines() if line.startswith("removed by redundancy"))
     assert int(row.split()[3]) >= 4  # the banner, once per page

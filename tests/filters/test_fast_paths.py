@@ -24,8 +24,12 @@ PROFILES = [
     get_profile("thesis"),
     get_profile("default"),
     # block phrases with the head's phrases (meta among the runs) and comments that are not negative
-    get_profile("default").copy(name="block-head", head_phrases=True,
-                                negative_tags=["a", "script", "style", "nav"], positive_tags=["p", "meta", "h1"]),
+    get_profile("default").copy(
+        name="block-head",
+        head_phrases=True,
+        negative_tags=["a", "script", "style", "nav"],
+        positive_tags=["p", "meta", "h1"],
+    ),
     # raw text runs without comments as negative, <br> and <hr> as negative tags
     get_profile("thesis").copy(name="raw-odd", negative_tags=["a", "br", "hr", "span"], positive_tags=["div", "b"]),
 ]
@@ -83,10 +87,42 @@ def test_random_html_matches_the_reference(doc):
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.sampled_from(["<div>", "</div>", "<p>", "</p>", "<br>", "<hr>", "<a href=x>", "</a>", "<b>",
-                                 "</b>", "<span>", "<li>", "<script>s</script>", "<!--c-->", "<meta name=keywords "
-                                 "content=k>", "text ", "more words ", " ", "\n", "<nav>", "</nav>", "<title>t",
-                                 "</title>", "<head>", "<body>", "<img>", "<?pi x?>"]), max_size=40))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "<div>",
+                "</div>",
+                "<p>",
+                "</p>",
+                "<br>",
+                "<hr>",
+                "<a href=x>",
+                "</a>",
+                "<b>",
+                "</b>",
+                "<span>",
+                "<li>",
+                "<script>s</script>",
+                "<!--c-->",
+                "<meta name=keywords content=k>",
+                "text ",
+                "more words ",
+                " ",
+                "\n",
+                "<nav>",
+                "</nav>",
+                "<title>t",
+                "</title>",
+                "<head>",
+                "<body>",
+                "<img>",
+                "<?pi x?>",
+            ]
+        ),
+        max_size=40,
+    )
+)
 def test_random_tag_soup_matches_the_reference(parts):
     assert_same("".join(parts))
 
@@ -96,9 +132,17 @@ def reference_tokenize(text, stop_words):
 
 
 TOKEN_CASES = [
-    "Don’t panic — the café’s office\xa0opens at 9:00", "ŁÓDŹ and Zürich", "plain ascii words, and_more x2y",
-    "KELVIN \u212a and İstanbul", "x² ½ ①②", "", "a b c", "naïve résumé", "ΑΒΓ δέκα",
-    "lone \ud800surrogate ok", "tab\tand\x00nul ~ x_y",
+    "Don’t panic — the café’s office\xa0opens at 9:00",
+    "ŁÓDŹ and Zürich",
+    "plain ascii words, and_more x2y",
+    "KELVIN \u212a and İstanbul",
+    "x² ½ ①②",
+    "",
+    "a b c",
+    "naïve résumé",
+    "ΑΒΓ δέκα",
+    "lone \ud800surrogate ok",
+    "tab\tand\x00nul ~ x_y",
 ]
 
 
@@ -118,8 +162,11 @@ WHITESPACE = " \t\n\r\x0b\x0c\x1c\x1f\x85\xa0\u1680\u2000\u2009\u200a\u2028\u202
 
 
 @settings(max_examples=500, deadline=None)
-@given(st.text(alphabet=st.one_of(st.sampled_from(WHITESPACE), st.sampled_from("ab\u200b\ufeff"), st.characters()),
-               max_size=40))
+@given(
+    st.text(
+        alphabet=st.one_of(st.sampled_from(WHITESPACE), st.sampled_from("ab\u200b\ufeff"), st.characters()), max_size=40
+    )
+)
 def test_norm_matches_split_and_join(text):
     assert _norm(text) == " ".join(text.split())
 

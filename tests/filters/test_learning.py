@@ -29,21 +29,43 @@ def test_redundant_phrases_start_from_the_page_with_fewest_phrases():
     assert redundant_phrases([["x", "y"], ["x", "y", "q"], ["x", "q"]], min_share=0.5) == ["x", "y"]
 
 
-_WORDS = ["harbour", "bridge", "council", "river", "museum", "election", "school", "storm", "festival",
-          "market", "railway", "hospital", "library", "orchard", "stadium", "factory", "garden", "airport"]
+_WORDS = [
+    "harbour",
+    "bridge",
+    "council",
+    "river",
+    "museum",
+    "election",
+    "school",
+    "storm",
+    "festival",
+    "market",
+    "railway",
+    "hospital",
+    "library",
+    "orchard",
+    "stadium",
+    "factory",
+    "garden",
+    "airport",
+]
 
 
 def _page(template: str, n: int) -> str:
     w = [_WORDS[(n * 5 + k) % len(_WORDS)] for k in range(4)]
     story = f"Story {n}: the {w[0]} and the {w[1]} near the {w[2]} were closed by the {w[3]} committee."
     if template == "news":
-        return (f"<html><body><div id=top>Example Times - your trusted daily newspaper since 1901</div>"
-                f"<div class=nav>Politics Business Sport Weather and Culture sections</div>"
-                f"<h1>Headline {n}</h1><div>{story}</div>"
-                f"<div>Subscribe to the Example Times newsletter for daily updates</div></body></html>")
-    return (f"<html><body><table><tr><td>Example Times video gallery with the latest clips</td></tr>"
-            f"<tr><td><span>{story}</span></td></tr><tr><td>Video player requires JavaScript to be enabled"
-            f"</td></tr></table></body></html>")
+        return (
+            f"<html><body><div id=top>Example Times - your trusted daily newspaper since 1901</div>"
+            f"<div class=nav>Politics Business Sport Weather and Culture sections</div>"
+            f"<h1>Headline {n}</h1><div>{story}</div>"
+            f"<div>Subscribe to the Example Times newsletter for daily updates</div></body></html>"
+        )
+    return (
+        f"<html><body><table><tr><td>Example Times video gallery with the latest clips</td></tr>"
+        f"<tr><td><span>{story}</span></td></tr><tr><td>Video player requires JavaScript to be enabled"
+        f"</td></tr></table></body></html>"
+    )
 
 
 def test_learn_profile_finds_template_boilerplate_and_clusters():

@@ -14,9 +14,11 @@ BANNER = "Harbour Herald - independent local news since 1899"
 
 def _page(n):
     topic = ["ferry timetable", "school roof", "lifeboat crew", "fish market"][n % 4]
-    return (f"<html><head><title>Herald {n}</title></head><body><div>{BANNER}</div>"
-            f"<h1>News {n}</h1><div>Today the {topic} story number {n} changed again, residents said.</div>"
-            f"<div>Contact the newsroom at any time of the day or night</div></body></html>")
+    return (
+        f"<html><head><title>Herald {n}</title></head><body><div>{BANNER}</div>"
+        f"<h1>News {n}</h1><div>Today the {topic} story number {n} changed again, residents said.</div>"
+        f"<div>Contact the newsroom at any time of the day or night</div></body></html>"
+    )
 
 
 @pytest.fixture

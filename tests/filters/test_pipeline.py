@@ -70,9 +70,11 @@ def test_redundant_phrase_filter_and_positive_rescue():
 
 
 def test_default_profile_block_phrases_and_link_density():
-    html = ("<html><body><p>The minister said on <b>Tuesday</b> that the <a href='/x'>new budget</a> "
-            "would be published next week.</p><div><a href='/a'>First related story link</a> | "
-            "<a href='/b'>Second related story link</a></div></body></html>")
+    html = (
+        "<html><body><p>The minister said on <b>Tuesday</b> that the <a href='/x'>new budget</a> "
+        "would be published next week.</p><div><a href='/a'>First related story link</a> | "
+        "<a href='/b'>Second related story link</a></div></body></html>"
+    )
     thesis = extract(html, profile="thesis")
     default = extract(html, profile="default")
     # the thesis cuts the sentence at every inline tag

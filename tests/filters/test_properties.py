@@ -7,8 +7,28 @@ from hypothesis import strategies as st
 
 from filters import ExtractionError, extract, learn_profile
 
-TAGS = ["p", "div", "a", "span", "b", "script", "style", "h1", "li", "ul", "table", "td", "select", "option",
-        "title", "head", "body", "nav", "br", "meta"]
+TAGS = [
+    "p",
+    "div",
+    "a",
+    "span",
+    "b",
+    "script",
+    "style",
+    "h1",
+    "li",
+    "ul",
+    "table",
+    "td",
+    "select",
+    "option",
+    "title",
+    "head",
+    "body",
+    "nav",
+    "br",
+    "meta",
+]
 
 
 @st.composite
@@ -21,8 +41,26 @@ def html_documents(draw, depth=0):
         elif kind == "comment":
             parts.append("<!--" + draw(st.text(max_size=30)) + "-->")
         elif kind == "junk":
-            parts.append(draw(st.sampled_from(["<", ">", "</", "&amp;", "&#0;", "<![CDATA[", "<?x", "\x00",
-                                               "<p", "</div>", "<a href='", "\ufeff"])))
+            parts.append(
+                draw(
+                    st.sampled_from(
+                        [
+                            "<",
+                            ">",
+                            "</",
+                            "&amp;",
+                            "&#0;",
+                            "<![CDATA[",
+                            "<?x",
+                            "\x00",
+                            "<p",
+                            "</div>",
+                            "<a href='",
+                            "\ufeff",
+                        ]
+                    )
+                )
+            )
         else:
             tag = draw(st.sampled_from(TAGS))
             inner = draw(html_documents(depth=depth + 1))
@@ -51,10 +89,12 @@ def test_random_html_never_crashes(doc, profile):
     _check(e)
 
 
-BASE = (b"<html><head><title>A title for the page</title></head><body><div class=nav><a href=/>Home</a></div>"
-        b"<p>The first paragraph of the article is long enough to be kept as core text.</p>"
-        b"<script>var x = '<p>not content</p>';</script><p>Second paragraph with <b>bold</b> and "
-        b"<a href=/y>a link</a> in the middle of it.</p></body></html>")
+BASE = (
+    b"<html><head><title>A title for the page</title></head><body><div class=nav><a href=/>Home</a></div>"
+    b"<p>The first paragraph of the article is long enough to be kept as core text.</p>"
+    b"<script>var x = '<p>not content</p>';</script><p>Second paragraph with <b>bold</b> and "
+    b"<a href=/y>a link</a> in the middle of it.</p></body></html>"
+)
 
 
 @settings(max_examples=80, deadline=None)
@@ -67,7 +107,7 @@ def test_mutated_html_never_crashes(data):
         if op == "flip" and doc:
             doc[pos] = data.draw(st.integers(0, 255))
         elif op == "delete":
-            del doc[pos:pos + data.draw(st.integers(1, 20))]
+            del doc[pos : pos + data.draw(st.integers(1, 20))]
         elif op == "insert":
             doc[pos:pos] = data.draw(st.binary(max_size=10))
         else:

@@ -9,11 +9,17 @@ from monitor.demo import DEMO_SITES, render_article_page
 
 
 def test_common_suffix_and_prefix_are_found():
-    titles = ["Walk after meals | Health Watch Daily", "Flu jabs open | Health Watch Daily",
-              "Sleep and mood | Health Watch Daily"]
+    titles = [
+        "Walk after meals | Health Watch Daily",
+        "Flu jabs open | Health Watch Daily",
+        "Sleep and mood | Health Watch Daily",
+    ]
     assert title_affixes(titles) == ("", " | Health Watch Daily")
-    titles = ["The Clinic Courier :: Foot clinic opens", "The Clinic Courier :: Memory clinic",
-              "The Clinic Courier :: Poll results"]
+    titles = [
+        "The Clinic Courier :: Foot clinic opens",
+        "The Clinic Courier :: Memory clinic",
+        "The Clinic Courier :: Poll results",
+    ]
     assert title_affixes(titles) == ("The Clinic Courier :: ", "")
 
 
@@ -24,13 +30,16 @@ def test_a_few_titles_without_the_affix_do_not_prevent_it():
     assert title_affixes(["A - b | X", "C - b | X", "D | X"]) == ("", " - b | X")
 
 
-@pytest.mark.parametrize("titles", [
-    [],
-    ["Only one | Site"],
-    ["Mediterranean-style eating", "Mediterranean-style living"],  # a hyphen inside a word
-    ["Morning sickness: what helps", "Night sweats: what helps"],  # a colon without a space before
-    ["A | One", "B | Two", "C | Three"],  # nothing shared
-])
+@pytest.mark.parametrize(
+    "titles",
+    [
+        [],
+        ["Only one | Site"],
+        ["Mediterranean-style eating", "Mediterranean-style living"],  # a hyphen inside a word
+        ["Morning sickness: what helps", "Night sweats: what helps"],  # a colon without a space before
+        ["A | One", "B | Two", "C | Three"],  # nothing shared
+    ],
+)
 def test_no_affix_without_evidence(titles):
     assert title_affixes(titles) == ("", "")
 

@@ -1,4 +1,5 @@
 """The project itself: system checks, migrations in sync, the bootstrap behind `make run`, production settings."""
+
 import os
 import subprocess
 import sys
@@ -80,7 +81,10 @@ def test_production_refuses_to_start_without_secret_key():
 
 def test_check_deploy_with_production_variables_reports_no_errors():
     result = run_manage(
-        "check", "--deploy", "--fail-level", "ERROR",
+        "check",
+        "--deploy",
+        "--fail-level",
+        "ERROR",
         env_overrides={
             "WIMS_ENV": "production",
             "SECRET_KEY": "x" * 20 + "a-long-random-production-secret-key-for-the-test-0123456789",

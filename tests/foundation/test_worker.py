@@ -1,4 +1,5 @@
 """A real Celery worker process runs a task through the configured broker (embedded locally, Redis in CI)."""
+
 import pytest
 from django.conf import settings
 

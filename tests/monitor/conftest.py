@@ -3,6 +3,7 @@
 Worker processes read WebMon's tunables from the environment (monitor/conf.py); FAST_ENV keeps the
 politeness delay, backoffs and leases short so that the fault tests take seconds, not minutes.
 """
+
 import time
 
 import pytest

@@ -2,6 +2,7 @@
 WIMS_AUTO_LEARN_PAGES pages are stored, its processed articles are re-filtered (template text gone, article
 text kept, titles without the site's name) and the experts' decisions survive; once only, whatever the
 number of workers; never again once the site has a profile."""
+
 import threading
 
 import pytest
@@ -22,8 +23,12 @@ PAGES = 6
 
 #: template text of each demo site that the default profile keeps in every article's core text
 NOISE = {
-    "healthwatch": ["We use cookies", "Independent health news since 1998", "Health Watch newsletter",
-                    "All rights reserved"],
+    "healthwatch": [
+        "We use cookies",
+        "Independent health news since 1998",
+        "Health Watch newsletter",
+        "All rights reserved",
+    ],
     "courier": ["Your community health paper", "Free weekly e-mail bulletin", "All rights reserved"],
     "wellbeing": ["our 142 partners store and access information"],
 }
@@ -36,8 +41,12 @@ def auto_learn(fast_env, monkeypatch):
 
 def run_pipeline(outcome: services.Outcome) -> list[services.Outcome]:
     """Run what an outcome asks for, depth first, in this process (a worker's job); the outcomes seen."""
-    steps = {"poll": services.poll_site, "fetch": services.fetch_article, "process": services.process_article,
-             "learn": learning.learn_site}
+    steps = {
+        "poll": services.poll_site,
+        "fetch": services.fetch_article,
+        "process": services.process_article,
+        "learn": learning.learn_site,
+    }
     seen = [outcome]
     for name, pk, _ in outcome.enqueue:
         seen += run_pipeline(steps[name](pk))
@@ -101,8 +110,7 @@ def test_experts_decisions_survive_the_refiltering(demo, auto_learn):
     demo.publish("healthwatch")
     run_pipeline(services.poll_site(site.pk))
     assert SiteProfile.objects.get(site=site).learned_at is not None
-    rows = dict(Classification.objects.filter(folder=folder, case__article__site=site)
-                .values_list("case_id", "state"))
+    rows = dict(Classification.objects.filter(folder=folder, case__article__site=site).values_list("case_id", "state"))
     assert rows == {cases[0].pk: "accepted", cases[1].pk: "rejected"}, "suggestions gone, decisions kept"
     assert all("cookies" not in c.keywords for c in Case.objects.filter(article__site=site))
 
@@ -219,8 +227,13 @@ def test_a_real_worker_learns_the_site(demo, auto_learn, start_worker):
     for _ in range(PAGES - 4):
         demo.publish("wellbeing")
     start_worker(concurrency=2, pool="threads", extra_env={**FAST_ENV, "WIMS_AUTO_LEARN_PAGES": str(PAGES)})
-    run_until(lambda: SiteProfile.objects.filter(site=site, learned_at__isnull=False).exists()
-              and set(processed(site).values_list("extraction__profile", flat=True)) == {f"site:{site.pk}"}
-              and processed(site).count() == PAGES, message="the site's profile and its re-filtered articles")
+    run_until(
+        lambda: (
+            SiteProfile.objects.filter(site=site, learned_at__isnull=False).exists()
+            and set(processed(site).values_list("extraction__profile", flat=True)) == {f"site:{site.pk}"}
+            and processed(site).count() == PAGES
+        ),
+        message="the site's profile and its re-filtered articles",
+    )
     for article in processed(site):
         assert "our 142 partners" not in article.core_text and "Wellbeing Times" not in article.title

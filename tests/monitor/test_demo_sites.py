@@ -137,8 +137,7 @@ def test_rendering_is_deterministic_and_base_url_is_honoured():
 
 def _tag_paths(html: str) -> set[str]:
     doc = lxml.html.fromstring(html)
-    return {"/".join(el.tag for el in reversed([e, *e.iterancestors()])) for e in doc.iter()
-            if isinstance(e.tag, str)}
+    return {"/".join(el.tag for el in reversed([e, *e.iterancestors()])) for e in doc.iter() if isinstance(e.tag, str)}
 
 
 def test_the_three_templates_differ():
@@ -179,7 +178,8 @@ def test_wellbeing_links_carry_tracking_parameters_and_fragments():
     assert not [h for h in links(render_home_page("healthwatch")) if "utm_" in h]
     article = articles_for_site("wellbeing")[0]
     canonical = lxml.html.fromstring(render_article_page("wellbeing", article.slug)).xpath(
-        '//link[@rel="canonical"]/@href')[0]
+        '//link[@rel="canonical"]/@href'
+    )[0]
     assert "utm_" not in canonical and "#" not in canonical
 
 
@@ -260,8 +260,10 @@ def test_section_pages_list_newest_first_with_pagination(server, http):
             page = http.get(url, timeout=T)
             assert page.status_code == 200
             doc = lxml.html.fromstring(page.content)
-            seen += [parse_qs(urlsplit(h).query)["id"][0] for h in
-                     doc.xpath('//table[@class="storylist"]//a[contains(@href, "story.php")]/@href')]
+            seen += [
+                parse_qs(urlsplit(h).query)["id"][0]
+                for h in doc.xpath('//table[@class="storylist"]//a[contains(@href, "story.php")]/@href')
+            ]
             more = doc.xpath('//a[contains(., "More stories")]/@href')
             url = server.url("courier", more[0]) if more else None
         assert seen == expected  # newest first across all pages, nothing lost or repeated
@@ -380,7 +382,7 @@ def test_fault_retry_after(server, http, status):
     resp = http.get(server.url("courier", f"/fault/{status}?retry_after=7"), timeout=T)
     assert resp.status_code == status and resp.headers["Retry-After"] == "7"
     resp = http.get(server.url("courier", f"/fault/{status}?retry_after=30&retry_after_as=date"), timeout=T)
-    wait = (parsedate_to_datetime(resp.headers["Retry-After"]).timestamp() - time.time())
+    wait = parsedate_to_datetime(resp.headers["Retry-After"]).timestamp() - time.time()
     assert 20 <= wait <= 31
 
 
@@ -443,8 +445,9 @@ def _article_url(http, server, key):
 
 def test_fault_switch_fails_the_next_n_matching_requests(server, http):
     url = _article_url(http, server, "healthwatch")
-    resp = control(http, server, "healthwatch", "fault", "POST", mode="503", count=2, path_prefix="/news/",
-                   retry_after=4)
+    resp = control(
+        http, server, "healthwatch", "fault", "POST", mode="503", count=2, path_prefix="/news/", retry_after=4
+    )
     assert resp.status_code == 201
     assert http.get(server.url("healthwatch", "/"), timeout=T).status_code == 200  # prefix does not match
     assert http.get(server.url("courier", "/"), timeout=T).status_code == 200  # other site unaffected
@@ -473,7 +476,7 @@ def test_fault_switch_reset_and_slow_hit_real_pages(server, http):
     start = time.monotonic()
     resp = http.get(url, timeout=T)
     assert resp.status_code == 200 and time.monotonic() - start >= 0.95
-    assert "<article class=\"post\">" in resp.text  # the real page, just late
+    assert '<article class="post">' in resp.text  # the real page, just late
     assert http.get(url, timeout=T).elapsed.total_seconds() < 0.9
 
 
@@ -498,9 +501,16 @@ def test_fault_switch_wrong_charset_and_binary_on_real_pages(server, http):
     assert http.get(url, timeout=T).status_code == 200
 
 
-@pytest.mark.parametrize("params", [{"mode": "explode"}, {"mode": "500", "count": "0"},
-                                    {"mode": "500", "count": "x"}, {"mode": "slow", "seconds": "soon"},
-                                    {"mode": "500", "path_prefix": "news"}])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"mode": "explode"},
+        {"mode": "500", "count": "0"},
+        {"mode": "500", "count": "x"},
+        {"mode": "slow", "seconds": "soon"},
+        {"mode": "500", "path_prefix": "news"},
+    ],
+)
 def test_fault_switch_rejects_bad_parameters(server, http, params):
     resp = control(http, server, "courier", "fault", "POST", **params)
     assert resp.status_code == 400 and "error" in resp.json()
@@ -530,8 +540,13 @@ def test_many_synthetic_sites_on_their_own_addresses(http):
 
 
 def test_cli_prints_the_three_site_urls():
-    proc = subprocess.Popen([sys.executable, "-m", "monitor.demo", "--port", "0", "--interval", "0"],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "monitor.demo", "--port", "0", "--interval", "0"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         lines = [proc.stdout.readline() for _ in DEMO_SITES]
         urls = [line.split()[-1] for line in lines]

@@ -1,5 +1,6 @@
 """Every fault switch of the demo sites, against a real Celery worker: the right retry or the right recorded
 error, and nothing lost: every article that can be fetched ends up processed, exactly once."""
+
 from urllib.parse import urlsplit
 
 import pytest
@@ -19,16 +20,28 @@ FAULTS = [
     ("healthwatch", 1, {"mode": "500", "count": "2"}, "processed", 3, "HTTP 500"),
     ("healthwatch", 2, {"mode": "429", "retry_after": "2", "count": "1"}, "processed", 2, "HTTP 429"),
     ("healthwatch", 3, {"mode": "reset", "count": "1"}, "processed", 2, "connection"),
-    ("healthwatch", 4, {"mode": "503", "retry_after": "1", "retry_after_as": "date", "count": "1"}, "processed",
-     2, "HTTP 503"),
+    (
+        "healthwatch",
+        4,
+        {"mode": "503", "retry_after": "1", "retry_after_as": "date", "count": "1"},
+        "processed",
+        2,
+        "HTTP 503",
+    ),
     ("healthwatch", 5, {"mode": "redirect-loop", "count": "all"}, "failed", 1, "redirect"),
     ("wellbeing", 0, {"mode": "huge", "count": "all"}, "failed", 1, "cap"),
     ("wellbeing", 1, {"mode": "binary", "count": "all"}, "failed", 1, "not an HTML page"),
     ("wellbeing", 2, {"mode": "404", "count": "all"}, "failed", 1, "HTTP 404"),
     ("wellbeing", 3, {"mode": "410", "count": "all"}, "failed", 1, "HTTP 410"),
     ("wellbeing", 4, {"mode": "wrong-charset", "declared": "utf-8", "count": "all"}, "processed", 1, ""),
-    ("wellbeing", 5, {"mode": "500", "count": "all"}, "failed", int(FAST_ENV["WIMS_MAX_FETCH_ATTEMPTS"]),
-     "gave up after"),
+    (
+        "wellbeing",
+        5,
+        {"mode": "500", "count": "all"},
+        "failed",
+        int(FAST_ENV["WIMS_MAX_FETCH_ATTEMPTS"]),
+        "gave up after",
+    ),
 ]
 
 
@@ -52,12 +65,16 @@ def test_each_fault_gives_the_right_retry_or_recorded_error(demo, start_worker, 
 
     start_worker(concurrency=4, pool="threads", extra_env=FAST_ENV)
     everything = set(expected) | set(fixed) | set(urls["courier"])
-    run_until(lambda: set(Article.objects.filter(state__in=TERMINAL).values_list("url", flat=True)) >= everything,
-              timeout=120, message="every faulty article to reach a final state")
+    run_until(
+        lambda: set(Article.objects.filter(state__in=TERMINAL).values_list("url", flat=True)) >= everything,
+        timeout=120,
+        message="every faulty article to reach a final state",
+    )
 
     assert Article.objects.count() == len(everything), "nothing lost, nothing duplicated"
-    assert set(Article.objects.filter(url__in=urls["courier"], state="processed").values_list("url", flat=True)
-               ) == set(urls["courier"])
+    assert set(Article.objects.filter(url__in=urls["courier"], state="processed").values_list("url", flat=True)) == set(
+        urls["courier"]
+    )
     for url, (mode, state, attempts, error) in expected.items():
         article = Article.objects.get(url=url)
         log = FetchAttempt.objects.filter(article=article, kind="article").order_by("started_at", "id")
@@ -92,7 +109,7 @@ def test_each_fault_gives_the_right_retry_or_recorded_error(demo, start_worker, 
     gaps = [b - a for a, b in zip(stamps, stamps[1:], strict=False)]
     base = float(FAST_ENV["WIMS_RETRY_BASE"])
     assert len(stamps) == attempts
-    assert all(gap >= base * 2 ** n * 0.5 for n, gap in enumerate(gaps)), gaps
+    assert all(gap >= base * 2**n * 0.5 for n, gap in enumerate(gaps)), gaps
     # The redirect loop is cut at the redirect cap, and the 50 MB body at the size cap.
     loop = request_log(demo, "healthwatch", "/")
     assert 2 <= len([r for r in loop if r["fault"] == "redirect-loop"]) <= 1 + 5

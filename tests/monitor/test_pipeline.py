@@ -1,5 +1,6 @@
 """End to end with real Celery workers: the demo sites are polled, new articles fetched, filtered and
 classified (a case with suggested folders), and articles published later are found by the next poll."""
+
 import pytest
 
 import filters
@@ -50,10 +51,12 @@ def test_new_articles_are_found_fetched_and_classified(demo, start_worker, fast_
     diabetic = [a for a in webmon if "diabetes" in a.tokens]
     assert diabetic
     for article in diabetic:
-        assert Classification.objects.filter(case__article=article, folder=folder, rule=rule,
-                                             state="suggested").exists()
-    assert {n.slug for n in new.values() if n} <= {a.url.rstrip("/").rsplit("/", 1)[-1].removesuffix(".html")
-                                                    .split("=")[-1] for a in webmon}
+        assert Classification.objects.filter(
+            case__article=article, folder=folder, rule=rule, state="suggested"
+        ).exists()
+    assert {n.slug for n in new.values() if n} <= {
+        a.url.rstrip("/").rsplit("/", 1)[-1].removesuffix(".html").split("=")[-1] for a in webmon
+    }
 
     # Health view data, and an honest User-Agent on every request.
     for site in Site.objects.exclude(name="Seed"):

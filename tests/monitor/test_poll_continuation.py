@@ -3,6 +3,7 @@ WIMS_POLITENESS_MAX_WAIT stores what its sources gave so far and re-queues itsel
 
 Checked in this process (a lost continuation, resumed by the dispatcher after the lease) and with a real
 worker of one thread: three sites polled at once, every source read once, politeness exact, health right."""
+
 import time
 from datetime import timedelta
 from urllib.parse import urlsplit
@@ -78,8 +79,9 @@ def test_a_lost_continuation_is_resumed_after_its_lease_without_reading_a_source
     assert services.PROGRESS_KEY not in site.validators
     assert set(site.validators) == {site.home_url, *site.watched_urls, site.feed_url}
     assert site.consecutive_failures == 0 and not site.last_error and site.last_success_at
-    assert site.next_poll_at > timezone.now() + timedelta(seconds=site.poll_interval - 120), \
+    assert site.next_poll_at > timezone.now() + timedelta(seconds=site.poll_interval - 120), (
         "back on the regular schedule (the lease ended)"
+    )
 
 
 @pytest.mark.worker
@@ -92,9 +94,14 @@ def test_one_thread_polls_three_busy_hosts_at_once_with_exact_politeness(demo, s
     everything = set().union(*truth.values())
     # The articles may all be processed before the last poll has read its last section (the home page lists
     # them all): wait for both.
-    run_until(lambda: set(Article.objects.filter(state="processed").values_list("url", flat=True)) >= everything
-              and Site.objects.filter(last_poll_at__isnull=False).count() == 3,
-              timeout=120, message="the 12 published articles and the three polls")
+    run_until(
+        lambda: (
+            set(Article.objects.filter(state="processed").values_list("url", flat=True)) >= everything
+            and Site.objects.filter(last_poll_at__isnull=False).count() == 3
+        ),
+        timeout=120,
+        message="the 12 published articles and the three polls",
+    )
     assert Article.objects.count() == 12
     assert "deferred" in worker.log(), "polls were continued"
 
@@ -104,8 +111,9 @@ def test_one_thread_polls_three_busy_hosts_at_once_with_exact_politeness(demo, s
         log = request_log(demo, key)
         sources = source_paths(site)
         read = [r for r in log if (r["path"] + ("?" + r["query"] if r.get("query") else "")) in sources]
-        assert sorted(r["path"] + ("?" + r["query"] if r.get("query") else "") for r in read) == sorted(sources), \
+        assert sorted(r["path"] + ("?" + r["query"] if r.get("query") else "") for r in read) == sorted(sources), (
             f"{key}: every source read exactly once"
+        )
         spans[key] = (min(r["time"] for r in read), max(r["time"] for r in read))
         stamps = sorted(r["time"] for r in log)
         gaps = [b - a for a, b in zip(stamps, stamps[1:], strict=False)]
@@ -123,16 +131,26 @@ def test_one_thread_polls_three_busy_hosts_at_once_with_exact_politeness(demo, s
     control(demo, "healthwatch", "POST", "fault", mode="500", count="all", path_prefix="/rss.xml")
     since = timezone.now()
     Site.objects.update(next_poll_at=None)
-    run_until(lambda: Site.objects.filter(last_poll_at__gte=since).count() == 3
-              and not Article.objects.exclude(state__in=TERMINAL).exists()
-              and Article.objects.count() == 15, timeout=120, message="the second cycle")
+    run_until(
+        lambda: (
+            Site.objects.filter(last_poll_at__gte=since).count() == 3
+            and not Article.objects.exclude(state__in=TERMINAL).exists()
+            and Article.objects.count() == 15
+        ),
+        timeout=120,
+        message="the second cycle",
+    )
     for key, site in sites.items():
         site.refresh_from_db()
         assert site.articles_found_last_poll == 1, key
         [added] = set(ground_truth(demo, key)) - truth[key]
         assert Article.objects.get(url=added).state == "processed", key
-        second = [r for r in request_log(demo, key) if r["time"] >= since.timestamp()
-                  and (r["path"] + ("?" + r["query"] if r.get("query") else "")) in source_paths(site)]
+        second = [
+            r
+            for r in request_log(demo, key)
+            if r["time"] >= since.timestamp()
+            and (r["path"] + ("?" + r["query"] if r.get("query") else "")) in source_paths(site)
+        ]
         assert len(second) == len(source_paths(site)), f"{key}: every source read once"
         assert all(r["if_none_match"] for r in second), f"{key}: conditional GET on every source"
         assert services.PROGRESS_KEY not in site.validators

@@ -1,4 +1,5 @@
 """Publication dates: from the feed item when the link came from a feed, else from the page; parsed leniently."""
+
 import time
 from datetime import UTC, datetime, timedelta
 
@@ -15,21 +16,30 @@ from tests.monitor.conftest import ground_truth, register
 NOW = datetime(2026, 1, 10, 12, 0, tzinfo=UTC)
 
 
-@pytest.mark.parametrize("value, expected", [
-    ("2025-03-03T08:00:00+00:00", datetime(2025, 3, 3, 8, 0, tzinfo=UTC)),
-    ("2025-03-03T10:00:00+02:00", datetime(2025, 3, 3, 8, 0, tzinfo=UTC)),
-    ("2025-03-03T08:00:00Z", datetime(2025, 3, 3, 8, 0, tzinfo=UTC)),
-    ("2025-03-03T08:00:00.123456Z", datetime(2025, 3, 3, 8, 0, 0, 123456, tzinfo=UTC)),
-    ("2025-03-03", datetime(2025, 3, 3, tzinfo=UTC)),  # no zone: UTC
-    ("  2025-03-03T08:00  ", datetime(2025, 3, 3, 8, 0, tzinfo=UTC)),
-    ("Mon, 03 Mar 2025 08:00:00 GMT", datetime(2025, 3, 3, 8, 0, tzinfo=UTC)),
-    ("Mon, 03 Mar 2025 09:00:00 +0100", datetime(2025, 3, 3, 8, 0, tzinfo=UTC)),
-    (time.gmtime(1741000000), datetime.fromtimestamp(1741000000, UTC)),  # feedparser's *_parsed
-    ("", None), (None, None), ("yesterday", None), ("2025-13-45", None), ("03/03/2025", None),
-    ("1970-01-01T00:00:00Z", None),  # implausible: before 1990
-    ("2026-03-01T00:00:00Z", None),  # more than two days ahead
-    ("x" * 10_000 + "2025", None), (b"2025-03-03", None), (20250303, None),
-])
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        ("2025-03-03T08:00:00+00:00", datetime(2025, 3, 3, 8, 0, tzinfo=UTC)),
+        ("2025-03-03T10:00:00+02:00", datetime(2025, 3, 3, 8, 0, tzinfo=UTC)),
+        ("2025-03-03T08:00:00Z", datetime(2025, 3, 3, 8, 0, tzinfo=UTC)),
+        ("2025-03-03T08:00:00.123456Z", datetime(2025, 3, 3, 8, 0, 0, 123456, tzinfo=UTC)),
+        ("2025-03-03", datetime(2025, 3, 3, tzinfo=UTC)),  # no zone: UTC
+        ("  2025-03-03T08:00  ", datetime(2025, 3, 3, 8, 0, tzinfo=UTC)),
+        ("Mon, 03 Mar 2025 08:00:00 GMT", datetime(2025, 3, 3, 8, 0, tzinfo=UTC)),
+        ("Mon, 03 Mar 2025 09:00:00 +0100", datetime(2025, 3, 3, 8, 0, tzinfo=UTC)),
+        (time.gmtime(1741000000), datetime.fromtimestamp(1741000000, UTC)),  # feedparser's *_parsed
+        ("", None),
+        (None, None),
+        ("yesterday", None),
+        ("2025-13-45", None),
+        ("03/03/2025", None),
+        ("1970-01-01T00:00:00Z", None),  # implausible: before 1990
+        ("2026-03-01T00:00:00Z", None),  # more than two days ahead
+        ("x" * 10_000 + "2025", None),
+        (b"2025-03-03", None),
+        (20250303, None),
+    ],
+)
 def test_dates_are_parsed_leniently_and_timezone_aware(value, expected):
     when = parse_date(value, now=NOW)
     assert when == expected
@@ -46,34 +56,59 @@ def page(head: str = "", body: str = "<p>Story text.</p>") -> str:
     return f"<html><head><title>t</title>{head}</head><body>{body}</body></html>"
 
 
-@pytest.mark.parametrize("html, expected", [
-    (page('<meta property="article:published_time" content="2025-03-03T08:00:00Z">'), "2025-03-03T08:00:00+00:00"),
-    (page('<meta property="og:published_time" content="2025-03-04T08:00:00+01:00">'), "2025-03-04T07:00:00+00:00"),
-    (page('<meta itemprop="datePublished" content="2025-03-05">'), "2025-03-05T00:00:00+00:00"),
-    (page(body='<span itemprop="datePublished">2025-03-06T09:30:00Z</span>'), "2025-03-06T09:30:00+00:00"),
-    (page('<script type="application/ld+json">{"@type": "NewsArticle", "datePublished": "2025-03-07T08:00:00Z"}'
-          '</script>'), "2025-03-07T08:00:00+00:00"),
-    (page('<script type="application/ld+json">[{"@context": "https://schema.org", "@graph": [{"@type": "WebPage"},'
-          ' {"@type": "Article", "datePublished": "2025-03-08T08:00:00Z"}]}]</script>'), "2025-03-08T08:00:00+00:00"),
-    (page(body='<p><time datetime="2025-03-09T08:00:00Z">9 March</time></p>'), "2025-03-09T08:00:00+00:00"),
-    # The first readable source wins; unreadable ones are skipped.
-    (page('<meta property="article:published_time" content="soon">'
-          '<script type="application/ld+json">{not json</script>',
-          '<time datetime="2025-03-10T08:00:00Z">x</time><time datetime="2020-01-01">y</time>'),
-     "2025-03-10T08:00:00+00:00"),
-    (page(body='<time datetime="never">x</time>'), None),
-    (page(), None), ("", None), (b"\x00\x01\x02binary", None), ("<<<>>>", None),
-])
+@pytest.mark.parametrize(
+    "html, expected",
+    [
+        (page('<meta property="article:published_time" content="2025-03-03T08:00:00Z">'), "2025-03-03T08:00:00+00:00"),
+        (page('<meta property="og:published_time" content="2025-03-04T08:00:00+01:00">'), "2025-03-04T07:00:00+00:00"),
+        (page('<meta itemprop="datePublished" content="2025-03-05">'), "2025-03-05T00:00:00+00:00"),
+        (page(body='<span itemprop="datePublished">2025-03-06T09:30:00Z</span>'), "2025-03-06T09:30:00+00:00"),
+        (
+            page(
+                '<script type="application/ld+json">{"@type": "NewsArticle", "datePublished": "2025-03-07T08:00:00Z"}'
+                "</script>"
+            ),
+            "2025-03-07T08:00:00+00:00",
+        ),
+        (
+            page(
+                '<script type="application/ld+json">[{"@context": "https://schema.org", '
+                '"@graph": [{"@type": "WebPage"},'
+                ' {"@type": "Article", "datePublished": "2025-03-08T08:00:00Z"}]}]</script>'
+            ),
+            "2025-03-08T08:00:00+00:00",
+        ),
+        (page(body='<p><time datetime="2025-03-09T08:00:00Z">9 March</time></p>'), "2025-03-09T08:00:00+00:00"),
+        # The first readable source wins; unreadable ones are skipped.
+        (
+            page(
+                '<meta property="article:published_time" content="soon">'
+                '<script type="application/ld+json">{not json</script>',
+                '<time datetime="2025-03-10T08:00:00Z">x</time><time datetime="2020-01-01">y</time>',
+            ),
+            "2025-03-10T08:00:00+00:00",
+        ),
+        (page(body='<time datetime="never">x</time>'), None),
+        (page(), None),
+        ("", None),
+        (b"\x00\x01\x02binary", None),
+        ("<<<>>>", None),
+    ],
+)
 def test_the_page_date_comes_from_meta_microdata_json_ld_or_time(html, expected):
     when = published_date(html)
     assert (when.astimezone(UTC).isoformat() if when else None) == expected
 
 
 def test_page_metadata_reads_the_canonical_link_and_the_date_from_one_parse():
-    html = page('<link rel="canonical" href="/news/a.html"><meta property="article:published_time" '
-                'content="2025-03-03T08:00:00Z">')
+    html = page(
+        '<link rel="canonical" href="/news/a.html"><meta property="article:published_time" '
+        'content="2025-03-03T08:00:00Z">'
+    )
     assert page_metadata(html, "http://news.test/news/a.html?utm_source=x") == (
-        "http://news.test/news/a.html", datetime(2025, 3, 3, 8, 0, tzinfo=UTC))
+        "http://news.test/news/a.html",
+        datetime(2025, 3, 3, 8, 0, tzinfo=UTC),
+    )
 
 
 def test_feed_items_give_their_dates():
@@ -84,7 +119,10 @@ def test_feed_items_give_their_dates():
     </channel></rss>"""
     dates = {}
     assert links_from_feed(rss, "http://news.test/rss.xml", dates) == [
-        "http://news.test/a.html", "http://news.test/b.html", "http://news.test/c.html"]
+        "http://news.test/a.html",
+        "http://news.test/b.html",
+        "http://news.test/c.html",
+    ]
     assert dates == {"http://news.test/a.html": datetime(2025, 3, 3, 8, 0, tzinfo=UTC)}
     atom = """<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><title>t</title>
     <entry><link href="http://news.test/d.html"/><updated>2025-03-04T10:00:00+02:00</updated></entry></feed>"""

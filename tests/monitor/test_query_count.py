@@ -5,6 +5,7 @@ is pinned here: a change that adds one fails this test instead of slowing WebMon
 include the transaction statements (BEGIN, COMMIT, SAVEPOINT, RELEASE), which are round trips too. Before
 this test, an article with one suggestion took 34 statements on PostgreSQL (6 fetching, 28 processing).
 """
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext

@@ -1,5 +1,6 @@
 """Reliability with real worker processes: a worker SIGKILLed mid-fetch loses nothing and duplicates nothing;
 the per-host delay holds across two worker processes."""
+
 from urllib.parse import urlsplit
 
 import pytest
@@ -16,25 +17,32 @@ def test_worker_killed_mid_fetch_loses_and_duplicates_nothing(demo, start_worker
     site = register(demo, "healthwatch")
     urls = sorted(ground_truth(demo, "healthwatch"))
     slow = urls[0]
-    control(demo, "healthwatch", "POST", "fault", mode="slow", seconds="20", count="1",
-            path_prefix=urlsplit(slow).path)
+    control(demo, "healthwatch", "POST", "fault", mode="slow", seconds="20", count="1", path_prefix=urlsplit(slow).path)
     new_ids = services.poll_site(site.pk).enqueue
     assert len(new_ids) == 4
 
     # The first worker waits long enough to be caught inside the slow request; its lease is short so that
     # the test need not wait the production lease out.
-    doomed = start_worker(queues="fetch", concurrency=2, pool="threads",
-                          extra_env={**FAST_ENV, "WIMS_READ_TIMEOUT": "60", "WIMS_LEASE_SECONDS": "4"})
+    doomed = start_worker(
+        queues="fetch",
+        concurrency=2,
+        pool="threads",
+        extra_env={**FAST_ENV, "WIMS_READ_TIMEOUT": "60", "WIMS_LEASE_SECONDS": "4"},
+    )
     for _, pk, _ in new_ids:
         fetch_article.delay(pk)
-    wait_for(lambda: request_log(demo, "healthwatch", urlsplit(slow).path), timeout=30,
-             message="the slow request to start")
+    wait_for(
+        lambda: request_log(demo, "healthwatch", urlsplit(slow).path), timeout=30, message="the slow request to start"
+    )
     assert Article.objects.get(url=slow).state == "fetching"
     doomed.kill()
 
     start_worker(queues="celery,poll,fetch,process", concurrency=2, pool="threads", extra_env=FAST_ENV)
-    run_until(lambda: Article.objects.filter(state="processed").count() == 4, timeout=60,
-              message="all four articles processed after the crash")
+    run_until(
+        lambda: Article.objects.filter(state="processed").count() == 4,
+        timeout=60,
+        message="all four articles processed after the crash",
+    )
     assert sorted(Article.objects.values_list("url", flat=True)) == urls, "nothing duplicated"
     assert Case.objects.count() == 4
     lost = Article.objects.get(url=slow)
@@ -56,8 +64,11 @@ def test_politeness_delay_is_shared_by_two_worker_processes(demo, start_worker, 
     workers = [start_worker(queues="fetch", concurrency=3, pool="threads", extra_env=env) for _ in range(2)]
     for pk in new:
         fetch_article.delay(pk)
-    wait_for(lambda: not Article.objects.filter(state__in=["pending", "fetching"]).exists(), timeout=60,
-             message="the ten fetches")
+    wait_for(
+        lambda: not Article.objects.filter(state__in=["pending", "fetching"]).exists(),
+        timeout=60,
+        message="the ten fetches",
+    )
     stamps = sorted(r["time"] for r in request_log(demo, "wellbeing"))
     assert len(stamps) == 10
     gaps = [b - a for a, b in zip(stamps, stamps[1:], strict=False)]
@@ -65,5 +76,6 @@ def test_politeness_delay_is_shared_by_two_worker_processes(demo, start_worker, 
     # start-up lateness (thread wake-up, connect) on this busy 2-core machine: allow 0.1 s of that.
     assert min(gaps) >= delay - 0.1, gaps
     assert sum(gaps) / len(gaps) >= delay - 0.01, gaps
-    assert all("succeeded" in w.log() and "monitor.fetch_article" in w.log() for w in workers), \
+    assert all("succeeded" in w.log() and "monitor.fetch_article" in w.log() for w in workers), (
         "both worker processes fetched"
+    )

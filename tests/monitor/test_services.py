@@ -1,6 +1,7 @@
 """WebMon's services against the demo sites, called in this process (the worker tests cover the queues):
 robots.txt, the private-address rule, conditional GET, dispatching, the sweep, duplicates, rel=canonical,
 the politeness slot reservation, and the admin."""
+
 from datetime import timedelta
 
 import pytest
@@ -27,8 +28,9 @@ def run_pipeline(outcome: services.Outcome) -> None:
 
 def test_robots_txt_is_honoured_and_cached(demo, fast_env):
     # Let the staff-notes page through the patterns: only robots.txt stands between WIMS and /private/.
-    site = register(demo, "wellbeing", include_patterns=ARTICLE_PATTERNS["wellbeing"] + "\n/private/",
-                    exclude_patterns="")
+    site = register(
+        demo, "wellbeing", include_patterns=ARTICLE_PATTERNS["wellbeing"] + "\n/private/", exclude_patterns=""
+    )
     run_pipeline(services.poll_site(site.pk))
     private = Article.objects.get(url__contains="/private/")
     assert private.state == "failed" and "robots.txt" in private.last_error
@@ -97,8 +99,7 @@ def test_conditional_get_on_section_pages_and_feed(demo, fast_env):
 
 def test_dispatch_claims_each_due_site_once_and_skips_inactive_ones(fast_env):
     due = Site.objects.create(name="Due", home_url="http://due.test/")
-    Site.objects.create(name="Later", home_url="http://later.test/",
-                        next_poll_at=timezone.now() + timedelta(minutes=5))
+    Site.objects.create(name="Later", home_url="http://later.test/", next_poll_at=timezone.now() + timedelta(minutes=5))
     Site.objects.create(name="Off", home_url="http://off.test/", active=False)
     first = services.dispatch_due_polls()
     assert [t for t in first.enqueue if t[0] == "poll"] == [("poll", due.pk, 0)]
@@ -111,13 +112,16 @@ def test_sweep_requeues_lost_messages_and_expired_leases(fast_env, monkeypatch):
     site = Site.objects.create(name="S", home_url="http://s.test/")
     old = timezone.now() - timedelta(minutes=5)
     lost = Article.objects.create(site=site, url="http://s.test/lost", due_at=old)
-    crashed = Article.objects.create(site=site, url="http://s.test/crashed", state="fetching",
-                                     lease_until=old, fetch_attempts=1)
-    doomed = Article.objects.create(site=site, url="http://s.test/doomed", state="fetching", lease_until=old,
-                                    fetch_attempts=4)
+    crashed = Article.objects.create(
+        site=site, url="http://s.test/crashed", state="fetching", lease_until=old, fetch_attempts=1
+    )
+    doomed = Article.objects.create(
+        site=site, url="http://s.test/doomed", state="fetching", lease_until=old, fetch_attempts=4
+    )
     unprocessed = Article.objects.create(site=site, url="http://s.test/fetched", state="fetched", due_at=old)
-    busy = Article.objects.create(site=site, url="http://s.test/busy", state="fetching",
-                                  lease_until=timezone.now() + timedelta(minutes=1))
+    busy = Article.objects.create(
+        site=site, url="http://s.test/busy", state="fetching", lease_until=timezone.now() + timedelta(minutes=1)
+    )
     queued = set(services.sweep().enqueue)
     assert {("fetch", lost.pk, 0), ("fetch", crashed.pk, 0), ("process", unprocessed.pk, 0)} == queued
     doomed.refresh_from_db()
@@ -143,9 +147,13 @@ def test_republished_article_is_linked_not_classified_twice(demo, fast_env):
     url = sorted(ground_truth(demo, "healthwatch"))[0]
     first = Article.objects.create(site=site, url=url)
     run_pipeline(services.Outcome("x", enqueue=[("fetch", first.pk, 0)]))
-    mirror = Article.objects.create(site=other, url="http://mirror.test/copy", state="fetched",
-                                    raw_html=Article.objects.get(pk=first.pk).raw_html,
-                                    headers={"content-type": "text/html; charset=utf-8"})
+    mirror = Article.objects.create(
+        site=other,
+        url="http://mirror.test/copy",
+        state="fetched",
+        raw_html=Article.objects.get(pk=first.pk).raw_html,
+        headers={"content-type": "text/html; charset=utf-8"},
+    )
     assert services.process_article(mirror.pk).result == "duplicate"
     mirror.refresh_from_db()
     assert mirror.state == "duplicate" and mirror.duplicate_of_id == first.pk
@@ -183,11 +191,20 @@ def test_site_administrator_registers_a_site_and_sees_health_in_the_admin(client
     user = get_user_model().objects.create_user("siteadmin", password="pw-Long-enough-1", is_staff=True)
     user.groups.add(groups[roles.SITE_ADMINISTRATORS])
     client.force_login(user)
-    response = client.post("/admin/monitor/site/add/", {
-        "name": "Courier", "home_url": demo.home_url("courier"), "active": "on",
-        "section_urls": demo.home_url("courier"), "feed_url": "", "poll_interval": "600",
-        "include_patterns": ARTICLE_PATTERNS["courier"], "exclude_patterns": "", "allow_private_addresses": "on",
-    })
+    response = client.post(
+        "/admin/monitor/site/add/",
+        {
+            "name": "Courier",
+            "home_url": demo.home_url("courier"),
+            "active": "on",
+            "section_urls": demo.home_url("courier"),
+            "feed_url": "",
+            "poll_interval": "600",
+            "include_patterns": ARTICLE_PATTERNS["courier"],
+            "exclude_patterns": "",
+            "allow_private_addresses": "on",
+        },
+    )
     assert response.status_code == 302, response.content.decode()[:2000]
     site = Site.objects.get(name="Courier")
     assert site.next_poll_at is None, "due at the next dispatcher tick: no restart needed"
@@ -201,8 +218,10 @@ def test_site_administrator_registers_a_site_and_sees_health_in_the_admin(client
     text = preview.content.decode()
     assert "Filtering phrases" in text and "What it removes" in text
     assert not hasattr(Site.objects.get(pk=site.pk), "filter_profile")
-    confirm = client.post("/admin/monitor/site/", {"action": "relearn_filter_profile", "_selected_action": site.pk,
-                                                   "confirm": "yes", "page_urls": ""})
+    confirm = client.post(
+        "/admin/monitor/site/",
+        {"action": "relearn_filter_profile", "_selected_action": site.pk, "confirm": "yes", "page_urls": ""},
+    )
     assert confirm.status_code == 302
     site = Site.objects.get(pk=site.pk)
     assert site.filter_profile.sample_size >= 2

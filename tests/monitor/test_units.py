@@ -1,4 +1,5 @@
 """Pure parts of WebMon: canonical URLs, link discovery, the address rule, Retry-After, backoff."""
+
 import random
 import socket
 
@@ -11,24 +12,27 @@ from monitor.canonical import canonicalise, origin_of, same_site
 from monitor.discovery import LinkRules, canonical_link, links_from_feed, links_from_html, select_candidates
 
 
-@pytest.mark.parametrize("url, expected", [
-    ("HTTP://Example.COM:80/a/b.html#top", "http://example.com/a/b.html"),
-    ("https://example.com:443", "https://example.com/"),
-    ("https://example.com:8443/x", "https://example.com:8443/x"),
-    ("http://example.com/a/./b/../c.html", "http://example.com/a/c.html"),
-    ("http://example.com/sec/?utm_source=x&utm_medium=y&id=7", "http://example.com/sec/?id=7"),
-    ("http://example.com/s?b=2&a=1&fbclid=zz&gclid=1", "http://example.com/s?a=1&b=2"),
-    ("http://example.com/s?", "http://example.com/s"),
-    ("http://user:pw@example.com/x", "http://example.com/x"),
-    ("http://example.com/caf%c3%a9 x", "http://example.com/caf%C3%A9%20x"),
-    ("http://bücher.example/", "http://xn--bcher-kva.example/"),
-    ("http://example.com./x", "http://example.com/x"),
-    ("mailto:someone@example.com", None),
-    ("javascript:void(0)", None),
-    ("ftp://example.com/file", None),
-    ("http://example.com:99999/", None),
-    ("", None),
-])
+@pytest.mark.parametrize(
+    "url, expected",
+    [
+        ("HTTP://Example.COM:80/a/b.html#top", "http://example.com/a/b.html"),
+        ("https://example.com:443", "https://example.com/"),
+        ("https://example.com:8443/x", "https://example.com:8443/x"),
+        ("http://example.com/a/./b/../c.html", "http://example.com/a/c.html"),
+        ("http://example.com/sec/?utm_source=x&utm_medium=y&id=7", "http://example.com/sec/?id=7"),
+        ("http://example.com/s?b=2&a=1&fbclid=zz&gclid=1", "http://example.com/s?a=1&b=2"),
+        ("http://example.com/s?", "http://example.com/s"),
+        ("http://user:pw@example.com/x", "http://example.com/x"),
+        ("http://example.com/caf%c3%a9 x", "http://example.com/caf%C3%A9%20x"),
+        ("http://bücher.example/", "http://xn--bcher-kva.example/"),
+        ("http://example.com./x", "http://example.com/x"),
+        ("mailto:someone@example.com", None),
+        ("javascript:void(0)", None),
+        ("ftp://example.com/file", None),
+        ("http://example.com:99999/", None),
+        ("", None),
+    ],
+)
 def test_canonicalise(url, expected):
     assert canonicalise(url) == expected
 
@@ -75,18 +79,27 @@ def test_links_from_html_resolves_base_and_canonicalises():
 
 
 def test_candidates_follow_patterns_and_ignore_position():
-    rules = LinkRules("http://news.test/", include=[r"/a/story-\d+\.html$"], exclude=[r"story-2"],
-                      watched=["http://news.test/section/"])
+    rules = LinkRules(
+        "http://news.test/",
+        include=[r"/a/story-\d+\.html$"],
+        exclude=[r"story-2"],
+        watched=["http://news.test/section/"],
+    )
     links = links_from_html(PAGE, "http://news.test/index.html")
-    assert select_candidates(links, rules) == ["http://news.test/section/a/story-1.html",
-                                               "http://news.test/a/story-1.html"]
+    assert select_candidates(links, rules) == [
+        "http://news.test/section/a/story-1.html",
+        "http://news.test/a/story-1.html",
+    ]
     shuffled = list(links)
     random.Random(3).shuffle(shuffled)
     assert set(select_candidates(shuffled, rules)) == set(select_candidates(links, rules))
     open_rules = LinkRules("http://news.test/", watched=["http://news.test/section/"])
     assert set(select_candidates(links, open_rules)) == {
-        "http://news.test/section/a/story-1.html", "http://news.test/a/story-1.html",
-        "http://news.test/a/story-2.html", "http://news.test/private/notes.html"}  # assets, ads, sections out
+        "http://news.test/section/a/story-1.html",
+        "http://news.test/a/story-1.html",
+        "http://news.test/a/story-2.html",
+        "http://news.test/private/notes.html",
+    }  # assets, ads, sections out
 
 
 RSS = b"""<?xml version="1.0"?><rss version="2.0"><channel><title>T</title><link>http://news.test/</link>
@@ -98,20 +111,37 @@ ATOM = b"""<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/
 
 
 def test_links_from_rss_and_atom_feeds():
-    assert links_from_feed(RSS, "http://news.test/rss.xml") == ["http://news.test/a/1.html",
-                                                                "http://news.test/a/2.html"]
+    assert links_from_feed(RSS, "http://news.test/rss.xml") == [
+        "http://news.test/a/1.html",
+        "http://news.test/a/2.html",
+    ]
     assert links_from_feed(ATOM, "http://news.test/atom.xml") == ["http://news.test/a/3.html"]
     with pytest.raises(ValueError):
         links_from_feed(b"\x00\x01 not a feed <<<", "http://news.test/rss.xml")
 
 
-@pytest.mark.parametrize("address, allowed", [
-    ("127.0.0.1", False), ("127.0.3.7", False), ("10.1.2.3", False), ("172.16.0.1", False),
-    ("192.168.1.1", False), ("169.254.169.254", False), ("100.64.0.1", False), ("0.0.0.0", False),
-    ("224.0.0.1", False), ("::1", False), ("fe80::1%eth0", False), ("fc00::1", False),
-    ("::ffff:127.0.0.1", False), ("::ffff:10.0.0.1", False),
-    ("93.184.216.34", True), ("8.8.8.8", True), ("2606:4700:4700::1111", True),
-])
+@pytest.mark.parametrize(
+    "address, allowed",
+    [
+        ("127.0.0.1", False),
+        ("127.0.3.7", False),
+        ("10.1.2.3", False),
+        ("172.16.0.1", False),
+        ("192.168.1.1", False),
+        ("169.254.169.254", False),
+        ("100.64.0.1", False),
+        ("0.0.0.0", False),
+        ("224.0.0.1", False),
+        ("::1", False),
+        ("fe80::1%eth0", False),
+        ("fc00::1", False),
+        ("::ffff:127.0.0.1", False),
+        ("::ffff:10.0.0.1", False),
+        ("93.184.216.34", True),
+        ("8.8.8.8", True),
+        ("2606:4700:4700::1111", True),
+    ],
+)
 def test_address_rule(address, allowed):
     assert net.address_allowed(address) is allowed
 

@@ -1,4 +1,5 @@
 """manage.py export_kb [-o FILE]: write the whole knowledge base (folders, rules, cornerstone cases) as JSON."""
+
 from pathlib import Path
 
 from django.core.management.base import BaseCommand

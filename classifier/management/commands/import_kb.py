@@ -1,4 +1,5 @@
 """manage.py import_kb FILE [--user NAME]: load an exported knowledge base into a database without rules."""
+
 from pathlib import Path
 
 from django.contrib.auth import get_user_model

@@ -3,6 +3,7 @@
 Run by `make run` after `migrate`. Safe to run again: it only creates what is missing and never
 changes a password or a site that an administrator edited.
 """
+
 import os
 
 from django.conf import settings
@@ -33,7 +34,9 @@ class Command(BaseCommand):
             "--no-demo", action="store_true", help="Only groups and schedule: no demo account or sites."
         )
         parser.add_argument(
-            "--demo-port", type=int, default=int(os.environ.get("WIMS_DEMO_PORT", DEFAULT_PORT)),
+            "--demo-port",
+            type=int,
+            default=int(os.environ.get("WIMS_DEMO_PORT", DEFAULT_PORT)),
             help="Port of the demo news sites server (default %(default)s).",
         )
 
@@ -50,10 +53,12 @@ class Command(BaseCommand):
         user = self.ensure_demo_user(groups)
         sites = self.ensure_demo_sites(demo_port)
         self.ensure_demo_folders(user)
-        self.stdout.write(self.style.SUCCESS(
-            f"Demo login: {DEMO_USERNAME} / {DEMO_PASSWORD}  (expert and site administrator)\n"
-            f"Demo sites: {', '.join(f'{s.name} <{s.home_url}>' for s in sites)}"
-        ))
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Demo login: {DEMO_USERNAME} / {DEMO_PASSWORD}  (expert and site administrator)\n"
+                f"Demo sites: {', '.join(f'{s.name} <{s.home_url}>' for s in sites)}"
+            )
+        )
 
     def ensure_schedule(self) -> None:
         every, _ = IntervalSchedule.objects.get_or_create(every=DISPATCH_EVERY_SECONDS, period=IntervalSchedule.SECONDS)

@@ -3,6 +3,7 @@
 `make run` ends with this command. Ctrl-C (or SIGTERM) stops every process; if one of them dies,
 the others are stopped too and the command exits non-zero, so a broken set-up is never half up.
 """
+
 import os
 import signal
 import subprocess
@@ -36,8 +37,16 @@ class Command(BaseCommand):
             "worker-process": [*worker, "-Q", "process", "-c", str(concurrency), "-n", "process@%h"],
             # Exactly one beat, with schedules in the database.
             "beat": [
-                python, "-m", "celery", "-A", "wims", "beat", "-l", "info",
-                "--scheduler", settings.CELERY_BEAT_SCHEDULER,
+                python,
+                "-m",
+                "celery",
+                "-A",
+                "wims",
+                "beat",
+                "-l",
+                "info",
+                "--scheduler",
+                settings.CELERY_BEAT_SCHEDULER,
             ],
         }
         if not no_demo_sites:
@@ -66,7 +75,12 @@ class Supervisor:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         for name, command in self.commands.items():
             proc = subprocess.Popen(
-                command, cwd=settings.BASE_DIR, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                command,
+                cwd=settings.BASE_DIR,
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
                 errors="replace",
             )
             self.procs[name] = proc
