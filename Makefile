@@ -20,8 +20,8 @@ $(BENCH_STAMP): $(STAMP)
 ## run: set up (venv, migrations, demo account and sites) and start web app, worker + beat and demo sites
 run: $(STAMP)
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput
-	DEBUG=1 $(BIN)/python manage.py bootstrap
-	DEBUG=1 exec $(BIN)/python manage.py runall
+	DEBUG=1 $(BIN)/python manage.py bootstrap --demo
+	DEBUG=1 exec $(BIN)/python manage.py runall --demo
 
 ## test: the whole suite (SQLite + embedded broker unless DATABASE_URL / CELERY_BROKER_URL say otherwise)
 test: $(STAMP)

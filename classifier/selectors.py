@@ -16,6 +16,7 @@ from django.utils.dateparse import parse_datetime
 
 from classifier import kb
 from classifier.models import Classification, Folder, ReviewState, Rule
+from filters.services import profile_for_site
 from monitor.models import Article
 
 PAGE_SIZE = 50
@@ -262,12 +263,6 @@ def stored_html(article: Article) -> bytes | None:
     return None
 
 
-def site_profile(site):
-    """The filter profile WebMon uses for the site (None: the built-in default)."""
-    getter = getattr(site, "filter_profile_data", None)
-    return getter() if callable(getter) else None
-
-
 def article_phrases(article: Article) -> tuple[list[ShownPhrase], str]:
     """The article's phrases with the filters' decisions, and where they came from.
 
@@ -285,6 +280,6 @@ def article_phrases(article: Article) -> tuple[list[ShownPhrase], str]:
     import filters  # local: only the filter view needs the extraction pipeline
 
     extraction = filters.extract(
-        html, url=article.url, profile=site_profile(article.site), charset=getattr(article, "charset", None) or None
+        html, url=article.url, profile=profile_for_site(article.site), charset=getattr(article, "charset", None) or None
     )
     return [ShownPhrase(p.text, p.path, p.removed_by, p.rescued_by) for p in extraction.phrases], "re-extracted"

@@ -1,5 +1,8 @@
 """Site registration and health in the Django admin, for the "site administrators" group (wims/roles.py).
 
+The processing app extends the site page with what it owns (the filter profile and its re-learning):
+see processing/admin.py.
+
 Site administrators need ``is_staff`` to enter the admin; the group's model permissions decide what they
 may change. Articles, the fetch log and the per-host state are read-only here: WebMon writes them.
 """
@@ -8,15 +11,11 @@ from __future__ import annotations
 
 from django.contrib import admin, messages
 from django.db.models import Count
-from django.template.response import TemplateResponse
-from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
 from .canonical import canonicalise
 from .models import Article, FetchAttempt, Host, RobotsFile, Site
-
-RELEARN_AUTO_PAGES = 20
 
 
 @admin.register(Site)
@@ -34,9 +33,8 @@ class SiteAdmin(admin.ModelAdmin):
     )
     list_filter = ("active", "allow_private_addresses")
     search_fields = ("name", "home_url")
-    actions = ["poll_now", "relearn_filter_profile"]
+    actions = ["poll_now"]
     readonly_fields = (
-        "filter_profile_link",
         "last_poll_at",
         "last_success_at",
         "last_error_at",
@@ -61,7 +59,6 @@ class SiteAdmin(admin.ModelAdmin):
                 )
             },
         ),
-        ("Noise filters", {"fields": ("filter_profile_link",)}),
         (
             "Health",
             {
@@ -105,17 +102,6 @@ class SiteAdmin(admin.ModelAdmin):
             return "due now"
         return site.next_poll_at
 
-    @admin.display(description="filter profile")
-    def filter_profile_link(self, site):
-        profile = getattr(site, "filter_profile", None) if site.pk else None
-        if profile is None:
-            return "built-in default profile (use the action “Re-learn filter profile” to learn one)"
-        try:
-            url = reverse(f"admin:{profile._meta.app_label}_{profile._meta.model_name}_change", args=[profile.pk])
-        except NoReverseMatch:
-            return str(profile)
-        return format_html('<a href="{}">{}</a>', url, profile)
-
     def save_model(self, request, obj, form, change):
         # Canonical spellings, so that discovery compares like with like; an edited site is polled soon.
         obj.home_url = canonicalise(obj.home_url) or obj.home_url
@@ -133,89 +119,6 @@ class SiteAdmin(admin.ModelAdmin):
         for pk in ids:
             poll_site.delay(pk)
         self.message_user(request, f"{len(ids)} poll(s) queued.", messages.SUCCESS)
-
-    @admin.action(description="Re-learn filter profile (with a preview)")
-    def relearn_filter_profile(self, request, queryset):
-        if queryset.count() != 1:
-            self.message_user(request, "Choose exactly one site to re-learn its filter profile.", messages.ERROR)
-            return None
-        site = queryset.get()
-        chosen = request.POST.get("page_urls", "")
-        pages, missing = relearn_pages(site, chosen)
-        if len(pages) < 2:
-            self.message_user(
-                request,
-                f"{site}: at least 2 fetched pages are needed to learn a profile (found {len(pages)}).",
-                messages.ERROR,
-            )
-            return None
-        if request.POST.get("confirm") == "yes":
-            try:
-                from filters.services import learn_site_profile
-            except ImportError:
-                self.message_user(request, "The filters app cannot store site profiles yet.", messages.ERROR)
-                return None
-            learn_site_profile(site, pages)
-            self.message_user(request, f"{site}: filter profile learned from {len(pages)} pages.", messages.SUCCESS)
-            return None
-        try:
-            preview = relearn_preview(site, pages)
-        except ValueError as exc:
-            self.message_user(request, f"{site}: {exc}", messages.ERROR)
-            return None
-        context = {
-            **self.admin_site.each_context(request),
-            "title": f"Re-learn the filter profile of {site}",
-            "site_obj": site,
-            "preview": preview,
-            "page_urls": chosen,
-            "missing": missing,
-            "pages": [url for url, _ in pages],
-            "opts": self.model._meta,
-            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
-        }
-        return TemplateResponse(request, "admin/monitor/relearn_preview.html", context)
-
-
-def relearn_pages(site: Site, chosen: str) -> tuple[list[tuple[str, bytes]], list[str]]:
-    """(url, html) pages to learn from: the chosen article URLs, else the site's latest fetched articles."""
-    urls = [canonicalise(u) or u for u in chosen.split() if u.strip()]
-    stored = Article.objects.filter(site=site, raw_html__isnull=False).exclude(raw_size=0)
-    if urls:
-        found = {a.url: a for a in stored.filter(url__in=urls)}
-        return [(u, found[u].get_raw_html()) for u in urls if u in found], [u for u in urls if u not in found]
-    latest = stored.order_by("-fetched_at")[:RELEARN_AUTO_PAGES]
-    return [(a.url, a.get_raw_html()) for a in latest], []
-
-
-def relearn_preview(site: Site, pages: list[tuple[str, bytes]], show_pages: int = 3) -> dict:
-    """What a newly learned profile would remove, compared with the current one, on a few of the pages."""
-    import filters
-
-    current = site.filter_profile_data() or filters.get_profile("default")
-    learned = filters.learn_profile(pages, base="default")
-    examples = []
-    for url, body in pages[:show_pages]:
-        before = filters.extract(body, url=url, profile=current)
-        after = filters.extract(body, url=url, profile=learned)
-        kept_before = {p.text for p in before.core_phrases}
-        newly_removed = [(p.text, p.removed_by) for p in after.phrases if p.removed_by and p.text in kept_before]
-        examples.append(
-            {
-                "url": url,
-                "removed": newly_removed,
-                "core_before": len(before.core_phrases),
-                "core_after": len(after.core_phrases),
-            }
-        )
-    return {
-        "profile": learned,
-        "filtering_phrases": learned.filtering_phrases[:200],
-        "filtering_words": sorted(learned.filtering_words.items())[:200],
-        "min_length": learned.min_length,
-        "current_min_length": current.min_length,
-        "examples": examples,
-    }
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

@@ -99,14 +99,6 @@ class Site(models.Model):
     def exclude_list(self) -> list[str]:
         return _lines(self.exclude_patterns)
 
-    def filter_profile_data(self):
-        """The site's learned filter profile (a filters.Profile), or None for the built-in default."""
-        profile = getattr(self, "filter_profile", None)  # filters.models.SiteProfile, related_name
-        if profile is None:
-            return None
-        to_profile = getattr(profile, "to_profile", None)
-        return to_profile() if to_profile else None
-
 
 class Article(models.Model):
     """One article page collected from a site, identified by its canonical URL."""

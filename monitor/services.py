@@ -1,4 +1,7 @@
-"""WebMon's use cases: dispatch due polls, poll a site, fetch an article, process an article, sweep.
+"""WebMon's use cases: dispatch due polls, poll a site, fetch an article, sweep.
+
+Processing a fetched article (filters, case, inference) is the processing app's (processing/services.py);
+WebMon only enqueues it, by the work name ``process``.
 
 Tasks (monitor/tasks.py) are thin shells around these functions: they pass ids in, and enqueue whatever
 the returned :class:`Outcome` asks for. Every function here is idempotent and safe to run twice at once:
@@ -12,7 +15,6 @@ the returned :class:`Outcome` asks for. Every function here is idempotent and sa
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import random
 import time
@@ -391,7 +393,12 @@ def _finish_poll(
 CLAIM_TOLERANCE = timedelta(milliseconds=50)
 
 
-def _claim(article_id: int, state: str, working: str, counter: str) -> bool:
+def claim(article_id: int, state: str, working: str, counter: str) -> bool:
+    """Move the article from ``state`` to ``working`` under a lease, counting the attempt in ``counter``.
+
+    False when the row is not in ``state`` (done, or another worker holds an unexpired lease). Fetching
+    and processing (processing/services.py) both claim their rows this way.
+    """
     now = timezone.now()
     lease = now + timedelta(seconds=conf.lease_seconds())
     # A pending row is claimed only once due: a stale duplicate message (say, the sweep's and the retry's
@@ -407,7 +414,7 @@ def _claim(article_id: int, state: str, working: str, counter: str) -> bool:
 
 def fetch_article(article_id: int) -> Outcome:
     """Fetch one pending article politely; on success store the raw page and enqueue its processing."""
-    if not _claim(article_id, S.PENDING, S.FETCHING, "fetch_attempts"):
+    if not claim(article_id, S.PENDING, S.FETCHING, "fetch_attempts"):
         return Outcome("skipped", "not pending (done, or another worker has it)")
     article = Article.objects.select_related("site").get(pk=article_id)
     site = article.site
@@ -591,110 +598,6 @@ def _canonical_article(article: Article, canonical: str) -> Article:
         return Article.objects.get(site=article.site, url=canonical)
 
 
-# --------------------------------------------------------------------------- processing
-
-
-def content_hash(core_text: str) -> str:
-    """Fingerprint of the core text, blind to whitespace and case; '' for an empty text."""
-    normal = " ".join(core_text.split()).casefold()
-    return hashlib.sha256(normal.encode("utf-8")).hexdigest() if normal else ""
-
-
-#: the columns processing writes (never the raw page, nor the experts' review state that ingestion keeps)
-PROCESSED_FIELDS = [
-    "title",
-    "core_text",
-    "tokens",
-    "charset",
-    "extraction",
-    "content_hash",
-    "state",
-    "lease_until",
-    "processed_at",
-]
-
-
-def process_article(article_id: int) -> Outcome:
-    """Filters with the site's profile, then the case and inference, or a link to the original article."""
-    import filters
-    from classifier.services import ingest_case
-
-    from . import learning
-
-    if not _claim(article_id, S.FETCHED, S.PROCESSING, "process_attempts"):
-        return Outcome("skipped", "not fetched (done, or another worker has it)")
-    # The site's filter profile comes in the same query (a reverse one-to-one; None when it has none).
-    article = Article.objects.select_related("site", "site__filter_profile").get(pk=article_id)
-    site = article.site
-    t0 = time.perf_counter()
-    try:
-        extraction = run_filters(article, site.filter_profile_data() or "default")
-    except (filters.ExtractionError, ValueError) as exc:
-        Article.objects.filter(pk=article_id, state=S.PROCESSING).update(
-            state=S.FAILED, lease_until=None, last_error=f"filters: {exc}"[:2000]
-        )
-        return Outcome("failed", str(exc))
-    t1 = time.perf_counter()
-    digest = content_hash(extraction.text)
-    timings = {"filter_ms": round((t1 - t0) * 1000, 3)}
-    article.lease_until = None
-    article.processed_at = timezone.now()
-    article.content_hash = digest
-    follow_up = learning.after_processing  # after the transaction: it may read what others committed
-    try:
-        # One transaction: the case, its suggestions and the article's final state. The content-hash claim
-        # is part of the final save: the unique index on (content_hash) of originals refuses a second
-        # original with the same core text, and the whole transaction, case included, is rolled back.
-        with transaction.atomic():
-            t2 = time.perf_counter()
-            ingest_case(article, extraction.tokens)
-            timings["inference_ms"] = round((time.perf_counter() - t2) * 1000, 3)
-            article.state = S.PROCESSED
-            article.extraction["timings"] = timings
-            article.save(update_fields=PROCESSED_FIELDS)
-    except IntegrityError:
-        original = (
-            Article.objects.filter(content_hash=digest, duplicate_of__isnull=True).exclude(pk=article_id).first()
-            if digest
-            else None
-        )
-        if original is None:
-            raise
-        article.state, article.duplicate_of = S.DUPLICATE, original
-        article.save(update_fields=[*PROCESSED_FIELDS, "duplicate_of"])
-        return Outcome("duplicate", f"re-publication of article {original.pk}", follow_up(site, extraction.profile))
-    # The site's first pages: once enough are stored, learn its filter profile (monitor/learning.py).
-    return Outcome("processed", "", follow_up(site, extraction.profile))
-
-
-def run_filters(article: Article, profile):
-    """filters.extract on the article's stored page; sets title, core text, tokens, extraction (no save)."""
-    import filters
-
-    extraction = filters.extract(
-        article.get_raw_html(),
-        url=article.url,
-        profile=profile,
-        content_type=article.headers.get("content-type"),
-        charset=article.charset or None,
-    )
-    article.title = extraction.title[:500]
-    article.core_text = extraction.text
-    article.tokens = extraction.tokens
-    article.charset = (extraction.encoding or article.charset or "")[:40]
-    article.extraction = {
-        "profile": extraction.profile,
-        "counts": extraction.counts,
-        "phrases": [[p.text, p.removed_by, p.rescued_by] for p in extraction.phrases],
-    }
-    return extraction
-
-
-def enqueue_poll_now(site: Site) -> None:
-    """Make the site due at the next dispatcher tick (after registration or an edit in the admin)."""
-    Site.objects.filter(pk=site.pk).update(next_poll_at=None)
-
-
 __all__ = [
     "Outcome",
     "dispatch_due_polls",
@@ -702,9 +605,8 @@ __all__ = [
     "poll_site",
     "create_pending",
     "fetch_article",
-    "process_article",
+    "claim",
     "robots_allows",
-    "content_hash",
     "backoff",
-    "run_filters",
+    "page_charset",
 ]

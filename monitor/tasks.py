@@ -1,8 +1,8 @@
 """WebMon's Celery tasks: thin shells that pass ids to monitor/services.py and enqueue what it asks for.
 
 Queues keep slow work from starving the rest: ``poll`` (section pages, feeds), ``fetch`` (articles; a slow
-site only ties up fetch workers), ``process`` (filters and inference, CPU-bound;
-also a new site's automatic filter learning), and the default ``celery``
+site only ties up fetch workers), ``process`` (the processing app's tasks: filters and inference, CPU-bound,
+and a new site's automatic filter learning), and the default ``celery``
 queue for the periodic dispatcher, so that a backlog of polls never delays the dispatcher and its sweep.
 
 All tasks are acknowledged late (settings: CELERY_TASK_ACKS_LATE) and idempotent: they claim their row
@@ -23,61 +23,55 @@ CPU-bound and uses processes)::
     celery -A wims worker -Q process -c 2
 """
 
-from celery import shared_task
+from celery import current_app, shared_task
 from celery.utils.log import get_task_logger
 
-from . import learning, services
+from . import services
 
 log = get_task_logger(__name__)
 
 MAX_COUNTDOWN = 300.0
 
+#: the Celery task behind each kind of work an Outcome asks for. ``process`` and ``learn`` belong to the
+#: processing app (processing/tasks.py): WebMon hands a fetched page on by name and never imports it.
+TASK_NAMES = {
+    "poll": "monitor.poll_site",
+    "fetch": "monitor.fetch_article",
+    "process": "processing.process_article",
+    "learn": "processing.learn_site_profile",
+}
 
-def _enqueue(outcome: services.Outcome) -> None:
+
+def enqueue(outcome: services.Outcome) -> None:
+    """Send the tasks an outcome asks for (the one way any task enqueues its follow-ups)."""
     for name, pk, countdown in outcome.enqueue:
         if countdown > MAX_COUNTDOWN:
             continue  # the sweep enqueues it when due
-        TASKS[name].apply_async((pk,), countdown=countdown if countdown > 0 else None)
+        # By name, routed to its queue by CELERY_TASK_ROUTES (wims/settings.py): the sender need not have
+        # imported the task's module.
+        current_app.send_task(TASK_NAMES[name], (pk,), countdown=countdown if countdown > 0 else None)
 
 
-@shared_task(name="monitor.dispatch_due_polls", queue="celery", time_limit=120, soft_time_limit=100)
+@shared_task(name="monitor.dispatch_due_polls", time_limit=120, soft_time_limit=100)
 def dispatch_due_polls() -> str:
     """The one periodic entry (django-celery-beat, every 30 s): poll due sites, re-enqueue lost work."""
     outcome = services.dispatch_due_polls()
-    _enqueue(outcome)
+    enqueue(outcome)
     return f"{outcome.detail}, {len(outcome.enqueue)} tasks"
 
 
-@shared_task(name="monitor.poll_site", queue="poll", time_limit=240, soft_time_limit=200)
+@shared_task(name="monitor.poll_site", time_limit=240, soft_time_limit=200)
 def poll_site(site_id: int) -> str:
     """One poll, or one continuation of it: a busy host makes it store its progress and re-queue itself."""
     outcome = services.poll_site(site_id)
-    _enqueue(outcome)
+    enqueue(outcome)
     return f"{outcome.result} {outcome.detail}".strip()
 
 
-@shared_task(name="monitor.fetch_article", queue="fetch", time_limit=120, soft_time_limit=100)
+@shared_task(name="monitor.fetch_article", time_limit=120, soft_time_limit=100)
 def fetch_article(article_id: int) -> str:
     outcome = services.fetch_article(article_id)
-    _enqueue(outcome)
+    enqueue(outcome)
     if outcome.result in ("retry", "failed"):
         log.info("article %s: %s (%s)", article_id, outcome.result, outcome.detail)
     return f"{outcome.result} {outcome.detail}".strip()
-
-
-@shared_task(name="monitor.process_article", queue="process", time_limit=120, soft_time_limit=100)
-def process_article(article_id: int) -> str:
-    outcome = services.process_article(article_id)
-    _enqueue(outcome)
-    return f"{outcome.result} {outcome.detail}".strip()
-
-
-@shared_task(name="monitor.learn_site_profile", queue="process", time_limit=300, soft_time_limit=270)
-def learn_site_profile(site_id: int) -> str:
-    """A new site's filter profile, learned once its first pages are stored; re-filters its articles."""
-    outcome = learning.learn_site(site_id)
-    _enqueue(outcome)
-    return f"{outcome.result} {outcome.detail}".strip()
-
-
-TASKS = {"poll": poll_site, "fetch": fetch_article, "process": process_article, "learn": learn_site_profile}

@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "monitor.apps.MonitorConfig",
     "filters.apps.FiltersConfig",
     "classifier.apps.ClassifierConfig",
+    "processing.apps.ProcessingConfig",
 ]
 
 MIDDLEWARE = [
@@ -206,9 +207,16 @@ CELERY_TASK_TIME_LIMIT = 300
 CELERY_TASK_SOFT_TIME_LIMIT = 240
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
-# Separate queues so that a slow site cannot starve the rest (see monitor/tasks.py).
+# Separate queues so that a slow site cannot starve the rest (see monitor/tasks.py). The one place that
+# says which queue each task goes to: tasks are also sent by name (monitor.tasks.enqueue).
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 WIMS_QUEUES = ("celery", "poll", "fetch", "process")
+CELERY_TASK_ROUTES = {
+    "monitor.dispatch_due_polls": {"queue": "celery"},
+    "monitor.poll_site": {"queue": "poll"},
+    "monitor.fetch_article": {"queue": "fetch"},
+    "processing.*": {"queue": "process"},
+}
 
 LOGGING = {
     "version": 1,
@@ -218,6 +226,11 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
+
+# `manage.py runall` (make run): the web app's address, processing worker processes, the demo sites' port.
+WIMS_ADDR = os.environ.get("WIMS_ADDR", "127.0.0.1:8000")
+WIMS_WORKER_CONCURRENCY = env_int("WIMS_WORKER_CONCURRENCY", 2, minimum=1)
+WIMS_DEMO_PORT = env_int("WIMS_DEMO_PORT", 8001, minimum=1)
 
 # Where the benchmark and test data live (never copied into the project).
 WIMS_DATASETS = Path(os.environ.get("WIMS_DATASETS", BASE_DIR.parent / "shared" / "datasets"))

@@ -2,7 +2,7 @@
 
     make bench-mcrdr            # or: .venv/bin/python tests/bench/bench_mcrdr.py [--quick] [--only PART]
 
-Parts: ``curves`` (BBC News and Reuters-21578 ModApte through ``classifier.simulate``,
+Parts: ``curves`` (BBC News and Reuters-21578 ModApte through ``research.simulate``,
 against multinomial naive Bayes and a linear SVM trained on the same cases seen),
 ``experiment2`` (the thesis's Experiment 2, see experiment2.py) and ``speed``
 (bench_mcrdr_speed.py).  Each part stores its figures in var/bench/mcrdr/*.json;
@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from classifier import datasets, simulate  # noqa: E402
+from research import datasets, simulate  # noqa: E402
 
 OUT = ROOT / "var" / "bench" / "mcrdr"
 DOC = ROOT / "docs" / "benchmarks" / "mcrdr.md"
@@ -211,8 +211,8 @@ def write_doc(figures: dict) -> None:
         "",
         "## 1. Simulated expert against scikit-learn (learning curves)",
         "",
-        "`python -m classifier.simulate --dataset DIR` on manifests built by",
-        "`python -m classifier.datasets`.",
+        "`python -m research.simulate --dataset DIR` on manifests built by",
+        "`python -m research.datasets`.",
         *METHOD.strip().splitlines(),
         "",
         f"![learning curves]({CHART.name})",

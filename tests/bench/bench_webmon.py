@@ -45,7 +45,7 @@ FIRST_ADDRESS = "127.0.1.1"  # 127.0.0.0/8 only; .0 and .255 are skipped by synt
 
 def serve(n_sites: int, published: int, port_queue) -> None:
     """The demo server in its own process (its rendering must not share the coordinator's GIL)."""
-    from monitor.demo import DemoServer, synthetic_sites
+    from demo import DemoServer, synthetic_sites
 
     server = DemoServer(
         port=0, interval=None, start_published=published, sites=list(synthetic_sites(n_sites, FIRST_ADDRESS))
@@ -119,7 +119,7 @@ def seed_rules() -> int:
 
     from classifier import services
     from classifier.models import Rule
-    from monitor.demo import TOPICS
+    from demo import TOPICS
     from monitor.models import Article, Site
 
     user, _ = get_user_model().objects.get_or_create(username="bench-expert")
@@ -134,9 +134,9 @@ def seed_rules() -> int:
 
 
 def register_sites(n_sites: int, port: int) -> None:
-    from monitor.demo import synthetic_sites
+    from demo import synthetic_sites
+    from demo.registration import demo_site_settings
     from monitor.models import Site
-    from monitor.registration import demo_site_settings
 
     rows = []
     for spec in synthetic_sites(n_sites, FIRST_ADDRESS):
@@ -230,7 +230,7 @@ def until(predicate, timeout: float, tick: float = 0.5, dispatch_every: float | 
 
 
 def publish_everywhere(n_sites: int, port: int) -> None:
-    from monitor.demo import synthetic_sites
+    from demo import synthetic_sites
 
     def post(address):
         req = urllib.request.Request(f"http://{address}:{port}/_control/publish", method="POST", data=b"")
@@ -323,6 +323,7 @@ def cost_breakdown(args) -> dict:
     from classifier import kb
     from monitor import services
     from monitor.models import Article, Site
+    from processing import services as processing
 
     os.environ["WIMS_POLITENESS_DELAY"] = "0"
     reset_database()
@@ -356,7 +357,7 @@ def cost_breakdown(args) -> dict:
             with CaptureQueriesContext(connection) as queries:
                 t = time.perf_counter()
                 services.fetch_article(pk)
-                services.process_article(pk)
+                processing.process_article(pk)
                 totals.append(time.perf_counter() - t)
             statements.append(len(queries))
             article = Article.objects.get(pk=pk)

@@ -1,6 +1,6 @@
 """The thesis's Experiment 2: a knowledge base built on filtered pages, applied under other filters.
 
-The simulated expert (classifier.simulate) builds an MCRDR knowledge base from the
+The simulated expert (research.simulate) builds an MCRDR knowledge base from the
 tokens of labelled article pages under the full filter configuration (length + tag
 + redundant phrases + redundant words, the site profile learned from the site's own
 pages).  The knowledge base is then applied, unchanged, to the same pages under:
@@ -14,7 +14,7 @@ conclusions per article filtered against 6.11 unfiltered.
 
 Labelled pages:
 
-1. the demo news sites' own articles (monitor/demo: 48 health articles on three site
+1. the demo news sites' own articles (demo: 48 health articles on three site
    templates, 1-3 of 16 topics each; the topics are the labels);
 2. BBC News texts (5 topics) placed inside the same three demo templates, each
    story rendered as an article page of one demo site with that site's navigation,
@@ -35,8 +35,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 import filters  # noqa: E402
-from classifier import datasets, simulate  # noqa: E402
 from filters.learning import learn_profile  # noqa: E402
+from research import datasets, simulate  # noqa: E402
 
 CONFIGURATIONS = (
     ("all", "length + tag + redundant phrases + redundant words (KB built here)"),
@@ -66,7 +66,7 @@ def configurations(learned: filters.Profile) -> dict[str, filters.Profile]:
 
 def demo_pages() -> list[tuple[str, str, frozenset[str], str]]:
     """(site, page id, topics, html) of the demo sites' own article pages."""
-    from monitor.demo import sites
+    from demo import sites
 
     pages = []
     for spec in sites.DEMO_SITES:
@@ -78,8 +78,8 @@ def demo_pages() -> list[tuple[str, str, frozenset[str], str]]:
 
 def bbc_in_templates(limit: int | None = None) -> list[tuple[str, str, frozenset[str], str]]:
     """BBC News stories rendered as article pages of the three demo site templates."""
-    from monitor.demo import sites
-    from monitor.demo.articles import SECTIONS, Article, Block
+    from demo import sites
+    from demo.articles import SECTIONS, Article, Block
 
     source = datasets.datasets_root() / "bbc-news"
     docs = list(datasets.bbc_documents(source))
@@ -202,9 +202,9 @@ def markdown(results: list[dict]) -> list[str]:
         "expert saw every page, so the first row measures fit, not generalisation).",
         "",
         "How the pages were labelled: (1) the demo news sites' own articles carry their topics",
-        "(`monitor/demo/articles.py`, 1-3 of 16 health topics each, written for WIMS); (2) BBC News stories",
+        "(`demo/articles.py`, 1-3 of 16 health topics each, written for WIMS); (2) BBC News stories",
         "(5 topics, the dataset's folders) were **placed inside the three demo site templates**",
-        "(`monitor/demo/sites.py` renderers: navigation, sidebars, related-story lists with other stories'",
+        "(`demo/sites.py` renderers: navigation, sidebars, related-story lists with other stories'",
         "titles, cookie banner, footer) — real news text, template noise from the demo sites.",
         "",
         "Thesis: 1.97 conclusions per article filtered against 6.11 unfiltered.",

@@ -4,8 +4,8 @@ import pytest
 from django.urls import reverse
 
 from classifier.models_labels import PhraseLabel
-from monitor.demo.articles import articles_for_site
-from monitor.demo.sites import render_article_page
+from demo.articles import articles_for_site
+from demo.sites import render_article_page
 from monitor.models import Article, Site
 from wims.roles import EXPERTS, ensure_groups
 

@@ -2,8 +2,8 @@
 
 import filters
 from classifier import kb, services
-from monitor.demo.articles import ARTICLES, TOPICS
-from monitor.demo.sites import DEMO_SITES, article_url, render_article_page
+from demo.articles import ARTICLES, TOPICS
+from demo.sites import DEMO_SITES, article_url, render_article_page
 from monitor.models import Article, Site
 from wims.roles import EXPERTS, SITE_ADMINISTRATORS, ensure_groups
 

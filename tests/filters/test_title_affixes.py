@@ -2,10 +2,10 @@
 
 import pytest
 
+from demo import DEMO_SITES, render_article_page
 from filters import extract, get_profile, learn_profile
 from filters.learning import title_affixes
 from filters.pipeline import strip_title_affixes
-from monitor.demo import DEMO_SITES, render_article_page
 
 
 def test_common_suffix_and_prefix_are_found():

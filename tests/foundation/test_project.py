@@ -13,8 +13,8 @@ from django.core.management import call_command
 from django_celery_beat.models import PeriodicTask
 
 from classifier.models import Folder
-from monitor.demo.articles import TOPICS
-from monitor.demo.sites import DEMO_SITES
+from demo.articles import TOPICS
+from demo.sites import DEMO_SITES
 from monitor.models import Site
 from wims import roles
 
@@ -36,7 +36,7 @@ def test_models_and_migrations_are_in_sync():
 def test_bootstrap_is_idempotent():
     for _ in range(2):
         out = StringIO()
-        call_command("bootstrap", stdout=out)
+        call_command("bootstrap", "--demo", stdout=out)
         assert "Demo login: demo / demo-wims" in out.getvalue()
     assert Site.objects.count() == len(DEMO_SITES) == 3
     assert sorted(Site.objects.values_list("name", flat=True)) == sorted(s.name for s in DEMO_SITES)
@@ -51,16 +51,43 @@ def test_bootstrap_is_idempotent():
 
 @pytest.mark.django_db
 def test_bootstrap_keeps_what_an_administrator_changed():
-    call_command("bootstrap", stdout=StringIO())
+    call_command("bootstrap", "--demo", stdout=StringIO())
     site = Site.objects.get(name="Wellbeing Times")
     site.active = False
     site.save()
     user = get_user_model().objects.get(username="demo")
     user.set_password("changed-by-the-user")
     user.save()
-    call_command("bootstrap", stdout=StringIO())
+    call_command("bootstrap", "--demo", stdout=StringIO())
     assert Site.objects.get(pk=site.pk).active is False
     assert get_user_model().objects.get(username="demo").check_password("changed-by-the-user")
+
+
+@pytest.mark.django_db
+def test_bootstrap_without_demo_creates_no_login_and_no_site():
+    out = StringIO()
+    call_command("bootstrap", stdout=out)
+    assert "Groups and polling schedule are in place." in out.getvalue()
+    assert not get_user_model().objects.exists() and not Site.objects.exists() and not Folder.objects.exists()
+    assert PeriodicTask.objects.filter(task="monitor.dispatch_due_polls").count() == 1
+
+
+def test_the_installed_package_leaves_the_demo_and_research_code_out():
+    """`pip install .` installs what [tool.setuptools.packages.find] includes: every app, never the demo sites
+    nor the research code (simulated expert, dataset builders)."""
+    import tomllib
+
+    from setuptools import find_packages
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]
+    installed = set(find_packages(str(ROOT), include=config["include"], exclude=config.get("exclude", ())))
+    assert {"wims", "monitor", "filters", "classifier"} <= installed
+    assert not {p for p in installed if p.split(".")[0] in ("demo", "research", "tests")}
+    # every Django app in INSTALLED_APPS that lives in this checkout is installed
+    from django.conf import settings
+
+    local = {app.split(".")[0] for app in settings.INSTALLED_APPS if (ROOT / app.split(".")[0]).is_dir()}
+    assert local <= installed
 
 
 def run_manage(*args, env_overrides: dict[str, str], timeout: float = 120) -> subprocess.CompletedProcess:
@@ -94,6 +121,21 @@ def test_check_deploy_with_production_variables_reports_no_errors():
     assert result.returncode == 0, result.stderr
     # Only the warnings the README explains may remain (see README, "Running in production").
     assert "ERRORS" not in result.stderr
+
+
+def test_production_never_creates_the_demo_login():
+    result = run_manage(
+        "bootstrap",
+        "--demo",
+        env_overrides={
+            "WIMS_ENV": "production",
+            "SECRET_KEY": "x" * 20 + "a-long-random-production-secret-key-for-the-test-0123456789",
+            "ALLOWED_HOSTS": "wims.example.org",
+            "DATABASE_URL": "sqlite:///:memory:",
+        },
+    )
+    assert result.returncode != 0
+    assert "the demo login and demo sites are never created there" in result.stderr
 
 
 def test_a_malformed_number_in_the_environment_is_named_in_the_error():

@@ -9,9 +9,9 @@ import time
 import pytest
 import requests
 
-from monitor.demo import DemoServer
+from demo import DemoServer
+from demo.registration import demo_site_settings
 from monitor.models import Site
-from monitor.registration import demo_site_settings
 
 FAST_ENV = {
     "WIMS_POLITENESS_DELAY": "0.2",

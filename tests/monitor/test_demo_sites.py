@@ -21,7 +21,7 @@ import lxml.html
 import pytest
 import requests
 
-from monitor.demo import (
+from demo import (
     ARTICLES,
     DEMO_SITES,
     FAULT_MODES,
@@ -34,7 +34,7 @@ from monitor.demo import (
     render_section_page,
     synthetic_sites,
 )
-from monitor.demo.server import HUGE_BYTES, WRONG_CHARSET_TEXT
+from demo.server import HUGE_BYTES, WRONG_CHARSET_TEXT
 
 T = 5  # request timeout (s)
 UA = "WIMS-test/1.0 (+https://example.org/wims)"
@@ -225,7 +225,7 @@ def test_site_serves_home_sections_articles_and_robots(server, http, site):
         assert canonical == entry["url"]
     # an article of the pool that is not yet published is not served
     unpublished = site.articles[4]
-    from monitor.demo.sites import template_for
+    from demo.sites import template_for
 
     assert http.get(base + template_for(site).article_path(unpublished), timeout=T).status_code == 404
     assert http.get(base + "/no/such/page.html", timeout=T).status_code == 404
@@ -541,7 +541,7 @@ def test_many_synthetic_sites_on_their_own_addresses(http):
 
 def test_cli_prints_the_three_site_urls():
     proc = subprocess.Popen(
-        [sys.executable, "-m", "monitor.demo", "--port", "0", "--interval", "0"],
+        [sys.executable, "-m", "demo", "--port", "0", "--interval", "0"],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from demo import sites as demo_sites
 from monitor import services
-from monitor.demo import sites as demo_sites
 from monitor.discovery import links_from_feed, page_metadata, parse_date, published_date
 from monitor.models import Article
 from tests.monitor.conftest import ground_truth, register

@@ -9,10 +9,12 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from classifier.models import Case
+from demo.registration import ARTICLE_PATTERNS
+from filters.services import profile_for_site
 from monitor import politeness, services
 from monitor.models import Article, FetchAttempt, Host, RobotsFile, Site
 from monitor.net import Deferred
-from monitor.registration import ARTICLE_PATTERNS
+from processing import services as processing
 from tests.monitor.conftest import control, ground_truth, register, request_log
 from wims import roles
 
@@ -21,7 +23,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def run_pipeline(outcome: services.Outcome) -> None:
     """Run what an outcome asks for, depth first, in this process (a worker's job)."""
-    steps = {"poll": services.poll_site, "fetch": services.fetch_article, "process": services.process_article}
+    steps = {"poll": services.poll_site, "fetch": services.fetch_article, "process": processing.process_article}
     for name, pk, _ in outcome.enqueue:
         run_pipeline(steps[name](pk))
 
@@ -154,11 +156,11 @@ def test_republished_article_is_linked_not_classified_twice(demo, fast_env):
         raw_html=Article.objects.get(pk=first.pk).raw_html,
         headers={"content-type": "text/html; charset=utf-8"},
     )
-    assert services.process_article(mirror.pk).result == "duplicate"
+    assert processing.process_article(mirror.pk).result == "duplicate"
     mirror.refresh_from_db()
     assert mirror.state == "duplicate" and mirror.duplicate_of_id == first.pk
     assert Case.objects.filter(article=first).exists() and not Case.objects.filter(article=mirror).exists()
-    assert services.process_article(mirror.pk).result == "skipped", "idempotent"
+    assert processing.process_article(mirror.pk).result == "skipped", "idempotent"
 
 
 def test_rel_canonical_moves_the_content_to_the_canonical_url(demo, fast_env):
@@ -225,4 +227,4 @@ def test_site_administrator_registers_a_site_and_sees_health_in_the_admin(client
     assert confirm.status_code == 302
     site = Site.objects.get(pk=site.pk)
     assert site.filter_profile.sample_size >= 2
-    assert site.filter_profile_data().filtering_phrases, "the learned profile is what processing uses next"
+    assert profile_for_site(site).filtering_phrases, "the learned profile is what processing uses next"

@@ -1,4 +1,4 @@
-"""Run WIMS in one foreground process group: web app, Celery worker with beat, demo news sites.
+"""Run WIMS in one foreground process group: web app, Celery workers, beat and, with ``--demo``, the demo news sites.
 
 `make run` ends with this command. Ctrl-C (or SIGTERM) stops every process; if one of them dies,
 the others are stopped too and the command exits non-zero, so a broken set-up is never half up.
@@ -14,19 +14,19 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from monitor.demo.sites import DEFAULT_PORT
-
 
 class Command(BaseCommand):
     help = "Start the web app, a Celery worker with the beat scheduler, and the demo news sites."
 
     def add_arguments(self, parser):
-        parser.add_argument("--addr", default=os.environ.get("WIMS_ADDR", "127.0.0.1:8000"))
-        parser.add_argument("--demo-port", type=int, default=int(os.environ.get("WIMS_DEMO_PORT", DEFAULT_PORT)))
-        parser.add_argument("--no-demo-sites", action="store_true", help="Do not start the demo news sites.")
-        parser.add_argument("--concurrency", type=int, default=int(os.environ.get("WIMS_WORKER_CONCURRENCY", 2)))
+        parser.add_argument("--addr", default=settings.WIMS_ADDR)
+        parser.add_argument(
+            "--demo", action="store_true", help="Also serve the demo news sites (python -m demo; make run)."
+        )
+        parser.add_argument("--demo-port", type=int, default=settings.WIMS_DEMO_PORT)
+        parser.add_argument("--concurrency", type=int, default=settings.WIMS_WORKER_CONCURRENCY)
 
-    def handle(self, *args, addr, demo_port, no_demo_sites, concurrency, **options):
+    def handle(self, *args, addr, demo, demo_port, concurrency, **options):
         python = sys.executable
         worker = [python, "-m", "celery", "-A", "wims", "worker", "-l", "info"]
         commands = {
@@ -49,8 +49,8 @@ class Command(BaseCommand):
                 settings.CELERY_BEAT_SCHEDULER,
             ],
         }
-        if not no_demo_sites:
-            commands["demo-sites"] = [python, "-m", "monitor.demo", "--port", str(demo_port)]
+        if demo:  # the demo package is in the source checkout only; `python -m demo` runs from it
+            commands["demo-sites"] = [python, "-m", "demo", "--port", str(demo_port)]
         supervisor = Supervisor(commands, self.stdout)
         supervisor.start()
         self.stdout.write(f"WIMS is up: http://{addr}/  (Ctrl-C stops everything)")

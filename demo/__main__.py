@@ -1,4 +1,4 @@
-"""``python -m monitor.demo [--port 8001] [--interval 60]``: serve the demo news sites until Ctrl-C."""
+"""``python -m demo [--port 8001] [--interval 60]``: serve the demo news sites until Ctrl-C."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from .sites import DEFAULT_PORT, DEMO_SITES, synthetic_sites
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m monitor.demo", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m demo", description=__doc__)
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="port on every site address (0: any free)")
     parser.add_argument(
         "--interval",

@@ -2,11 +2,11 @@
 
 Pure Python (no Django). Typical use::
 
-    from monitor.demo import DemoServer
+    from demo import DemoServer
     with DemoServer(port=0, interval=None) as server:
         home = server.home_url("healthwatch")
 
-``python -m monitor.demo --port 8001`` serves the three sites for ``make run``; see ``server.py`` for the
+``python -m demo --port 8001`` serves the three sites for ``make run``; see ``server.py`` for the
 control endpoints (``/_control/...``) and fault URLs (``/fault/...``), ``sites.py`` for the templates and
 ``articles.py`` for the article pool with its topic labels and core text.
 """

@@ -1,4 +1,4 @@
-"""Automatic site learning: a new site's filter profile, learned once from its first stored pages.
+"""Site learning: a new site's filter profile, learned once from its first stored pages.
 
 Until a site has a learned filter profile, its articles are filtered with the built-in default profile,
 which cannot know the site's template text: the cookie banner, the slogan, the newsletter box and the
@@ -7,7 +7,8 @@ copyright lines stay in every article's core text and in the tokens its case is 
 * after an article is processed, :func:`after_processing` asks for the ``learn`` task when the site has
   no learned profile yet and at least ``WIMS_AUTO_LEARN_PAGES`` pages stored (monitor/conf.py);
 * :func:`learn_site` learns the profile from automatically chosen pages, the same choice as the admin
-  action "Re-learn filter profile" (its latest stored pages; filters.learning clusters them by template),
+  action "Re-learn filter profile" (:func:`learning_pages`: its latest stored pages; filters.learning
+  clusters them by template),
   then re-filters the site's processed articles with it: new core text, tokens and title, and the case
   ingested again (classifier.services.ingest_case is idempotent, keeps the experts' accepted and
   rejected classifications, and keeps the keywords of cornerstone cases).
@@ -25,8 +26,16 @@ import logging
 
 from django.db import IntegrityError, transaction
 
-from . import conf
-from .models import Article, Site
+import filters
+from classifier.services import ingest_case
+from filters.models import SiteProfile
+from filters.services import learn_site_profile, profile_for_site
+from monitor import conf
+from monitor.canonical import canonicalise
+from monitor.models import Article, Site
+from monitor.services import Outcome
+
+from .extraction import content_hash, extract_article
 
 log = logging.getLogger(__name__)
 
@@ -34,11 +43,11 @@ S = Article.State
 
 #: articles re-filtered by one run of the task; the rest are left to the next run it enqueues
 REFILTER_BATCH = 200
+#: pages the automatic choice learns from (the site's latest stored ones)
+LEARNING_PAGES = 20
 
 
 def _learned(site_id: int) -> bool:
-    from filters.models import SiteProfile
-
     return SiteProfile.objects.filter(site_id=site_id, learned_at__isnull=False).exists()
 
 
@@ -64,20 +73,17 @@ def after_processing(site: Site, used_profile: str) -> list[tuple[str, int, floa
     return [("learn", site.pk, 0)] if used_profile != f"site:{site.pk}" else []
 
 
-def learn_site(site_id: int, batch: int = REFILTER_BATCH):
+def learn_site(site_id: int, batch: int = REFILTER_BATCH) -> Outcome:
     """Learn the site's filter profile if it has none yet, then re-filter its processed articles.
 
-    Returns a monitor.services.Outcome; it asks for another run when more than ``batch`` articles are
-    left to re-filter.
+    Asks for another run when more than ``batch`` articles are left to re-filter.
     """
-    from .services import Outcome
-
     site = Site.objects.filter(pk=site_id).first()
     if site is None:
         return Outcome("skipped", "site deleted")
     learned_here = False
     if not _learned(site.pk):
-        pages = _pages(site)
+        pages = learning_pages(site)[0]
         needed = max(2, conf.auto_learn_pages())
         if len(pages) < needed:
             return Outcome("skipped", f"{len(pages)} stored pages, {needed} needed")
@@ -86,7 +92,7 @@ def learn_site(site_id: int, batch: int = REFILTER_BATCH):
         except ValueError as exc:  # fewer than two readable pages: try again after the next article
             log.warning("site %s (%s): automatic filter profile not learned: %s", site.pk, site, exc)
             return Outcome("failed", str(exc))
-    profile = _profile(site)
+    profile = SiteProfile.objects.get(site=site).to_profile()
     done, changed, left = refilter_site(site, profile, batch)
     if learned_here:
         log.info(
@@ -115,18 +121,8 @@ def learn_site(site_id: int, batch: int = REFILTER_BATCH):
     return Outcome("learned" if learned_here else "refiltered", detail, [("learn", site.pk, 0)] if left else [])
 
 
-def _pages(site: Site) -> list[tuple[str, bytes]]:
-    # The admin action's automatic choice (its latest stored pages), so that both learn from the same.
-    from .admin import relearn_pages
-
-    return relearn_pages(site, "")[0]
-
-
 def _store_once(site: Site, pages: list[tuple[str, bytes]]) -> bool:
     """Learn and store the profile unless another worker did; True when this call stored it."""
-    from filters.models import SiteProfile
-    from filters.services import learn_site_profile
-
     with transaction.atomic():
         # Locks the row (PostgreSQL: a concurrent insert of the same site waits on the unique index,
         # then finds this one); SQLite serialises writing transactions anyway.
@@ -135,12 +131,6 @@ def _store_once(site: Site, pages: list[tuple[str, bytes]]) -> bool:
             return False
         learn_site_profile(site, pages)
     return True
-
-
-def _profile(site: Site):
-    from filters.models import SiteProfile
-
-    return SiteProfile.objects.get(site=site).to_profile()
 
 
 def refilter_site(site: Site, profile, batch: int = REFILTER_BATCH) -> tuple[int, int, int]:
@@ -163,11 +153,6 @@ def refilter_article(article_id: int, profile) -> bool | None:
 
     True when its core text changed, False when not, None when it is no longer a processed article.
     """
-    import filters
-    from classifier.services import ingest_case
-
-    from .services import content_hash, run_filters
-
     with transaction.atomic():
         article = Article.objects.select_for_update().filter(pk=article_id, state=S.PROCESSED).first()
         if article is None:
@@ -175,7 +160,7 @@ def refilter_article(article_id: int, profile) -> bool | None:
         before = article.core_text
         previous = article.extraction or {}
         try:
-            extraction = run_filters(article, profile)
+            extraction = extract_article(article, profile)
         except (filters.ExtractionError, ValueError) as exc:
             # It was read before; mark it done with this profile rather than try again forever.
             Article.objects.filter(pk=article_id).update(
@@ -198,3 +183,54 @@ def refilter_article(article_id: int, profile) -> bool | None:
             article.save(update_fields=fields)
         ingest_case(article, extraction.tokens)
     return article.core_text != before
+
+
+# --------------------------------------------------------------------------- re-learning (the admin's action)
+
+
+def learning_pages(site: Site, chosen: str = "") -> tuple[list[tuple[str, bytes]], list[str]]:
+    """(url, html) pages to learn from, and the chosen URLs not stored: the chosen article URLs (one per
+    line), else the site's latest stored pages. The automatic learning and the admin action share it."""
+    urls = [canonicalise(u) or u for u in chosen.split() if u.strip()]
+    stored = Article.objects.filter(site=site, raw_html__isnull=False).exclude(raw_size=0)
+    if urls:
+        found = {a.url: a for a in stored.filter(url__in=urls)}
+        return [(u, found[u].get_raw_html()) for u in urls if u in found], [u for u in urls if u not in found]
+    latest = stored.order_by("-fetched_at")[:LEARNING_PAGES]
+    return [(a.url, a.get_raw_html()) for a in latest], []
+
+
+def relearn_preview(site: Site, pages: list[tuple[str, bytes]], show_pages: int = 3) -> dict:
+    """What a newly learned profile would remove, compared with the current one, on a few of the pages."""
+    current = profile_for_site(site)
+    learned = filters.learn_profile(pages, base="default")
+    examples = []
+    for url, body in pages[:show_pages]:
+        before = filters.extract(body, url=url, profile=current)
+        after = filters.extract(body, url=url, profile=learned)
+        kept_before = {p.text for p in before.core_phrases}
+        newly_removed = [(p.text, p.removed_by) for p in after.phrases if p.removed_by and p.text in kept_before]
+        examples.append(
+            {
+                "url": url,
+                "removed": newly_removed,
+                "core_before": len(before.core_phrases),
+                "core_after": len(after.core_phrases),
+            }
+        )
+    return {
+        "profile": learned,
+        "filtering_phrases": learned.filtering_phrases[:200],
+        "filtering_words": sorted(learned.filtering_words.items())[:200],
+        "min_length": learned.min_length,
+        "current_min_length": current.min_length,
+        "examples": examples,
+    }
+
+
+def relearn_site(site: Site, pages: list[tuple[str, bytes]]) -> SiteProfile:
+    """The administrator's decision: learn the site's profile anew from ``pages`` and store it.
+
+    Its articles keep their extraction until processed again; experts may have built rules on their tokens.
+    """
+    return learn_site_profile(site, pages)

@@ -688,7 +688,7 @@ class DemoServer:
     ``port=0`` picks a free port (the same port on every address). ``addresses`` overrides the addresses
     of the given sites, in order. ``interval`` is the seconds between automatic publications per site
     (``None`` or 0: only ``POST /_control/publish`` publishes). ``sites`` defaults to the three
-    :data:`~monitor.demo.sites.DEMO_SITES`; pass :func:`~monitor.demo.sites.synthetic_sites` for the
+    :data:`~demo.sites.DEMO_SITES`; pass :func:`~demo.sites.synthetic_sites` for the
     scale benchmark.
     """
 

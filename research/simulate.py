@@ -1,9 +1,9 @@
 """Simulated expert: grow an MCRDR knowledge base from labelled documents and measure it.
 
-    python -m classifier.simulate --dataset DIR [--k 3] [--noise 0.0] [--knowledge N]
+    python -m research.simulate --dataset DIR [--k 3] [--noise 0.0] [--knowledge N]
                                   [--checkpoints 50,100,...] [--json FILE] [--seed 0]
 
-``DIR`` holds ``manifest.csv`` (see :mod:`classifier.datasets`).  Files are
+``DIR`` holds ``manifest.csv`` (see :mod:`research.datasets`).  Files are
 ``.txt`` (tokenised with the filters' tokenizer and stop words) or ``.html`` /
 ``.html.gz`` (run through ``filters.extract`` with ``--profile``).
 
@@ -56,9 +56,9 @@ from classifier.acquisition import (
     difference_list,
     proposal_for,
 )
-from classifier.datasets import MANIFEST
 from classifier.engine import RuleTree
 from classifier.index import KeywordIndex
+from research.datasets import MANIFEST
 
 try:  # the filters package's tokenizer and stop words, so .txt and HTML cases match
     from filters import tokenize as _filters_tokenize
@@ -534,7 +534,7 @@ def _int_list(text: str) -> list[int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m classifier.simulate", description=__doc__.split("\n\n")[1])
+    parser = argparse.ArgumentParser(prog="python -m research.simulate", description=__doc__.split("\n\n")[1])
     parser.add_argument("--dataset", type=Path, required=True, help="folder with manifest.csv")
     parser.add_argument("--k", type=int, default=3, help="conditions the expert picks first (default 3)")
     parser.add_argument("--noise", type=float, default=0.0, help="chance of a random term instead of the best")

@@ -12,6 +12,7 @@ from django.test.utils import CaptureQueriesContext
 
 from monitor import services
 from monitor.models import Article
+from processing import services as processing
 from tests.monitor.conftest import register, seed_rule
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -36,7 +37,7 @@ def test_statements_per_article_fetch_and_processing(demo, fast_env):
         with CaptureQueriesContext(connection) as fetch:
             assert services.fetch_article(pk).result == "fetched"
         with CaptureQueriesContext(connection) as process:
-            assert services.process_article(pk).result == "processed"
+            assert processing.process_article(pk).result == "processed"
         sql = [q["sql"][:120] for q in fetch.captured_queries + process.captured_queries]
         counts.append((len(fetch), len(process), sql))
     vendor = connection.vendor

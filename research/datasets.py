@@ -6,8 +6,8 @@ optional, ``split`` ``train``/``test`` (optional: the simulator then makes a
 seeded 70/30 split).  The builders write plain ``.txt`` files next to the
 manifest, so write them under ``var/`` (gitignored), never into the repository.
 
-    python -m classifier.datasets bbc var/datasets/bbc
-    python -m classifier.datasets reuters var/datasets/reuters
+    python -m research.datasets bbc var/datasets/bbc
+    python -m research.datasets reuters var/datasets/reuters
 
 ``bbc`` has no official split (the manifest leaves ``split`` out); ``reuters``
 uses the ModApte split: ``LEWISSPLIT="TRAIN"``/``"TEST"`` with ``TOPICS="YES"``,
@@ -147,7 +147,7 @@ def build(name: str, outdir: Path, source: Path | None = None) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m classifier.datasets", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m research.datasets", description=__doc__.split("\n\n")[0])
     parser.add_argument("name", choices=sorted(BUILDERS))
     parser.add_argument("outdir", type=Path, help="output folder (use var/..., it is gitignored)")
     parser.add_argument("--source", type=Path, help="dataset folder (default: $WIMS_DATASETS/<name>)")

@@ -8,8 +8,8 @@ import pytest
 
 pytest.importorskip("sklearn")
 
-from classifier import datasets, simulate  # noqa: E402
-from classifier.simulate import Knowledge, SimulatedExpert  # noqa: E402
+from research import datasets, simulate  # noqa: E402
+from research.simulate import Knowledge, SimulatedExpert  # noqa: E402
 
 TOPIC_WORDS = {
     "sport": ["football", "goal", "match", "league", "coach", "striker", "stadium", "season"],

@@ -1,4 +1,4 @@
-"""Automatic site learning (monitor/learning.py): a new demo site's filter profile is learned once its first
+"""Automatic site learning (processing/learning.py): a new demo site's filter profile is learned once its first
 WIMS_AUTO_LEARN_PAGES pages are stored, its processed articles are re-filtered (template text gone, article
 text kept, titles without the site's name) and the experts' decisions survive; once only, whatever the
 number of workers; never again once the site has a profile."""
@@ -13,8 +13,10 @@ from classifier import services as classifier
 from classifier.models import Case, Classification
 from filters.models import SiteProfile
 from filters.services import learn_site_profile
-from monitor import learning, services
+from monitor import services
 from monitor.models import Article, Site
+from processing import learning
+from processing import services as processing
 from tests.monitor.conftest import FAST_ENV, ground_truth, register, run_until, seed_rule
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -44,7 +46,7 @@ def run_pipeline(outcome: services.Outcome) -> list[services.Outcome]:
     steps = {
         "poll": services.poll_site,
         "fetch": services.fetch_article,
-        "process": services.process_article,
+        "process": processing.process_article,
         "learn": learning.learn_site,
     }
     seen = [outcome]
@@ -192,7 +194,7 @@ def test_two_workers_learn_the_site_once(demo, auto_learn):
     site = register(demo, "healthwatch")
     for _ in range(PAGES - 4):
         demo.publish("healthwatch")
-    steps = {"poll": services.poll_site, "fetch": services.fetch_article, "process": services.process_article}
+    steps = {"poll": services.poll_site, "fetch": services.fetch_article, "process": processing.process_article}
 
     def no_learning(outcome):  # the pipeline without its learn tasks: they are raced below
         for name, pk, _ in outcome.enqueue:

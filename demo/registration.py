@@ -1,4 +1,4 @@
-"""WebMon settings for the demo news sites (monitor/demo), shared by the bootstrap, the tests and the benchmark.
+"""WebMon settings for the demo news sites (demo), shared by the bootstrap, the tests and the benchmark.
 
 Each template has its own URL scheme, so each gets its own include pattern; the section pages are watched
 besides the home page; the Health Watch template also has an RSS feed. The demo sites live on loopback
@@ -20,7 +20,7 @@ def demo_site_settings(spec, base_url: str, *, sections: bool = True) -> dict:
 
     ``sections=False`` watches the home page (and feed) only, as the scale benchmark does.
     """
-    from monitor.demo.sites import template_for
+    from demo.sites import template_for
 
     base_url = base_url.rstrip("/")
     tpl = template_for(spec)

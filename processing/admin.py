@@ -1,0 +1,80 @@
+"""The site page of the admin, extended with what processing owns: the site's filter profile and re-learning.
+
+WebMon's SiteAdmin (monitor/admin.py) knows sites, polling and health only; this subclass replaces its
+registration (this app comes after monitor in INSTALLED_APPS) and adds the "Noise filters" section and the
+action "Re-learn filter profile", which previews what a newly learned profile would remove before saving it.
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.template.response import TemplateResponse
+from django.urls import NoReverseMatch, reverse
+from django.utils.html import format_html
+
+from monitor.admin import SiteAdmin
+from monitor.models import Site
+
+from . import learning
+
+
+class SiteWithProfileAdmin(SiteAdmin):
+    actions = [*SiteAdmin.actions, "relearn_filter_profile"]
+    readonly_fields = ("filter_profile_link", *SiteAdmin.readonly_fields)
+    fieldsets = (
+        *SiteAdmin.fieldsets[:2],
+        ("Noise filters", {"fields": ("filter_profile_link",)}),
+        *SiteAdmin.fieldsets[2:],
+    )
+
+    @admin.display(description="filter profile")
+    def filter_profile_link(self, site):
+        profile = getattr(site, "filter_profile", None) if site.pk else None
+        if profile is None:
+            return "built-in default profile (use the action “Re-learn filter profile” to learn one)"
+        try:
+            url = reverse(f"admin:{profile._meta.app_label}_{profile._meta.model_name}_change", args=[profile.pk])
+        except NoReverseMatch:
+            return str(profile)
+        return format_html('<a href="{}">{}</a>', url, profile)
+
+    @admin.action(description="Re-learn filter profile (with a preview)")
+    def relearn_filter_profile(self, request, queryset):
+        if queryset.count() != 1:
+            self.message_user(request, "Choose exactly one site to re-learn its filter profile.", messages.ERROR)
+            return None
+        site = queryset.get()
+        chosen = request.POST.get("page_urls", "")
+        pages, missing = learning.learning_pages(site, chosen)
+        if len(pages) < 2:
+            self.message_user(
+                request,
+                f"{site}: at least 2 fetched pages are needed to learn a profile (found {len(pages)}).",
+                messages.ERROR,
+            )
+            return None
+        try:
+            if request.POST.get("confirm") == "yes":
+                learning.relearn_site(site, pages)
+                self.message_user(request, f"{site}: filter profile learned from {len(pages)} pages.", messages.SUCCESS)
+                return None
+            preview = learning.relearn_preview(site, pages)
+        except ValueError as exc:  # fewer than two readable pages among them
+            self.message_user(request, f"{site}: {exc}", messages.ERROR)
+            return None
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Re-learn the filter profile of {site}",
+            "site_obj": site,
+            "preview": preview,
+            "page_urls": chosen,
+            "missing": missing,
+            "pages": [url for url, _ in pages],
+            "opts": self.model._meta,
+            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/processing/relearn_preview.html", context)
+
+
+admin.site.unregister(Site)
+admin.site.register(Site, SiteWithProfileAdmin)

@@ -1,0 +1,85 @@
+"""Processing use cases: a fetched article's filters, its stored extraction, its case and inference.
+
+Tasks (processing/tasks.py) are thin shells around these functions. Like WebMon's, each one claims its row
+with a conditional UPDATE and a lease first (``monitor.services.claim``), so a redelivered message does
+nothing, and the dispatcher's sweep enqueues again what a killed worker left behind.
+"""
+
+from __future__ import annotations
+
+import time
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+import filters
+from classifier.services import ingest_case
+from filters.services import profile_for_site
+from monitor.models import Article
+from monitor.services import Outcome, claim
+
+from . import learning
+from .extraction import content_hash, extract_article
+
+S = Article.State
+
+#: the columns processing writes (never the raw page, nor the experts' review state that ingestion keeps)
+PROCESSED_FIELDS = [
+    "title",
+    "core_text",
+    "tokens",
+    "charset",
+    "extraction",
+    "content_hash",
+    "state",
+    "lease_until",
+    "processed_at",
+]
+
+
+def process_article(article_id: int) -> Outcome:
+    """Filters with the site's profile, then the case and inference, or a link to the original article."""
+    if not claim(article_id, S.FETCHED, S.PROCESSING, "process_attempts"):
+        return Outcome("skipped", "not fetched (done, or another worker has it)")
+    # The site's filter profile comes in the same query (a reverse one-to-one; None when it has none).
+    article = Article.objects.select_related("site", "site__filter_profile").get(pk=article_id)
+    site = article.site
+    t0 = time.perf_counter()
+    try:
+        extraction = extract_article(article, profile_for_site(site))
+    except (filters.ExtractionError, ValueError) as exc:
+        Article.objects.filter(pk=article_id, state=S.PROCESSING).update(
+            state=S.FAILED, lease_until=None, last_error=f"filters: {exc}"[:2000]
+        )
+        return Outcome("failed", str(exc))
+    t1 = time.perf_counter()
+    digest = content_hash(extraction.text)
+    timings = {"filter_ms": round((t1 - t0) * 1000, 3)}
+    article.lease_until = None
+    article.processed_at = timezone.now()
+    article.content_hash = digest
+    follow_up = learning.after_processing  # after the transaction: it may read what others committed
+    try:
+        # One transaction: the case, its suggestions and the article's final state. The content-hash claim
+        # is part of the final save: the unique index on (content_hash) of originals refuses a second
+        # original with the same core text, and the whole transaction, case included, is rolled back.
+        with transaction.atomic():
+            t2 = time.perf_counter()
+            ingest_case(article, extraction.tokens)
+            timings["inference_ms"] = round((time.perf_counter() - t2) * 1000, 3)
+            article.state = S.PROCESSED
+            article.extraction["timings"] = timings
+            article.save(update_fields=PROCESSED_FIELDS)
+    except IntegrityError:
+        original = (
+            Article.objects.filter(content_hash=digest, duplicate_of__isnull=True).exclude(pk=article_id).first()
+            if digest
+            else None
+        )
+        if original is None:
+            raise
+        article.state, article.duplicate_of = S.DUPLICATE, original
+        article.save(update_fields=[*PROCESSED_FIELDS, "duplicate_of"])
+        return Outcome("duplicate", f"re-publication of article {original.pk}", follow_up(site, extraction.profile))
+    # The site's first pages: once enough are stored, learn its filter profile (processing/learning.py).
+    return Outcome("processed", "", follow_up(site, extraction.profile))
