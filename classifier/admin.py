@@ -7,17 +7,11 @@ from django.contrib import admin
 
 from classifier import services
 from classifier.models import AuditEntry, Case, Classification, Folder, KnowledgeBase, Rule
+from wims.admin import ReadOnlyAdmin
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
+class KnowledgeBaseReadOnlyAdmin(ReadOnlyAdmin):
+    deletable = False
 
 
 @admin.register(Folder)
@@ -40,40 +34,40 @@ class FolderAdmin(admin.ModelAdmin):
         if "parent" in form.changed_data:
             services.move_folder(obj, form.cleaned_data["parent"], request.user)
         if "public" in form.changed_data:
-            Folder.objects.filter(pk=obj.pk).update(public=obj.public)
+            services.set_folder_public(obj, form.cleaned_data["public"], request.user)
 
     def delete_model(self, request, obj):
         services.delete_folder(obj, request.user)
 
 
 @admin.register(Rule)
-class RuleAdmin(ReadOnlyAdmin):
+class RuleAdmin(KnowledgeBaseReadOnlyAdmin):
     list_display = ["id", "kind", "parent", "folder", "conditions", "absent", "cornerstone", "created_by", "created_at"]
     list_select_related = ["folder", "parent", "created_by"]
     list_filter = ["folder"]
 
 
 @admin.register(Case)
-class CaseAdmin(ReadOnlyAdmin):
+class CaseAdmin(KnowledgeBaseReadOnlyAdmin):
     list_display = ["id", "article", "source", "created_at"]
     search_fields = ["source"]
     raw_id_fields = ["article"]
 
 
 @admin.register(Classification)
-class ClassificationAdmin(ReadOnlyAdmin):
+class ClassificationAdmin(KnowledgeBaseReadOnlyAdmin):
     list_display = ["case", "folder", "state", "rule", "decided_by", "decided_at", "updated_at"]
     list_filter = ["state", "folder"]
     list_select_related = ["folder", "decided_by"]
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(ReadOnlyAdmin):
+class AuditEntryAdmin(KnowledgeBaseReadOnlyAdmin):
     list_display = ["created_at", "action", "actor"]
     list_filter = ["action"]
     date_hierarchy = "created_at"
 
 
 @admin.register(KnowledgeBase)
-class KnowledgeBaseAdmin(ReadOnlyAdmin):
+class KnowledgeBaseAdmin(KnowledgeBaseReadOnlyAdmin):
     list_display = ["version", "stamp", "updated_at"]

@@ -131,12 +131,12 @@ def _row(lock: bool) -> KnowledgeBase:
         return qs.get(pk=KnowledgeBase.SINGLETON_ID)
 
 
-def _cached_or_load(row: KnowledgeBase) -> Snapshot:
+def _cached_or_load(stamp: str, version: int) -> Snapshot:
     global _cache
     snapshot = _cache
-    if snapshot is not None and snapshot.stamp == row.stamp:
+    if snapshot is not None and snapshot.stamp == stamp:
         return snapshot
-    snapshot = load(row.stamp, row.version)
+    snapshot = load(stamp, version)
     with _cache_lock:
         _cache = snapshot
     _freeze_long_lived()
@@ -146,7 +146,8 @@ def _cached_or_load(row: KnowledgeBase) -> Snapshot:
 def current() -> Snapshot:
     """The knowledge base as committed now (one query when the cached snapshot is current)."""
     with transaction.atomic():
-        return _cached_or_load(_row(lock=False))
+        row = _row(lock=False)
+        return _cached_or_load(row.stamp, row.version)
 
 
 def locked() -> Snapshot:
@@ -157,7 +158,8 @@ def locked() -> Snapshot:
     """
     if not connection.in_atomic_block:
         raise RuntimeError("kb.locked() must be called inside transaction.atomic()")
-    return _cached_or_load(_row(lock=True))
+    row = _row(lock=True)
+    return _cached_or_load(row.stamp, row.version)
 
 
 def shared() -> Snapshot:
@@ -169,10 +171,19 @@ def shared() -> Snapshot:
     if not connection.in_atomic_block:
         raise RuntimeError("kb.shared() must be called inside transaction.atomic()")
     if connection.vendor == "postgresql":
-        _row(lock=False)  # make sure the row exists before locking it
+        # One statement: the share lock and the stamp to check the cached snapshot against.
+        table = connection.ops.quote_name(KnowledgeBase._meta.db_table)
+        sql = f"SELECT stamp, version FROM {table} WHERE id = %s FOR SHARE"  # noqa: S608 - no user input
         with connection.cursor() as cursor:
-            cursor.execute("SELECT id FROM classifier_knowledgebase WHERE id = %s FOR SHARE", [1])
-    return _cached_or_load(_row(lock=False))
+            cursor.execute(sql, [KnowledgeBase.SINGLETON_ID])
+            found = cursor.fetchone()
+            if found is None:  # flushed by a transactional test: create the row, then lock it
+                _row(lock=False)
+                cursor.execute(sql, [KnowledgeBase.SINGLETON_ID])
+                found = cursor.fetchone()
+        return _cached_or_load(found[0], found[1])
+    row = _row(lock=False)
+    return _cached_or_load(row.stamp, row.version)
 
 
 def publish(snapshot: Snapshot) -> Snapshot:

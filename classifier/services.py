@@ -23,7 +23,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, connection, transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from classifier import kb
@@ -340,25 +340,70 @@ def _add_ground_breaking(rule, now) -> SyncResult:
 
 
 # --------------------------------------------------------------------------- cases and inference
-@transaction.atomic
+def _insert_case(article, words: list[str]) -> int | None:
+    """Insert the article's case; its id, or None when the article has one already.
+
+    One statement whatever happens (INSERT ... ON CONFLICT DO NOTHING RETURNING, PostgreSQL and SQLite
+    3.35+): a concurrent ingestion of the same article needs no savepoint to recover from.
+    """
+    fields = {name: Case._meta.get_field(name) for name in ("article", "keywords", "source", "created_at")}
+    values = {"article": article.pk, "keywords": words, "source": (getattr(article, "url", "") or "")[:2000]}
+    values["created_at"] = timezone.now()
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(f.column) for f in fields.values())
+    sql = (
+        f"INSERT INTO {quote(Case._meta.db_table)} ({columns}) VALUES (%s, %s, %s, %s) "  # noqa: S608 - no user input
+        f"ON CONFLICT ({quote(fields['article'].column)}) DO NOTHING RETURNING {quote(Case._meta.pk.column)}"
+    )
+    params = [field.get_db_prep_save(values[name], connection) for name, field in fields.items()]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    return row[0] if row else None
+
+
+def _index_keywords(case_id: int, words: list[str]) -> None:
+    """Add the keyword index rows of a case (one statement, no model instance per keyword)."""
+    if not words:
+        return
+    quote = connection.ops.quote_name
+    table = quote(CaseKeyword._meta.db_table)
+    columns = f"{quote(CaseKeyword._meta.get_field('case').column)}, {quote('keyword')}"
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            sql = f"INSERT INTO {table} ({columns}) SELECT %s, unnest(%s::varchar[])"  # noqa: S608 - no user input
+            cursor.execute(sql, [case_id, words])
+        else:
+            sql = f"INSERT INTO {table} ({columns}) VALUES (%s, %s)"  # noqa: S608 - no user input
+            cursor.executemany(sql, [(case_id, word) for word in words])
+
+
+@transaction.atomic(savepoint=False)
 def ingest_case(article, tokens: Iterable[str]) -> Case:
     """Store (or update) the article's case and keyword index, run inference, store the suggestions.
 
     Idempotent: calling it again with the same tokens changes nothing. A cornerstone case keeps its
     keywords (rules were validated against them); new tokens for its article are ignored with a warning.
+    Inside a caller's transaction it takes no savepoint of its own (processing calls it once per article:
+    a new case costs four statements and the suggestions two more).
     """
     words = clean_keywords(tokens)
     snapshot = kb.shared()
-    try:
-        with transaction.atomic():
-            case, created = Case.objects.get_or_create(
-                article=article, defaults={"keywords": words, "source": getattr(article, "url", "")[:2000]}
-            )
-    except IntegrityError:  # a concurrent ingestion of the same article won the race
-        case, created = Case.objects.get(article=article), False
-    if created:
-        CaseKeyword.objects.bulk_create([CaseKeyword(case=case, keyword=w) for w in words], batch_size=2000)
-    elif case.keywords != words:
+    case_id = _insert_case(article, words)
+    if case_id is not None:  # a new case: nothing indexed or suggested yet
+        _index_keywords(case_id, words)
+        case = Case(pk=case_id, article=article, keywords=words, source=(getattr(article, "url", "") or "")[:2000])
+        suggestions = [
+            Classification(case_id=case_id, folder_id=folder, rule_id=rule, updated_at=timezone.now())
+            for folder, rule in _folder_map(snapshot.tree, frozenset(words)).items()
+        ]
+        if suggestions:
+            Classification.objects.bulk_create(suggestions)
+        if suggestions or getattr(article, "review_state", ReviewState.UNREVIEWED) != ReviewState.UNREVIEWED:
+            refresh_review_states([case_id])
+        return case
+    case = Case.objects.get(article=article)
+    if case.keywords != words:
         if _is_cornerstone(case.pk):
             log.warning("case %s is a cornerstone case; its keywords are kept although the article changed", case.pk)
         else:
@@ -366,9 +411,7 @@ def ingest_case(article, tokens: Iterable[str]) -> Case:
             case.keywords = words
             case.save(update_fields=["keywords"])
             CaseKeyword.objects.filter(case=case, keyword__in=list(old - set(words))).delete()
-            CaseKeyword.objects.bulk_create(
-                [CaseKeyword(case=case, keyword=w) for w in words if w not in old], batch_size=2000
-            )
+            _index_keywords(case.pk, [w for w in words if w not in old])
     _sync_classifications({case.pk: _folder_map(snapshot.tree, frozenset(case.keywords))})
     return case
 
@@ -476,6 +519,17 @@ def create_folder(path: str, user, public: bool = True) -> Folder:
             folder.save()
             _audit(user, "folder.create", folder=folder.pk, path=folder.path, public=public)
         parent = folder
+    return folder
+
+
+@transaction.atomic
+def set_folder_public(folder: Folder, public: bool, user) -> Folder:
+    """Make a folder's feed public or private (private feeds need a token); audited."""
+    before = Folder.objects.select_for_update().values_list("public", flat=True).get(pk=folder.pk)
+    folder.public = bool(public)
+    if before != folder.public:
+        Folder.objects.filter(pk=folder.pk).update(public=folder.public)
+        _audit(user, "folder.public", folder=folder.pk, path=folder.path, public=folder.public)
     return folder
 
 

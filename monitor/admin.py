@@ -14,6 +14,8 @@ from django.db.models import Count
 from django.utils import timezone
 from django.utils.html import format_html
 
+from wims.admin import ReadOnlyAdmin
+
 from .canonical import canonicalise
 from .models import Article, FetchAttempt, Host, RobotsFile, Site
 
@@ -119,14 +121,6 @@ class SiteAdmin(admin.ModelAdmin):
         for pk in ids:
             poll_site.delay(pk)
         self.message_user(request, f"{len(ids)} poll(s) queued.", messages.SUCCESS)
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Article)

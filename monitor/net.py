@@ -34,7 +34,6 @@ from .canonical import canonicalise
 __all__ = ["fetch", "Response", "FetchError", "AddressRefused", "user_agent", "check_host", "address_allowed"]
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
-FEED_TYPES = ("application/rss+xml", "application/atom+xml", "application/xml", "text/xml", "application/rdf+xml")
 
 
 class FetchError(Exception):

@@ -61,14 +61,16 @@ def after_processing(site: Site, used_profile: str) -> list[tuple[str, int, floa
 
     The learn task when the site is ready to learn; also when the site already has a learned profile but
     this article was filtered without it (it was stored while the article was being processed).
-    No query when the site's profile, read with the article, was learned already (the usual case); two
-    small ones otherwise (one query with a correlated count was slower than both).
+    No query when the site's profile, read with the article, was learned already (the usual case); one
+    otherwise, the count of stored pages. A profile stored by another worker meanwhile needs no query of
+    its own: the site had enough pages for it, so the learn task is asked for, finds the profile learned
+    and re-filters this article with it.
     """
     needed = conf.auto_learn_pages()
     if not needed:
         return []
     profile = getattr(site, "filter_profile", None)
-    if (profile is None or profile.learned_at is None) and not _learned(site.pk):  # it may be new: ask
+    if profile is None or profile.learned_at is None:
         return [("learn", site.pk, 0)] if stored_pages(site) >= needed else []
     return [("learn", site.pk, 0)] if used_profile != f"site:{site.pk}" else []
 

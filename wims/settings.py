@@ -227,6 +227,13 @@ LOGGING = {
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
 
+# WebMon's crawling tunables are read at call time by monitor/conf.py (so that tests can hand worker
+# processes small delays), with the same readers (wims/env.py); their defaults and meaning are there:
+# WIMS_POLITENESS_DELAY, WIMS_POLITENESS_MAX_WAIT, WIMS_CONNECT_TIMEOUT, WIMS_READ_TIMEOUT, WIMS_MAX_BYTES,
+# WIMS_MAX_REDIRECTS, WIMS_RETRY_BASE, WIMS_RETRY_MAX_DELAY, WIMS_MAX_FETCH_ATTEMPTS, WIMS_MAX_PROCESS_ATTEMPTS,
+# WIMS_LEASE_SECONDS, WIMS_SWEEP_GRACE, WIMS_ROBOTS_TTL, WIMS_ROBOTS_ERROR_TTL, WIMS_MAX_FAILURE_BACKOFF,
+# WIMS_AUTO_LEARN_PAGES.
+
 # `manage.py runall` (make run): the web app's address, processing worker processes, the demo sites' port.
 WIMS_ADDR = os.environ.get("WIMS_ADDR", "127.0.0.1:8000")
 WIMS_WORKER_CONCURRENCY = env_int("WIMS_WORKER_CONCURRENCY", 2, minimum=1)

@@ -6,7 +6,16 @@ from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError
 
 from classifier import kb, services
-from classifier.models import Case, CaseKeyword, Classification, Folder, KnowledgeBase, Rule, validate_folder_name
+from classifier.models import (
+    AuditEntry,
+    Case,
+    CaseKeyword,
+    Classification,
+    Folder,
+    KnowledgeBase,
+    Rule,
+    validate_folder_name,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -98,3 +107,19 @@ def test_admin_pages_render_and_folder_admin_goes_through_services(admin_client,
     assert response.status_code == 302
     assert Folder.objects.filter(path="Games/Tennis").exists() and Folder.objects.filter(path="Games/Football")
     assert admin_client.get("/admin/classifier/rule/add/").status_code == 403
+
+
+def test_folder_admin_changes_privacy_through_the_service_with_an_audit_entry(admin_client, folders):
+    sport = folders["sport"]
+    response = admin_client.post(f"/admin/classifier/folder/{sport.pk}/change/", {"name": "Sport", "parent": ""})
+    assert response.status_code == 302
+    assert Folder.objects.get(pk=sport.pk).public is False
+    entry = AuditEntry.objects.filter(action="folder.public").get()
+    assert entry.details == {"folder": sport.pk, "path": "Sport", "public": False}
+    assert entry.actor is not None
+
+
+def test_the_admin_never_deletes_knowledge_base_rows_but_may_delete_webmon_rows(admin_client, make_case):
+    case = make_case("goal")
+    assert admin_client.get(f"/admin/classifier/case/{case.pk}/delete/").status_code == 403
+    assert admin_client.get(f"/admin/monitor/article/{case.article_id}/delete/").status_code == 200
