@@ -52,7 +52,7 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 # Public base URL of this WIMS instance; named in the crawler's User-Agent and in feeds.
 WIMS_PUBLIC_URL = os.environ.get("WIMS_PUBLIC_URL", "http://127.0.0.1:8000")
-# Feeds (classifier/feeds.py): items per feed, and how long a rendered feed version stays cached.
+# Feeds (feeds/syndication.py): items per feed, and how long a rendered feed version stays cached.
 WIMS_FEED_ITEMS = env_int("WIMS_FEED_ITEMS", 50, minimum=1)
 WIMS_FEED_CACHE_SECONDS = env_int("WIMS_FEED_CACHE_SECONDS", 86400)
 
@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "monitor.apps.MonitorConfig",
     "filters.apps.FiltersConfig",
     "classifier.apps.ClassifierConfig",
+    "feeds.apps.FeedsConfig",
 ]
 
 MIDDLEWARE = [

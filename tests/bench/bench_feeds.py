@@ -159,8 +159,8 @@ def existing(n_articles: int) -> dict | None:
 
 
 def run(n_articles: int, runs: int, keep: bool = False) -> dict:
-    from classifier.feeds import FeedScope, folder_feed_url, render_feed
     from classifier.models import Classification
+    from feeds.syndication import FeedScope, folder_feed_url, render_feed
 
     data = (existing(n_articles) if keep else None) or populate(n_articles)
     load_before = os.getloadavg()[0]
