@@ -213,5 +213,4 @@ class KnowledgeBase(models.Model):
         return uuid.uuid4().hex
 
 
-from classifier.models_feeds import FeedToken  # noqa: E402,F401  (feeds: per-subscriber tokens)
 from classifier.models_labels import PhraseLabel  # noqa: E402,F401  (workspace: phrase labels)

@@ -46,7 +46,7 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_safe
 
 from classifier.models import Classification, Folder
-from classifier.models_feeds import FeedToken
+from feeds.models import FeedToken
 from monitor.models import Article
 
 FORMATS = ("rss", "atom")

@@ -14,8 +14,8 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 
 from classifier.models import Folder
-from classifier.models_feeds import FeedToken
 from classifier.permissions import expert_required
+from feeds.models import FeedToken
 from feeds.syndication import all_feed_url, folder_feed_url, xml_text
 from wims.roles import is_expert
 

@@ -19,7 +19,8 @@ from lxml import etree
 
 from classifier import services
 from classifier.acquisition import NEW
-from classifier.models import Case, Classification, FeedToken, Folder
+from classifier.models import Case, Classification, Folder
+from feeds.models import FeedToken
 from feeds.syndication import article_guid, folder_feed_url, summary_text, xml_text
 from monitor.models import Article, Site
 from wims.roles import EXPERTS, ensure_groups
