@@ -291,7 +291,7 @@ def report(out: dict, n_articles: int, runs: int) -> str:
         "",
         "## Reading the numbers",
         "",
-        "* **304**: one SQL statement (classifier/feeds.py: pg_snapshot) returns the folder row, the newest N",
+        "* **304**: one SQL statement (feeds/syndication.py: pg_snapshot) returns the folder row, the newest N",
         "  accepted rows of each folder in scope (a LATERAL subquery per folder walks `classification_feed_idx`",
         "  (folder, state, -updated_at) and stops after N entries) and the folder paths those articles are",
         "  accepted in. The hash of ids, timestamps and paths is the ETag. No article text is read and nothing",
