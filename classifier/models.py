@@ -48,6 +48,27 @@ class Folder(models.Model):
     def compute_path(self) -> str:
         return f"{self.parent.path}{self.SEPARATOR}{self.name}" if self.parent_id else self.name
 
+    # The subtree, by stored path: the one place that knows how "at or below a folder" is spelled.
+    @property
+    def descendant_prefix(self) -> str:
+        """What every descendant's path starts with ("Health/" for Health)."""
+        return self.path + self.SEPARATOR
+
+    def holds(self, path: str) -> bool:
+        """Is ``path`` this folder's own path or the path of a folder below it?"""
+        return path == self.path or path.startswith(self.descendant_prefix)
+
+    def subtree_q(self, prefix: str = "", *, itself: bool = True) -> models.Q:
+        """Folders below this one (and itself unless ``itself=False``), through a relation ``prefix``
+        ("folder__") when filtering other models."""
+        below = models.Q(**{f"{prefix}path__startswith": self.descendant_prefix})
+        return models.Q(**{f"{prefix}path": self.path}) | below if itself else below
+
+    def ancestor_paths(self) -> list[str]:
+        """The paths of the folders above this one, root first."""
+        parts = self.path.split(self.SEPARATOR)[:-1]
+        return [self.SEPARATOR.join(parts[: i + 1]) for i in range(len(parts))]
+
 
 class Case(models.Model):
     """An article's feature set for the classifier: its tokens after the noise filters.
@@ -213,5 +234,4 @@ class KnowledgeBase(models.Model):
         return uuid.uuid4().hex
 
 
-from classifier.models_feeds import FeedToken  # noqa: E402,F401  (feeds: per-subscriber tokens)
 from classifier.models_labels import PhraseLabel  # noqa: E402,F401  (workspace: phrase labels)

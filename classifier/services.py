@@ -535,10 +535,10 @@ def set_folder_public(folder: Folder, public: bool, user) -> Folder:
 
 def _repath(folder: Folder, old_path: str) -> int:
     """Recompute the stored paths of ``folder``'s descendants after its own path changed."""
-    prefix = old_path + Folder.SEPARATOR
+    prefix = old_path + Folder.SEPARATOR  # the old subtree: the folder's own path has changed already
     descendants = list(Folder.objects.filter(path__startswith=prefix).order_by("path"))
     for item in descendants:
-        item.path = folder.path + Folder.SEPARATOR + item.path[len(prefix) :]
+        item.path = folder.descendant_prefix + item.path[len(prefix) :]
     Folder.objects.bulk_update(descendants, ["path"])
     return len(descendants)
 
@@ -572,7 +572,7 @@ def move_folder(folder: Folder, new_parent: Folder | None, user) -> Folder:
     given, folder = folder, Folder.objects.select_for_update().get(pk=folder.pk)
     if new_parent is not None:
         new_parent = Folder.objects.get(pk=new_parent.pk)
-        if new_parent.pk == folder.pk or new_parent.path.startswith(folder.path + Folder.SEPARATOR):
+        if folder.holds(new_parent.path):
             raise ValidationError(f"cannot move {folder.path} into itself or one of its subfolders")
     _check_sibling_free(new_parent, folder.name, folder.pk)
     old_path = folder.path

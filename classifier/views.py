@@ -482,8 +482,7 @@ def folder_detail(request, pk):
 
 
 def _ancestors(folder: Folder) -> list[Folder]:
-    parts = folder.path.split(Folder.SEPARATOR)[:-1]
-    prefixes = [Folder.SEPARATOR.join(parts[: i + 1]) for i in range(len(parts))]
+    prefixes = folder.ancestor_paths()
     found = {f.path: f for f in Folder.objects.filter(path__in=prefixes)}
     return [found[p] for p in prefixes if p in found]
 

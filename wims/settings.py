@@ -52,9 +52,14 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 # Public base URL of this WIMS instance; named in the crawler's User-Agent and in feeds.
 WIMS_PUBLIC_URL = os.environ.get("WIMS_PUBLIC_URL", "http://127.0.0.1:8000")
-# Feeds (classifier/feeds.py): items per feed, and how long a rendered feed version stays cached.
+# Feeds (feeds/syndication.py): items per feed, and how long a rendered feed version stays cached.
 WIMS_FEED_ITEMS = env_int("WIMS_FEED_ITEMS", 50, minimum=1)
 WIMS_FEED_CACHE_SECONDS = env_int("WIMS_FEED_CACHE_SECONDS", 86400)
+# Characters of an item's summary (the core text, cut at a word), and the tagging authority of item GUIDs
+# (tag:AUTHORITY:...; empty: the host of WIMS_PUBLIC_URL with 2025). Never change the authority of a
+# running instance: readers would see every item as new.
+WIMS_FEED_SUMMARY_CHARS = env_int("WIMS_FEED_SUMMARY_CHARS", 600, minimum=1)
+WIMS_FEED_TAG_AUTHORITY = os.environ.get("WIMS_FEED_TAG_AUTHORITY", "")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -70,6 +75,7 @@ INSTALLED_APPS = [
     "filters.apps.FiltersConfig",
     "classifier.apps.ClassifierConfig",
     "processing.apps.ProcessingConfig",
+    "feeds.apps.FeedsConfig",
 ]
 
 MIDDLEWARE = [

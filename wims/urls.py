@@ -6,6 +6,6 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
-    path("feeds/", include("classifier.feed_urls")),
+    path("feeds/", include("feeds.urls")),
     path("", include("classifier.urls")),
 ]

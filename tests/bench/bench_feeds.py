@@ -159,8 +159,8 @@ def existing(n_articles: int) -> dict | None:
 
 
 def run(n_articles: int, runs: int, keep: bool = False) -> dict:
-    from classifier.feeds import FeedScope, folder_feed_url, render_feed
     from classifier.models import Classification
+    from feeds.syndication import FeedScope, folder_feed_url, render_feed
 
     data = (existing(n_articles) if keep else None) or populate(n_articles)
     load_before = os.getloadavg()[0]
@@ -291,7 +291,7 @@ def report(out: dict, n_articles: int, runs: int) -> str:
         "",
         "## Reading the numbers",
         "",
-        "* **304**: one SQL statement (classifier/feeds.py: pg_snapshot) returns the folder row, the newest N",
+        "* **304**: one SQL statement (feeds/syndication.py: pg_snapshot) returns the folder row, the newest N",
         "  accepted rows of each folder in scope (a LATERAL subquery per folder walks `classification_feed_idx`",
         "  (folder, state, -updated_at) and stops after N entries) and the folder paths those articles are",
         "  accepted in. The hash of ids, timestamps and paths is the ETag. No article text is read and nothing",

@@ -123,3 +123,13 @@ def test_the_admin_never_deletes_knowledge_base_rows_but_may_delete_webmon_rows(
     case = make_case("goal")
     assert admin_client.get(f"/admin/classifier/case/{case.pk}/delete/").status_code == 403
     assert admin_client.get(f"/admin/monitor/article/{case.article_id}/delete/").status_code == 200
+
+
+def test_a_folder_knows_its_subtree(folders):
+    sport, football = folders["sport"], folders["football"]
+    assert sport.holds("Sport") and sport.holds("Sport/Football") and not sport.holds("Sports")
+    assert not football.holds("Sport") and football.ancestor_paths() == ["Sport"]
+    assert set(Folder.objects.filter(sport.subtree_q()).values_list("path", flat=True)) == {"Sport", "Sport/Football"}
+    assert list(Folder.objects.filter(sport.subtree_q(itself=False)).values_list("path", flat=True)) == [
+        "Sport/Football"
+    ]

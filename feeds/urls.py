@@ -6,7 +6,7 @@ rename the old slug answers 301 to the new one, so subscriptions keep working.
 
 from django.urls import path, register_converter
 
-from classifier import feed_views, feeds
+from feeds import syndication, views
 
 
 class FeedFormatConverter:
@@ -23,11 +23,11 @@ register_converter(FeedFormatConverter, "feedformat")
 
 app_name = "feeds"
 urlpatterns = [
-    path("", feed_views.feed_list, name="list"),
-    path("opml/", feed_views.opml, name="opml"),
-    path("tokens/", feed_views.tokens, name="tokens"),
-    path("tokens/<int:token_id>/revoke/", feed_views.revoke_token, name="token-revoke"),
-    path("all/<feedformat:fmt>/", feeds.all_feed, name="all"),
-    path("<int:folder_id>-<str:slug>/<feedformat:fmt>/", feeds.folder_feed, name="folder"),
-    path("<int:folder_id>/<feedformat:fmt>/", feeds.folder_feed_by_id, name="folder-by-id"),
+    path("", views.feed_list, name="list"),
+    path("opml/", views.opml, name="opml"),
+    path("tokens/", views.tokens, name="tokens"),
+    path("tokens/<int:token_id>/revoke/", views.revoke_token, name="token-revoke"),
+    path("all/<feedformat:fmt>/", syndication.all_feed, name="all"),
+    path("<int:folder_id>-<str:slug>/<feedformat:fmt>/", syndication.folder_feed, name="folder"),
+    path("<int:folder_id>/<feedformat:fmt>/", syndication.folder_feed_by_id, name="folder-by-id"),
 ]

@@ -1,6 +1,6 @@
 """Pages around the feeds: the list of every feed, the OPML export, and the experts' token management.
 
-The feeds themselves are served by classifier/feeds.py. Anonymous visitors see public folders only;
+The feeds themselves are served by feeds/syndication.py. Anonymous visitors see public folders only;
 private folders appear (without URLs) to experts, who hand out per-subscriber tokens for them.
 """
 
@@ -13,10 +13,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 
-from classifier.feeds import all_feed_url, folder_feed_url, xml_text
 from classifier.models import Folder
-from classifier.models_feeds import FeedToken
 from classifier.permissions import expert_required
+from feeds.models import FeedToken
+from feeds.syndication import all_feed_url, folder_feed_url, xml_text
 from wims.roles import is_expert
 
 

@@ -46,7 +46,7 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_safe
 
 from classifier.models import Classification, Folder
-from classifier.models_feeds import FeedToken
+from feeds.models import FeedToken
 from monitor.models import Article
 
 FORMATS = ("rss", "atom")
@@ -62,14 +62,14 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\
 # --------------------------------------------------------------------------- settings and text helpers
 def feed_items() -> int:
     """WIMS_FEED_ITEMS: how many items a feed carries (default 50)."""
-    value = getattr(settings, "WIMS_FEED_ITEMS", 50)
+    value = settings.WIMS_FEED_ITEMS
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 1000:
         raise ValueError(f"WIMS_FEED_ITEMS must be an integer from 1 to 1000, not {value!r}")
     return value
 
 
 def cache_seconds() -> int:
-    return int(getattr(settings, "WIMS_FEED_CACHE_SECONDS", 24 * 3600))
+    return settings.WIMS_FEED_CACHE_SECONDS
 
 
 def xml_text(value: str | None) -> str:
@@ -83,7 +83,7 @@ def summary_text(core_text: str | None, limit: int | None = None) -> str:
     The result is HTML-escaped because RSS descriptions and Django's Atom summaries are read as HTML:
     markup in the (untrusted) article text must show as text, never be interpreted.
     """
-    limit = limit or int(getattr(settings, "WIMS_FEED_SUMMARY_CHARS", 600))
+    limit = limit or settings.WIMS_FEED_SUMMARY_CHARS
     raw = core_text or ""
     # Clean only a prefix (cleaning is the costliest part of rendering long articles); take a longer
     # one when removed characters or collapsed whitespace left less than the limit.
@@ -108,7 +108,7 @@ def folder_slug(folder: Folder) -> str:
 def tag_authority() -> str:
     """The tagging authority of item GUIDs: the instance's public host, fixed per installation."""
     host = urlsplit(settings.WIMS_PUBLIC_URL).hostname or "wims.invalid"
-    return getattr(settings, "WIMS_FEED_TAG_AUTHORITY", f"{host},2025")
+    return settings.WIMS_FEED_TAG_AUTHORITY or f"{host},2025"
 
 
 def article_guid(article_id: int) -> str:
@@ -131,20 +131,10 @@ def all_feed_url(fmt: str = "rss") -> str:
 
 
 # --------------------------------------------------------------------------- access
-def subtree_q(folder: Folder, prefix: str = "") -> Q:
-    """Folders at or below ``folder`` (by stored path), optionally through a relation ``prefix``."""
-    return Q(**{f"{prefix}path": folder.path}) | Q(**{f"{prefix}path__startswith": folder.path + Folder.SEPARATOR})
-
-
 def visible_q(grant: Folder | None, prefix: str = "") -> Q:
     """Folders a requester may see: public ones, plus the subtree of the folder its token opens."""
     q = Q(**{f"{prefix}public": True})
-    return q | subtree_q(grant, prefix) if grant is not None else q
-
-
-def in_subtree(folder: Folder, top: Folder) -> bool:
-    """Is ``folder`` the folder ``top`` or below it (a token for ``top`` opens it)?"""
-    return folder.pk == top.pk or folder.path.startswith(top.path + Folder.SEPARATOR)
+    return q | grant.subtree_q(prefix) if grant is not None else q
 
 
 # --------------------------------------------------------------------------- what a feed shows
@@ -260,14 +250,14 @@ class FeedScope:
         if public:
             return True
         top = self.grant
-        return top is not None and (path == top.path or path.startswith(top.path + Folder.SEPARATOR))
+        return top is not None and top.holds(path)
 
     def _folder_ids(self) -> list[int]:
         if self.folder is None:  # everything: merged like a subtree, over all public folders
             return list(Folder.objects.filter(public=True).values_list("id", flat=True))
         ids = [self.folder.pk]
         if self.subfolders:
-            below = Folder.objects.filter(path__startswith=self.folder.path + Folder.SEPARATOR)
+            below = Folder.objects.filter(self.folder.subtree_q(itself=False))
             ids += list(below.filter(visible_q(self.grant)).values_list("id", flat=True))
         return ids
 
@@ -520,7 +510,7 @@ def folder_feed(request, folder_id: int, slug: str, fmt: str):
         folder = Folder.objects.filter(pk=folder_id).order_by().first()
     if folder is None:
         raise Http404("no such feed")
-    grant = token_folder if token_folder is not None and in_subtree(folder, token_folder) else None
+    grant = token_folder if token_folder is not None and token_folder.holds(folder.path) else None
     if not folder.public and grant is None:
         raise Http404("no such feed")
     if slug != folder_slug(folder):

@@ -19,8 +19,9 @@ from lxml import etree
 
 from classifier import services
 from classifier.acquisition import NEW
-from classifier.feeds import article_guid, folder_feed_url, summary_text, xml_text
-from classifier.models import Case, Classification, FeedToken, Folder
+from classifier.models import Case, Classification, Folder
+from feeds.models import FeedToken
+from feeds.syndication import article_guid, folder_feed_url, summary_text, xml_text
 from monitor.models import Article, Site
 from wims.roles import EXPERTS, ensure_groups
 
@@ -436,7 +437,7 @@ def test_opml_lists_every_public_folder_feed(client, tree):
 
 
 def test_discovery_links_include(tree):
-    template = Template('{% include "classifier/_feed_links.html" with folder=folder %}')
+    template = Template('{% include "feeds/_feed_links.html" with folder=folder %}')
     html = template.render(Context({"folder": tree["football"]}))
     assert 'type="application/rss+xml"' in html and 'type="application/atom+xml"' in html
     assert folder_feed_url(tree["football"], "atom") in html
@@ -456,7 +457,7 @@ def test_token_of_a_subfolder_does_not_open_it_through_a_parent_feed(client, edi
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="compares the PostgreSQL statement with the ORM path")
 def test_postgresql_statement_gives_the_same_feed_version_as_the_orm_path(editor, news, tree, monkeypatch):
-    from classifier.feeds import FeedScope
+    from feeds.syndication import FeedScope
 
     classify(article(news), editor, tree["sport"], tree["football"])
     classify(article(news), editor, tree["football"], tree["secret"])

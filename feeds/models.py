@@ -1,6 +1,7 @@
 """Feed tokens: the per-subscriber secret that opens a private folder's feed.
 
-Imported at the bottom of classifier/models.py so that Django sees the model in the classifier app.
+Until the feeds app existed the model lived in the classifier app; feeds/migrations/0001 took over its table
+(rows kept) when it moved here.
 Only a SHA-256 digest of the token is stored: a leaked database does not leak working feed URLs.
 The expert sees the full token once, when it is created (it is part of the URL handed to the subscriber).
 """

@@ -2,7 +2,7 @@
 
 from django import template
 
-from classifier.feeds import folder_feed_url as _folder_feed_url
+from feeds.syndication import folder_feed_url as _folder_feed_url
 
 register = template.Library()
 
