@@ -1,6 +1,8 @@
-"""Read-side queries for the experts' workspace: inbox pages, article states, folder tree, rule paths.
+"""Read-side queries for the experts' workspace: inbox pages, article states, the article, rule, folder and
+filter pages, folder tree, rule paths.
 
-Views stay thin by calling these. Everything here is read-only; knowledge-base changes go through
+Views stay thin by calling these: a page's composition (what it shows, in how many queries) lives here.
+Everything here is read-only; knowledge-base changes go through
 classifier/services.py. Queries are shaped for 100,000 articles: keyset pagination on the inbox's
 (collected_at, id) order, a capped count, and per-page bulk loads instead of per-row queries.
 """
@@ -10,14 +12,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
 
-from django.db.models import Count, Q
+from django.db.models import Count, Prefetch, Q
+from django.http import Http404
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from classifier import kb
-from classifier.models import Classification, Folder, ReviewState, Rule
+from classifier import kb, services
+from classifier.models import Case, Classification, Folder, ReviewState, Rule
+from classifier.models_labels import PhraseLabel, contingency_counts
+from filters.metrics import Contingency
 from filters.services import profile_for_site
-from monitor.models import Article
+from monitor.models import Article, Site
 
 PAGE_SIZE = 50
 #: The inbox counts matching articles only up to this many ("more than 1,000"): an exact COUNT(*)
@@ -26,6 +31,30 @@ COUNT_CAP = 1_000
 
 UNREVIEWED, PENDING, CLASSIFIED = ReviewState.UNREVIEWED, ReviewState.PENDING, ReviewState.CLASSIFIED
 STATES = dict(ReviewState.choices)
+
+
+#: Article columns the workspace never reads (the stored page and the extraction are large).
+HEAVY_ARTICLE_FIELDS = ("raw_html", "extraction", "tokens", "headers")
+
+
+def light_articles():
+    """Articles with their site, without the columns the workspace never reads."""
+    return Article.objects.select_related("site").defer(*HEAVY_ARTICLE_FIELDS)
+
+
+def article_and_case(pk: int, *, case_required: bool = True) -> tuple[Article, Case | None]:
+    """The article (light, with its site) and its case, in one query; Http404 when the article is missing,
+    or its case when ``case_required``. The one way the workspace loads "an article and its case"."""
+    article = light_articles().select_related("case").filter(pk=pk).first()
+    if article is None:
+        raise Http404("no such article")
+    try:
+        case = article.case
+    except Case.DoesNotExist:
+        case = None
+    if case is None and case_required:
+        raise Http404("this article has no case yet (it is not processed)")
+    return article, case
 
 
 # --------------------------------------------------------------------------- article state
@@ -271,9 +300,8 @@ def article_phrases(article: Article) -> tuple[list[ShownPhrase], str]:
     """
     stored = (getattr(article, "extraction", None) or {}).get("phrases")
     if stored:
-        return [
-            ShownPhrase(p.get("text", ""), p.get("path", ""), p.get("removed_by"), p.get("rescued_by")) for p in stored
-        ], "stored"
+        # processing stores each phrase as [text, removed_by, rescued_by] (processing/extraction.py)
+        return [ShownPhrase(text, "", removed_by, rescued_by) for text, removed_by, rescued_by in stored], "stored"
     html = stored_html(article)
     if not html:
         return [], "none"
@@ -283,3 +311,192 @@ def article_phrases(article: Article) -> tuple[list[ShownPhrase], str]:
         html, url=article.url, profile=profile_for_site(article.site), charset=getattr(article, "charset", None) or None
     )
     return [ShownPhrase(p.text, p.path, p.removed_by, p.rescued_by) for p in extraction.phrases], "re-extracted"
+
+
+def last_rule() -> Rule | None:
+    """The newest rule, with its folder and cornerstone case (what "Undo last rule" undoes)."""
+    return Rule.objects.select_related("folder", "cornerstone").order_by("-id").first()
+
+
+# --------------------------------------------------------------------------- pages
+def article_page(article: Article, case: Case | None) -> dict:
+    """The article page: every folder with the rule path that gives it (or the expert's decision), the
+    paths that stopped a folder, the pending suggestions, the neighbours in inbox order, the last rule."""
+    suggestions: list[dict] = []
+    stopped = []
+    if case is not None:
+        rows = list(Classification.objects.filter(case=case).select_related("folder", "decided_by"))
+        explained = services.explain(case, include_stopped=True)
+        why = {e.folder.pk: e.rules for e in explained if not e.stopped}
+        stopped = [e for e in explained if e.stopped and e.folder.pk not in why]
+        by_folder = {row.folder_id: row for row in rows}
+        suggestions = [
+            {"folder": e.folder, "rules": e.rules, "row": by_folder.get(e.folder.pk)}
+            for e in explained
+            if not e.stopped
+        ]
+        # decided by hand, or no longer given by the knowledge base
+        suggestions += [{"folder": row.folder, "rules": [], "row": row} for row in rows if row.folder_id not in why]
+    older, newer = neighbours(article)
+    return {
+        "suggestions": suggestions,
+        "pending": [
+            s for s in suggestions if s["row"] is not None and s["row"].state == Classification.State.SUGGESTED
+        ],
+        "current_folders": [
+            s["folder"] for s in suggestions if not (s["row"] and s["row"].state == Classification.State.REJECTED)
+        ],
+        "stopped": stopped,
+        "older": older,
+        "newer": newer,
+        "last_rule": last_rule(),
+    }
+
+
+def current_folders(case: Case):
+    """The folders the case is in or suggested for (not the rejected ones): where a move starts from."""
+    return Folder.objects.filter(classifications__case=case).exclude(
+        classifications__state=Classification.State.REJECTED
+    )
+
+
+def concluded_folders(case: Case) -> list[Folder]:
+    """The folders the knowledge base gives the case now, by path."""
+    return sorted(Folder.objects.filter(pk__in={c.folder for c in services.infer(case)}), key=lambda f: f.path)
+
+
+def cornerstone_items(validation: services.Validation, selected: set[int], limit: int) -> list[dict]:
+    """The first ``limit`` cornerstone cases a draft rule would change, each with its article (one query)."""
+    shown = validation.cornerstone_cases[:limit]
+    articles = light_articles().in_bulk([s.case.article_id for s in shown if s.case.article_id])
+    return [{"change": s, "article": articles.get(s.case.article_id), "selected": s.case.pk in selected} for s in shown]
+
+
+def affected_items(affected: list[services.AffectedCase]) -> list[dict]:
+    """Stored cases a draft rule would reclassify, each with its article and source (two queries)."""
+    cases = Case.objects.filter(pk__in=[a.case_id for a in affected]).values_list("id", "article_id", "source")
+    info = {pk: (article_id, source) for pk, article_id, source in cases}
+    articles = light_articles().in_bulk([a for a, _ in info.values() if a])
+    return [
+        {
+            "item": a,
+            "article": articles.get(info.get(a.case_id, (None, ""))[0]),
+            "source": info.get(a.case_id, (None, ""))[1],
+        }
+        for a in affected
+    ]
+
+
+def rule_page(rule: Rule, committed: dict | None, limit: int) -> dict:
+    """A rule's page: the rules of its commit with their paths, its cornerstone case's article and folders,
+    and the articles it reclassified (those computed at commit time, else those it concludes now)."""
+    if committed:
+        case_ids, rule_ids = committed["cases"], committed["rules"]
+    else:
+        rule_ids = [rule.pk]
+        case_ids = list(Classification.objects.filter(rule=rule).values_list("case_id", flat=True)[:limit])
+    rules = list(Rule.objects.filter(pk__in=rule_ids).select_related("folder"))
+    paths = rule_paths([r.pk for r in rules])
+    stone_article = None
+    if rule.cornerstone and rule.cornerstone.article_id:
+        stone_article = light_articles().filter(pk=rule.cornerstone.article_id).first()
+    article_ids = [a for _, a in Case.objects.filter(pk__in=case_ids).values_list("id", "article_id") if a]
+    affected = list(light_articles().filter(pk__in=article_ids).order_by("-collected_at", "-id"))
+    chips = classifications_by_article(article_ids + ([stone_article.pk] if stone_article else []))
+    return {
+        "rules": [{"rule": r, "path": paths.get(r.pk, [r])} for r in rules],
+        "stone_article": stone_article,
+        "stone_rows": chips.get(stone_article.pk, []) if stone_article else [],
+        "affected": [{"article": a, "rows": chips.get(a.pk, [])} for a in affected],
+        "is_last": last_rule_id() in rule_ids,
+    }
+
+
+def folder_page(folder: Folder, before: int | None, size: int) -> dict:
+    """A folder's page: its articles newest first (keyset by classification id), why each is there, its
+    ancestors and children, and the rules that conclude it with their cornerstone cases and stops."""
+    rows = (
+        Classification.objects.filter(folder=folder)
+        .exclude(state=Classification.State.REJECTED)
+        .select_related("rule")
+        .order_by("-id")
+    )
+    if before is not None:
+        rows = rows.filter(id__lt=before)
+    rows = list(rows[: size + 1])
+    more = len(rows) > size
+    rows = rows[:size]
+    case_articles = dict(Case.objects.filter(pk__in=[r.case_id for r in rows]).values_list("id", "article_id"))
+    articles = light_articles().in_bulk([a for a in case_articles.values() if a])
+    paths = rule_paths([r.rule_id for r in rows])
+    concluding = list(
+        Rule.objects.filter(folder=folder)
+        .select_related("cornerstone", "created_by")
+        .prefetch_related(Prefetch("children", queryset=Rule.objects.filter(folder__isnull=True)))
+        .order_by("id")
+    )
+    stone_articles = light_articles().in_bulk(
+        [r.cornerstone.article_id for r in concluding if r.cornerstone and r.cornerstone.article_id]
+    )
+    concluding_paths = rule_paths([r.pk for r in concluding])
+    prefixes = folder.ancestor_paths()
+    found = {f.path: f for f in Folder.objects.filter(path__in=prefixes)}
+    return {
+        "ancestors": [found[p] for p in prefixes if p in found],
+        "children": folder.children.order_by("name"),
+        "items": [
+            {"row": r, "article": articles.get(case_articles.get(r.case_id)), "path": paths.get(r.rule_id, [])}
+            for r in rows
+        ],
+        "more_before": rows[-1].pk if more and rows else None,
+        "rule_items": [
+            {
+                "rule": r,
+                "path": concluding_paths.get(r.pk, [r]),
+                "stone": stone_articles.get(r.cornerstone.article_id) if r.cornerstone else None,
+                "stops": list(r.children.all()),
+            }
+            for r in concluding
+        ],
+    }
+
+
+def _metrics(counts: dict) -> dict:
+    return Contingency(counts["a"] or 0, counts["b"] or 0, counts["c"] or 0, counts["d"] or 0).as_dict()
+
+
+def filter_page(article: Article, phrases: list[ShownPhrase]) -> dict:
+    """The filter view's labels and metrics: the article's phrase labels still matching its phrases, its
+    own metrics, and recall, precision, fallout, accuracy and error per site (one grouped query)."""
+    labels = {
+        label.position: label
+        for label in PhraseLabel.objects.filter(article=article)
+        if label.position < len(phrases) and phrases[label.position].text == label.text
+    }
+    cells = {
+        "a": Count("id", filter=Q(is_core=True, kept=True)),
+        "b": Count("id", filter=Q(is_core=False, kept=True)),
+        "c": Count("id", filter=Q(is_core=True, kept=False)),
+        "d": Count("id", filter=Q(is_core=False, kept=False)),
+    }
+    site_rows = list(
+        PhraseLabel.objects.values("article__site_id")
+        .annotate(articles=Count("article_id", distinct=True), **cells)
+        .order_by()
+    )
+    sites = Site.objects.in_bulk([r["article__site_id"] for r in site_rows])
+    per_site = [
+        {"site": sites[r["article__site_id"]], "articles": r["articles"], "m": _metrics(r)}
+        for r in site_rows
+        if r["article__site_id"] in sites
+    ]
+    per_site.sort(key=lambda r: (r["site"].pk != article.site_id, r["site"].name))
+    removed: dict[str, int] = {}
+    for p in phrases:
+        removed[p.removed_by or "core"] = removed.get(p.removed_by or "core", 0) + 1
+    return {
+        "labels": labels,
+        "this_article": _metrics(contingency_counts(PhraseLabel.objects.filter(article=article))) if labels else None,
+        "per_site": per_site,
+        "removed_counts": removed,
+    }

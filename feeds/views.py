@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from classifier.models import Folder
 from classifier.permissions import expert_required
+from feeds import selectors
 from feeds.models import FeedToken
 from feeds.syndication import all_feed_url, folder_feed_url, xml_text
 from wims.roles import is_expert
@@ -33,10 +34,9 @@ def _feed_links(folder: Folder) -> dict[str, str]:
 def feed_list(request):
     """Every public folder's feeds (RSS, Atom, with and without subfolders), the global feed, OPML."""
     expert = is_expert(request.user)
-    folders = Folder.objects.all() if expert else Folder.objects.filter(public=True)
     rows = [
         {"folder": f, "depth": f.path.count(Folder.SEPARATOR), "links": _feed_links(f) if f.public else None}
-        for f in folders.order_by("path")
+        for f in selectors.listed_folders(expert)
     ]
     return render(
         request,
@@ -67,7 +67,7 @@ def opml(request):
         ET.SubElement(body, "outline", type=kind, text=text, title=text, xmlUrl=request.build_absolute_uri(url))
 
     outline("WIMS: everything classified", all_feed_url(fmt))
-    for folder in Folder.objects.filter(public=True).order_by("path"):
+    for folder in selectors.public_folders():
         outline(f"WIMS: {xml_text(folder.path)}", folder_feed_url(folder, fmt))
     data = ET.tostring(root, encoding="utf-8", xml_declaration=True)
     response = HttpResponse(data, content_type="text/x-opml; charset=utf-8")
@@ -76,16 +76,11 @@ def opml(request):
 
 
 def _tokens_page(request, created=None, error=None, status=200):
-    tokens = FeedToken.objects.select_related("folder", "created_by", "revoked_by").order_by(
-        "folder__path", "-created_at", "-id"
-    )
     return render(
         request,
         "feeds/tokens.html",
         {
-            "tokens": tokens,
-            "private_folders": Folder.objects.filter(public=False).order_by("path"),
-            "folders": Folder.objects.order_by("path"),
+            **selectors.tokens_page(),
             "created": created,
             "error": error,
         },
@@ -100,8 +95,7 @@ def tokens(request):
         return _tokens_page(request)
     if request.method != "POST":
         return HttpResponse(status=405, headers={"Allow": "GET, POST"})
-    folder_id = request.POST.get("folder") or ""
-    folder = Folder.objects.filter(pk=int(folder_id)).first() if folder_id.isdigit() else None
+    folder = selectors.folder_by_id(request.POST.get("folder") or "")
     subscriber = (request.POST.get("subscriber") or "").strip()
     if folder is None or not subscriber:
         return _tokens_page(request, error="Choose a folder and name the subscriber.", status=400)

@@ -336,6 +336,8 @@ def test_token_pages_are_for_experts(client, django_user_model, editor, news, tr
     client.login(username="feed-editor", password="pw")  # noqa: S106
     assert client.get("/feeds/tokens/").status_code == 200
     assert client.post("/feeds/tokens/", {"folder": "", "subscriber": "Erin"}).status_code == 400
+    # a digit that int() refuses (superscript two) is a malformed id, not a server error
+    assert client.post("/feeds/tokens/", {"folder": "²", "subscriber": "Erin"}).status_code == 400
     response = client.post("/feeds/tokens/", {"folder": tree["intel"].pk, "subscriber": "Erin"})
     assert response.status_code == 201
     row = FeedToken.objects.get(subscriber="Erin")
