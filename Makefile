@@ -30,6 +30,7 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 bench-filters: $(BENCH_STAMP)
 	$(BIN)/python tests/bench/bench_filters.py

@@ -150,7 +150,7 @@ _ANY = "\x00any"
 
 def _hypothetical(proposal: RuleProposal) -> tuple[Rule, ...]:
     """Proposal rules with ids that cannot clash with stored ones (negative)."""
-    conditions = proposal.conditions if (proposal.conditions or proposal.absent) else {_ANY}
+    conditions = proposal.conditions if (proposal.conditions or proposal.absent) else frozenset((_ANY,))
     return tuple(
         Rule(-1 - n, parent, proposal.folder, conditions, proposal.absent)
         for n, parent in enumerate(proposal.parent_ids)

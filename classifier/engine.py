@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import cast
 
 GROUND_BREAKING = "ground-breaking"
 REFINING = "refining"
@@ -143,7 +144,8 @@ class RuleTree:
         while pending:
             progress = [r for r in pending if r.parent_id is None or r.parent_id in self._rules]
             if not progress:
-                missing = sorted({r.parent_id for r in pending})
+                # a rule left pending has a parent (root rules, parent_id None, are always in progress)
+                missing = sorted(cast("set[int]", {r.parent_id for r in pending}))
                 raise ValueError(f"rules refer to unknown parent rules: {missing}")
             for rule in sorted(progress, key=lambda r: r.id):
                 self.add(rule)
@@ -321,8 +323,9 @@ class RuleTree:
             if rule.folder is not None:
                 conclusions.append(Conclusion(rule.folder, path))
             else:
-                parent = satisfied[rule.parent_id]
-                stopped.append(Stop(parent.folder, path))
+                # a stopping rule sits under a concluding rule (check()): both ids are ints
+                parent = satisfied[cast(int, rule.parent_id)]
+                stopped.append(Stop(cast(int, parent.folder), path))
         conclusions.sort(key=lambda c: c.path)
         stopped.sort(key=lambda s: s.path)
         return Explanation(tuple(conclusions), tuple(stopped), frozenset(firing_set))

@@ -46,7 +46,8 @@ class Folder(models.Model):
         return self.path
 
     def compute_path(self) -> str:
-        return f"{self.parent.path}{self.SEPARATOR}{self.name}" if self.parent_id else self.name
+        # parent_id set: parent is a Folder (mypy does not narrow through the _id field)
+        return f"{self.parent.path}{self.SEPARATOR}{self.name}" if self.parent_id else self.name  # type: ignore[union-attr]
 
     # The subtree, by stored path: the one place that knows how "at or below a folder" is spelled.
     @property
@@ -140,7 +141,7 @@ class Rule(models.Model):
         ordering = ["id"]
 
     def __str__(self) -> str:
-        target = self.folder.path if self.folder_id else "STOP"
+        target = self.folder.path if self.folder_id else "STOP"  # type: ignore[union-attr]  # folder_id set: a Folder
         return f"rule {self.pk}: {' & '.join(self.conditions)} -> {target}"
 
     @property

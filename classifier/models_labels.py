@@ -58,7 +58,7 @@ class PhraseLabel(models.Model):
             )
             for pos, is_core in sorted(labels.items())
         ]
-        cls.objects.bulk_create(rows)
+        cls.objects.bulk_create(rows)  # type: ignore[arg-type]  # rows are cls(...) (Self lost under @atomic)
         return len(rows)
 
 

@@ -415,19 +415,20 @@ def rule_page(rule: Rule, committed: dict | None, limit: int) -> dict:
 def folder_page(folder: Folder, before: int | None, size: int) -> dict:
     """A folder's page: its articles newest first (keyset by classification id), why each is there, its
     ancestors and children, and the rules that conclude it with their cornerstone cases and stops."""
-    rows = (
+    newest = (
         Classification.objects.filter(folder=folder)
         .exclude(state=Classification.State.REJECTED)
         .select_related("rule")
         .order_by("-id")
     )
     if before is not None:
-        rows = rows.filter(id__lt=before)
-    rows = list(rows[: size + 1])
+        newest = newest.filter(id__lt=before)
+    rows = list(newest[: size + 1])
     more = len(rows) > size
     rows = rows[:size]
     case_articles = dict(Case.objects.filter(pk__in=[r.case_id for r in rows]).values_list("id", "article_id"))
-    articles = light_articles().in_bulk([a for a in case_articles.values() if a])
+    by_id = light_articles().in_bulk([a for a in case_articles.values() if a])
+    articles = {case: by_id.get(article) for case, article in case_articles.items() if article}
     paths = rule_paths([r.rule_id for r in rows])
     concluding = list(
         Rule.objects.filter(folder=folder)
@@ -445,7 +446,7 @@ def folder_page(folder: Folder, before: int | None, size: int) -> dict:
         "ancestors": [found[p] for p in prefixes if p in found],
         "children": folder.children.order_by("name"),
         "items": [
-            {"row": r, "article": articles.get(case_articles.get(r.case_id)), "path": paths.get(r.rule_id, [])}
+            {"row": r, "article": articles.get(r.case_id), "path": paths.get(r.rule_id, []) if r.rule_id else []}
             for r in rows
         ],
         "more_before": rows[-1].pk if more and rows else None,

@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
@@ -158,6 +159,7 @@ def refresh_review_states(case_ids: Iterable[int]) -> int:
         return 0
     # PostgreSQL: one statement with an array parameter, however many cases (a commit can touch 20,000;
     # chunks of IN lists cost a planning each, 3x slower in bench-kb); SQLite: IN lists in chunks
+    statements: list[tuple[str, list[Any]]]
     if connection.vendor == "postgresql":
         statements = [(_REFRESH_SQL.format(ids="= ANY(%s)", **tables), [*states, ids])]
     else:
@@ -241,8 +243,8 @@ def _sync_classifications(desired: dict[int, dict[int, int]]) -> SyncResult:
     for rule_id, pks in repoint.items():
         for ids in _chunks(pks):
             Classification.objects.filter(id__in=ids).update(rule_id=rule_id, updated_at=now)
-    for row in create:
-        row.updated_at = now
+    for new in create:
+        new.updated_at = now
     Classification.objects.bulk_create(create, batch_size=1000)
     refresh_review_states(touched)
     result.created = len(create)
@@ -291,8 +293,8 @@ def _path_candidates(tree: RuleTree, rules: Iterable) -> Iterator[tuple[int, fro
             absent |= above.absent
             parent = above.parent_id
         queries.add((frozenset(conditions), frozenset(absent)))
-    for conditions, absent in sorted(queries, key=lambda q: (sorted(q[0]), sorted(q[1]))):
-        for pk, words in _candidates(conditions, absent):
+    for present, missing in sorted(queries, key=lambda q: (sorted(q[0]), sorted(q[1]))):
+        for pk, words in _candidates(present, missing):
             if pk not in seen:
                 seen.add(pk)
                 yield pk, words
@@ -346,7 +348,8 @@ def _insert_case(article, words: list[str]) -> int | None:
     One statement whatever happens (INSERT ... ON CONFLICT DO NOTHING RETURNING, PostgreSQL and SQLite
     3.35+): a concurrent ingestion of the same article needs no savepoint to recover from.
     """
-    fields = {name: Case._meta.get_field(name) for name in ("article", "keywords", "source", "created_at")}
+    concrete = {f.name: f for f in Case._meta.concrete_fields}
+    fields = {name: concrete[name] for name in ("article", "keywords", "source", "created_at")}
     values = {"article": article.pk, "keywords": words, "source": (getattr(article, "url", "") or "")[:2000]}
     values["created_at"] = timezone.now()
     quote = connection.ops.quote_name
@@ -461,7 +464,9 @@ def accept(case: Case, user, folders: Iterable[Folder | int] | None = None) -> l
         targets = list(rows.filter(folder_id__in=wanted))
         missing = wanted - {row.folder_id for row in targets}
         if missing:
-            paths = sorted(Folder.objects.filter(id__in=missing).values_list("path", flat=True)) or sorted(missing)
+            paths = sorted(Folder.objects.filter(id__in=missing).values_list("path", flat=True)) or sorted(
+                map(str, missing)
+            )
             raise ValidationError(f"case {case.pk} has no classification in {paths}; add it with a rule instead")
     now = timezone.now()
     for row in targets:
@@ -483,6 +488,8 @@ def accept(case: Case, user, folders: Iterable[Folder | int] | None = None) -> l
 def reject(case: Case, folder: Folder | int, user) -> Classification:
     """Reject one folder of the case (the row stays, so inference will not suggest it again); audited."""
     folder_id = _folder_id(folder)
+    if folder_id is None:
+        raise ValidationError("choose the folder to reject")
     row = Classification.objects.select_for_update().filter(case=case, folder_id=folder_id).first()
     if row is None:
         raise ValidationError(f"case {case.pk} is not classified in folder {folder_id}")
@@ -510,7 +517,7 @@ def create_folder(path: str, user, public: bool = True) -> Folder:
     ``public`` applies to the folders it creates; an existing folder is returned unchanged.
     """
     parent = None
-    folder = None
+    folder: Folder | None = None
     for part in _split_path(path):
         folder = Folder.objects.filter(parent=parent, name=part).first()
         if folder is None:
@@ -519,6 +526,7 @@ def create_folder(path: str, user, public: bool = True) -> Folder:
             folder.save()
             _audit(user, "folder.create", folder=folder.pk, path=folder.path, public=public)
         parent = folder
+    assert folder is not None  # _split_path gives one part at least
     return folder
 
 
@@ -664,7 +672,7 @@ def _folders_by_id(ids: Iterable[int]) -> dict[int, Folder]:
     return Folder.objects.in_bulk(set(ids))
 
 
-def _as_folders(ids: set[int], folders: dict[int, Folder]) -> list[Folder]:
+def _as_folders(ids: Iterable[int], folders: dict[int, Folder]) -> list[Folder]:
     return sorted((folders[i] for i in ids), key=lambda f: f.path)
 
 
@@ -810,17 +818,18 @@ def move_article(
     return RuleRequest(REFINE, to_id, from_id)
 
 
-def _decision_rows(case_id: int, folder_ids: Iterable[int]) -> list[dict]:
+def _decision_rows(case_id: int, folder_ids: Iterable[int | None]) -> list[dict]:
     """The current state of the case's rows for these folders (for undo)."""
     rows = []
     for folder_id in sorted(f for f in set(folder_ids) if f is not None):
-        row = (
+        found = (
             Classification.objects.filter(case_id=case_id, folder_id=folder_id)
             .values("state", "rule_id", "decided_by_id", "decided_at")
             .first()
         )
+        row: dict[str, Any] | None = dict(found) if found is not None else None
         if row is not None and row["decided_at"] is not None:
-            row["decided_at"] = row["decided_at"].isoformat()
+            row["decided_at"] = row["decided_at"].isoformat()  # JSON for the audit entry
         rows.append({"folder": folder_id, "row": row})
     return rows
 

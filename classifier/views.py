@@ -175,7 +175,7 @@ def move(request, pk):
 
 # --------------------------------------------------------------------------- rule building
 def _validation_context(request, article: Article, case: Case, draft: RuleDraft, with_affected=False) -> dict:
-    context = {
+    context: dict = {
         "article": article,
         "case": case,
         "draft": draft,

@@ -271,7 +271,8 @@ class FeedScope:
             return self.prefetched[1], self.prefetched[2]
         if connection.vendor == "postgresql":
             grant_path = self.grant.path if self.grant else None
-            _, rows, cats = pg_snapshot(self.folder and self.folder.pk, self.subfolders, grant_path, limit)
+            folder_id = self.folder.pk if self.folder is not None else None
+            _, rows, cats = pg_snapshot(folder_id, self.subfolders, grant_path, limit)
             return rows, cats
         rows = []
         for folder_id in self._folder_ids():
@@ -305,8 +306,10 @@ class FeedScope:
         categories: dict[int, list[str]] = {c: [] for c in case_ids}
         newest = rows[0][2] if rows else None
         if cats is None and case_ids:
-            cats = Classification.objects.filter(state=ACCEPTED, case_id__in=case_ids).values_list(
-                "case_id", "folder__path", "folder__public", "updated_at"
+            cats = list(
+                Classification.objects.filter(state=ACCEPTED, case_id__in=case_ids).values_list(
+                    "case_id", "folder__path", "folder__public", "updated_at"
+                )
             )
         for case_id, path, public, updated in cats or ():
             if case_id in categories and self._visible(path, public):
@@ -434,7 +437,7 @@ class FolderRssFeed(Feed):
 class FolderAtomFeed(FolderRssFeed):
     """Atom 1.0 of the same items; the summary is the escaped plain text (type="html")."""
 
-    feed_type = feedgenerator.Atom1Feed
+    feed_type = feedgenerator.Atom1Feed  # type: ignore[assignment]  # django-stubs pins the RSS class
     subtitle = FolderRssFeed.description
 
 
@@ -445,7 +448,8 @@ def render_feed(scope: FeedScope, state: FeedState, request) -> tuple[bytes, str
     """Render the feed (no caching, no conditional logic): body and content type."""
     feed = FEED_CLASSES[scope.fmt]
     generator = feed.get_feed(FeedData(scope, load_items(state)), request)
-    return generator.writeString("utf-8").encode("utf-8"), generator.content_type
+    content_type: str = generator.content_type  # type: ignore[attr-defined]  # set by every generator class
+    return generator.writeString("utf-8").encode("utf-8"), content_type
 
 
 # --------------------------------------------------------------------------- HTTP
@@ -470,6 +474,7 @@ def serve(request, scope: FeedScope) -> HttpResponse:
     if state.last_modified is not None:
         headers["Last-Modified"] = http_date(state.last_modified.timestamp())
     private = scope.grant is not None
+    response: HttpResponse
     if _not_modified(request, state.etag, state.last_modified):
         response = HttpResponseNotModified()
     else:

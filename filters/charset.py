@@ -123,9 +123,9 @@ def decode_html(data: bytes, *, content_type: str | None = None, charset: str | 
     parameter is taken.  Neither is trusted blindly: UTF-8 declarations are
     checked, unknown labels are skipped.
     """
-    for bom, codec in _BOMS:
+    for bom, bom_codec in _BOMS:
         if data.startswith(bom):
-            return data[len(bom) :].decode(codec, "replace"), codec
+            return data[len(bom) :].decode(bom_codec, "replace"), bom_codec
 
     declared = [charset, charset_from_content_type(content_type)]
     m = _META_CHARSET.search(data, 0, _META_SCAN_BYTES)

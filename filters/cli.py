@@ -15,7 +15,9 @@ import argparse
 import gzip
 import json
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from .learning import learn_profile
 from .pipeline import ExtractionError, extract
@@ -51,7 +53,7 @@ def _profile(arg: str | None) -> Profile:
     return Profile.from_dict(json.loads(path.read_text()))
 
 
-def cmd_extract(args) -> int:
+def cmd_extract(args: argparse.Namespace) -> int:
     try:
         result = extract(
             _read(args.page), url=args.page, profile=_profile(args.profile), content_type=args.content_type
@@ -74,9 +76,9 @@ def cmd_extract(args) -> int:
     return 0
 
 
-def cmd_learn(args) -> int:
+def cmd_learn(args: argparse.Namespace) -> int:
     pages = [(str(p), _read(str(p))) for p in _pages(args.dir)]
-    settings = {}
+    settings: dict[str, Any] = {}
     if args.sample_size:
         settings["sample_size"] = args.sample_size
     if args.fixed_threshold:
@@ -101,7 +103,7 @@ def cmd_learn(args) -> int:
     return 0
 
 
-def stats_table(counts: list[dict]) -> str:
+def stats_table(counts: list[dict[str, int]]) -> str:
     """The thesis's table of filtering results: counts, shares and per-page averages."""
     n_pages = len(counts)
     total = sum(c["total"] for c in counts)
@@ -123,7 +125,7 @@ def stats_table(counts: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def cmd_stats(args) -> int:
+def cmd_stats(args: argparse.Namespace) -> int:
     paths = _pages(args.dir)
     profile = _profile(args.profile)
     if args.learn:
@@ -146,7 +148,7 @@ def cmd_stats(args) -> int:
     return 0
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m filters", description="WIMS noise filters (thesis pipeline)")
     sub = ap.add_subparsers(dest="command", required=True)
 
@@ -174,4 +176,5 @@ def main(argv=None) -> int:
     p.set_defaults(func=cmd_stats)
 
     args = ap.parse_args(argv)
-    return args.func(args)
+    command: Callable[[argparse.Namespace], int] = args.func  # one of the cmd_* above (set_defaults)
+    return command(args)

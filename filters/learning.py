@@ -25,9 +25,10 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any, TypeAlias, TypeVar
 
 from .pipeline import ExtractionError, Phrase, apply_filters, page_text, parse_html, segment, tokenize
 from .profiles import Profile, get_profile
@@ -46,7 +47,7 @@ __all__ = [
 ]
 
 #: learning settings used when a profile's ``learning`` dict leaves one out
-LEARNING_DEFAULTS = {
+LEARNING_DEFAULTS: dict[str, Any] = {
     "auto_sample": True,
     "sample_size": 8,
     "min_share": 1.0,
@@ -66,14 +67,21 @@ class PageSample:
     url: str | None
     phrases: list[Phrase]
     title: str = ""
-    texts: frozenset = field(default_factory=frozenset)
-    paths: frozenset = field(default_factory=frozenset)
+    texts: frozenset[str] = field(default_factory=frozenset)
+    paths: frozenset[str] = field(default_factory=frozenset)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not self.texts:
             self.texts = frozenset(p.text for p in self.phrases)
         if not self.paths:
             self.paths = frozenset(p.path for p in self.phrases)
+
+
+#: what learn_profile takes as a page: HTML text or bytes, a ``(url, html)`` pair or a PageSample
+PageInput: TypeAlias = PageSample | tuple[str | None, str | bytes] | str | bytes
+
+#: a phrase as redundant_phrases compares it: its text, or (text, tag path)
+_Item = TypeVar("_Item", bound=Hashable)
 
 
 def analyse_page(html: str | bytes, *, url: str | None = None, profile: Profile | str | None = "default") -> PageSample:
@@ -95,7 +103,7 @@ def _needed(share: float, others: int) -> int:
     return max(1, math.ceil(share * others - 1e-9)) if others else 0
 
 
-def redundant_phrases(pages: Sequence[Iterable[str]], min_share: float = 1.0) -> list[str]:
+def redundant_phrases(pages: Sequence[Iterable[_Item]], min_share: float = 1.0) -> list[_Item]:
     """Phrases of the page with the fewest phrases that occur in the other pages.
 
     ``pages``: the phrase texts of each sample page.  With ``min_share`` < 1 a
@@ -143,7 +151,7 @@ def redundant_words(pages: Sequence[Iterable[str]], min_share: float = 1.0) -> d
 # --------------------------------------------------------------------------- sample choice
 
 
-def _jaccard(x: frozenset, y: frozenset) -> float:
+def _jaccard(x: frozenset[str], y: frozenset[str]) -> float:
     if not x and not y:
         return 1.0
     inter = len(x & y)
@@ -168,6 +176,7 @@ def cluster_pages(samples: Sequence[PageSample], cut: float = 0.35) -> list[list
         for j in range(i + 1, n):
             sim[i][j] = sim[j][i] = _similarity(samples[i], samples[j])
     clusters = [[i] for i in range(n)]
+    pair: tuple[int, int] | None
     while len(clusters) > 1:
         best, pair = -1.0, None
         for x in range(len(clusters)):
@@ -179,11 +188,13 @@ def cluster_pages(samples: Sequence[PageSample], cut: float = 0.35) -> list[list
                     best, pair = s, (x, y)
         if best < cut:
             break
+        # with two clusters or more some pair was compared, and any similarity (>= 0) beats -1.0
+        assert pair is not None
         x, y = pair
         clusters[x] = clusters[x] + clusters[y]
         del clusters[y]
 
-    def centrality(i, members):
+    def centrality(i: int, members: list[int]) -> float:
         return sum(sim[i][j] for j in members) / len(members)
 
     ordered = [sorted(c, key=lambda i: (-centrality(i, c), i)) for c in clusters]
@@ -237,14 +248,14 @@ def title_affixes(titles: Sequence[str], min_share: float = 0.6) -> tuple[str, s
     need = max(2, math.ceil(min_share * len(titles) - 1e-9))
     if len(titles) < need:
         return "", ""
-    prefixes: Counter = Counter()
-    suffixes: Counter = Counter()
+    prefixes: Counter[str] = Counter()
+    suffixes: Counter[str] = Counter()
     for t in titles:
         cuts = [m for m in _TITLE_SEP.finditer(t) if m.start() > 0 and m.end() < len(t)]
         prefixes.update({t[: m.end()] for m in cuts})
         suffixes.update({t[m.start() :] for m in cuts})
 
-    def best(counts: Counter) -> str:
+    def best(counts: Counter[str]) -> str:
         found = [a for a, n in counts.items() if n >= need]
         return max(found, key=lambda a: (len(a), a)) if found else ""
 
@@ -254,7 +265,7 @@ def title_affixes(titles: Sequence[str], min_share: float = 0.6) -> tuple[str, s
 # --------------------------------------------------------------------------- learning
 
 
-def _as_sample(page, base: Profile) -> PageSample:
+def _as_sample(page: PageInput, base: Profile) -> PageSample:
     if isinstance(page, PageSample):
         return page
     if isinstance(page, tuple) and len(page) == 2:
@@ -263,18 +274,20 @@ def _as_sample(page, base: Profile) -> PageSample:
     return analyse_page(page, profile=base)
 
 
-def _core_tokens(sample: PageSample, profile: Profile, redundant: frozenset, stop_words) -> list[str]:
+def _core_tokens(
+    sample: PageSample, profile: Profile, redundant: frozenset[str], stop_words: frozenset[str]
+) -> list[str]:
     phrases = [Phrase(p.text, p.path, p.neg, p.pos, p.link_density) for p in sample.phrases]
     apply_filters(phrases, profile, redundant)
     return tokenize("\n".join(p.text for p in phrases if p.removed_by is None), stop_words)
 
 
 def learn_profile(
-    pages: Iterable,
+    pages: Iterable[PageInput],
     *,
     base: Profile | str | None = "default",
     name: str | None = None,
-    **settings,
+    **settings: Any,
 ) -> Profile:
     """Learn a site profile from pages of one site.
 
@@ -343,7 +356,8 @@ def learn_profile(
     threshold = plain.min_length
     threshold_info = {"fixed": plain.min_length, "learned": None}
     if cfg["learn_threshold"]:
-        noise, other = [], []
+        noise: list[int] = []
+        other: list[int] = []
         max_ld = plain.max_link_density or 0.999
         for group in groups:
             for s in group:

@@ -58,7 +58,7 @@ class Contingency:
     def __add__(self, other: Contingency) -> Contingency:
         return Contingency(self.a + other.a, self.b + other.b, self.c + other.c, self.d + other.d)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, float | None]:
         return {
             "a": self.a, "b": self.b, "c": self.c, "d": self.d, "n": self.n,
             "recall": self.recall, "precision": self.precision, "fallout": self.fallout,
@@ -92,7 +92,7 @@ def contingency(labels: Iterable[bool], kept: Iterable[bool]) -> Contingency:
 _WORD = re.compile(r"\w+")
 
 
-def _shingles(text: str, n: int = 4) -> Counter:
+def _shingles(text: str, n: int = 4) -> Counter[tuple[str, ...]]:
     tokens = _WORD.findall(text or "")
     if not tokens:
         return Counter()
@@ -115,9 +115,10 @@ class ExtractionScore:
 def shingle_scores(predicted: str, gold: str) -> ExtractionScore:
     """Score one page with the datasets README metric (steps 1-4)."""
     pred, ref = _shingles(predicted), _shingles(gold)
-    tp = sum(min(cnt, ref[s]) for s, cnt in pred.items())
-    fp = sum(pred.values()) - tp
-    fn = sum(ref.values()) - tp
+    # counts first, then (below) shares of the total
+    tp: float = sum(min(cnt, ref[s]) for s, cnt in pred.items())
+    fp: float = sum(pred.values()) - tp
+    fn: float = sum(ref.values()) - tp
     total = tp + fp + fn
     if total == 0:
         return ExtractionScore(0.0, 0.0, 0.0, None, None)
@@ -129,7 +130,7 @@ def shingle_scores(predicted: str, gold: str) -> ExtractionScore:
     return ExtractionScore(tp, fp, fn, precision, recall)
 
 
-def aggregate_scores(scores: Iterable[ExtractionScore]) -> dict:
+def aggregate_scores(scores: Iterable[ExtractionScore]) -> dict[str, float]:
     """Average precision and recall over pages (README steps 5-6) and their harmonic mean."""
     ps, rs = [], []
     for s in scores:

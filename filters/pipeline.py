@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Set
 from dataclasses import dataclass, field
 from itertools import chain, filterfalse
+from typing import Any, cast
 
 from lxml import etree
 
@@ -68,7 +70,7 @@ class Phrase:
             return f"core (rescued by <{self.rescued_by}>)"
         return "core"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "text": self.text,
             "path": self.path,
@@ -108,7 +110,7 @@ class Extraction:
             lines.append(f"{mark} {i:4d} [{p.reason()}] {p.path}\n         {text}")
         return "\n".join(lines)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "url": self.url,
             "title": self.title,
@@ -144,7 +146,7 @@ _local = threading.local()
 
 def _parser() -> etree.HTMLParser:
     # lxml parsers must not be shared between threads; one per thread is cheap.
-    p = getattr(_local, "parser", None)
+    p: etree.HTMLParser | None = getattr(_local, "parser", None)
     if p is None:
         # huge_tree: a 50 MB page with long text nodes must not be cut short by
         # libxml2's safety limits (the HTML parser does not expand entities).
@@ -191,7 +193,7 @@ def to_text(
     return text, encoding
 
 
-def parse_html(text: str | bytes):
+def parse_html(text: str | bytes) -> etree._Element | None:
     """Parse page text (or its UTF-8 bytes) with lxml's tolerant HTML parser; None for a document without elements."""
     data = text.encode("utf-8", "replace") if isinstance(text, str) else text
     try:
@@ -228,7 +230,9 @@ def _norm(text: str) -> str:
 
 # bit flags of the tags the walk reacts to (one dict lookup per element)
 _HARD, _LINK, _POS, _HEAD, _META, _TITLE, _BLOCK, _BR = 1, 2, 4, 8, 16, 32, 64, 128
-_Comment = etree.Comment
+#: compared by identity with ``Element.tag``: lxml gives comments the Comment factory as their tag
+#: (not a str, whatever the stubs say), hence ``object``
+_Comment: object = etree.Comment
 _PATH_LIMIT = 400  # characters; deeper tags are not spelt out in the path (10,000-deep pages)
 
 
@@ -268,14 +272,14 @@ class _EndOfWalk:
 
     __slots__ = ("parent",)
 
-    def __init__(self, parent):
+    def __init__(self, parent: etree._Element | None) -> None:
         self.parent = parent
 
-    def getparent(self):
+    def getparent(self) -> etree._Element | None:
         return self.parent
 
 
-def segment(root, profile: Profile) -> tuple[list[Phrase], str]:
+def segment(root: etree._Element, profile: Profile) -> tuple[list[Phrase], str]:
     """Walk the tree once and cut it into phrases; return ``(phrases, title)``.
 
     No decision is taken here, only the facts the filters need: the tag path,
@@ -296,11 +300,12 @@ def segment(root, profile: Profile) -> tuple[list[Phrase], str]:
     append = phrases.append
     title = ""
     hards: list[str] = []  # negative tags above, innermost last; `hard` is the innermost or None
-    hard = None
+    hard: str | None = None
     poss: list[str] = []  # positive tags above; `pos` is the innermost or None
-    pos = None
+    pos: str | None = None
     links = 0
     in_head = 0
+    text: str | None  # a text run, tail or joined block run; None for an element without text
 
     # block phrases: the run of inline text collected for the current block
     run: list[str] = []
@@ -310,17 +315,18 @@ def segment(root, profile: Profile) -> tuple[list[Phrase], str]:
     block_pos: list[str | None] = [None]
 
     outer = root.getparent()  # None for a document's root element
-    stack: list[tuple] = []  # (element, path, flags) of the open elements below `top`
+    stack: list[tuple[etree._Element | None, str, int]] = []  # (element, path, flags) of the open elements below `top`
     top = outer  # innermost open element, its path and its flags
     path = ""
     top_f = 0
-    end = _EndOfWalk(outer)
+    # stands in for an element after the last one: the walk only calls its getparent(), then stops
+    end = cast(etree._Element, _EndOfWalk(outer))
     for el in chain(root.iter(), (end,)):
         parent = el.getparent()
         # close the elements whose subtrees are complete; each one's tail follows it
         while top is not parent:
             f = top_f
-            tail = top.tail
+            tail = top.tail  # type: ignore[union-attr]  # never None here: every node of the walk is below root
             top, path, top_f = stack.pop()
             if f:
                 if f & _HARD:
@@ -429,7 +435,7 @@ def segment(root, profile: Profile) -> tuple[list[Phrase], str]:
 # --------------------------------------------------------------------------- filters
 
 
-def apply_filters(phrases: list[Phrase], profile: Profile, filtering_phrases=None) -> dict[str, int]:
+def apply_filters(phrases: list[Phrase], profile: Profile, filtering_phrases: Set[str] | None = None) -> dict[str, int]:
     """Run the length, tag and redundant-phrase filters in the thesis's order.
 
     Sets ``removed_by`` / ``rescued_by`` on each phrase and returns the counts.
@@ -493,7 +499,7 @@ _ASCII_BYTES = bytes(range(128))
 #: bytes.translate table: a-z kept, every other byte a space
 _LETTERS_ONLY = bytes(c if 97 <= c <= 122 else 32 for c in range(256))
 _SINGLE_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyz")
-_DROP_CACHE: dict[frozenset, frozenset] = {}
+_DROP_CACHE: dict[frozenset[str], frozenset[str]] = {}
 
 
 def tokenize(text: str, stop_words: frozenset[str] = frozenset()) -> list[str]:
@@ -558,7 +564,7 @@ def extract(
     html: str | bytes,
     *,
     url: str | None = None,
-    profile: Profile | str | dict | None = None,
+    profile: Profile | str | dict[str, Any] | None = None,
     content_type: str | None = None,
     charset: str | None = None,
 ) -> Extraction:

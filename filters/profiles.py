@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import asdict, dataclass, field, fields
+from typing import Any
 
 __all__ = ["Profile", "get_profile", "BUILTIN_PROFILES", "FILTER_ORDER"]
 
@@ -72,16 +73,16 @@ class Profile:
     title_prefix: str = ""
     title_suffix: str = ""
     #: settings of site learning (see filters.learning.learn_profile)
-    learning: dict = field(default_factory=dict)
+    learning: dict[str, Any] = field(default_factory=dict)
     #: where the profile came from: base profile name, learned threshold details, sample pages
-    provenance: dict = field(default_factory=dict)
+    provenance: dict[str, Any] = field(default_factory=dict)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Plain JSON-serialisable data."""
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict) -> Profile:
+    def from_dict(cls, data: dict[str, Any]) -> Profile:
         """Rebuild a profile; unknown keys are an error so typos do not pass silently."""
         known = {f.name for f in fields(cls)}
         unknown = set(data) - known
@@ -91,7 +92,7 @@ class Profile:
         profile.validate()
         return profile
 
-    def copy(self, **changes) -> Profile:
+    def copy(self, **changes: Any) -> Profile:
         data = self.to_dict()
         data.update(changes)
         return Profile.from_dict(data)
@@ -115,7 +116,7 @@ _DEFAULT_NEGATIVE = [
     "noscript", "template", "nav", "footer", "aside", "button", "iframe", "svg",
 ]  # fmt: skip
 
-BUILTIN_PROFILES: dict[str, dict] = {
+BUILTIN_PROFILES: dict[str, dict[str, Any]] = {
     "thesis": Profile(
         name="thesis",
         min_length=20,
@@ -140,7 +141,7 @@ BUILTIN_PROFILES: dict[str, dict] = {
 _BUILTIN_CACHE: dict[str, Profile] = {}
 
 
-def get_profile(profile: Profile | str | dict | None) -> Profile:
+def get_profile(profile: Profile | str | dict[str, Any] | None) -> Profile:
     """Resolve ``None`` / a built-in name / a dict / a Profile to a Profile.
 
     Built-in profiles are shared instances: call ``.copy()`` before changing one.

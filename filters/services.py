@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -11,7 +13,7 @@ from .profiles import Profile, get_profile
 
 
 def learn_site_profile(
-    site, pages: list[tuple[str, str | bytes]], *, base: str | None = None, **settings
+    site, pages: Sequence[tuple[str, str | bytes]], *, base: str | None = None, **settings
 ) -> SiteProfile:
     """Learn a site's filtering phrases, words and threshold from ``(url, html)`` pages and store them.
 

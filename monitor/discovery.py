@@ -14,6 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from email.utils import parsedate_to_datetime
+from time import struct_time
+from typing import cast
 
 import feedparser
 from lxml import etree, html
@@ -39,7 +41,8 @@ _ASSET = re.compile(
 )
 
 
-def _parse(page: bytes | str):
+# html.HtmlElement: what lxml.html parses to (xpath(), text_content()); lxml-stubs leaves it untyped
+def _parse(page: bytes | str) -> html.HtmlElement | None:
     if isinstance(page, bytes) and not page.strip():
         return None
     if isinstance(page, str) and not page.strip():
@@ -50,7 +53,7 @@ def _parse(page: bytes | str):
         return None
 
 
-def _base(root, url: str) -> str:
+def _base(root: html.HtmlElement, url: str) -> str:
     for href in root.xpath("//base/@href")[:1]:
         return canonicalise(href, url) or url
     return url
@@ -117,8 +120,8 @@ _META_DATES = (
 )
 
 
-def _page_date(root) -> datetime | None:
-    metas = {}
+def _page_date(root: html.HtmlElement) -> datetime | None:
+    metas: dict[str, str | None] = {}
     for meta in root.xpath("//meta[@content]"):
         key = (meta.get("property") or meta.get("name") or meta.get("itemprop") or "").strip().lower()
         metas.setdefault(key, meta.get("content"))
@@ -156,7 +159,7 @@ def _json_ld_dates(text: str) -> list[str]:
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 
 
-def parse_date(value, now: datetime | None = None) -> datetime | None:
+def parse_date(value: str | struct_time | None, now: datetime | None = None) -> datetime | None:
     """A timezone-aware datetime from an ISO 8601 or RFC 822 date (a time struct from feedparser too), else None.
 
     Lenient: never raises. A date without a time zone is taken as UTC; one before 1990 or more than two
@@ -165,7 +168,7 @@ def parse_date(value, now: datetime | None = None) -> datetime | None:
     when = None
     if hasattr(value, "tm_year"):  # feedparser's *_parsed fields: a time.struct_time in UTC
         try:
-            when = datetime.fromtimestamp(calendar.timegm(value), UTC)
+            when = datetime.fromtimestamp(calendar.timegm(cast(struct_time, value)), UTC)
         except (OverflowError, ValueError, TypeError):
             return None
     elif isinstance(value, str):

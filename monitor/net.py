@@ -22,6 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 from importlib import metadata
+from typing import cast
+from urllib.parse import urlparse
 
 import requests
 from requests.adapters import HTTPAdapter
@@ -125,7 +127,7 @@ def check_host(host: str, port: int, url: str = "") -> None:
     except socket.gaierror as exc:
         raise FetchError(f"cannot resolve {host}: {exc}", transient=True, url=url) from exc
     for info in infos:
-        address = info[4][0]
+        address = cast(str, info[4][0])  # the host of an AF_INET / AF_INET6 socket address
         if not address_allowed(address):
             raise AddressRefused(f"refused: {host} resolves to non-public address {address}", url=url)
 
@@ -229,7 +231,7 @@ def fetch(
     url: str,
     *,
     allow_private: bool = False,
-    before_request: Callable[[str], None] | None = None,
+    before_request: Callable[[str], object] | None = None,
     headers: dict[str, str] | None = None,
     max_bytes: int | None = None,
 ) -> Response:
@@ -254,7 +256,7 @@ def fetch(
     request_headers.update(headers or {})
     while True:
         hops.append(current)
-        parts = requests.utils.urlparse(current)
+        parts = urlparse(current)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise FetchError(f"not an http(s) URL: {current!r}", transient=False, url=current)
         if not allow_private:

@@ -20,12 +20,14 @@ from . import learning
 
 class SiteWithProfileAdmin(SiteAdmin):
     actions = [*SiteAdmin.actions, "relearn_filter_profile"]
-    readonly_fields = ("filter_profile_link", *SiteAdmin.readonly_fields)
-    fieldsets = (
-        *SiteAdmin.fieldsets[:2],
-        ("Noise filters", {"fields": ("filter_profile_link",)}),
-        *SiteAdmin.fieldsets[2:],
-    )
+
+    def get_readonly_fields(self, request, obj=None):
+        return ("filter_profile_link", *super().get_readonly_fields(request, obj))
+
+    def get_fieldsets(self, request, obj=None):
+        fieldsets = list(super().get_fieldsets(request, obj))
+        fieldsets.insert(2, ("Noise filters", {"fields": ("filter_profile_link",)}))  # after "What to watch"
+        return fieldsets
 
     @admin.display(description="filter profile")
     def filter_profile_link(self, site):

@@ -46,6 +46,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 from classifier.acquisition import (
     REFINE,
@@ -256,9 +257,9 @@ class SimulatedExpert:
     # weight against the wrong label
     def _scorer(self, proposal: RuleProposal, wrong: int | None) -> Callable[[str], float]:
         if proposal.kind == STOP:
-            weights = self.knowledge.weights.get(self.labels[wrong], {})
+            weights = self.knowledge.weights.get(self.labels[cast(int, wrong)], {})  # a stop names the wrong folder
             return lambda t: -weights.get(t, 0.0)
-        weights = self.knowledge.weights.get(self.labels[proposal.folder], {})
+        weights = self.knowledge.weights.get(self.labels[cast(int, proposal.folder)], {})  # not a stop: a folder
         return lambda t: weights.get(t, 0.0)
 
     def _pick(self, candidates: list[str], score: Callable[[str], float], n: int) -> list[str]:
@@ -382,7 +383,7 @@ def baselines(seen: Sequence[Item], test: Sequence[Item], labels: Sequence[str])
             binarizer = sk["MultiLabelBinarizer"](classes=list(labels))
             y = binarizer.fit_transform([item.labels & set(labels) for item in seen])
             columns = [j for j in range(y.shape[1]) if 0 < y[:, j].sum() < len(seen)]
-            predicted = [set() for _ in test]
+            predicted: list[set[str]] = [set() for _ in test]
             for j in range(y.shape[1]):
                 if y[:, j].sum() == len(seen):  # every case seen carries the label
                     for p in predicted:

@@ -10,7 +10,7 @@ EXPERTS = "experts"
 SITE_ADMINISTRATORS = "site administrators"
 
 # Model permissions each group gets in the admin (app_label, model names).
-GROUP_PERMISSIONS = {
+GROUP_PERMISSIONS: dict[str, dict[str, list[str] | None]] = {
     EXPERTS: {"classifier": ["folder", "rule", "classification", "case"]},
     SITE_ADMINISTRATORS: {
         "monitor": None,  # every model of the app

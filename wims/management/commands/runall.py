@@ -88,6 +88,7 @@ class Supervisor:
 
     def _pump(self, name: str, proc: subprocess.Popen) -> None:
         width = max(map(len, self.commands))
+        assert proc.stdout is not None  # started with stdout=PIPE
         for line in proc.stdout:
             with self.lock:
                 self.out.write(f"{name:<{width}} | {line.rstrip()}")
