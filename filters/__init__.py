@@ -7,11 +7,13 @@ filter ─► tokens ─► stop words ─► redundant-word filter.  See
 """
 
 from .learning import PageSample, analyse_page, learn_profile
-from .pipeline import Extraction, ExtractionError, Phrase, extract, tokenize
+from .pipeline import Extraction, ExtractionError, Page, Phrase, extract, read_page, tokenize
 from .profiles import BUILTIN_PROFILES, Profile, get_profile
 
 __all__ = [
     "extract",
+    "read_page",
+    "Page",
     "Extraction",
     "ExtractionError",
     "Phrase",

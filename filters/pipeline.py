@@ -185,14 +185,6 @@ def page_text(
     return text, data, encoding
 
 
-def to_text(
-    html: str | bytes, *, content_type: str | None = None, charset: str | None = None
-) -> tuple[str, str | None]:
-    """Check the input and return it as text plus the charset used (None for str input)."""
-    text, _, encoding = page_text(html, content_type=content_type, charset=charset)
-    return text, encoding
-
-
 def parse_html(text: str | bytes) -> etree._Element | None:
     """Parse page text (or its UTF-8 bytes) with lxml's tolerant HTML parser; None for a document without elements."""
     data = text.encode("utf-8", "replace") if isinstance(text, str) else text
@@ -560,8 +552,34 @@ def strip_title_affixes(title: str, prefix: str = "", suffix: str = "") -> str:
     return title
 
 
+@dataclass(slots=True)
+class Page:
+    """A page read once: its text, its parsed tree (None when it has no elements) and the charset used.
+
+    :func:`extract` takes one as well as raw text or bytes, so that a caller that also reads the page's
+    metadata (WIMS's processing: canonical link, publication date) decodes and parses it only once.
+    """
+
+    text: str
+    root: etree._Element | None
+    encoding: str | None
+
+
+def read_page(html: str | bytes, *, content_type: str | None = None, charset: str | None = None) -> Page:
+    """Decode and parse a page (see :func:`extract` for ``content_type`` and ``charset``).
+
+    Empty input gives a page without a tree; input that is not HTML raises :class:`ExtractionError`.
+    """
+    text, data, encoding = page_text(html, content_type=content_type, charset=charset)
+    if not text or text.isspace():
+        return Page(text, None, encoding)
+    if not _TAG_RE.search(text):
+        raise ExtractionError("input is not an HTML page: it contains no tags")
+    return Page(text, parse_html(data), encoding)
+
+
 def extract(
-    html: str | bytes,
+    html: str | bytes | Page,
     *,
     url: str | None = None,
     profile: Profile | str | dict[str, Any] | None = None,
@@ -572,20 +590,17 @@ def extract(
 
     ``html``: the page as text, or as bytes whose charset is found from the
     BOM, ``charset`` / ``content_type`` (the HTTP header value), ``<meta
-    charset>``, then detection.  ``profile``: a :class:`Profile`, a dict from
+    charset>``, then detection; or a :class:`Page` already read by
+    :func:`read_page`.  ``profile``: a :class:`Profile`, a dict from
     ``Profile.to_dict()`` or a built-in name (``"thesis"``, ``"default"``).
 
     Empty input gives an empty :class:`Extraction`; input that is not HTML
     raises :class:`ExtractionError`.
     """
     prof = get_profile(profile)
-    text, data, encoding = page_text(html, content_type=content_type, charset=charset)
-    result = Extraction(url=url, encoding=encoding, profile=prof.name, counts=_empty_counts())
-    if not text or text.isspace():
-        return result
-    if not _TAG_RE.search(text):
-        raise ExtractionError("input is not an HTML page: it contains no tags")
-    root = parse_html(data)
+    page = html if isinstance(html, Page) else read_page(html, content_type=content_type, charset=charset)
+    result = Extraction(url=url, encoding=page.encoding, profile=prof.name, counts=_empty_counts())
+    root = page.root
     if root is None:
         return result
     phrases, title = segment(root, prof)

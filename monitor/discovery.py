@@ -86,14 +86,18 @@ def published_date(page: bytes | str) -> datetime | None:
     return page_metadata(page, "")[1]
 
 
-def page_metadata(page: bytes | str, url: str) -> tuple[str | None, datetime | None]:
+def page_metadata(page: bytes | str | etree._Element, url: str) -> tuple[str | None, datetime | None]:
     """The page's canonical URL and publication date, from one parse of the page.
+
+    ``page``: the page's bytes or text, or its tree when the caller parsed it already (processing
+    parses each article once for this and for the noise filters: lxml elements of either parser).
 
     The date is the first readable one of: ``<meta property="article:published_time">`` (and its Open
     Graph and Dublin Core kin), ``itemprop="datePublished"``, JSON-LD ``datePublished``, then the first
     ``<time datetime>``. Unreadable or implausible dates are skipped (:func:`parse_date`).
     """
-    root = _parse(page)
+    # either parser's elements answer the same XPath (lxml-stubs type only the etree one)
+    root = cast(html.HtmlElement, page) if isinstance(page, etree._Element) else _parse(page)
     if root is None:
         return None, None
     canonical = None
@@ -127,9 +131,9 @@ def _page_date(root: html.HtmlElement) -> datetime | None:
         metas.setdefault(key, meta.get("content"))
     candidates = [metas.get(key) for key in _META_DATES]
     for node in root.xpath('//*[@itemprop="datePublished"]'):
-        candidates.append(node.get("content") or node.get("datetime") or node.text_content())
+        candidates.append(node.get("content") or node.get("datetime") or "".join(node.itertext()))
     for script in root.xpath('//script[@type="application/ld+json"]'):
-        candidates += _json_ld_dates(script.text_content())
+        candidates += _json_ld_dates("".join(script.itertext()))
     candidates += root.xpath("//time/@datetime")[:1]
     for value in candidates:
         when = parse_date(value)

@@ -29,7 +29,7 @@ from django.utils.dateparse import parse_datetime
 
 from . import conf, politeness
 from .canonical import host_of, origin_of, same_site
-from .discovery import LinkRules, links_from_feed, links_from_html, page_metadata, select_candidates
+from .discovery import LinkRules, links_from_feed, links_from_html, select_candidates
 from .models import Article, FetchAttempt, Host, RobotsFile, Site
 from .net import HTML_TYPES, Deferred, FetchError, Response, fetch
 
@@ -496,56 +496,17 @@ def _check_page(resp: Response) -> None:
         )
 
 
-def page_charset(body: bytes, declared: str | None) -> str:
-    """The charset to read a page with: UTF-8 when the bytes are valid UTF-8 beyond ASCII, else as declared.
-
-    Bytes in another charset are almost never valid UTF-8 by accident, so valid multi-byte UTF-8 outweighs
-    a declaration (pages re-encoded by a CMS keep their old ``<meta charset=windows-1252>``). The empty
-    string lets the filters find the charset (BOM, meta tag, detection).
-    """
-    if not body.isascii():
-        try:
-            body.decode("utf-8")
-            return "utf-8"
-        except UnicodeDecodeError:
-            pass
-    return (declared or "")[:40]
-
-
 def _store_page(article: Article, resp: Response) -> Outcome:
-    from filters.charset import charset_from_content_type
-
-    site = article.site
+    """Store the fetched page as it came (no decoding, no parsing: processing reads it once, later)."""
     now = timezone.now()
     article.final_url = resp.url[:2000]
     article.http_status = resp.status
     article.headers = {k: v for k, v in resp.headers.items() if k not in ("set-cookie",)}
-    article.charset = page_charset(resp.body, charset_from_content_type(resp.headers.get("content-type")))
     article.set_raw_html(resp.body)
     article.fetched_at = now
     article.last_error = ""
     article.lease_until = None
     article.due_at = now
-    canonical, published = page_metadata(resp.body, resp.url)
-    if article.published_at is None:  # a feed's date, when the link came from one, comes first
-        article.published_at = published
-    if canonical:
-        article.canonical_url = canonical[:2000]
-    target = None
-    if (
-        canonical
-        and canonical != article.url
-        and same_site(canonical, site.home_url)
-        and _rules(site).accepts(canonical)
-    ):
-        target = _canonical_article(article, canonical)
-    if target is not None:
-        # The page names another URL as its canonical one: that row owns the content from now on.
-        article.state = S.DUPLICATE
-        article.duplicate_of = target
-        article.raw_html, article.raw_size = None, 0
-        article.save(update_fields=[*FETCHED_FIELDS, "duplicate_of"])
-        return Outcome("alias", f"canonical is {canonical}", [("process", target.pk, 0)])
     article.state = S.FETCHED
     article.save(update_fields=FETCHED_FIELDS)
     return Outcome("fetched", "", [("process", article.pk, 0)])
@@ -556,17 +517,39 @@ FETCHED_FIELDS = [
     "final_url",
     "http_status",
     "headers",
-    "charset",
     "raw_html",
     "raw_size",
     "fetched_at",
     "last_error",
     "lease_until",
     "due_at",
-    "canonical_url",
-    "published_at",
     "state",
 ]
+
+
+def alias_to_canonical(article: Article, canonical: str | None) -> Article | None:
+    """When the page names another of the site's article URLs as its canonical one (rel=canonical), that
+    URL's row owns the content from now on: it is created with this page when new, and this article
+    becomes its duplicate without a page of its own. Returns that row (to process), or None.
+
+    Called by processing, which reads the page's metadata when it parses the page.
+    """
+    site = article.site
+    if not canonical or canonical == article.url or not same_site(canonical, site.home_url):
+        return None
+    if not _rules(site).accepts(canonical):
+        return None
+    target = _canonical_article(article, canonical)
+    Article.objects.filter(pk=article.pk).update(
+        state=S.DUPLICATE,
+        duplicate_of=target,
+        canonical_url=canonical[:2000],
+        raw_html=None,
+        raw_size=0,
+        lease_until=None,
+        last_error="",
+    )
+    return target
 
 
 def _canonical_article(article: Article, canonical: str) -> Article:
@@ -608,5 +591,5 @@ __all__ = [
     "claim",
     "robots_allows",
     "backoff",
-    "page_charset",
+    "alias_to_canonical",
 ]

@@ -1,4 +1,5 @@
-"""A fetched article's extraction: the noise filters on its stored page, and its core text's fingerprint.
+"""A fetched article's page, read once: its charset, one parse shared by the page's metadata (canonical link,
+publication date) and the noise filters, and its core text's fingerprint.
 
 Shared by processing (processing/services.py) and re-filtering after site learning (processing/learning.py).
 """
@@ -8,6 +9,8 @@ from __future__ import annotations
 import hashlib
 
 import filters
+from filters.charset import charset_from_content_type
+from monitor.discovery import page_metadata
 from monitor.models import Article
 
 
@@ -17,19 +20,54 @@ def content_hash(core_text: str) -> str:
     return hashlib.sha256(normal.encode("utf-8")).hexdigest() if normal else ""
 
 
-def extract_article(article: Article, profile) -> filters.Extraction:
-    """filters.extract on the article's stored page; sets title, core text, tokens, extraction (no save)."""
-    extraction = filters.extract(
-        article.get_raw_html(),
-        url=article.url,
-        profile=profile,
-        content_type=article.headers.get("content-type"),
-        charset=article.charset or None,
-    )
+def page_charset(body: bytes, declared: str | None) -> str:
+    """The charset to read a page with: UTF-8 when the bytes are valid UTF-8 beyond ASCII, else as declared.
+
+    Bytes in another charset are almost never valid UTF-8 by accident, so valid multi-byte UTF-8 outweighs
+    a declaration (pages re-encoded by a CMS keep their old ``<meta charset=windows-1252>``). The empty
+    string lets the filters find the charset (BOM, meta tag, detection).
+    """
+    if not body.isascii():
+        try:
+            body.decode("utf-8")
+            return "utf-8"
+        except UnicodeDecodeError:
+            pass
+    return (declared or "")[:40]
+
+
+def read_article(article: Article) -> filters.Page:
+    """The article's stored page, decoded and parsed once (raises filters.ExtractionError when it is not
+    HTML). Sets the article's charset (no save)."""
+    body = article.get_raw_html()
+    content_type = article.headers.get("content-type")
+    charset = page_charset(body, charset_from_content_type(content_type))
+    page = filters.read_page(body, content_type=content_type, charset=charset or None)
+    article.charset = (page.encoding or charset or "")[:40]
+    return page
+
+
+def read_metadata(article: Article, page: filters.Page) -> str | None:
+    """The page's canonical URL, and its publication date when the feed gave none (set on the article, no
+    save); returns the canonical URL (None when the page names none)."""
+    if page.root is None:
+        return None
+    canonical, published = page_metadata(page.root, article.final_url or article.url)
+    if article.published_at is None:  # a feed's date, when the link came from one, comes first
+        article.published_at = published
+    if canonical:
+        article.canonical_url = canonical[:2000]
+    return canonical
+
+
+def extract_article(article: Article, profile, page: filters.Page | None = None) -> filters.Extraction:
+    """The noise filters on the article's page (read here unless given); sets title, core text, tokens,
+    charset and the stored extraction (no save)."""
+    page = page if page is not None else read_article(article)
+    extraction = filters.extract(page, url=article.url, profile=profile)
     article.title = extraction.title[:500]
     article.core_text = extraction.text
     article.tokens = extraction.tokens
-    article.charset = (extraction.encoding or article.charset or "")[:40]
     article.extraction = {
         "profile": extraction.profile,
         "counts": extraction.counts,

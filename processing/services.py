@@ -1,4 +1,5 @@
-"""Processing use cases: a fetched article's filters, its stored extraction, its case and inference.
+"""Processing use cases: a fetched article's page read once (metadata and filters), its stored extraction,
+its case and inference, or the article its rel=canonical names.
 
 Tasks (processing/tasks.py) are thin shells around these functions. Like WebMon's, each one claims its row
 with a conditional UPDATE and a lease first (``monitor.services.claim``), so a redelivered message does
@@ -16,10 +17,10 @@ import filters
 from classifier.services import ingest_case
 from filters.services import profile_for_site
 from monitor.models import Article
-from monitor.services import Outcome, claim
+from monitor.services import Outcome, alias_to_canonical, claim
 
 from . import learning
-from .extraction import content_hash, extract_article
+from .extraction import content_hash, extract_article, read_article, read_metadata
 
 S = Article.State
 
@@ -34,6 +35,8 @@ PROCESSED_FIELDS = [
     "state",
     "lease_until",
     "processed_at",
+    "published_at",
+    "canonical_url",
 ]
 
 
@@ -46,7 +49,12 @@ def process_article(article_id: int) -> Outcome:
     site = article.site
     t0 = time.perf_counter()
     try:
-        extraction = extract_article(article, profile_for_site(site))
+        page = read_article(article)  # decoded and parsed once, for the metadata and the filters
+        canonical = read_metadata(article, page)
+        target = alias_to_canonical(article, canonical)
+        if target is not None:
+            return Outcome("alias", f"canonical is {canonical}", [("process", target.pk, 0)])
+        extraction = extract_article(article, profile_for_site(site), page)
     except (filters.ExtractionError, ValueError) as exc:
         Article.objects.filter(pk=article_id, state=S.PROCESSING).update(
             state=S.FAILED, lease_until=None, last_error=f"filters: {exc}"[:2000]

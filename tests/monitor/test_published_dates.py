@@ -11,6 +11,7 @@ from demo import sites as demo_sites
 from monitor import services
 from monitor.discovery import links_from_feed, page_metadata, parse_date, published_date
 from monitor.models import Article
+from processing import services as processing
 from tests.monitor.conftest import ground_truth, register
 
 NOW = datetime(2026, 1, 10, 12, 0, tzinfo=UTC)
@@ -140,12 +141,14 @@ def test_every_demo_template_exposes_its_articles_dates():
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("key", ["healthwatch", "courier", "wellbeing"])
 def test_fetched_articles_get_their_publication_date(demo, fast_env, key):
-    """Health Watch has a feed (its items' dates), the other two only their pages' dates."""
+    """Health Watch has a feed (its items' dates), the other two only their pages' dates (read when the page
+    is processed: it is parsed once, for its metadata and the filters)."""
     site = register(demo, key)
     outcome = services.poll_site(site.pk)
     from_feed = {a.url: a.published_at for a in Article.objects.filter(site=site)}
     for name, pk, _ in outcome.enqueue:
         assert name == "fetch" and services.fetch_article(pk).result == "fetched"
+        assert processing.process_article(pk).result == "processed"
     truth = ground_truth(demo, key)
     assert len(truth) == 4
     for url, item in truth.items():

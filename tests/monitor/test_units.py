@@ -191,9 +191,3 @@ def test_backoff_grows_exponentially_with_jitter_and_honours_retry_after(monkeyp
 def test_user_agent_names_wims_and_its_url(settings):
     settings.WIMS_PUBLIC_URL = "https://wims.example.org"
     assert net.user_agent().startswith("WIMS/") and net.user_agent().endswith("(+https://wims.example.org)")
-
-
-def test_page_charset_prefers_valid_utf8():
-    assert services.page_charset("café".encode(), "windows-1252") == "utf-8"
-    assert services.page_charset("café".encode("cp1252"), "windows-1252") == "windows-1252"
-    assert services.page_charset(b"plain ascii", None) == ""
