@@ -42,9 +42,10 @@ bench-mcrdr: $(BENCH_STAMP)
 bench-kb: $(BENCH_STAMP)
 	$(BIN)/python tests/bench/bench_kb.py
 
-## bench-webmon: 1,000 local sites polled by 1, 2, 4 workers on PostgreSQL + Redis -> docs/benchmarks/webmon.md
+## bench-webmon: 1,000 local sites on PostgreSQL + Redis, README's worker layout (1 and 2 network workers,
+## a prefork worker to process) -> docs/benchmarks/webmon.md
 bench-webmon: $(STAMP)
-	$(BIN)/python tests/bench/bench_webmon.py
+	$(BIN)/python tests/bench/bench_webmon.py --split --workers 1,2
 
 ## bench-feeds: feed speed on PostgreSQL (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/wims) -> docs/benchmarks/feeds.md
 bench-feeds: $(BENCH_STAMP)

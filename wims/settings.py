@@ -198,7 +198,7 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or f"file://{BROKER_DIR / 'results'}"
     (BROKER_DIR / "results").mkdir(parents=True, exist_ok=True)
 else:
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600, "queue_order_strategy": "priority"}
     CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or CELERY_BROKER_URL
 CELERY_RESULT_EXPIRES = 3600
 CELERY_TASK_SERIALIZER = "json"
@@ -214,7 +214,10 @@ CELERY_TASK_SOFT_TIME_LIMIT = 240
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # Separate queues so that a slow site cannot starve the rest (see monitor/tasks.py). The one place that
-# says which queue each task goes to: tasks are also sent by name (monitor.tasks.enqueue).
+# says which queue each task goes to: tasks are also sent by name (monitor.tasks.enqueue). On Redis a worker
+# takes from its queues in the order given (queue_order_strategy "priority" above): with -Q celery,poll,fetch
+# the dispatcher first, then polls (they find the work), then fetches, so a fetch backlog never delays
+# polling. (The embedded filesystem broker takes them round robin.)
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 WIMS_QUEUES = ("celery", "poll", "fetch", "process")
 CELERY_TASK_ROUTES = {
