@@ -16,13 +16,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from classifier.engine import Rule, RuleTree, _keywords, as_case
+from classifier.engine import Rule, RuleTree, as_case, keyword_set
 from classifier.index import KeywordIndex
+from classifier.kinds import RuleKind
 
-NEW = "new"
-REFINE = "refine"
-STOP = "stop"
-KINDS = (NEW, REFINE, STOP)
+
+def rule_kind(value: str) -> RuleKind:
+    """The rule kind named by ``value`` ("new", "refine", "stop"), or ValueError."""
+    try:
+        return RuleKind(value)
+    except ValueError:
+        raise ValueError(f"unknown rule kind {value!r}; choose one of {', '.join(RuleKind)}") from None
 
 
 @dataclass(frozen=True)
@@ -35,27 +39,26 @@ class RuleProposal:
     refuses an empty rule.
     """
 
-    kind: str
+    kind: RuleKind
     folder: int | None
     conditions: frozenset[str]
     absent: frozenset[str] = frozenset()
     parent_ids: tuple[int | None, ...] = (None,)
 
     def __post_init__(self) -> None:
-        if self.kind not in KINDS:
-            raise ValueError(f"unknown rule kind {self.kind!r}; expected one of {KINDS}")
-        object.__setattr__(self, "conditions", _keywords(self.conditions, "conditions"))
-        object.__setattr__(self, "absent", _keywords(self.absent, "absent"))
+        object.__setattr__(self, "kind", rule_kind(self.kind))
+        object.__setattr__(self, "conditions", keyword_set(self.conditions, "conditions"))
+        object.__setattr__(self, "absent", keyword_set(self.absent, "absent"))
         object.__setattr__(self, "parent_ids", tuple(self.parent_ids))
         if not self.parent_ids:
             raise ValueError("a proposal needs at least one parent (None for the root)")
-        if self.kind == STOP and self.folder is not None:
+        if self.kind == RuleKind.STOP and self.folder is not None:
             raise ValueError("a stopping rule has no folder")
-        if self.kind != STOP and self.folder is None:
+        if self.kind != RuleKind.STOP and self.folder is None:
             raise ValueError(f"a {self.kind} rule needs a target folder")
-        if self.kind == NEW and self.parent_ids != (None,):
+        if self.kind == RuleKind.NEW and self.parent_ids != (None,):
             raise ValueError("a new (ground-breaking) rule sits under the root only")
-        if self.kind != NEW and None in self.parent_ids:
+        if self.kind != RuleKind.NEW and None in self.parent_ids:
             raise ValueError(f"a {self.kind} rule sits under existing rules, not the root")
         both = self.conditions & self.absent
         if both:
@@ -66,8 +69,8 @@ class RuleProposal:
         return RuleProposal(
             self.kind,
             self.folder,
-            self.conditions | _keywords(conditions, "conditions"),
-            self.absent | _keywords(absent, "absent"),
+            self.conditions | keyword_set(conditions, "conditions"),
+            self.absent | keyword_set(absent, "absent"),
             self.parent_ids,
         )
 
@@ -91,26 +94,25 @@ def proposal_for(
     wrong folder or for a folder the case did not get, or conditions the case
     itself does not satisfy (the case becomes the rule's cornerstone case).
     """
+    kind = rule_kind(kind)
     case = as_case(case)
-    conditions = _keywords(conditions, "conditions")
-    absent = _keywords(absent, "absent")
+    conditions = keyword_set(conditions, "conditions")
+    absent = keyword_set(absent, "absent")
     missing = conditions - case
     if missing:
         raise ValueError(f"the case lacks condition keywords {sorted(missing)}")
     present = absent & case
     if present:
         raise ValueError(f"the case holds keywords required absent: {sorted(present)}")
-    if kind == NEW:
+    if kind == RuleKind.NEW:
         if wrong_folder is not None:
             raise ValueError("a new rule adds a folder; use refine or stop to replace one")
-        return RuleProposal(NEW, folder, conditions, absent, (None,))
-    if kind not in KINDS:
-        raise ValueError(f"unknown rule kind {kind!r}; expected one of {KINDS}")
+        return RuleProposal(RuleKind.NEW, folder, conditions, absent, (None,))
     if wrong_folder is None:
         raise ValueError(f"a {kind} rule needs the wrong folder it corrects")
-    if kind == REFINE and folder == wrong_folder:
+    if kind == RuleKind.REFINE and folder == wrong_folder:
         raise ValueError("a refining rule must conclude a folder other than the wrong one")
-    if kind == STOP and folder is not None:
+    if kind == RuleKind.STOP and folder is not None:
         raise ValueError("a stopping rule has no folder")
     parents = sorted({c.rule_id for c in tree.infer(case) if c.folder == wrong_folder})
     if not parents:

@@ -30,21 +30,23 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import cast
 
-GROUND_BREAKING = "ground-breaking"
-REFINING = "refining"
-STOPPING = "stopping"
+from classifier.kinds import RuleKind
 
 
-def _keywords(value: Iterable[str], what: str) -> frozenset[str]:
-    """Normalise a keyword collection to a frozenset, rejecting strings and blanks."""
-    if isinstance(value, str):
-        # A bare string would silently become a set of characters.
-        raise TypeError(f"{what} must be a collection of keywords, not the string {value!r}")
-    words = frozenset(value)
-    for word in words:
-        if not isinstance(word, str) or not word or word != word.strip():
+def keyword_set(values: Iterable[str], what: str = "keywords") -> frozenset[str]:
+    """The one keyword normaliser: distinct keywords, each stripped of surrounding white space.
+
+    Raises TypeError for a bare string (it would silently become a set of characters) and ValueError for a
+    keyword that is not a string or is blank.
+    """
+    if isinstance(values, str):
+        raise TypeError(f"{what} must be a collection of keywords, not the string {values!r}")
+    words = set()
+    for word in values:
+        if not isinstance(word, str) or not word.strip():
             raise ValueError(f"{what} contains an invalid keyword: {word!r}")
-    return words
+        words.add(word.strip())
+    return frozenset(words)
 
 
 def as_case(case: Iterable[str]) -> frozenset[str]:
@@ -69,8 +71,8 @@ class Rule:
     def __post_init__(self) -> None:
         if isinstance(self.id, bool) or not isinstance(self.id, int):
             raise TypeError(f"rule id must be an int, got {self.id!r}")
-        object.__setattr__(self, "conditions", _keywords(self.conditions, "conditions"))
-        object.__setattr__(self, "absent", _keywords(self.absent, "absent"))
+        object.__setattr__(self, "conditions", keyword_set(self.conditions, "conditions"))
+        object.__setattr__(self, "absent", keyword_set(self.absent, "absent"))
         if not self.conditions and not self.absent:
             raise ValueError(f"rule {self.id} has no conditions: it would fire on every case")
         both = self.conditions & self.absent
@@ -82,17 +84,14 @@ class Rule:
         return self.conditions <= case and self.absent.isdisjoint(case)
 
     @property
-    def kind(self) -> str:
-        if self.folder is None:
-            return STOPPING
-        if self.parent_id is None:
-            return GROUND_BREAKING
-        return REFINING
+    def kind(self) -> RuleKind:
+        return RuleKind.of(self.parent_id, self.folder)
 
 
 @dataclass(frozen=True)
 class Conclusion:
-    """A folder given to a case and the rule path (root side first) that gave it."""
+    """A folder given to a case and the rule path (root side first) that gave it; in
+    :attr:`Explanation.stopped`, a folder withheld by the stopping rule that ends the path."""
 
     folder: int
     path: tuple[int, ...]
@@ -104,23 +103,11 @@ class Conclusion:
 
 
 @dataclass(frozen=True)
-class Stop:
-    """A path that ended in a stopping rule: ``folder`` was withheld by ``path[-1]``."""
-
-    folder: int
-    path: tuple[int, ...]
-
-    @property
-    def rule_id(self) -> int:
-        return self.path[-1]
-
-
-@dataclass(frozen=True)
 class Explanation:
     """Everything inference found for a case: the conclusions and the stopped paths."""
 
     conclusions: tuple[Conclusion, ...]
-    stopped: tuple[Stop, ...] = ()
+    stopped: tuple[Conclusion, ...] = ()  # folders withheld: the path ends in the stopping rule
     fired: frozenset[int] = field(default=frozenset())
 
     @property
@@ -314,7 +301,7 @@ class RuleTree:
         firing_set = set(firing)
         has_fired_child = {satisfied[rid].parent_id for rid in firing}
         conclusions: list[Conclusion] = []
-        stopped: list[Stop] = []
+        stopped: list[Conclusion] = []
         for rid in firing:
             if rid in has_fired_child:
                 continue  # a deeper rule on this path decides
@@ -325,7 +312,7 @@ class RuleTree:
             else:
                 # a stopping rule sits under a concluding rule (check()): both ids are ints
                 parent = satisfied[cast(int, rule.parent_id)]
-                stopped.append(Stop(cast(int, parent.folder), path))
+                stopped.append(Conclusion(cast(int, parent.folder), path))
         conclusions.sort(key=lambda c: c.path)
         stopped.sort(key=lambda s: s.path)
         return Explanation(tuple(conclusions), tuple(stopped), frozenset(firing_set))

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from classifier import kb, services
 from classifier.engine import Rule as EngineRule
-from classifier.engine import RuleTree
+from classifier.engine import RuleTree, keyword_set
 from classifier.models import Case, CaseKeyword, Folder, Rule
 
 FORMAT = "wims-mcrdr-kb"
@@ -108,9 +108,17 @@ def _parse_time(value: str, where: str) -> datetime:
 
 
 def _words(value, where: str) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(w, str) and w and w == w.strip() for w in value):
-        raise ValidationError(f"{where}: keywords must be a list of non-blank strings")
-    if len(set(value)) != len(value):
+    """The keywords as stored, or a clear error: a file holds them normalised (engine.keyword_set) already."""
+    not_a_list = ValidationError(f"{where}: keywords must be a list of non-blank strings")
+    if not isinstance(value, list):
+        raise not_a_list
+    try:
+        words = keyword_set(value, "keywords")
+    except (TypeError, ValueError):
+        raise not_a_list from None
+    if words != set(value):
+        raise ValidationError(f"{where}: keywords must be a list of non-blank strings without surrounding spaces")
+    if len(words) != len(value):
         raise ValidationError(f"{where}: repeated keywords")
     if any(len(w) > CaseKeyword.MAX_LENGTH for w in value):
         raise ValidationError(f"{where}: a keyword is longer than {CaseKeyword.MAX_LENGTH} characters")

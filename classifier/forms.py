@@ -4,14 +4,16 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from classifier import selectors
-from classifier.acquisition import KINDS
+from classifier.acquisition import rule_kind
+from classifier.engine import keyword_set
+from classifier.kinds import RuleKind
 from classifier.models import Folder
 from monitor.models import Site
 
 KIND_LABELS = {
-    "new": "New rule: add a folder",
-    "refine": "Refining rule: give another folder instead",
-    "stop": "Stopping rule: withhold the wrong folder",
+    RuleKind.NEW: "New rule: add a folder",
+    RuleKind.REFINE: "Refining rule: give another folder instead",
+    RuleKind.STOP: "Stopping rule: withhold the wrong folder",
 }
 
 
@@ -50,10 +52,11 @@ class RuleDraft:
 
     def __init__(self, data):
         self.errors: list[str] = []
-        self.kind = data.get("kind") or "new"
-        if self.kind not in KINDS:
-            self.errors.append(f"unknown rule kind {self.kind!r}")
-            self.kind = "new"
+        try:
+            self.kind = rule_kind(data.get("kind") or RuleKind.NEW)
+        except ValueError as exc:
+            self.errors.append(str(exc))
+            self.kind = RuleKind.NEW
         self.folder = self._folder(data.get("folder"), "folder")
         self.wrong = self._folder(data.get("wrong"), "wrong folder")
         self.conditions = self._words(data.getlist("c"))
@@ -64,7 +67,7 @@ class RuleDraft:
                 self.selected.append(int(value))
             except ValueError:
                 self.errors.append(f"{value!r} is not a case id")
-        if self.kind == "stop":
+        if self.kind == RuleKind.STOP:
             self.folder = None  # a stopping rule has no conclusion
 
     def _folder(self, value, what):
@@ -76,26 +79,22 @@ class RuleDraft:
 
     @staticmethod
     def _words(values) -> list[str]:
-        seen = []
-        for value in values:
-            value = value.strip()
-            if value and value not in seen:
-                seen.append(value)
-        return seen
+        """The ticked keywords (blank boxes ignored), normalised like every keyword, sorted."""
+        return sorted(keyword_set(v for v in values if v.strip()))
 
     @property
     def needs_folder(self) -> bool:
-        return self.kind != "stop" and self.folder is None
+        return self.kind != RuleKind.STOP and self.folder is None
 
     @property
     def needs_wrong(self) -> bool:
-        return self.kind != "new" and self.wrong is None
+        return self.kind != RuleKind.NEW and self.wrong is None
 
     def service_kwargs(self) -> dict:
         return {
             "kind": self.kind,
             "folder": self.folder,
-            "wrong_folder": self.wrong if self.kind != "new" else None,
+            "wrong_folder": self.wrong if self.kind != RuleKind.NEW else None,
             "conditions": self.conditions,
             "absent": self.absent,
         }
@@ -105,7 +104,7 @@ class RuleDraft:
         pairs: list[tuple[str, object]] = [("kind", self.kind)]
         if self.folder:
             pairs.append(("folder", self.folder))
-        if self.wrong and self.kind != "new":
+        if self.wrong and self.kind != RuleKind.NEW:
             pairs.append(("wrong", self.wrong))
         pairs += [("c", w) for w in self.conditions] + [("x", w) for w in self.absent]
         pairs += [("sel", i) for i in self.selected]

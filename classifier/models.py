@@ -11,6 +11,8 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
 
+from classifier.kinds import RuleKind
+
 
 def validate_folder_name(value: str) -> None:
     """A folder name is one path segment: not blank, no separator, no surrounding spaces."""
@@ -145,10 +147,8 @@ class Rule(models.Model):
         return f"rule {self.pk}: {' & '.join(self.conditions)} -> {target}"
 
     @property
-    def kind(self) -> str:
-        if self.folder_id is None:
-            return "stopping"
-        return "ground-breaking" if self.parent_id is None else "refining"
+    def kind(self) -> RuleKind:
+        return RuleKind.of(self.parent_id, self.folder_id)
 
 
 class ReviewState(models.TextChoices):

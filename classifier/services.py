@@ -28,10 +28,11 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from classifier import kb
-from classifier.acquisition import NEW, REFINE, STOP, RuleProposal, changed_cases, proposal_for
+from classifier.acquisition import RuleProposal, changed_cases, proposal_for, rule_kind
 from classifier.acquisition import apply as apply_proposal
 from classifier.acquisition import difference_list as engine_difference_list
-from classifier.engine import Conclusion, RuleTree
+from classifier.engine import Conclusion, RuleTree, keyword_set
+from classifier.kinds import RuleKind
 from classifier.models import (
     AuditEntry,
     Case,
@@ -46,7 +47,6 @@ from monitor.models import Article
 
 log = logging.getLogger(__name__)
 
-KINDS = (NEW, REFINE, STOP)
 CHUNK = 2000  # ids per IN (...) query; well below SQLite's variable limit
 
 
@@ -77,32 +77,23 @@ def _audit(user, action: str, **details) -> AuditEntry:
 
 
 def _keyword_set(words: Iterable[str], what: str) -> frozenset[str]:
-    if isinstance(words, str):
-        raise ValidationError(f"{what} must be a list of keywords, not the string {words!r}")
-    result = set()
-    for word in words:
-        if not isinstance(word, str) or not word.strip():
-            raise ValidationError(f"{what} contains an invalid keyword: {word!r}")
-        result.add(word.strip())
-    return frozenset(result)
+    """engine.keyword_set, its errors as ValidationError (for views and forms)."""
+    try:
+        return keyword_set(words, what)
+    except (TypeError, ValueError) as exc:
+        raise ValidationError(str(exc)) from exc
 
 
 def clean_keywords(tokens: Iterable[str]) -> list[str]:
-    """A case's keywords from filter tokens: distinct, stripped, sorted.
+    """A case's keywords from filter tokens: engine.keyword_set of them, sorted, blank tokens dropped.
 
     Tokens longer than the index column (CaseKeyword.MAX_LENGTH, e.g. a stray URL) are left out: a keyword
     that cannot be indexed could never be found by re-inference, so it must not be a rule condition either.
     """
     if isinstance(tokens, str):
         raise ValidationError("tokens must be a list of keywords, not a single string")
-    words = set()
-    for token in tokens:
-        if not isinstance(token, str):
-            raise ValidationError(f"a token must be a string, not {token!r}")
-        token = token.strip()
-        if token and len(token) <= CaseKeyword.MAX_LENGTH:
-            words.add(token)
-    return sorted(words)
+    indexable = (t for t in tokens if not isinstance(t, str) or 0 < len(t.strip()) <= CaseKeyword.MAX_LENGTH)
+    return sorted(_keyword_set(indexable, "tokens"))
 
 
 def _chunks(items: list, size: int = CHUNK) -> Iterator[list]:
@@ -677,8 +668,10 @@ def _as_folders(ids: Iterable[int], folders: dict[int, Folder]) -> list[Folder]:
 
 
 def _proposal(tree: RuleTree, case: Case, kind: str, folder, wrong_folder, conditions, absent) -> RuleProposal:
-    if kind not in KINDS:
-        raise ValidationError(f"unknown rule kind {kind!r}; choose one of {', '.join(KINDS)}")
+    try:
+        kind = rule_kind(kind)
+    except ValueError as exc:
+        raise ValidationError(str(exc)) from exc
     folder_id, wrong_id = _folder_id(folder), _folder_id(wrong_folder)
     for fid in (folder_id, wrong_id):
         if fid is not None and not Folder.objects.filter(pk=fid).exists():
@@ -716,7 +709,7 @@ def _cornerstone_changes(snapshot: kb.Snapshot, proposal: RuleProposal) -> dict[
     rules fires, and only those are re-evaluated with the engine.
     """
     ids = snapshot.cornerstone_index.candidates(proposal.conditions, proposal.absent)
-    if proposal.kind == NEW:
+    if proposal.kind == RuleKind.NEW:
         changed = {}
         for case_id in ids:
             before = snapshot.explanation(case_id).folders
@@ -788,7 +781,7 @@ def affected_cases(validation: Validation, limit: int | None = None) -> list[Aff
 class RuleRequest:
     """What validate_rule / commit_rule need for a move or copy of an article between folders."""
 
-    kind: str
+    kind: RuleKind
     folder: int
     wrong_folder: int | None
 
@@ -814,8 +807,8 @@ def move_article(
     if to_id in concluded:
         raise ValidationError("the knowledge base already gives this article that folder; accept it instead")
     if copy or from_id is None or from_id not in concluded:
-        return RuleRequest(NEW, to_id, None)
-    return RuleRequest(REFINE, to_id, from_id)
+        return RuleRequest(RuleKind.NEW, to_id, None)
+    return RuleRequest(RuleKind.REFINE, to_id, from_id)
 
 
 def _decision_rows(case_id: int, folder_ids: Iterable[int | None]) -> list[dict]:
@@ -889,7 +882,7 @@ def commit_rule(
     words = case.keyword_set
     added = [kb.engine_rule(r) for r in rows]
     new = snapshot.derive(add=added, cornerstones={**snapshot.cornerstones, case.pk: words})
-    if proposal.kind == NEW:
+    if proposal.kind == RuleKind.NEW:
         sync = _add_ground_breaking(added[0], now)
         desired = {case.pk: _folder_map(new.tree, words)}
         _sync_classifications(desired)

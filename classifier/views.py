@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from classifier import selectors, services
 from classifier.forms import KIND_LABELS, FolderCreateForm, InboxFilterForm, MoveForm, RuleDraft
+from classifier.kinds import RuleKind
 from classifier.models import Case, Folder, Rule
 from classifier.models_labels import PhraseLabel
 from classifier.permissions import expert_required
@@ -152,7 +153,7 @@ def reject(request, pk):
     concluded = {c.folder for c in services.infer(case)}
     if folder_id not in concluded:  # set by hand: there is no rule to correct
         return redirect("classifier:article", pk=pk)
-    return redirect(_rule_url(pk, kind=request.POST.get("kind") or "stop", wrong=folder_id))
+    return redirect(_rule_url(pk, kind=request.POST.get("kind") or RuleKind.STOP, wrong=folder_id))
 
 
 @expert_required

@@ -61,7 +61,13 @@ _MAGIC = (
     (b"wOF2", "a web font"),
 )
 
+#: control characters that do not occur in text (tab, newlines and form feed do)
 _CONTROL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 12, 13))
+
+
+def control_bytes(data: bytes) -> int:
+    """How many control bytes ``data`` holds (bytes.translate: far faster than a regex or a loop)."""
+    return len(data) - len(data.translate(None, _CONTROL_BYTES))
 
 
 def charset_from_content_type(content_type: str | None) -> str | None:
@@ -85,7 +91,7 @@ def looks_binary(data: bytes) -> str | None:
         if head.startswith(magic):
             return what
     if head:
-        controls = len(head) - len(head.translate(None, _CONTROL_BYTES))
+        controls = control_bytes(head)
         if controls > len(head) // 10:
             return f"binary data ({100 * controls // len(head)}% control bytes)"
     return None

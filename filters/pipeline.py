@@ -26,7 +26,7 @@ from typing import Any, cast
 
 from lxml import etree
 
-from .charset import decode_html, looks_binary
+from .charset import control_bytes, decode_html, looks_binary
 from .profiles import Profile, get_profile
 from .stopwords import get_stop_words
 
@@ -130,14 +130,11 @@ def _empty_counts() -> dict[str, int]:
 # --------------------------------------------------------------------------- parsing
 
 _TAG_RE = re.compile(r"<[A-Za-z!?/]")
-#: control characters that do not occur in text (tab, newlines and form feed do); counted in UTF-8
-#: bytes, where each is one byte, with bytes.translate (far faster than a regex over the text)
-_CONTROL_BYTES = bytes([*range(0x00, 0x09), 0x0B, *range(0x0E, 0x20)])
 
 
 def _count_controls(text: str) -> int:
-    raw = text.encode("utf-8", "surrogatepass")
-    return len(raw) - len(raw.translate(None, _CONTROL_BYTES))
+    # counted in the UTF-8 bytes, where each control character is one byte
+    return control_bytes(text.encode("utf-8", "surrogatepass"))
 
 
 _BOM_PREFIXES = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")

@@ -49,8 +49,6 @@ from pathlib import Path
 from typing import cast
 
 from classifier.acquisition import (
-    REFINE,
-    STOP,
     RuleProposal,
     apply,
     cornerstones_changed,
@@ -59,6 +57,7 @@ from classifier.acquisition import (
 )
 from classifier.engine import RuleTree
 from classifier.index import KeywordIndex
+from classifier.kinds import RuleKind
 from research.datasets import MANIFEST
 
 try:  # the filters package's tokenizer and stop words, so .txt and HTML cases match
@@ -256,7 +255,7 @@ class SimulatedExpert:
     # scoring of terms for a proposal: the target label's weight, or for a stop the
     # weight against the wrong label
     def _scorer(self, proposal: RuleProposal, wrong: int | None) -> Callable[[str], float]:
-        if proposal.kind == STOP:
+        if proposal.kind == RuleKind.STOP:
             weights = self.knowledge.weights.get(self.labels[cast(int, wrong)], {})  # a stop names the wrong folder
             return lambda t: -weights.get(t, 0.0)
         weights = self.knowledge.weights.get(self.labels[cast(int, proposal.folder)], {})  # not a stop: a folder
@@ -335,12 +334,12 @@ class SimulatedExpert:
             if wrong:
                 bad = wrong[0]
                 if missing:
-                    proposal = proposal_for(self.tree, case, REFINE, folder=missing[0], wrong_folder=bad)
+                    proposal = proposal_for(self.tree, case, RuleKind.REFINE, folder=missing[0], wrong_folder=bad)
                 else:
-                    proposal = proposal_for(self.tree, case, STOP, wrong_folder=bad)
+                    proposal = proposal_for(self.tree, case, RuleKind.STOP, wrong_folder=bad)
             else:
                 bad = None
-                proposal = RuleProposal("new", missing[0], frozenset())
+                proposal = RuleProposal(RuleKind.NEW, missing[0], frozenset())
             if self.cornerstone_gold.get(case_id) is None:
                 self.cornerstone_gold[case_id] = gold
             before = self.stats.rules

@@ -15,7 +15,7 @@ def rule_text(rule) -> str:
 
 @register.filter
 def rule_kind(rule) -> str:
-    return {"stopping": "stopping", "ground-breaking": "new", "refining": "refining"}.get(rule.kind, rule.kind)
+    return rule.kind.label
 
 
 @register.filter

@@ -12,6 +12,7 @@ from classifier.acquisition import (
 )
 from classifier.engine import Rule, RuleTree
 from classifier.index import KeywordIndex
+from classifier.kinds import RuleKind
 
 SPORT, FOOTBALL, POLITICS, ECONOMY = 1, 2, 3, 4
 
@@ -52,8 +53,8 @@ def test_refine_goes_under_every_rule_that_gave_the_wrong_folder(tree):
     assert p.parent_ids == (1, 4)
     rules = apply(tree, p.with_conditions(["ballot"]), first_id=10)
     assert [(rule.id, rule.parent_id, rule.folder, rule.kind) for rule in rules] == [
-        (10, 1, POLITICS, "refining"),
-        (11, 4, POLITICS, "refining"),
+        (10, 1, POLITICS, RuleKind.REFINE),
+        (11, 4, POLITICS, RuleKind.REFINE),
     ]
     assert len(tree) == 4  # not committed
 
@@ -69,7 +70,7 @@ def test_stop_proposal(tree):
     p = proposal_for(tree, case, "stop", wrong_folder=POLITICS, conditions=["eurovision"])
     assert p.kind == "stop" and p.folder is None and p.parent_ids == (3,)
     (rule,) = apply(tree, p, first_id=5, commit=True)
-    assert rule.kind == "stopping"
+    assert rule.kind == RuleKind.STOP
     assert tree.folders(case) == set()
     assert tree.explain(case).stopped[0].path == (3, 5)
 

@@ -2,15 +2,8 @@
 
 import pytest
 
-from classifier.engine import (
-    GROUND_BREAKING,
-    REFINING,
-    STOPPING,
-    Conclusion,
-    Rule,
-    RuleTree,
-    Stop,
-)
+from classifier.engine import Conclusion, Rule, RuleTree
+from classifier.kinds import RuleKind
 
 SPORT, FOOTBALL, CRICKET, POLITICS, ECONOMY = 1, 2, 3, 4, 5
 
@@ -42,9 +35,9 @@ def tree():
 
 
 def test_rule_kinds():
-    assert r(1, None, SPORT, "a").kind == GROUND_BREAKING
-    assert r(2, 1, FOOTBALL, "a").kind == REFINING
-    assert r(3, 1, None, "a").kind == STOPPING
+    assert r(1, None, SPORT, "a").kind == RuleKind.NEW
+    assert r(2, 1, FOOTBALL, "a").kind == RuleKind.REFINE
+    assert r(3, 1, None, "a").kind == RuleKind.STOP
 
 
 def test_satisfied_by_present_and_absent_keywords():
@@ -79,20 +72,20 @@ def test_refining_rule_not_reached_without_parent(tree):
 def test_stopping_rule_withholds_parent_folder(tree):
     explanation = tree.explain({"match", "goal", "rugby"})
     assert explanation.conclusions == ()
-    assert explanation.stopped == (Stop(FOOTBALL, (1, 2, 3)),)
+    assert explanation.stopped == (Conclusion(FOOTBALL, (1, 2, 3)),)
 
 
 def test_stop_and_sibling_refinement_both_evaluated(tree):
     # rule 3 stops football, rule 4 still gives cricket: both children of 2 are evaluated
     explanation = tree.explain({"match", "goal", "rugby", "wicket"})
     assert explanation.conclusions == (Conclusion(CRICKET, (1, 2, 4)),)
-    assert explanation.stopped == (Stop(FOOTBALL, (1, 2, 3)),)
+    assert explanation.stopped == (Conclusion(FOOTBALL, (1, 2, 3)),)
 
 
 def test_stop_directly_under_ground_breaking_rule(tree):
     explanation = tree.explain({"match", "chess"})
     assert explanation.conclusions == ()
-    assert explanation.stopped == (Stop(SPORT, (1, 5)),)
+    assert explanation.stopped == (Conclusion(SPORT, (1, 5)),)
     # a refining sibling still concludes
     assert tree.infer({"match", "chess", "goal"}) == [Conclusion(FOOTBALL, (1, 2))]
 

@@ -6,6 +6,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError
 
 from classifier import kb, services
+from classifier.kinds import RuleKind
 from classifier.models import (
     AuditEntry,
     Case,
@@ -59,7 +60,7 @@ def test_rule_kinds_and_protection(make_case, folders, expert):
     [stop] = services.commit_rule(
         make_case("match chess x"), "stop", expert, wrong_folder=folders["sport"], conditions=["chess"]
     )
-    assert (new.kind, refine.kind, stop.kind) == ("ground-breaking", "refining", "stopping")
+    assert (new.kind, refine.kind, stop.kind) == (RuleKind.NEW, RuleKind.REFINE, RuleKind.STOP)
     assert "STOP" in str(stop) and "match" in str(new)
     with pytest.raises(ProtectedError):
         new.delete()  # it has child rules

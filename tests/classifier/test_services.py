@@ -5,6 +5,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from classifier import kb, services
+from classifier.kinds import RuleKind
 from classifier.models import AuditEntry, Case, CaseKeyword, Classification, KnowledgeBase, Rule
 
 pytestmark = pytest.mark.django_db
@@ -250,7 +251,7 @@ def test_commit_new_rule_reclassifies_cases_and_accepts_cornerstone(make_case, f
     case = make_case("budget deficit")
     before_version = kb.version()
     [rule] = services.commit_rule(case, "new", expert, folder=folders["economy"], conditions=["budget"])
-    assert rule.cornerstone == case and rule.created_by == expert and rule.kind == "ground-breaking"
+    assert rule.cornerstone == case and rule.created_by == expert and rule.kind == RuleKind.NEW
     assert rows(case) == {"Economy": ("accepted", rule.pk)}
     assert Classification.objects.get(case=case).decided_by == expert
     assert rows(others[0]) == {"Economy": ("suggested", rule.pk)}
@@ -284,7 +285,7 @@ def test_commit_stop_rule_removes_suggestion(make_case, folders, expert, check_k
     [stop] = services.commit_rule(
         make_case("match chess"), "stop", expert, wrong_folder=folders["sport"], conditions=["chess"]
     )
-    assert stop.kind == "stopping" and stop.folder is None
+    assert stop.kind == RuleKind.STOP and stop.folder is None
     assert rows(chess) == {} and rows(other) == {}
     check_kb()
 

@@ -18,7 +18,7 @@ from django.utils import timezone
 from lxml import etree
 
 from classifier import services
-from classifier.acquisition import NEW
+from classifier.kinds import RuleKind
 from classifier.models import Case, Classification, Folder
 from feeds.models import FeedToken
 from feeds.syndication import article_guid, folder_feed_url, summary_text, xml_text
@@ -186,7 +186,7 @@ def test_rejected_and_undone_classifications_disappear(client, editor, news, tre
     # a rule committed for a case accepts it into the folder; undoing the rule takes it out again
     ruled = article(news, "By rule")
     rule_case = services.ingest_case(ruled, ["striker", "goal"])
-    services.commit_rule(rule_case, NEW, editor, folder=tree["football"], conditions=["striker"])
+    services.commit_rule(rule_case, RuleKind.NEW, editor, folder=tree["football"], conditions=["striker"])
     football = folder_feed_url(tree["football"], "rss")
     assert titles(parse(fetch(client, football))) == ["By rule"]
     services.undo_last_rule(editor)

@@ -8,6 +8,7 @@ import pytest
 
 pytest.importorskip("sklearn")
 
+from classifier.kinds import RuleKind  # noqa: E402
 from research import datasets, simulate  # noqa: E402
 from research.simulate import Knowledge, SimulatedExpert  # noqa: E402
 
@@ -103,7 +104,7 @@ def test_expert_makes_a_new_rule_with_k_best_terms_of_the_case():
     assert expert.learn(1, case, ["sport"]) == 1
     (rule,) = list(expert.tree)
     # best-weighted sport words present: goal (0.9), coach (0.6), stadium (0.4)
-    assert rule.kind == "ground-breaking" and rule.folder == 1
+    assert rule.kind == RuleKind.NEW and rule.folder == 1
     assert rule.conditions == {"goal", "coach"}
     assert expert.cornerstones[1] == case
     assert expert.learn(2, frozenset({"goal", "coach", "city"}), ["sport"]) == 0
@@ -118,7 +119,7 @@ def test_expert_refines_a_wrong_folder_without_breaking_the_cornerstone():
     assert expert.tree.folders(case) == {1}
     expert.learn(2, case, ["business"])
     rules = list(expert.tree)
-    assert [r.kind for r in rules] == ["ground-breaking", "refining"]
+    assert [r.kind for r in rules] == [RuleKind.NEW, RuleKind.REFINE]
     assert rules[1].parent_id == rules[0].id and rules[1].folder == 2
     assert expert.tree.folders(case) == {2}
     assert expert.tree.folders(expert.cornerstones[1]) == {1}
@@ -132,7 +133,7 @@ def test_expert_stops_a_wrong_folder_when_nothing_is_missing():
     assert expert.tree.folders(case) == {1, 3}
     expert.learn(3, case, ["tech"])
     assert expert.tree.folders(case) == {3}
-    assert [r.kind for r in expert.tree][-1] == "stopping"
+    assert [r.kind for r in expert.tree][-1] == RuleKind.STOP
     # cornerstones keep their folders
     assert expert.tree.folders(expert.cornerstones[1]) == {1}
     assert expert.tree.folders(expert.cornerstones[2]) == {3}
