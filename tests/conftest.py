@@ -159,6 +159,23 @@ def purge_queues(queues: str) -> None:
 
 
 @pytest.fixture
+def expert_user(db, django_user_model):
+    """A user in the experts' group (wims/roles.py)."""
+    from wims.roles import EXPERTS, ensure_groups
+
+    user = django_user_model.objects.create_user("ada", password="pw")  # noqa: S106
+    user.groups.add(ensure_groups()[EXPERTS])
+    return user
+
+
+@pytest.fixture
+def ec(client, expert_user):
+    """A client signed in as an expert."""
+    client.force_login(expert_user)
+    return client
+
+
+@pytest.fixture
 def start_worker(transactional_db):
     """Start real Celery worker processes on the test database: start_worker(queues=..., concurrency=...).
 

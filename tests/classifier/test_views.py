@@ -8,26 +8,12 @@ from django.urls import URLPattern, get_resolver, reverse
 from classifier import services
 from classifier.models import Classification, Folder, Rule
 from monitor.models import Article
-from wims.roles import EXPERTS, SITE_ADMINISTRATORS, ensure_groups
+from wims.roles import SITE_ADMINISTRATORS, ensure_groups
 
 
 @pytest.fixture
 def groups(db):
     return ensure_groups()
-
-
-@pytest.fixture
-def expert_user(django_user_model, groups):
-    user = django_user_model.objects.create_user("ada", password="pw")  # noqa: S106
-    user.groups.add(groups[EXPERTS])
-    return user
-
-
-@pytest.fixture
-def ec(client, expert_user):
-    """A client signed in as an expert."""
-    client.force_login(expert_user)
-    return client
 
 
 @pytest.fixture

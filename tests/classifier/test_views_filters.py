@@ -7,17 +7,8 @@ from classifier.models_labels import PhraseLabel
 from demo.articles import articles_for_site
 from demo.sites import render_article_page
 from monitor.models import Article, Site
-from wims.roles import EXPERTS, ensure_groups
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def ec(client, django_user_model):
-    user = django_user_model.objects.create_user("ada", password="pw")  # noqa: S106
-    user.groups.add(ensure_groups()[EXPERTS])
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture

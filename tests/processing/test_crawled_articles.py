@@ -7,20 +7,11 @@ from monitor import services
 from monitor.models import Article
 from processing import services as processing
 from tests.monitor.conftest import register, seed_rule
-from wims.roles import EXPERTS, ensure_groups
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture
-def expert_client(client, django_user_model):
-    user = django_user_model.objects.create_user("ada", password="pw")  # noqa: S106
-    user.groups.add(ensure_groups()[EXPERTS])
-    client.force_login(user)
-    return client
-
-
-def test_filter_and_article_pages_open_on_every_crawled_article(demo, fast_env, expert_client):
+def test_filter_and_article_pages_open_on_every_crawled_article(demo, fast_env, ec):
     """The filter view answered 500 on every crawled article: processing stores each phrase as a list."""
     seed_rule("diabetes", "Health/Diabetes")
     site = register(demo, "healthwatch")
@@ -31,10 +22,10 @@ def test_filter_and_article_pages_open_on_every_crawled_article(demo, fast_env, 
     assert crawled.count() == 4
     for article in crawled:
         stored = article.extraction["phrases"]
-        response = expert_client.get(reverse("classifier:article_filters", args=[article.pk]))
+        response = ec.get(reverse("classifier:article_filters", args=[article.pk]))
         assert response.status_code == 200, article.url
         assert response.context["origin"] == "stored"
         shown = [item["phrase"] for item in response.context["phrases"]]
         assert [(p.text, p.removed_by) for p in shown] == [(text, removed) for text, removed, _ in stored]
         assert any(p.removed_by for p in shown) and any(p.is_core for p in shown)
-        assert expert_client.get(reverse("classifier:article", args=[article.pk])).status_code == 200
+        assert ec.get(reverse("classifier:article", args=[article.pk])).status_code == 200
