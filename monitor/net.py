@@ -8,7 +8,9 @@ every address the host name resolves to (a clear error before connecting) and on
 socket actually connected (so DNS rebinding between the check and the connection does not get through).
 
 Robots.txt and the per-host delay need the database; callers pass them in as ``before_request``, which
-runs before every hop (monitor/services.py). Errors are :class:`FetchError` with ``transient`` telling the
+runs before every hop (monitor/services.py) and is told whether the hop is a redirect of a fetch already
+under way (which must wait its turn rather than defer: deferring would request the first hops again).
+Errors are :class:`FetchError` with ``transient`` telling the
 caller whether to retry, and ``retry_after`` carrying a server's Retry-After.
 """
 
@@ -231,7 +233,7 @@ def fetch(
     url: str,
     *,
     allow_private: bool = False,
-    before_request: Callable[[str], object] | None = None,
+    before_request: Callable[[str, bool], object] | None = None,
     headers: dict[str, str] | None = None,
     max_bytes: int | None = None,
 ) -> Response:
@@ -262,7 +264,7 @@ def fetch(
         if not allow_private:
             check_host(parts.hostname, parts.port or (443 if parts.scheme == "https" else 80), current)
         if before_request is not None:
-            before_request(current)
+            before_request(current, len(hops) > 1)  # True for a redirect hop
         deadline = time.monotonic() + deadline_total
         try:
             resp = _session(allow_private).get(

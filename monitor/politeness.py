@@ -55,9 +55,13 @@ def reserve(host: str, delay: float, max_wait: float, now: float | None = None) 
     raise RuntimeError(f"could not reserve a slot for host {host!r}")  # pragma: no cover
 
 
-def wait_turn(host: str) -> float:
-    """Reserve a slot with the configured delay and sleep until it; return the seconds slept."""
-    wait = reserve(host, conf.politeness_delay(), conf.politeness_max_wait())
+def wait_turn(host: str, *, may_defer: bool = True) -> float:
+    """Reserve a slot with the configured delay and sleep until it; return the seconds slept.
+
+    ``may_defer=False`` takes the next slot however far it is (never raises Deferred).
+    """
+    max_wait = conf.politeness_max_wait() if may_defer else 1e9  # any slot, however far
+    wait = reserve(host, conf.politeness_delay(), max_wait)
     if wait > 0:
         time.sleep(wait)
     return wait

@@ -107,7 +107,7 @@ def _robots(site: Site, origin: str) -> RobotsFile:
             url,
             allow_private=site.allow_private_addresses,
             max_bytes=512 * 1024,
-            before_request=lambda u: politeness.wait_turn(host_of(u)),
+            before_request=lambda u, redirected: politeness.wait_turn(host_of(u), may_defer=not redirected),
         )
         status, body = resp.status, resp.body.decode("utf-8", "replace")
         _record(site, FetchAttempt.Kind.ROBOTS, url, "ok", started=started, status=status, nbytes=len(resp.body))
@@ -160,12 +160,18 @@ def robots_allows(site: Site, url: str) -> bool:
 
 
 def _hook(site: Site):
-    """before_request for net.fetch: robots.txt, then the shared per-host delay."""
+    """before_request for net.fetch: robots.txt, then the shared per-host delay.
 
-    def before(url: str) -> None:
+    Only the first hop of a fetch may be deferred when the host is busy: a redirect hop waits for its slot
+    (at most the politeness delay per hop, a few hops), because a deferred fetch starts again from its first
+    URL; with a delay longer than WIMS_POLITENESS_MAX_WAIT, as in production, a redirect to the same host
+    would otherwise be deferred on every attempt, for ever.
+    """
+
+    def before(url: str, redirected: bool = False) -> None:
         if not robots_allows(site, url):
             raise FetchError("disallowed by robots.txt", transient=False, url=url)
-        politeness.wait_turn(host_of(url))
+        politeness.wait_turn(host_of(url), may_defer=not redirected)
 
     return before
 
