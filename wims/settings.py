@@ -186,6 +186,8 @@ if PRODUCTION:
 BROKER_DIR = Path(os.environ.get("WIMS_BROKER_DIR", VAR_DIR / "broker"))
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or "filesystem://"
 if CELERY_BROKER_URL.startswith("filesystem://"):
+    # kombu's filesystem transport with atomic writes and claims (wims/broker.py explains why)
+    CELERY_BROKER_TRANSPORT = "wims.broker:Transport"
     for sub in ("queue", "processed", "control"):
         (BROKER_DIR / sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
