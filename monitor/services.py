@@ -352,13 +352,18 @@ def _defer_poll(
 def create_pending(site: Site, urls: list[str], dates: dict[str, datetime] | None = None) -> list[int]:
     """Insert the URLs not yet known for the site; return the ids this call created (and must enqueue).
 
-    ``dates``: publication dates known from the feed, by URL (the page's own date is read when fetched).
+    ``dates``: publication dates known from the feed, by URL (the page's own date is read when processed).
+    A known article without a date gets the feed's: a poll that reads the section pages before the feed
+    (or a continuation that reads the feed later) has stored the link already.
     """
-    known: set[str] = set()
+    known: dict[str, datetime | None] = {}
     for i in range(0, len(urls), 500):
-        known |= set(Article.objects.filter(site=site, url__in=urls[i : i + 500]).values_list("url", flat=True))
+        known.update(Article.objects.filter(site=site, url__in=urls[i : i + 500]).values_list("url", "published_at"))
     created = []
     dates = dates or {}
+    for url, published in known.items():
+        if published is None and dates.get(url) is not None:
+            Article.objects.filter(site=site, url=url, published_at__isnull=True).update(published_at=dates[url])
     for url in urls:
         if url in known:
             continue

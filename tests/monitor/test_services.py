@@ -142,6 +142,19 @@ def test_create_pending_is_idempotent():
     assert services.create_pending(site, urls + ["http://s.test/c"]) == [Article.objects.get(url__endswith="c").pk]
 
 
+def test_a_feed_read_after_the_section_pages_still_gives_its_dates():
+    """A poll continuation read the section pages first: the feed's dates were dropped for known links."""
+    site = Site.objects.create(name="S", home_url="http://s.test/")
+    urls = ["http://s.test/a", "http://s.test/b"]
+    services.create_pending(site, urls)  # from a section page: no dates
+    when = timezone.now().replace(microsecond=0) - timedelta(hours=3)
+    dated = Article.objects.create(site=site, url="http://s.test/c", published_at=when - timedelta(days=1))
+    assert services.create_pending(site, [*urls, dated.url], {urls[0]: when, dated.url: when}) == []
+    assert Article.objects.get(url=urls[0]).published_at == when
+    assert Article.objects.get(url=urls[1]).published_at is None
+    assert Article.objects.get(pk=dated.pk).published_at == when - timedelta(days=1), "a known date is kept"
+
+
 def test_republished_article_is_linked_not_classified_twice(demo, fast_env):
     """The same page under two URLs of two sites: one case; the copy points to the original."""
     site = register(demo, "healthwatch")
