@@ -337,7 +337,11 @@ def segment(root: etree._Element, profile: Profile) -> tuple[list[Phrase], str]:
                     run = []
                     block_paths.pop()
                     block_pos.pop()
-            if tail is None or tail.isspace() or (in_head and skip_head):
+            if tail is None or (in_head and skip_head):
+                continue
+            if tail.isspace():
+                if block_mode and run and not hard:  # "reporters.<b> </b>Hospitals": white space parts words
+                    run.append(" ")
                 continue
             if hard:
                 append(Phrase(_norm(tail) if len(tail) < 1000 else tail.strip(), path, hard, pos))
@@ -399,7 +403,11 @@ def segment(root: etree._Element, profile: Profile) -> tuple[list[Phrase], str]:
                 elif f & _BR:
                     run.append(" ")
             text = el.text
-        if text is None or text.isspace() or (in_head and skip_head):
+        if text is None or (in_head and skip_head):
+            continue
+        if text.isspace():
+            if block_mode and run and not hard:
+                run.append(" ")
             continue
         if hard:
             # script/style/comment text is removed whatever happens: long ones are

@@ -86,6 +86,21 @@ def test_default_profile_block_phrases_and_link_density():
     assert "link density" in links.reason()
 
 
+def test_white_space_between_inline_elements_parts_words():
+    """`reporters.<b> </b>Hospitals` gave the token `reportershospitals`: white space-only inline text was dropped."""
+    page = (
+        b"<html><body><p>Ask the reporters<b> </b>Hospitals are full of patients this winter season.</p>"
+        b"<p>Two<i>\n</i>words and<span>&nbsp;</span>more text here, long enough to keep.</p></body></html>"
+    )
+    ex = extract(page)
+    assert [p.text for p in ex.core_phrases] == [
+        "Ask the reporters Hospitals are full of patients this winter season.",
+        "Two words and more text here, long enough to keep.",
+    ]
+    assert {"reporters", "hospitals", "words"} <= set(ex.tokens)
+    assert not {"reportershospitals", "twowords", "andmore"} & set(ex.tokens)
+
+
 def test_tokens_stop_words_and_redundant_words():
     e = extract(PAGE, profile="thesis")
     assert "the" not in e.tokens and "flooded" in e.tokens
