@@ -98,13 +98,14 @@ def looks_binary(data: bytes) -> str | None:
 
 
 def _codec(label: str | None) -> str | None:
-    """Normalise a charset label to a Python codec name, or None when unknown."""
+    """Normalise a charset label to a Python text codec name, or None when unknown or not a text encoding."""
     if not label:
         return None
     label = label.strip().strip("\"'").lower()
     label = _WEB_ALIASES.get(label, label)
     try:
         name = codecs.lookup(label).name
+        b"a".decode(name, "replace")  # LookupError for codecs that are not text encodings (base64, rot13, ...)
     except LookupError:
         return None
     # A page cannot really be UTF-16 without a BOM when the declaration itself

@@ -145,7 +145,7 @@ def _page_date(root: html.HtmlElement) -> datetime | None:
 def _json_ld_dates(text: str) -> list[str]:
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deep for the parser (a hostile page)
         return []
     found: list[str] = []
     stack = [data]

@@ -188,25 +188,39 @@ def _session(allow_private: bool) -> requests.Session:
 # --------------------------------------------------------------------------- fetching
 
 
+#: a server's Retry-After is believed up to a day: a date in the year 9999 must not silence a host for ever
+MAX_RETRY_AFTER = 24 * 3600.0
+
+
+def _ascii_digits(value: str) -> bool:
+    """Only 0-9: str.isdigit() is also true for "²" and other digits that int() and float() refuse."""
+    return value.isascii() and value.isdigit()
+
+
 def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
-    """Seconds to wait from a Retry-After header (delta-seconds or HTTP date); None when absent or bad."""
+    """Seconds to wait from a Retry-After header (delta-seconds or HTTP date), at most a day; None when absent
+    or unreadable."""
     if not value:
         return None
     value = value.strip()
-    if value.isdigit():
-        return float(value)
+    if _ascii_digits(value):
+        return min(float(value), MAX_RETRY_AFTER)
     try:
         when = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
     if when is None:
         return None
-    return max(0.0, when.timestamp() - (now if now is not None else time.time()))
+    try:
+        seconds = when.timestamp() - (now if now is not None else time.time())
+    except (OverflowError, ValueError, OSError):
+        return None
+    return min(max(0.0, seconds), MAX_RETRY_AFTER)
 
 
 def _read_body(resp: requests.Response, url: str, cap: int, deadline: float) -> bytes:
     length = resp.headers.get("content-length")
-    if length and length.isdigit() and int(length) > cap:
+    if length and _ascii_digits(length) and int(length) > cap:
         raise FetchError(
             f"body of {int(length)} bytes exceeds the {cap}-byte cap", transient=False, status=resp.status_code, url=url
         )
@@ -259,10 +273,14 @@ def fetch(
     while True:
         hops.append(current)
         parts = urlparse(current)
+        try:
+            port = parts.port or (443 if parts.scheme == "https" else 80)  # ValueError: port out of range
+        except ValueError as exc:
+            raise FetchError(f"invalid URL {current!r}: {exc}", transient=False, url=current) from None
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise FetchError(f"not an http(s) URL: {current!r}", transient=False, url=current)
         if not allow_private:
-            check_host(parts.hostname, parts.port or (443 if parts.scheme == "https" else 80), current)
+            check_host(parts.hostname, port, current)
         if before_request is not None:
             before_request(current, len(hops) > 1)  # True for a redirect hop
         deadline = time.monotonic() + deadline_total

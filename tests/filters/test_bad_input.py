@@ -111,3 +111,7 @@ def test_wrong_or_missing_charset_never_crashes():
     assert "Caf" in extract(latin).text
     # explicit charset argument
     assert "Café" in extract(latin, charset="latin-1", profile="thesis").text
+    # a codec that is not a text encoding (it raised LookupError) is ignored like an unknown label
+    utf8 = "<p>Café crème et œufs brouillés pour le petit déjeuner.</p>".encode()
+    for label in ("base64", "rot13", "zlib"):
+        assert "Café" in extract(utf8, content_type=f"text/html; charset={label}").text, label

@@ -117,3 +117,49 @@ def _forget_robots_rows():
     services._robots_rows.clear()
     yield
     services._robots_rows.clear()
+
+
+class ScriptedServer:
+    """A local HTTP server answering each path as scripted: ``routes[path] = (status, headers, body)``.
+
+    For headers no demo site sends (malformed numbers, odd redirects); ``requests`` lists the paths asked.
+    """
+
+    def __init__(self):
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        server = self
+        self.routes: dict[str, tuple[int, list[tuple[str, str]], bytes]] = {}
+        self.requests: list[str] = []
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self):  # noqa: N802 - http.server's name
+                server.requests.append(self.path)
+                status, headers, body = server.routes.get(self.path, (404, [], b""))
+                self.send_response(status)
+                for name, value in headers:
+                    self.send_header(name, value)
+                if not any(name.lower() == "content-length" for name, _ in headers):
+                    self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+        self._thread.start()
+        self.base = f"http://127.0.0.1:{self._httpd.server_address[1]}"
+
+    def stop(self) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+
+@pytest.fixture
+def scripted():
+    server = ScriptedServer()
+    yield server
+    server.stop()

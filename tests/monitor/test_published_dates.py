@@ -101,6 +101,12 @@ def test_the_page_date_comes_from_meta_microdata_json_ld_or_time(html, expected)
     assert (when.astimezone(UTC).isoformat() if when else None) == expected
 
 
+def test_json_ld_nested_too_deep_is_skipped_not_raised():
+    deep = "[" * 100_000 + "]" * 100_000
+    html = page(f'<script type="application/ld+json">{deep}</script>', '<time datetime="2025-03-10T08:00:00Z">x</time>')
+    assert published_date(html) == datetime(2025, 3, 10, 8, tzinfo=UTC)
+
+
 def test_page_metadata_reads_the_canonical_link_and_the_date_from_one_parse():
     html = page(
         '<link rel="canonical" href="/news/a.html"><meta property="article:published_time" '
