@@ -245,6 +245,9 @@ PROGRESS_KEY = "#poll"
 def poll_site(site_id: int) -> Outcome:
     """Read the site's section pages and feed, store each never-seen article URL, enqueue its fetch.
 
+    An unexpected error (a bug, or input nobody foresaw) ends the poll as a failure in the site's health,
+    with its message, instead of leaving the health empty.
+
     A poll never sleeps for a busy host: when a source's politeness slot is further away than
     WIMS_POLITENESS_MAX_WAIT, it stores what the sources read so far gave (pending articles, their fetches
     enqueued right away, the sources' validators) with its progress in ``Site.validators[PROGRESS_KEY]``,
@@ -255,6 +258,29 @@ def poll_site(site_id: int) -> Outcome:
     site = Site.objects.filter(pk=site_id).first()
     if site is None or not site.active:
         return Outcome("skipped", "site inactive or deleted")
+    try:
+        return _poll(site)
+    except Exception as exc:  # recorded in the site's health, never lost in a log only
+        log.exception("site %s: poll failed", site_id)
+        error = unexpected_error(exc)
+        _finish_poll(site, [error], 0, {k: v for k, v in (site.validators or {}).items() if k != PROGRESS_KEY}, 1)
+        return Outcome("failed", error)
+
+
+def unexpected_error(exc: BaseException) -> str:
+    """The message a row or a site's health keeps for an error nobody foresaw."""
+    return f"unexpected error: {type(exc).__name__}: {exc}"[:2000]
+
+
+def fail_claimed(article_id: int, working: str, exc: BaseException, what: str) -> Outcome:
+    """Mark a claimed article failed after an unexpected error, with its message, and free it."""
+    log.exception("article %s: %s failed", article_id, what)
+    error = unexpected_error(exc)
+    Article.objects.filter(pk=article_id, state=working).update(state=S.FAILED, lease_until=None, last_error=error)
+    return Outcome("failed", error)
+
+
+def _poll(site: Site) -> Outcome:
     now = timezone.now()
     rules = _rules(site)
     sources = [(u, FetchAttempt.Kind.SECTION) for u in site.watched_urls]
@@ -427,6 +453,13 @@ def fetch_article(article_id: int) -> Outcome:
     """Fetch one pending article politely; on success store the raw page and enqueue its processing."""
     if not claim(article_id, S.PENDING, S.FETCHING, "fetch_attempts"):
         return Outcome("skipped", "not pending (done, or another worker has it)")
+    try:
+        return _fetch(article_id)
+    except Exception as exc:  # the row is failed with the message, never left in "fetching"
+        return fail_claimed(article_id, S.FETCHING, exc, "fetch")
+
+
+def _fetch(article_id: int) -> Outcome:
     article = Article.objects.select_related("site").get(pk=article_id)
     site = article.site
     started = time.monotonic()
@@ -603,4 +636,5 @@ __all__ = [
     "robots_allows",
     "backoff",
     "alias_to_canonical",
+    "fail_claimed",
 ]

@@ -17,7 +17,7 @@ import filters
 from classifier.services import ingest_case
 from filters.services import profile_for_site
 from monitor.models import Article
-from monitor.services import Outcome, alias_to_canonical, claim
+from monitor.services import Outcome, alias_to_canonical, claim, fail_claimed
 
 from . import learning
 from .extraction import content_hash, extract_article, read_article, read_metadata
@@ -44,6 +44,13 @@ def process_article(article_id: int) -> Outcome:
     """Filters with the site's profile, then the case and inference, or a link to the original article."""
     if not claim(article_id, S.FETCHED, S.PROCESSING, "process_attempts"):
         return Outcome("skipped", "not fetched (done, or another worker has it)")
+    try:
+        return _process(article_id)
+    except Exception as exc:  # the row is failed with the message, never left in "processing"
+        return fail_claimed(article_id, S.PROCESSING, exc, "processing")
+
+
+def _process(article_id: int) -> Outcome:
     # The site's filter profile comes in the same query (a reverse one-to-one; None when it has none).
     article = Article.objects.select_related("site", "site__filter_profile").get(pk=article_id)
     site = article.site

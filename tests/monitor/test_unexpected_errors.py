@@ -1,0 +1,49 @@
+"""An error nobody foresaw (a bug, input no test imagined) in a poll, fetch or processing: the row is failed
+with the real message and freed, the site's health records it; nothing waits in a working state for its
+lease to run out ("worker lost too many times"). The errors are injected by replacing one inner step."""
+
+import pytest
+
+import filters
+from monitor import services
+from monitor.models import Article, Site
+from processing import services as processing
+from tests.monitor.conftest import register
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def boom(*args, **kwargs):
+    raise RuntimeError("something nobody foresaw")
+
+
+def test_an_unexpected_error_in_a_poll_is_recorded_in_the_site_health(demo, fast_env, monkeypatch):
+    site = register(demo, "healthwatch")
+    monkeypatch.setattr(services, "links_from_html", boom)
+    outcome = services.poll_site(site.pk)
+    site.refresh_from_db()
+    assert outcome.result == "failed"
+    assert site.last_poll_at is not None and site.consecutive_failures == 1
+    assert "unexpected error: RuntimeError: something nobody foresaw" in site.last_error
+
+
+def test_an_unexpected_error_in_a_fetch_fails_the_article_with_its_message(demo, fast_env, monkeypatch):
+    site = register(demo, "healthwatch")
+    ids = [pk for name, pk, _ in services.poll_site(site.pk).enqueue if name == "fetch"]
+    monkeypatch.setattr(services, "_store_page", boom)
+    assert services.fetch_article(ids[0]).result == "failed"
+    article = Article.objects.get(pk=ids[0])
+    assert (article.state, article.lease_until) == ("failed", None)
+    assert article.last_error == "unexpected error: RuntimeError: something nobody foresaw"
+
+
+def test_an_unexpected_error_in_processing_fails_the_article_with_its_message(demo, fast_env, monkeypatch):
+    site = register(demo, "healthwatch")
+    ids = [pk for name, pk, _ in services.poll_site(site.pk).enqueue if name == "fetch"]
+    assert services.fetch_article(ids[0]).result == "fetched"
+    monkeypatch.setattr(filters, "extract", boom)
+    assert processing.process_article(ids[0]).result == "failed"
+    article = Article.objects.get(pk=ids[0])
+    assert (article.state, article.lease_until) == ("failed", None)
+    assert article.last_error == "unexpected error: RuntimeError: something nobody foresaw"
+    assert Site.objects.get(pk=site.pk).consecutive_failures == 0, "one bad article is not a failing site"
