@@ -142,7 +142,7 @@ def register_sites(n_sites: int, port: int) -> None:
     for spec in synthetic_sites(n_sites, FIRST_ADDRESS):
         fields = demo_site_settings(spec, f"http://{spec.address}:{port}", sections=False)
         fields["name"] = f"{spec.key} {fields['name']}"
-        rows.append(Site(poll_interval=24 * 3600, **fields))
+        rows.append(Site(**{**fields, "poll_interval": 24 * 3600}))
     Site.objects.bulk_create(rows)
 
 

@@ -40,6 +40,7 @@ def test_bootstrap_is_idempotent():
         assert "Demo login: demo / demo-wims" in out.getvalue()
     assert Site.objects.count() == len(DEMO_SITES) == 3
     assert sorted(Site.objects.values_list("name", flat=True)) == sorted(s.name for s in DEMO_SITES)
+    assert set(Site.objects.values_list("poll_interval", flat=True)) == {60}, "new articles within two minutes"
     user = get_user_model().objects.get(username="demo")
     assert user.check_password("demo-wims") and user.is_staff
     assert roles.is_expert(user) and roles.is_site_administrator(user)
