@@ -16,6 +16,7 @@ caller whether to retry, and ``retry_after`` carrying a server's Retry-After.
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import socket
 import threading
@@ -134,6 +135,61 @@ def check_host(host: str, port: int, url: str = "") -> None:
             raise AddressRefused(f"refused: {host} resolves to non-public address {address}", url=url)
 
 
+class _Watchdog:
+    """Shuts the socket of a request down when the request's absolute deadline passes.
+
+    Read timeouts apply to each ``recv``, so a site sending a byte every few seconds never trips them; the
+    one deadline of a request (connect, headers and body together) is enforced on the socket itself: the
+    blocked read returns at once, in the headers as in the body. One per request hop, armed by fetch().
+    """
+
+    def __init__(self, seconds: float):
+        self.expired = False
+        self._sock: socket.socket | None = None
+        self._lock = threading.Lock()
+        self._timer = threading.Timer(max(0.0, seconds), self._expire)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def watch(self, sock: socket.socket | None) -> None:
+        with self._lock:
+            self._sock = sock
+            if self.expired:
+                self._shut()
+
+    def _expire(self) -> None:
+        with self._lock:
+            self.expired = True
+            self._shut()
+
+    def _shut(self) -> None:
+        if self._sock is not None:
+            with contextlib.suppress(OSError):
+                self._sock.shutdown(socket.SHUT_RDWR)
+
+    def cancel(self) -> None:
+        self._timer.cancel()
+
+
+def _watch(sock) -> None:
+    watchdog = getattr(_local, "watchdog", None)
+    if watchdog is not None:
+        watchdog.watch(sock)
+
+
+class _WatchedMixin:
+    """Hands the socket of each request to this thread's :class:`_Watchdog`."""
+
+    def connect(self):
+        super().connect()
+        _watch(getattr(self, "sock", None))
+
+    def request(self, *args, **kwargs):
+        if getattr(self, "sock", None) is not None:  # a kept-alive connection: connect() is not called again
+            _watch(self.sock)
+        return super().request(*args, **kwargs)
+
+
 class _GuardedMixin:
     """Checks the peer address of the connected socket, before any byte of the request is sent."""
 
@@ -146,26 +202,48 @@ class _GuardedMixin:
             raise AddressRefused(f"refused: connected to non-public address {peer}")
 
 
-class _GuardedHTTPConnection(_GuardedMixin, HTTPConnection):
+class _WatchedHTTPConnection(_WatchedMixin, HTTPConnection):
     pass
 
 
-class _GuardedHTTPSConnection(_GuardedMixin, HTTPSConnection):
+class _WatchedHTTPSConnection(_WatchedMixin, HTTPSConnection):
     pass
 
 
-class _GuardedHTTPPool(HTTPConnectionPool):
-    ConnectionCls = _GuardedHTTPConnection
+class _GuardedHTTPConnection(_GuardedMixin, _WatchedHTTPConnection):
+    pass
 
 
-class _GuardedHTTPSPool(HTTPSConnectionPool):
-    ConnectionCls = _GuardedHTTPSConnection
+class _GuardedHTTPSConnection(_GuardedMixin, _WatchedHTTPSConnection):
+    pass
 
 
-class _GuardedAdapter(HTTPAdapter):
+def _pool(base, connection):
+    return type(f"{connection.__name__}Pool", (base,), {"ConnectionCls": connection})
+
+
+_POOLS = {
+    True: {
+        "http": _pool(HTTPConnectionPool, _GuardedHTTPConnection),
+        "https": _pool(HTTPSConnectionPool, _GuardedHTTPSConnection),
+    },
+    False: {
+        "http": _pool(HTTPConnectionPool, _WatchedHTTPConnection),
+        "https": _pool(HTTPSConnectionPool, _WatchedHTTPSConnection),
+    },
+}
+
+
+class _Adapter(HTTPAdapter):
+    """Connections that the deadline watchdog sees and, with ``guarded``, that refuse non-public peers."""
+
+    def __init__(self, guarded: bool, **kwargs):
+        self.guarded = guarded
+        super().__init__(**kwargs)
+
     def init_poolmanager(self, *args, **kwargs):
         super().init_poolmanager(*args, **kwargs)
-        self.poolmanager.pool_classes_by_scheme = {"http": _GuardedHTTPPool, "https": _GuardedHTTPSPool}
+        self.poolmanager.pool_classes_by_scheme = dict(_POOLS[self.guarded])
 
 
 _local = threading.local()
@@ -178,7 +256,7 @@ def _session(allow_private: bool) -> requests.Session:
     if session is None:
         session = requests.Session()
         session.trust_env = False  # no proxies or netrc from the environment: the address rule must hold
-        adapter = HTTPAdapter(pool_maxsize=4) if allow_private else _GuardedAdapter(pool_maxsize=4)
+        adapter = _Adapter(guarded=not allow_private, pool_maxsize=4)
         session.mount("http://", adapter)
         session.mount("https://", adapter)
         setattr(_local, name, session)
@@ -284,57 +362,82 @@ def fetch(
         if before_request is not None:
             before_request(current, len(hops) > 1)  # True for a redirect hop
         deadline = time.monotonic() + deadline_total
+        # the watchdog enforces that deadline on the socket, whatever a trickling server does
+        watchdog = _local.watchdog = _Watchdog(deadline_total)
         try:
-            resp = _session(allow_private).get(
-                current, headers=request_headers, timeout=timeout, allow_redirects=False, stream=True
-            )
-        except AddressRefused as exc:
-            exc.url = current
-            raise
-        except requests.Timeout as exc:
-            raise FetchError(f"timeout: {exc.__class__.__name__}", transient=True, url=current) from exc
-        except requests.ConnectionError as exc:
-            raise FetchError(f"connection error: {_short(exc)}", transient=True, url=current) from exc
-        except requests.RequestException as exc:
-            raise FetchError(f"request failed: {_short(exc)}", transient=False, url=current) from exc
-        try:
-            status = resp.status_code
-            if 300 <= status < 400 and status != 304:
-                location = resp.headers.get("location")
-                if not location:
-                    raise FetchError(f"HTTP {status} without Location", transient=False, status=status, url=current)
-                target = requests.compat.urljoin(current, location)
-                if len(hops) > conf.max_redirects():
-                    loop = " (redirect loop)" if target in hops else ""
+            try:
+                resp = _session(allow_private).get(
+                    current, headers=request_headers, timeout=timeout, allow_redirects=False, stream=True
+                )
+            except AddressRefused as exc:
+                exc.url = current
+                raise
+            except requests.Timeout as exc:
+                raise FetchError(f"timeout: {exc.__class__.__name__}", transient=True, url=current) from exc
+            except requests.ConnectionError as exc:
+                raise FetchError(f"connection error: {_short(exc)}", transient=True, url=current) from exc
+            except requests.RequestException as exc:
+                raise FetchError(f"request failed: {_short(exc)}", transient=False, url=current) from exc
+            try:
+                status = resp.status_code
+                if 300 <= status < 400 and status != 304:
+                    location = resp.headers.get("location")
+                    if not location:
+                        raise FetchError(f"HTTP {status} without Location", transient=False, status=status, url=current)
+                    target = requests.compat.urljoin(current, location)
+                    if len(hops) > conf.max_redirects():
+                        loop = " (redirect loop)" if target in hops else ""
+                        raise FetchError(
+                            f"more than {conf.max_redirects()} redirects{loop}",
+                            transient=False,
+                            status=status,
+                            url=current,
+                        )
+                    current = target
+                    continue
+                if status in (429, 503):
+                    retry_after = parse_retry_after(resp.headers.get("retry-after"))
                     raise FetchError(
-                        f"more than {conf.max_redirects()} redirects{loop}", transient=False, status=status, url=current
+                        f"HTTP {status}", transient=True, status=status, retry_after=retry_after, url=current
                     )
-                current = target
-                continue
-            if status in (429, 503):
-                retry_after = parse_retry_after(resp.headers.get("retry-after"))
-                raise FetchError(f"HTTP {status}", transient=True, status=status, retry_after=retry_after, url=current)
-            if status >= 500 or status == 408:
-                raise FetchError(f"HTTP {status}", transient=True, status=status, url=current)
-            if status >= 400:
-                raise FetchError(f"HTTP {status}", transient=False, status=status, url=current)
-            body = b"" if status == 304 else _read_body(resp, current, cap, deadline)
-            return Response(
-                url=current,
-                status=status,
-                headers={k.lower(): v for k, v in resp.headers.items()},
-                body=body,
-                elapsed=time.monotonic() - started,
-                hops=hops,
-            )
-        except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError) as exc:
-            raise FetchError(f"connection broken while reading: {_short(exc)}", transient=True, url=current) from exc
-        except requests.Timeout as exc:
-            raise FetchError("timeout while reading the body", transient=True, url=current) from exc
-        except requests.exceptions.ContentDecodingError as exc:
-            raise FetchError(f"cannot decode body: {_short(exc)}", transient=False, url=current) from exc
+                if status >= 500 or status == 408:
+                    raise FetchError(f"HTTP {status}", transient=True, status=status, url=current)
+                if status >= 400:
+                    raise FetchError(f"HTTP {status}", transient=False, status=status, url=current)
+                body = b"" if status == 304 else _read_body(resp, current, cap, deadline)
+                if watchdog.expired:  # the shut socket can end headers or body early without an error
+                    raise FetchError("cut at the total time limit", transient=True, status=status, url=current)
+                return Response(
+                    url=current,
+                    status=status,
+                    headers={k.lower(): v for k, v in resp.headers.items()},
+                    body=body,
+                    elapsed=time.monotonic() - started,
+                    hops=hops,
+                )
+            except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError) as exc:
+                raise FetchError(
+                    f"connection broken while reading: {_short(exc)}", transient=True, url=current
+                ) from exc
+            except requests.Timeout as exc:
+                raise FetchError("timeout while reading the body", transient=True, url=current) from exc
+            except requests.exceptions.ContentDecodingError as exc:
+                raise FetchError(f"cannot decode body: {_short(exc)}", transient=False, url=current) from exc
+            finally:
+                resp.close()
+        except FetchError as exc:
+            if watchdog.expired:
+                raise FetchError(
+                    f"not received within the total time limit of {deadline_total:g} s",
+                    transient=True,
+                    status=exc.status,
+                    url=current,
+                    nbytes=exc.nbytes,
+                ) from exc
+            raise
         finally:
-            resp.close()
+            watchdog.cancel()
+            _local.watchdog = None
 
 
 def _short(exc: Exception) -> str:
