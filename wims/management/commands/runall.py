@@ -1,7 +1,8 @@
 """Run WIMS in one foreground process group: web app, Celery workers, beat and, with ``--demo``, the demo news sites.
 
-`make run` ends with this command. Ctrl-C (or SIGTERM) stops every process; if one of them dies,
-the others are stopped too and the command exits non-zero, so a broken set-up is never half up.
+`make run` ends with this command. Ctrl-C (or SIGTERM) stops every process. A process that dies is started
+again after a backoff, with the cause in the log; one that keeps dying right after its start stops
+everything and the command exits non-zero, so a broken set-up is never half up.
 """
 
 import os
@@ -56,55 +57,102 @@ class Command(BaseCommand):
         self.stdout.write(f"WIMS is up: http://{addr}/  (Ctrl-C stops everything)")
         code = supervisor.wait()
         if code:
-            raise CommandError(f"a process exited ({code}); everything was stopped")
+            raise CommandError(f"a process kept failing (exit code {code}); everything was stopped")
 
 
 class Supervisor:
-    """Starts child processes, prefixes their output, stops all of them together."""
+    """Starts child processes, prefixes their output, restarts one that dies, stops all of them together.
 
-    def __init__(self, commands: dict[str, list[str]], out):
+    A child that exits is started again after a backoff (``first_delay`` doubling up to ``max_delay``) and
+    the cause is logged; a child that keeps failing fast (``give_up_after`` exits in a row, each within
+    ``fast`` seconds of its start) makes the supervisor stop everything and exit non-zero, so a broken
+    set-up is never half up. A run longer than ``fast`` seconds forgives the earlier failures.
+    """
+
+    def __init__(
+        self,
+        commands: dict[str, list[str]],
+        out,
+        *,
+        first_delay: float = 1.0,
+        max_delay: float = 30.0,
+        fast: float = 30.0,
+        give_up_after: int = 5,
+    ):
         self.commands = commands
         self.out = out
+        self.first_delay, self.max_delay, self.fast, self.give_up_after = first_delay, max_delay, fast, give_up_after
         self.procs: dict[str, subprocess.Popen] = {}
+        self.started: dict[str, float] = {}
+        self.fast_exits: dict[str, int] = {}
+        self.restart_at: dict[str, float] = {}
+        self.restarts = 0
         self.stopping = threading.Event()
         self.lock = threading.Lock()
 
-    def start(self) -> None:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(sig, self._on_signal)
+    def start(self, handle_signals: bool = True) -> None:
+        if handle_signals:  # Ctrl-C and SIGTERM stop everything (only the main thread may set handlers)
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                signal.signal(sig, self._on_signal)
+        for name in self.commands:
+            self._spawn(name)
+
+    def _spawn(self, name: str) -> None:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
-        for name, command in self.commands.items():
-            proc = subprocess.Popen(
-                command,
-                cwd=settings.BASE_DIR,
-                env=env,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                text=True,
-                errors="replace",
-            )
-            self.procs[name] = proc
-            threading.Thread(target=self._pump, args=(name, proc), daemon=True).start()
+        proc = subprocess.Popen(
+            self.commands[name],
+            cwd=settings.BASE_DIR,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            errors="replace",
+        )
+        self.procs[name] = proc
+        self.started[name] = time.monotonic()
+        threading.Thread(target=self._pump, args=(name, proc), daemon=True).start()
 
     def _pump(self, name: str, proc: subprocess.Popen) -> None:
         width = max(map(len, self.commands))
         assert proc.stdout is not None  # started with stdout=PIPE
         for line in proc.stdout:
-            with self.lock:
-                self.out.write(f"{name:<{width}} | {line.rstrip()}")
+            self._say(f"{name:<{width}} | {line.rstrip()}")
+
+    def _say(self, text: str) -> None:
+        with self.lock:
+            self.out.write(text)
 
     def _on_signal(self, signum, frame) -> None:
         self.stopping.set()
 
     def wait(self) -> int:
+        """Supervise until a signal (exit code 0) or a child that keeps failing fast (its exit code)."""
         code = 0
         while not self.stopping.is_set():
-            for name, proc in self.procs.items():
-                if proc.poll() is not None:
-                    self.out.write(f"{name} exited with {proc.returncode}; stopping the others")
+            now = time.monotonic()
+            for name, proc in list(self.procs.items()):
+                if name in self.restart_at:
+                    if now >= self.restart_at[name]:
+                        del self.restart_at[name]
+                        self.restarts += 1
+                        self._say(f"{name}: starting again")
+                        self._spawn(name)
+                    continue
+                if proc.poll() is None:
+                    continue
+                ran = now - self.started[name]
+                self.fast_exits[name] = self.fast_exits.get(name, 0) + 1 if ran < self.fast else 1
+                if self.fast_exits[name] >= self.give_up_after:
+                    self._say(
+                        f"{name} exited with {proc.returncode} {self.fast_exits[name]} times in a row, each within "
+                        f"{self.fast:g} s of its start: giving up, stopping the others"
+                    )
                     code = proc.returncode or 1
                     self.stopping.set()
                     break
+                delay = min(self.max_delay, self.first_delay * 2 ** (self.fast_exits[name] - 1))
+                self._say(f"{name} exited with {proc.returncode} after {ran:.1f} s; starting it again in {delay:g} s")
+                self.restart_at[name] = now + delay
             time.sleep(0.3)
         self.stop()
         return code
