@@ -9,15 +9,20 @@ may change. Articles, the fetch log and the per-host state are read-only here: W
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.contrib import admin, messages
-from django.db.models import Count
+from django.db.models import Count, OuterRef, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.html import format_html
 
 from wims.admin import ReadOnlyAdmin
 
+from . import services
 from .canonical import canonicalise
 from .models import Article, FetchAttempt, Host, RobotsFile, Site
+from .tasks import enqueue, poll_site
 
 
 @admin.register(Site)
@@ -79,7 +84,21 @@ class SiteAdmin(admin.ModelAdmin):
     )
 
     def get_queryset(self, request):
-        return super().get_queryset(request).annotate(_articles=Count("articles"))
+        day_ago = timezone.now() - timedelta(days=1)
+        failed = (
+            FetchAttempt.objects.filter(
+                site=OuterRef("pk"), outcome=FetchAttempt.Outcome.FAILED, started_at__gte=day_ago
+            )
+            .order_by()
+            .values("site")
+            .annotate(n=Count("id"))
+            .values("n")
+        )
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(_articles=Count("articles"), _failed_day=Coalesce(Subquery(failed), 0))
+        )
 
     @admin.display(description="articles", ordering="_articles")
     def article_count(self, site):
@@ -94,6 +113,9 @@ class SiteAdmin(admin.ModelAdmin):
         if site.consecutive_failures:
             first = (site.last_error or "").splitlines()[0][:120] if site.last_error else ""
             return format_html('<span style="color:#b00">failing ×{}: {}</span>', site.consecutive_failures, first)
+        failed = getattr(site, "_failed_day", 0)
+        if failed:  # polls work, but articles fail: not "ok"
+            return format_html('<span style="color:#a60">degraded: {} failed fetch(es) in the last day</span>', failed)
         return format_html('<span style="color:#070">{}</span>', "ok")
 
     @admin.display(description="next poll", ordering="next_poll_at")
@@ -115,8 +137,6 @@ class SiteAdmin(admin.ModelAdmin):
 
     @admin.action(description="Poll now")
     def poll_now(self, request, queryset):
-        from .tasks import poll_site
-
         ids = list(queryset.filter(active=True).values_list("pk", flat=True))
         for pk in ids:
             poll_site.delay(pk)
@@ -141,6 +161,16 @@ class ArticleAdmin(ReadOnlyAdmin):
     list_select_related = ("site", "duplicate_of")
     exclude = ("raw_html", "extraction", "tokens")
     raw_id_fields = ("duplicate_of",)
+    actions = ["fetch_again"]
+
+    def has_refetch_permission(self, request):
+        return request.user.has_perm("monitor.change_site")  # the site administrators
+
+    @admin.action(description="Fetch again (failed articles only)", permissions=["refetch"])
+    def fetch_again(self, request, queryset):
+        outcome = services.fetch_again(list(queryset.values_list("pk", flat=True)))
+        enqueue(outcome)
+        self.message_user(request, f"{len(outcome.enqueue)} failed article(s) queued to be fetched again.")
 
     @admin.display(description="article")
     def title_or_url(self, article):

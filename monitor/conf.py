@@ -51,6 +51,17 @@ def max_fetch_attempts() -> int:
     return int(env_number("WIMS_MAX_FETCH_ATTEMPTS", 6, 1))
 
 
+def missing_page_attempts() -> int:
+    """Fetch attempts for a page that answers 404 or 410 although a section page or feed listed it within a
+    day: sites often list a link a little before the page is there, or move it back for a while."""
+    return int(env_number("WIMS_MISSING_PAGE_ATTEMPTS", 5, 1))
+
+
+def missing_page_delay() -> float:
+    """First wait before asking again for such a page; it doubles (15 min, 30, 60, 120: about 4 h in all)."""
+    return env_number("WIMS_MISSING_PAGE_DELAY", 15 * 60.0)
+
+
 def max_process_attempts() -> int:
     return int(env_number("WIMS_MAX_PROCESS_ATTEMPTS", 3, 1))
 

@@ -476,7 +476,8 @@ def _fetch(article_id: int) -> Outcome:
         )
         return Outcome("deferred", str(exc), [("fetch", article_id, exc.delay)])
     except FetchError as exc:
-        retry = exc.transient and attempt < conf.max_fetch_attempts()
+        missing_delay = _missing_but_listed(exc, article, attempt)
+        retry = missing_delay is not None or (exc.transient and attempt < conf.max_fetch_attempts())
         _record(
             site,
             FetchAttempt.Kind.ARTICLE,
@@ -492,7 +493,7 @@ def _fetch(article_id: int) -> Outcome:
         if exc.retry_after:
             _push_back_host(exc.url or article.url, exc.retry_after)
         if retry:
-            delay = backoff(attempt, exc.retry_after)
+            delay = missing_delay if missing_delay is not None else backoff(attempt, exc.retry_after)
             Article.objects.filter(pk=article_id, state=S.FETCHING).update(
                 state=S.PENDING,
                 lease_until=None,
@@ -501,7 +502,7 @@ def _fetch(article_id: int) -> Outcome:
                 http_status=exc.status,
             )
             return Outcome("retry", str(exc), [("fetch", article_id, delay)])
-        reason = str(exc) if not exc.transient else f"gave up after {attempt} attempts: {exc}"
+        reason = str(exc) if not exc.transient and attempt == 1 else f"gave up after {attempt} attempts: {exc}"
         Article.objects.filter(pk=article_id, state=S.FETCHING).update(
             state=S.FAILED, lease_until=None, last_error=reason[:2000], http_status=exc.status
         )
@@ -519,6 +520,29 @@ def _fetch(article_id: int) -> Outcome:
             nbytes=len(resp.body),
         )
         return _store_page(article, resp)
+
+
+def fetch_again(article_ids: list[int]) -> Outcome:
+    """Put failed articles back to be fetched, attempts counted afresh (the site administrators' action)."""
+    failed = list(Article.objects.filter(pk__in=article_ids, state=S.FAILED).values_list("pk", flat=True))
+    Article.objects.filter(pk__in=failed, state=S.FAILED).update(
+        state=S.PENDING, fetch_attempts=0, process_attempts=0, due_at=timezone.now(), lease_until=None, last_error=""
+    )
+    return Outcome("queued", f"{len(failed)} to fetch again", [("fetch", pk, 0) for pk in failed])
+
+
+#: a link listed this recently that answers 404 or 410 is asked for again (monitor/conf.py)
+RECENT_LINK = timedelta(days=1)
+
+
+def _missing_but_listed(exc: FetchError, article: Article, attempt: int) -> float | None:
+    """The wait before asking again for a page that answered 404 or 410 although its link was found within a
+    day (None: not such a case, or its attempts are used up; the 404 is then final)."""
+    if exc.status not in (404, 410) or attempt >= conf.missing_page_attempts():
+        return None
+    if timezone.now() - article.collected_at > RECENT_LINK:
+        return None
+    return conf.missing_page_delay() * 2 ** (attempt - 1) * random.uniform(0.9, 1.1)
 
 
 def _check_page(resp: Response) -> None:
@@ -637,4 +661,5 @@ __all__ = [
     "backoff",
     "alias_to_canonical",
     "fail_claimed",
+    "fetch_again",
 ]

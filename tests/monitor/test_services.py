@@ -3,6 +3,7 @@ robots.txt, the private-address rule, conditional GET, dispatching, the sweep, d
 the politeness slot reservation, and the admin."""
 
 from datetime import timedelta
+from urllib.parse import urlsplit
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -241,3 +242,24 @@ def test_site_administrator_registers_a_site_and_sees_health_in_the_admin(client
     site = Site.objects.get(pk=site.pk)
     assert site.filter_profile.sample_size >= 2
     assert profile_for_site(site).filtering_phrases, "the learned profile is what processing uses next"
+
+
+def test_failed_articles_make_a_site_degraded_and_can_be_fetched_again_from_the_admin(client, demo, fast_env):
+    groups = roles.ensure_groups()
+    user = get_user_model().objects.create_user("siteadmin", password="pw-Long-enough-1", is_staff=True)
+    user.groups.add(groups[roles.SITE_ADMINISTRATORS])
+    client.force_login(user)
+    site = register(demo, "courier")
+    [url, *_] = sorted(ground_truth(demo, "courier"))
+    control(demo, "courier", "POST", "fault", path_prefix=urlsplit(url).path, mode="binary", count="1")
+    run_pipeline(services.poll_site(site.pk))
+    broken = Article.objects.get(url=url)
+    assert broken.state == "failed" and "not an HTML page" in broken.last_error
+    page = client.get("/admin/monitor/site/").content.decode()
+    assert "degraded: 1 failed fetch(es) in the last day" in page, "polls work but an article failed: not ok"
+    response = client.post("/admin/monitor/article/", {"action": "fetch_again", "_selected_action": broken.pk})
+    assert response.status_code == 302
+    broken.refresh_from_db()
+    assert (broken.state, broken.fetch_attempts, broken.last_error) == ("pending", 0, "")
+    run_pipeline(services.Outcome("x", enqueue=[("fetch", broken.pk, 0)]))  # the fault served once only
+    assert Article.objects.get(pk=broken.pk).state == "processed"
