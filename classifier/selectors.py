@@ -30,7 +30,9 @@ PAGE_SIZE = 50
 COUNT_CAP = 1_000
 
 UNREVIEWED, PENDING, CLASSIFIED = ReviewState.UNREVIEWED, ReviewState.PENDING, ReviewState.CLASSIFIED
-STATES = dict(ReviewState.choices)
+#: WebMon could not fetch or read the article: no case to review (Article.state, not a review state)
+FAILED = "failed"
+STATES = {**dict(ReviewState.choices), FAILED: "Failed (not fetched or not readable)"}
 
 
 #: Article columns the workspace never reads (the stored page and the extraction are large).
@@ -67,6 +69,10 @@ def filter_state(qs, state: str):
     """
     if state not in STATES:
         raise ValueError(f"unknown state {state!r}; choose one of {', '.join(STATES)}")
+    if state == FAILED:
+        return qs.filter(state=Article.State.FAILED)
+    if state == UNREVIEWED:  # a failed article has no case: it is listed as failed, not as waiting for review
+        return qs.filter(review_state=state).exclude(state=Article.State.FAILED)
     return qs.filter(review_state=state)
 
 
@@ -154,7 +160,16 @@ def inbox_page(qs, after: Cursor | None = None, before: Cursor | None = None, si
     bulk loads, however deep it is and whichever filters are set.
     """
     page_qs = qs.select_related("site").only(
-        "id", "title", "url", "collected_at", "published_at", "review_state", "site__id", "site__name"
+        "id",
+        "title",
+        "url",
+        "collected_at",
+        "published_at",
+        "review_state",
+        "state",
+        "last_error",
+        "site__id",
+        "site__name",
     )
     newer_first = before is None
     cursor = after if newer_first else before
@@ -170,7 +185,10 @@ def inbox_page(qs, after: Cursor | None = None, before: Cursor | None = None, si
         articles.reverse()
         has_more_older, has_more_newer = True, more
     by_article = classifications_by_article([a.pk for a in articles])
-    rows = [InboxRow(a, a.review_state, by_article.get(a.pk, [])) for a in articles]
+    rows = [
+        InboxRow(a, FAILED if a.state == Article.State.FAILED else a.review_state, by_article.get(a.pk, []))
+        for a in articles
+    ]
     total = qs.order_by()[: COUNT_CAP + 1].count()
     return InboxPage(
         rows=rows,

@@ -103,6 +103,19 @@ def test_inbox_lists_newest_first_and_filters_by_state(ec, sport_kb):
     assert [r.article.pk for r in unreviewed] == [sport_kb["vote"].article_id]
 
 
+def test_failed_articles_have_their_own_inbox_state_not_unreviewed(ec, sport_kb, site):
+    failed = Article.objects.create(
+        site=site, url="https://daily.example/broken", state="failed", last_error="HTTP 410"
+    )
+    unreviewed = ec.get(reverse("classifier:inbox"), {"state": "unreviewed"}).context["page"].rows
+    assert [r.article.pk for r in unreviewed] == [sport_kb["vote"].article_id]
+    response = ec.get(reverse("classifier:inbox"), {"state": "failed"})
+    assert [(r.article.pk, r.state) for r in response.context["page"].rows] == [(failed.pk, "failed")]
+    assert 'title="HTTP 410"' in response.content.decode(), "the reason is shown"
+    everything = ec.get(reverse("classifier:inbox")).context["page"].rows
+    assert {r.state for r in everything if r.article.pk == failed.pk} == {"failed"}
+
+
 @pytest.mark.django_db
 def test_inbox_keyset_pages_cover_every_article_once(ec, site):
     from classifier import selectors
