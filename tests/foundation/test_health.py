@@ -1,0 +1,60 @@
+"""/healthz: 200 when the database, broker, beat and work queue are fine; 503 naming what is not."""
+
+from datetime import timedelta
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+from django_celery_beat.models import PeriodicTask
+
+from monitor.models import Article, Site
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def beat_ran():
+    call_command("bootstrap", verbosity=0)  # the dispatch schedule
+    PeriodicTask.objects.filter(task="monitor.dispatch_due_polls").update(last_run_at=timezone.now())
+
+
+def test_healthy(client, beat_ran):
+    response = client.get("/healthz")
+    assert response.status_code == 200, response.json()
+    body = response.json()
+    assert body["status"] == "ok" and set(body["checks"]) == {"database", "broker", "beat", "work"}
+
+
+def test_a_beat_that_never_dispatched_is_unhealthy(client):
+    call_command("bootstrap", verbosity=0)
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    checks = response.json()["checks"]
+    assert not checks["beat"]["ok"] and "not dispatched" in checks["beat"]["error"]
+    assert checks["database"]["ok"] and checks["broker"]["ok"]
+
+
+def test_work_nobody_takes_is_unhealthy_until_done(client, beat_ran):
+    site = Site.objects.create(name="S", home_url="http://s.test/")
+    stuck = Article.objects.create(site=site, url="http://s.test/a", due_at=timezone.now() - timedelta(hours=1))
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["checks"]["work"]["oldest_overdue_seconds"] >= 3600
+    Article.objects.filter(pk=stuck.pk).update(state="processed")
+    assert client.get("/healthz").status_code == 200
+
+
+def test_an_unreachable_broker_is_unhealthy(client, beat_ran, monkeypatch):
+    from wims.celery import app
+
+    # Celery reads CELERY_BROKER_URL from the environment before its settings; nothing listens on port 1
+    monkeypatch.setenv("CELERY_BROKER_URL", "redis://127.0.0.1:1/0")
+    saved = app.conf.broker_transport
+    app.conf.broker_transport = None  # the embedded broker's transport class would override the URL
+    try:
+        response = client.get("/healthz")
+    finally:
+        app.conf.broker_transport = saved
+    assert response.status_code == 503
+    broker = response.json()["checks"]["broker"]
+    assert not broker["ok"] and broker["error"]

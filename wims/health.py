@@ -1,0 +1,78 @@
+"""``/healthz``: whether WIMS is working, for load balancers, service managers and people.
+
+Checks the database, the broker, the beat (the age of its last dispatch of due polls) and the work queue
+(the oldest article overdue for a fetch or processing: the sweep re-enqueues lost work every 30 s, so an
+old one means no worker is taking it). 200 when every check passes, 503 otherwise, with a JSON body that
+names the failing check. No secrets and no article content: ages and counts only.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db import connection
+from django.http import JsonResponse
+from django.utils import timezone
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
+
+#: the beat's dispatcher runs every 30 s; django-celery-beat writes last_run_at when it syncs (3 min)
+BEAT_MAX_AGE = timedelta(minutes=10)
+#: an article overdue this long is not being worked on
+WORK_MAX_AGE = timedelta(minutes=30)
+DISPATCH_TASK = "monitor.dispatch_due_polls"
+
+
+def _database() -> dict:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+    return {"ok": True}
+
+
+def _broker() -> dict:
+    from wims.celery import app
+
+    with app.connection_for_write() as conn:
+        conn.ensure_connection(max_retries=1, timeout=2)
+    return {"ok": True}
+
+
+def _beat(now) -> dict:
+    from django_celery_beat.models import PeriodicTask
+
+    last = PeriodicTask.objects.filter(task=DISPATCH_TASK, enabled=True).values_list("last_run_at", flat=True)
+    runs = [t for t in last if t is not None]
+    if not runs:
+        return {"ok": False, "error": "the beat has not dispatched polls yet (is it running?)"}
+    age = now - max(runs)
+    return {"ok": age <= BEAT_MAX_AGE, "last_dispatch_seconds_ago": round(age.total_seconds())}
+
+
+def _work(now) -> dict:
+    from monitor.models import Article
+
+    working = [Article.State.PENDING, Article.State.FETCHING, Article.State.FETCHED, Article.State.PROCESSING]
+    oldest = (
+        Article.objects.filter(state__in=working, due_at__lte=now).order_by("due_at").values_list("due_at", flat=True)
+    ).first()
+    age = (now - oldest) if oldest else timedelta(0)
+    return {"ok": age <= WORK_MAX_AGE, "oldest_overdue_seconds": round(age.total_seconds())}
+
+
+@never_cache
+@require_safe
+def healthz(request):
+    now = timezone.now()
+    checks = {}
+    for name, check in (
+        ("database", _database),
+        ("broker", _broker),
+        ("beat", lambda: _beat(now)),
+        ("work", lambda: _work(now)),
+    ):
+        try:
+            checks[name] = check()
+        except Exception as exc:  # a check that cannot run is a failing check, with its reason
+            checks[name] = {"ok": False, "error": f"{type(exc).__name__}: {exc}"[:300]}
+    healthy = all(c["ok"] for c in checks.values())
+    return JsonResponse({"status": "ok" if healthy else "unhealthy", "checks": checks}, status=200 if healthy else 503)
