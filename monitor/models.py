@@ -251,3 +251,20 @@ class RobotsFile(models.Model):
 
     def __str__(self) -> str:
         return self.origin
+
+
+class Heartbeat(models.Model):
+    """When a periodic job last ran, written by the job itself: ``dispatch`` by the dispatcher (every 30 s).
+
+    /healthz reads it to tell whether the whole chain (beat, broker, the dispatcher's worker) works.
+    """
+
+    name = models.CharField(max_length=40, primary_key=True)
+    at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.name} at {self.at}"
+
+    @classmethod
+    def beat(cls, name: str) -> None:
+        cls.objects.update_or_create(name=name, defaults={"at": timezone.now()})

@@ -30,7 +30,7 @@ from django.utils.dateparse import parse_datetime
 from . import conf, politeness
 from .canonical import host_of, origin_of, same_site
 from .discovery import LinkRules, links_from_feed, links_from_html, select_candidates
-from .models import Article, FetchAttempt, Host, RobotsFile, Site
+from .models import Article, FetchAttempt, Heartbeat, Host, RobotsFile, Site
 from .net import HTML_TYPES, Deferred, FetchError, Response, fetch
 
 log = logging.getLogger(__name__)
@@ -196,6 +196,7 @@ def dispatch_due_polls(limit: int = 5000) -> Outcome:
             out.enqueue.append(("poll", site_id, 0))
     out.enqueue += sweep(now).enqueue
     out.detail = f"{sum(1 for t in out.enqueue if t[0] == 'poll')} polls"
+    Heartbeat.beat("dispatch")  # for /healthz: the beat, the broker and this worker all work
     return out
 
 

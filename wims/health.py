@@ -1,6 +1,7 @@
 """``/healthz``: whether WIMS is working, for load balancers, service managers and people.
 
-Checks the database, the broker, the beat (the age of its last dispatch of due polls) and the work queue
+Checks the database, the broker, the beat (the age of the dispatcher's last run, which it records itself,
+so the whole chain beat -> broker -> worker is checked) and the work queue
 (the oldest article overdue for a fetch or processing: the sweep re-enqueues lost work every 30 s, so an
 old one means no worker is taking it). 200 when every check passes, 503 otherwise, with a JSON body that
 names the failing check. No secrets and no article content: ages and counts only.
@@ -16,11 +17,10 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-#: the beat's dispatcher runs every 30 s; django-celery-beat writes last_run_at when it syncs (3 min)
-BEAT_MAX_AGE = timedelta(minutes=10)
+#: the dispatcher runs every 30 s (beat -> broker -> the dispatch worker) and writes its heartbeat
+BEAT_MAX_AGE = timedelta(minutes=3)
 #: an article overdue this long is not being worked on
 WORK_MAX_AGE = timedelta(minutes=30)
-DISPATCH_TASK = "monitor.dispatch_due_polls"
 
 
 def _database() -> dict:
@@ -38,13 +38,12 @@ def _broker() -> dict:
 
 
 def _beat(now) -> dict:
-    from django_celery_beat.models import PeriodicTask
+    from monitor.models import Heartbeat
 
-    last = PeriodicTask.objects.filter(task=DISPATCH_TASK, enabled=True).values_list("last_run_at", flat=True)
-    runs = [t for t in last if t is not None]
-    if not runs:
-        return {"ok": False, "error": "the beat has not dispatched polls yet (is it running?)"}
-    age = now - max(runs)
+    last = Heartbeat.objects.filter(name="dispatch").values_list("at", flat=True).first()
+    if last is None:
+        return {"ok": False, "error": "due polls have never been dispatched (are the beat and a worker running?)"}
+    age = now - last
     return {"ok": age <= BEAT_MAX_AGE, "last_dispatch_seconds_ago": round(age.total_seconds())}
 
 
