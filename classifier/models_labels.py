@@ -62,11 +62,16 @@ class PhraseLabel(models.Model):
         return len(rows)
 
 
+def contingency_cells() -> dict[str, models.Count]:
+    """The a/b/c/d cells of filters.metrics.Contingency as aggregates over labels (for aggregate or annotate)."""
+    return {
+        "a": models.Count("id", filter=models.Q(is_core=True, kept=True)),
+        "b": models.Count("id", filter=models.Q(is_core=False, kept=True)),
+        "c": models.Count("id", filter=models.Q(is_core=True, kept=False)),
+        "d": models.Count("id", filter=models.Q(is_core=False, kept=False)),
+    }
+
+
 def contingency_counts(queryset) -> dict[str, int]:
     """The a/b/c/d cells of filters.metrics.Contingency from labels, in one aggregate query."""
-    return queryset.aggregate(
-        a=models.Count("id", filter=models.Q(is_core=True, kept=True)),
-        b=models.Count("id", filter=models.Q(is_core=False, kept=True)),
-        c=models.Count("id", filter=models.Q(is_core=True, kept=False)),
-        d=models.Count("id", filter=models.Q(is_core=False, kept=False)),
-    )
+    return queryset.aggregate(**contingency_cells())

@@ -19,7 +19,7 @@ from django.utils.dateparse import parse_datetime
 
 from classifier import kb, services
 from classifier.models import Case, Classification, Folder, ReviewState, Rule
-from classifier.models_labels import PhraseLabel, contingency_counts
+from classifier.models_labels import PhraseLabel, contingency_cells, contingency_counts
 from filters.metrics import Contingency
 from filters.services import profile_for_site
 from monitor.models import Article, Site
@@ -492,15 +492,9 @@ def filter_page(article: Article, phrases: list[ShownPhrase]) -> dict:
         for label in PhraseLabel.objects.filter(article=article)
         if label.position < len(phrases) and phrases[label.position].text == label.text
     }
-    cells = {
-        "a": Count("id", filter=Q(is_core=True, kept=True)),
-        "b": Count("id", filter=Q(is_core=False, kept=True)),
-        "c": Count("id", filter=Q(is_core=True, kept=False)),
-        "d": Count("id", filter=Q(is_core=False, kept=False)),
-    }
     site_rows = list(
         PhraseLabel.objects.values("article__site_id")
-        .annotate(articles=Count("article_id", distinct=True), **cells)
+        .annotate(articles=Count("article_id", distinct=True), **contingency_cells())
         .order_by()
     )
     sites = Site.objects.in_bulk([r["article__site_id"] for r in site_rows])

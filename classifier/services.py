@@ -18,6 +18,7 @@ Classification policy (what re-inference may change):
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -188,11 +189,11 @@ class SyncResult:
         }
 
 
-def _sync_classifications(desired: dict[int, dict[int, int]]) -> SyncResult:
+def _sync_classifications(desired: dict[int, dict[int, int]], *, new_cases: bool = False) -> SyncResult:
     """Make the stored suggestions of the given cases equal to ``desired`` (case -> folder -> rule).
 
     Accepted and rejected rows are left as they are (see the module docstring); disagreements are
-    returned as conflicts.
+    returned as conflicts. ``new_cases``: the cases were just inserted, so they have no rows to read.
     """
     result = SyncResult(cases=len(desired))
     if not desired:
@@ -204,9 +205,10 @@ def _sync_classifications(desired: dict[int, dict[int, int]]) -> SyncResult:
     touched: set[int] = set()  # cases whose rows are created or deleted (re-pointing keeps the state)
     for ids in _chunks(sorted(desired)):
         existing: dict[int, dict[int, tuple[int, str, int | None]]] = {}
-        for pk, case_id, folder_id, state, rule_id in Classification.objects.filter(case_id__in=ids).values_list(
+        stored = Classification.objects.filter(case_id__in=ids).values_list(
             "id", "case_id", "folder_id", "state", "rule_id"
-        ):
+        )
+        for pk, case_id, folder_id, state, rule_id in () if new_cases else stored:
             existing.setdefault(case_id, {})[folder_id] = (pk, state, rule_id)
         for case_id in ids:
             want = desired[case_id]
@@ -333,23 +335,30 @@ def _add_ground_breaking(rule, now) -> SyncResult:
 
 
 # --------------------------------------------------------------------------- cases and inference
+@functools.cache
+def _case_insert() -> tuple[str, list]:
+    """The statement of _insert_case and its fields, in parameter order (built once per process)."""
+    concrete = {f.name: f for f in Case._meta.concrete_fields}
+    fields = [concrete[name] for name in ("article", "keywords", "source", "created_at")]
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(f.column) for f in fields)
+    sql = (
+        f"INSERT INTO {quote(Case._meta.db_table)} ({columns}) VALUES (%s, %s, %s, %s) "  # noqa: S608 - no user input
+        f"ON CONFLICT ({quote(fields[0].column)}) DO NOTHING RETURNING {quote(Case._meta.pk.column)}"
+    )
+    return sql, fields
+
+
 def _insert_case(article, words: list[str]) -> int | None:
     """Insert the article's case; its id, or None when the article has one already.
 
     One statement whatever happens (INSERT ... ON CONFLICT DO NOTHING RETURNING, PostgreSQL and SQLite
     3.35+): a concurrent ingestion of the same article needs no savepoint to recover from.
     """
-    concrete = {f.name: f for f in Case._meta.concrete_fields}
-    fields = {name: concrete[name] for name in ("article", "keywords", "source", "created_at")}
+    sql, fields = _case_insert()
     values = {"article": article.pk, "keywords": words, "source": (getattr(article, "url", "") or "")[:2000]}
     values["created_at"] = timezone.now()
-    quote = connection.ops.quote_name
-    columns = ", ".join(quote(f.column) for f in fields.values())
-    sql = (
-        f"INSERT INTO {quote(Case._meta.db_table)} ({columns}) VALUES (%s, %s, %s, %s) "  # noqa: S608 - no user input
-        f"ON CONFLICT ({quote(fields['article'].column)}) DO NOTHING RETURNING {quote(Case._meta.pk.column)}"
-    )
-    params = [field.get_db_prep_save(values[name], connection) for name, field in fields.items()]
+    params = [field.get_db_prep_save(values[field.name], connection) for field in fields]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()
@@ -386,16 +395,8 @@ def ingest_case(article, tokens: Iterable[str]) -> Case:
     case_id = _insert_case(article, words)
     if case_id is not None:  # a new case: nothing indexed or suggested yet
         _index_keywords(case_id, words)
-        case = Case(pk=case_id, article=article, keywords=words, source=(getattr(article, "url", "") or "")[:2000])
-        suggestions = [
-            Classification(case_id=case_id, folder_id=folder, rule_id=rule, updated_at=timezone.now())
-            for folder, rule in _folder_map(snapshot.tree, frozenset(words)).items()
-        ]
-        if suggestions:
-            Classification.objects.bulk_create(suggestions)
-        if suggestions or getattr(article, "review_state", ReviewState.UNREVIEWED) != ReviewState.UNREVIEWED:
-            refresh_review_states([case_id])
-        return case
+        _sync_classifications({case_id: _folder_map(snapshot.tree, frozenset(words))}, new_cases=True)
+        return Case(pk=case_id, article=article, keywords=words, source=(getattr(article, "url", "") or "")[:2000])
     case = Case.objects.get(article=article)
     if case.keywords != words:
         if _is_cornerstone(case.pk):

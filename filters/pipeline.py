@@ -559,13 +559,12 @@ def strip_title_affixes(title: str, prefix: str = "", suffix: str = "") -> str:
 
 @dataclass(slots=True)
 class Page:
-    """A page read once: its text, its parsed tree (None when it has no elements) and the charset used.
+    """A page read once: its parsed tree (None when it has no elements) and the charset it was decoded with.
 
     :func:`extract` takes one as well as raw text or bytes, so that a caller that also reads the page's
     metadata (WIMS's processing: canonical link, publication date) decodes and parses it only once.
     """
 
-    text: str
     root: etree._Element | None
     encoding: str | None
 
@@ -577,10 +576,10 @@ def read_page(html: str | bytes, *, content_type: str | None = None, charset: st
     """
     text, data, encoding = page_text(html, content_type=content_type, charset=charset)
     if not text or text.isspace():
-        return Page(text, None, encoding)
+        return Page(None, encoding)
     if not _TAG_RE.search(text):
         raise ExtractionError("input is not an HTML page: it contains no tags")
-    return Page(text, parse_html(data), encoding)
+    return Page(parse_html(data), encoding)
 
 
 def extract(

@@ -24,6 +24,18 @@ from .canonical import canonicalise
 from .models import Article, FetchAttempt, Host, RobotsFile, Site
 from .tasks import enqueue, poll_site
 
+#: written by WebMon, shown read-only in the site's "Health" section
+HEALTH_FIELDS = (
+    "last_poll_at",
+    "last_success_at",
+    "last_error_at",
+    "last_error",
+    "consecutive_failures",
+    "articles_found_last_poll",
+    "next_poll_at",
+    "created_at",
+)
+
 
 @admin.register(Site)
 class SiteAdmin(admin.ModelAdmin):
@@ -41,16 +53,7 @@ class SiteAdmin(admin.ModelAdmin):
     list_filter = ("active", "allow_private_addresses")
     search_fields = ("name", "home_url")
     actions = ["poll_now"]
-    readonly_fields = (
-        "last_poll_at",
-        "last_success_at",
-        "last_error_at",
-        "last_error",
-        "consecutive_failures",
-        "articles_found_last_poll",
-        "next_poll_at",
-        "created_at",
-    )
+    readonly_fields = HEALTH_FIELDS
     fieldsets = (
         (None, {"fields": ("name", "home_url", "active")}),
         (
@@ -66,21 +69,7 @@ class SiteAdmin(admin.ModelAdmin):
                 )
             },
         ),
-        (
-            "Health",
-            {
-                "fields": (
-                    "last_poll_at",
-                    "last_success_at",
-                    "last_error_at",
-                    "last_error",
-                    "consecutive_failures",
-                    "articles_found_last_poll",
-                    "next_poll_at",
-                    "created_at",
-                )
-            },
-        ),
+        ("Health", {"fields": HEALTH_FIELDS}),
     )
 
     def get_queryset(self, request):

@@ -296,7 +296,7 @@ def parse_retry_after(value: str | None, now: float | None = None) -> float | No
     return min(max(0.0, seconds), MAX_RETRY_AFTER)
 
 
-def _read_body(resp: requests.Response, url: str, cap: int, deadline: float) -> bytes:
+def _read_body(resp: requests.Response, url: str, cap: int) -> bytes:
     length = resp.headers.get("content-length")
     if length and _ascii_digits(length) and int(length) > cap:
         raise FetchError(
@@ -308,14 +308,6 @@ def _read_body(resp: requests.Response, url: str, cap: int, deadline: float) -> 
         if size > cap:
             raise FetchError(
                 f"body exceeds the {cap}-byte cap", transient=False, status=resp.status_code, url=url, nbytes=size
-            )
-        if time.monotonic() > deadline:
-            raise FetchError(
-                "body not received within the total time limit",
-                transient=True,
-                status=resp.status_code,
-                url=url,
-                nbytes=size,
             )
         chunks.append(chunk)
     return b"".join(chunks)
@@ -361,8 +353,7 @@ def fetch(
             check_host(parts.hostname, port, current)
         if before_request is not None:
             before_request(current, len(hops) > 1)  # True for a redirect hop
-        deadline = time.monotonic() + deadline_total
-        # the watchdog enforces that deadline on the socket, whatever a trickling server does
+        # one absolute deadline per hop, enforced on the socket whatever a trickling server does
         watchdog = _local.watchdog = _Watchdog(deadline_total)
         try:
             try:
@@ -404,7 +395,7 @@ def fetch(
                     raise FetchError(f"HTTP {status}", transient=True, status=status, url=current)
                 if status >= 400:
                     raise FetchError(f"HTTP {status}", transient=False, status=status, url=current)
-                body = b"" if status == 304 else _read_body(resp, current, cap, deadline)
+                body = b"" if status == 304 else _read_body(resp, current, cap)
                 if watchdog.expired:  # the shut socket can end headers or body early without an error
                     raise FetchError("cut at the total time limit", transient=True, status=status, url=current)
                 return Response(

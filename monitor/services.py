@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from urllib import robotparser
@@ -273,9 +274,19 @@ def unexpected_error(exc: BaseException) -> str:
     return f"unexpected error: {type(exc).__name__}: {exc}"[:2000]
 
 
-def fail_claimed(article_id: int, working: str, exc: BaseException, what: str) -> Outcome:
-    """Mark a claimed article failed after an unexpected error, with its message, and free it."""
-    log.exception("article %s: %s failed", article_id, what)
+def run_claimed(article_id: int, state: str, working: str, counter: str, step: Callable[[int], Outcome]) -> Outcome:
+    """Claim the article (:func:`claim`) and run ``step`` on it. An unexpected error fails the row with its
+    message and frees it, instead of leaving it ``working`` until its lease runs out."""
+    if not claim(article_id, state, working, counter):
+        return Outcome("skipped", f"not {state} (done, or another worker has it)")
+    try:
+        return step(article_id)
+    except Exception as exc:
+        return _fail_claimed(article_id, working, exc)
+
+
+def _fail_claimed(article_id: int, working: str, exc: BaseException) -> Outcome:
+    log.exception("article %s: unexpected error while %s", article_id, working)
     error = unexpected_error(exc)
     Article.objects.filter(pk=article_id, state=working).update(state=S.FAILED, lease_until=None, last_error=error)
     return Outcome("failed", error)
@@ -452,12 +463,7 @@ def claim(article_id: int, state: str, working: str, counter: str) -> bool:
 
 def fetch_article(article_id: int) -> Outcome:
     """Fetch one pending article politely; on success store the raw page and enqueue its processing."""
-    if not claim(article_id, S.PENDING, S.FETCHING, "fetch_attempts"):
-        return Outcome("skipped", "not pending (done, or another worker has it)")
-    try:
-        return _fetch(article_id)
-    except Exception as exc:  # the row is failed with the message, never left in "fetching"
-        return fail_claimed(article_id, S.FETCHING, exc, "fetch")
+    return run_claimed(article_id, S.PENDING, S.FETCHING, "fetch_attempts", _fetch)
 
 
 def _fetch(article_id: int) -> Outcome:
@@ -661,6 +667,6 @@ __all__ = [
     "robots_allows",
     "backoff",
     "alias_to_canonical",
-    "fail_claimed",
+    "run_claimed",
     "fetch_again",
 ]

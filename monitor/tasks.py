@@ -42,6 +42,12 @@ TASK_NAMES = {
 }
 
 
+def finish(outcome: services.Outcome) -> str:
+    """Enqueue what the outcome asks for; the task's result line."""
+    enqueue(outcome)
+    return f"{outcome.result} {outcome.detail}".strip()
+
+
 def enqueue(outcome: services.Outcome) -> None:
     """Send the tasks an outcome asks for (the one way any task enqueues its follow-ups)."""
     for name, pk, countdown in outcome.enqueue:
@@ -63,15 +69,12 @@ def dispatch_due_polls() -> str:
 @shared_task(name="monitor.poll_site", time_limit=240, soft_time_limit=200)
 def poll_site(site_id: int) -> str:
     """One poll, or one continuation of it: a busy host makes it store its progress and re-queue itself."""
-    outcome = services.poll_site(site_id)
-    enqueue(outcome)
-    return f"{outcome.result} {outcome.detail}".strip()
+    return finish(services.poll_site(site_id))
 
 
 @shared_task(name="monitor.fetch_article", time_limit=120, soft_time_limit=100)
 def fetch_article(article_id: int) -> str:
     outcome = services.fetch_article(article_id)
-    enqueue(outcome)
     if outcome.result in ("retry", "failed"):
         log.info("article %s: %s (%s)", article_id, outcome.result, outcome.detail)
-    return f"{outcome.result} {outcome.detail}".strip()
+    return finish(outcome)

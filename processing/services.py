@@ -17,7 +17,7 @@ import filters
 from classifier.services import ingest_case
 from filters.services import profile_for_site
 from monitor.models import Article
-from monitor.services import Outcome, alias_to_canonical, claim, fail_claimed
+from monitor.services import Outcome, alias_to_canonical, run_claimed
 
 from . import learning
 from .extraction import content_hash, extract_article, read_article, read_metadata
@@ -42,12 +42,7 @@ PROCESSED_FIELDS = [
 
 def process_article(article_id: int) -> Outcome:
     """Filters with the site's profile, then the case and inference, or a link to the original article."""
-    if not claim(article_id, S.FETCHED, S.PROCESSING, "process_attempts"):
-        return Outcome("skipped", "not fetched (done, or another worker has it)")
-    try:
-        return _process(article_id)
-    except Exception as exc:  # the row is failed with the message, never left in "processing"
-        return fail_claimed(article_id, S.PROCESSING, exc, "processing")
+    return run_claimed(article_id, S.FETCHED, S.PROCESSING, "process_attempts", _process)
 
 
 def _process(article_id: int) -> Outcome:

@@ -17,6 +17,9 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
+from monitor.models import Article, Heartbeat
+from wims.celery import app
+
 #: the dispatcher runs every 30 s (beat -> broker -> the dispatch worker) and writes its heartbeat
 BEAT_MAX_AGE = timedelta(minutes=3)
 #: an article overdue this long is not being worked on
@@ -30,16 +33,12 @@ def _database() -> dict:
 
 
 def _broker() -> dict:
-    from wims.celery import app
-
     with app.connection_for_write() as conn:
         conn.ensure_connection(max_retries=1, timeout=2)
     return {"ok": True}
 
 
 def _beat(now) -> dict:
-    from monitor.models import Heartbeat
-
     last = Heartbeat.objects.filter(name="dispatch").values_list("at", flat=True).first()
     if last is None:
         return {"ok": False, "error": "due polls have never been dispatched (are the beat and a worker running?)"}
@@ -48,8 +47,6 @@ def _beat(now) -> dict:
 
 
 def _work(now) -> dict:
-    from monitor.models import Article
-
     working = [Article.State.PENDING, Article.State.FETCHING, Article.State.FETCHED, Article.State.PROCESSING]
     oldest = (
         Article.objects.filter(state__in=working, due_at__lte=now).order_by("due_at").values_list("due_at", flat=True)

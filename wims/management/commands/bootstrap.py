@@ -33,7 +33,7 @@ class Command(BaseCommand):
         )
 
     @transaction.atomic
-    def handle(self, *args, demo=False, demo_port=None, **options):
+    def handle(self, *args, demo, demo_port, **options):
         if demo and settings.PRODUCTION:
             raise CommandError("WIMS_ENV=production: the demo login and demo sites are never created there.")
         groups = roles.ensure_groups()
@@ -47,7 +47,7 @@ class Command(BaseCommand):
         except ImportError as exc:
             raise CommandError(f"--demo needs the source checkout's demo package: {exc}") from exc
         user = setup.ensure_demo_user(groups.values())
-        sites = setup.ensure_demo_sites(demo_port or settings.WIMS_DEMO_PORT)
+        sites = setup.ensure_demo_sites(demo_port)
         setup.ensure_demo_folders(user)
         self.stdout.write(
             self.style.SUCCESS(
