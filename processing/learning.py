@@ -119,7 +119,7 @@ def learn_site(site_id: int, batch: int = REFILTER_BATCH) -> Outcome:
             changed,
             f"{left} left for the next run" if left else "none left",
         )
-    detail = f"{'learned, ' if learned_here else ''}{done} re-filtered ({changed} changed), {left} left"
+    detail = f"{done} re-filtered ({changed} changed), {left} left"  # the result says whether it learned
     return Outcome("learned" if learned_here else "refiltered", detail, [("learn", site.pk, 0)] if left else [])
 
 
