@@ -28,6 +28,11 @@ def main(argv: list[str] | None = None) -> int:
         metavar="N",
         help="serve N synthetic sites on 127.1.x.y instead of the three demo sites",
     )
+    parser.add_argument(
+        "--state",
+        metavar="FILE",
+        help="keep the publication timelines in FILE, so a restart continues them (published stays published)",
+    )
     parser.add_argument("--verbose", action="store_true", help="log every request to stderr")
     args = parser.parse_args(argv)
 
@@ -38,6 +43,7 @@ def main(argv: list[str] | None = None) -> int:
         start_published=args.start_published,
         sites=sites,
         quiet=not args.verbose,
+        state_file=args.state,
     )
     try:
         server.start()

@@ -27,6 +27,7 @@ import hashlib
 import json
 import logging
 import math
+import os
 import selectors
 import socket
 import struct
@@ -35,10 +36,11 @@ import time
 import zlib
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from email.utils import format_datetime, formatdate, parsedate_to_datetime
 from http.server import BaseHTTPRequestHandler
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 from .articles import Article
@@ -113,56 +115,107 @@ def _ts(t: float) -> datetime:
 
 
 class SiteState:
-    """Publication timeline, fault switches and request log of one site (thread-safe)."""
+    """Publication timeline, fault switches and request log of one site (thread-safe).
 
-    def __init__(self, spec: SiteSpec, interval: float | None, start_published: int, clock: Callable[[], float]):
+    The timeline never runs out: after the last pool article the pool starts again as new editions (new
+    slug, title and text, see :func:`edition`), so a site keeps publishing for as long as it runs.
+    ``on_change`` is called (outside the lock) after every publication, to persist the timeline.
+    """
+
+    def __init__(
+        self,
+        spec: SiteSpec,
+        interval: float | None,
+        start_published: int,
+        clock: Callable[[], float],
+        on_change: Callable[[], None] | None = None,
+    ):
         self.spec = spec
         self.interval = interval if interval and interval > 0 else None
         self.start_published = max(0, start_published)
         self.clock = clock
+        self.on_change: Callable[[], None] | None = None
         self.lock = threading.Lock()
+        self._editions: dict[int, Article] = {}
         self.reset()
+        self.on_change = on_change  # after the first reset: a saved timeline is read before it is written
 
     def reset(self) -> None:
         with self.lock:
             now = self.clock()
-            n0 = min(self.start_published, len(self.spec.articles))
-            # times[i] is when spec.articles[i] was published; the first n0 are back-dated.
+            n0 = self.start_published
+            # times[i] is when article_at(i) was published; the first n0 are back-dated.
             self.times: list[float] = [now - (n0 - i) * BACKDATE_SECONDS for i in range(n0)]
             self.next_tick = now + self.interval if self.interval else math.inf
             self.faults: list[FaultSwitch] = []
             self.log: deque[dict] = deque(maxlen=REQUEST_LOG_MAX)
             self.counts: Counter[str] = Counter()
+        self._changed()
 
-    def _catch_up(self, now: float) -> None:
-        while self.next_tick <= now and len(self.times) < len(self.spec.articles):
+    def timeline(self) -> dict:
+        """The persistent part of the state: publication times and the next scheduled publication."""
+        with self.lock:
+            return {"times": list(self.times), "next_tick": None if self.next_tick == math.inf else self.next_tick}
+
+    def restore(self, saved: dict) -> None:
+        """Continue a saved timeline; publications scheduled while the server was down happen at their times."""
+        with self.lock:
+            self.times = [float(t) for t in saved["times"]]
+            tick = saved.get("next_tick")
+            self.next_tick = float(tick) if tick is not None and self.interval else math.inf
+            if self.interval and self.next_tick == math.inf:
+                self.next_tick = self.clock() + self.interval
+        self.published()
+
+    def article_at(self, index: int) -> Article:
+        pool = self.spec.articles
+        if index < len(pool):
+            return pool[index]
+        if index not in self._editions:
+            self._editions[index] = edition(pool[index % len(pool)], index // len(pool))
+        return self._editions[index]
+
+    def _catch_up(self, now: float) -> bool:
+        appended = False
+        while self.next_tick <= now and self.spec.articles:
             self._append(self.next_tick)
             self.next_tick += self.interval or math.inf
+            appended = True
+        return appended
 
     def _append(self, when: float) -> None:
         # Publication dates are whole seconds in pages and feeds; keep them strictly increasing so that
         # "newest first" is unambiguous even when articles are published in quick succession.
         self.times.append(max(when, self.times[-1] + 1) if self.times else when)
 
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
+
     def published(self) -> tuple[tuple[Article, datetime], ...]:
         """Published articles, newest first."""
         with self.lock:
-            self._catch_up(self.clock())
-            return tuple((self.spec.articles[i], _ts(t)) for i, t in reversed(list(enumerate(self.times))))
+            appended = self._catch_up(self.clock())
+            result = tuple((self.article_at(i), _ts(t)) for i, t in reversed(list(enumerate(self.times))))
+        if appended:
+            self._changed()
+        return result
 
     def publish_next(self) -> Article | None:
+        """Publish the next article now (``None`` only for a site without articles)."""
         with self.lock:
-            now = self.clock()
-            self._catch_up(now)
-            if len(self.times) >= len(self.spec.articles):
+            if not self.spec.articles:
                 return None
-            self._append(now)
-            return self.spec.articles[len(self.times) - 1]
+            self._catch_up(self.clock())
+            self._append(self.clock())
+            article = self.article_at(len(self.times) - 1)
+        self._changed()
+        return article
 
     def next_publication(self) -> float | None:
         with self.lock:
             self._catch_up(self.clock())
-            if len(self.times) >= len(self.spec.articles) or self.next_tick == math.inf:
+            if not self.spec.articles or self.next_tick == math.inf:
                 return None
             return self.next_tick
 
@@ -179,6 +232,18 @@ class SiteState:
         with self.lock:
             self.counts[entry["path"]] += 1
             self.log.append(entry)
+
+
+def edition(article: Article, round_: int) -> Article:
+    """The ``round_``-th re-publication of a pool article: its own URL, title and text, as a new story."""
+    if round_ == 0:
+        return article
+    return replace(
+        article,
+        slug=f"{article.slug}-{round_ + 1}",
+        title=f"{article.title} (update {round_})",
+        standfirst=f"{article.standfirst} Update {round_} of this report.",
+    )
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -308,8 +373,11 @@ class DemoApp:
         interval: float | None = 60.0,
         start_published: int = 4,
         clock: Callable[[], float] = time.time,
+        state_file: str | os.PathLike[str] | None = None,
     ):
         self.sites: dict[str, SiteSpec] = {}
+        self.state_file = Path(state_file) if state_file else None
+        self._save_lock = threading.Lock()
         self.states: dict[str, SiteState] = {}
         self.by_host: dict[str, str] = {}
         self.by_address: dict[str, list[str]] = {}
@@ -318,7 +386,7 @@ class DemoApp:
             if spec.key in self.sites:
                 raise ValueError(f"duplicate site key {spec.key!r}")
             self.sites[spec.key] = spec
-            self.states[spec.key] = SiteState(spec, interval, start_published, clock)
+            self.states[spec.key] = SiteState(spec, interval, start_published, clock, self.save)
             self.by_address.setdefault(spec.address, []).append(spec.key)
             if spec.hostname:
                 self.by_host[spec.hostname.lower()] = spec.key
@@ -326,6 +394,42 @@ class DemoApp:
             raise ValueError("a demo server needs at least one site")
         self.clock = clock
         self.stopping = threading.Event()
+
+    # -- persisted timelines -----------------------------------------------------------------------------
+    def start_timelines(self) -> None:
+        """Start every site's timeline now, or continue the one saved in ``state_file``.
+
+        Continuing is what keeps the demo sites honest across restarts: what was published stays
+        published under the same URL and date, as on a real site.
+        """
+        saved = self._load()
+        for key, state in self.states.items():
+            if key in saved:
+                state.restore(saved[key])
+            else:
+                state.reset()
+        self.save()
+
+    def _load(self) -> dict[str, dict]:
+        if self.state_file is None or not self.state_file.exists():
+            return {}
+        try:
+            data = json.loads(self.state_file.read_text())
+            return {k: v for k, v in data["sites"].items() if isinstance(v.get("times"), list)}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            log.warning("demo sites: ignoring unreadable state file %s (%s); starting afresh", self.state_file, exc)
+            return {}
+
+    def save(self) -> None:
+        """Write every site's timeline to ``state_file`` (atomically: a crash leaves the old or the new one)."""
+        if self.state_file is None:
+            return
+        with self._save_lock:
+            data = {"sites": {key: state.timeline() for key, state in self.states.items()}}
+            self.state_file.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.state_file.with_name(self.state_file.name + ".tmp")
+            tmp.write_text(json.dumps(data))
+            os.replace(tmp, self.state_file)
 
     # -- site selection ---------------------------------------------------------------------------------
     def base_url(self, key: str) -> str:
@@ -498,7 +602,7 @@ class DemoApp:
         if name == "publish" and method == "POST":
             article = state.publish_next()
             if article is None:
-                return _json({"error": "pool exhausted", "site": key}, 409)
+                return _json({"error": "this site has no articles", "site": key}, 409)
             return _json({"site": key, "published": self._article_json(key, article), "count": len(state.times)})
         if name == "articles.json" and method == "GET":
             ctx = self.context(key)
@@ -689,7 +793,7 @@ class DemoServer:
     of the given sites, in order. ``interval`` is the seconds between automatic publications per site
     (``None`` or 0: only ``POST /_control/publish`` publishes). ``sites`` defaults to the three
     :data:`~demo.sites.DEMO_SITES`; pass :func:`~demo.sites.synthetic_sites` for the
-    scale benchmark.
+    scale benchmark. ``state_file`` (a JSON path) keeps the publication timelines across restarts.
     """
 
     def __init__(
@@ -701,6 +805,7 @@ class DemoServer:
         sites: Iterable[SiteSpec] | None = None,
         quiet: bool = True,
         clock: Callable[[], float] = time.time,
+        state_file: str | os.PathLike[str] | None = None,
     ):
         specs = list(sites if sites is not None else DEMO_SITES)
         if addresses is not None:
@@ -711,7 +816,7 @@ class DemoServer:
         self.requested_port = port
         self.port = port
         self.quiet = quiet
-        self.app = DemoApp(specs, port, interval, start_published, clock)
+        self.app = DemoApp(specs, port, interval, start_published, clock, state_file)
         self._listeners: list[_Listener] = []
         self._selector: selectors.BaseSelector | None = None
         self._thread: threading.Thread | None = None
@@ -732,8 +837,7 @@ class DemoServer:
                 if self.requested_port or attempt == 19:
                     raise
         self.app.port = self.port
-        for state in self.app.states.values():
-            state.reset()  # the timeline starts when the server does
+        self.app.start_timelines()  # the timeline starts when the server does, or continues a saved one
         self._selector = selectors.DefaultSelector()
         self._selector.register(self._wake_r, selectors.EVENT_READ, None)
         for listener in self._listeners:
@@ -838,8 +942,6 @@ class DemoServer:
 
 
 def _with_address(spec: SiteSpec, address: str) -> SiteSpec:
-    from dataclasses import replace
-
     return replace(spec, address=address)
 
 

@@ -53,7 +53,11 @@ class Command(BaseCommand):
             ],
         }
         if demo:  # the demo package is in the source checkout only; `python -m demo` runs from it
-            commands["demo-sites"] = [python, "-m", "demo", "--port", str(demo_port)]
+            commands["demo-sites"] = [
+                python,
+                *("-m", "demo", "--port", str(demo_port)),
+                *("--state", str(settings.VAR_DIR / "demo-sites.json")),
+            ]
         supervisor = Supervisor(commands, self.stdout)
         supervisor.start()
         self.stdout.write(f"WIMS is up: http://{addr}/  (Ctrl-C stops everything)")
