@@ -14,7 +14,7 @@ from __future__ import annotations
 import codecs
 import re
 
-__all__ = ["decode_html", "charset_from_content_type", "looks_binary"]
+__all__ = ["decode_html", "charset_from_content_type", "looks_binary", "wide_codec"]
 
 _BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32-le"),  # before UTF-16 LE: it starts with the same two bytes
@@ -78,23 +78,44 @@ def charset_from_content_type(content_type: str | None) -> str | None:
     return m.group(1) if m else None
 
 
-def looks_binary(data: bytes) -> str | None:
+def looks_binary(data: bytes, declared: str | None = None) -> str | None:
     """Say what binary format ``data`` seems to be, or None when it may be text.
 
     A known magic number decides at once; otherwise a page whose first 8 KiB
     are more than 10 % control bytes (NUL and friends, not tab/newline) is not
-    text in any charset a web page uses (UTF-16/32 carry a BOM and are decoded
-    before this check).
+    text in any charset a web page uses. UTF-16/32 pages are full of NUL bytes:
+    they carry a BOM (decoded before this check) or ``declared`` (the HTTP
+    header's charset) names them, and their decoded text is counted instead.
     """
     head = data[:8192]
     for magic, what in _MAGIC:
         if head.startswith(magic):
             return what
+    wide = wide_codec(declared)
+    if wide:
+        head = head.decode(wide, "ignore").encode("utf-8")
     if head:
         controls = control_bytes(head)
         if controls > len(head) // 10:
             return f"binary data ({100 * controls // len(head)}% control bytes)"
     return None
+
+
+def wide_codec(label: str | None) -> str | None:
+    """The UTF-16/32 codec a charset label names, with WHATWG's little-endian default, else None.
+
+    Only an HTTP header (or the charset stored from one) can declare these: a ``<meta>`` that could be
+    read as ASCII was not written in UTF-16 (see :func:`_codec`).
+    """
+    if not label:
+        return None
+    try:
+        name = codecs.lookup(label.strip().strip("\"'")).name
+    except LookupError:
+        return None
+    if name in ("utf-16", "utf-32"):
+        return name + "-le"
+    return name if name.startswith(("utf-16", "utf-32")) else None
 
 
 def _codec(label: str | None) -> str | None:
@@ -135,6 +156,10 @@ def decode_html(data: bytes, *, content_type: str | None = None, charset: str | 
             return data[len(bom) :].decode(bom_codec, "replace"), bom_codec
 
     declared = [charset, charset_from_content_type(content_type)]
+    for label in declared:
+        wide = wide_codec(label)
+        if wide:
+            return data.decode(wide, "replace"), wide
     m = _META_CHARSET.search(data, 0, _META_SCAN_BYTES)
     if m:
         declared.append(m.group(1).decode("ascii", "replace"))

@@ -26,7 +26,7 @@ from typing import Any, cast
 
 from lxml import etree
 
-from .charset import control_bytes, decode_html, looks_binary
+from .charset import charset_from_content_type, control_bytes, decode_html, looks_binary
 from .profiles import Profile, get_profile
 from .stopwords import get_stop_words
 
@@ -163,7 +163,7 @@ def page_text(
     if isinstance(html, (bytes, bytearray, memoryview)):
         data = bytes(html)
         if not data.startswith(_BOM_PREFIXES):
-            what = looks_binary(data)
+            what = looks_binary(data, charset or charset_from_content_type(content_type))
             if what:
                 raise ExtractionError(f"input is not an HTML page: it looks like {what}")
         text, encoding = decode_html(data, content_type=content_type, charset=charset)

@@ -554,7 +554,7 @@ def _missing_but_listed(exc: FetchError, article: Article, attempt: int) -> floa
 
 def _check_page(resp: Response) -> None:
     """Permanent errors for responses that are not HTML pages (binary served as text/html included)."""
-    from filters.charset import looks_binary
+    from filters.charset import charset_from_content_type, looks_binary
 
     if resp.content_type and resp.content_type not in HTML_TYPES:
         raise FetchError(
@@ -564,7 +564,7 @@ def _check_page(resp: Response) -> None:
             url=resp.url,
             nbytes=len(resp.body),
         )
-    what = looks_binary(resp.body)
+    what = looks_binary(resp.body, charset_from_content_type(resp.headers.get("content-type")))
     if what:
         raise FetchError(
             f"not an HTML page: {what}", transient=False, status=resp.status, url=resp.url, nbytes=len(resp.body)

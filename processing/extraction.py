@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 
 import filters
-from filters.charset import charset_from_content_type
+from filters.charset import charset_from_content_type, wide_codec
 from monitor.discovery import page_metadata
 from monitor.models import Article
 
@@ -25,8 +25,11 @@ def page_charset(body: bytes, declared: str | None) -> str:
 
     Bytes in another charset are almost never valid UTF-8 by accident, so valid multi-byte UTF-8 outweighs
     a declaration (pages re-encoded by a CMS keep their old ``<meta charset=windows-1252>``). The empty
-    string lets the filters find the charset (BOM, meta tag, detection).
+    string lets the filters find the charset (BOM, meta tag, detection). A declared UTF-16/32 is kept:
+    its ASCII text is all valid UTF-8 bytes, NULs included.
     """
+    if wide_codec(declared):
+        return declared or ""
     if not body.isascii():
         try:
             body.decode("utf-8")

@@ -56,3 +56,26 @@ def test_a_retry_after_in_the_year_9999_slows_the_host_down_a_day_at_most(script
     assert article.due_at <= timezone.now() + timedelta(days=1.1, minutes=5)  # a day, plus up to 10 % jitter
     host = Host.objects.get(name="127.0.0.1")
     assert host.next_request_at <= timezone.now().timestamp() + 24 * 3600 + 60
+
+
+@pytest.mark.parametrize("label", ["utf-16", "UTF-16LE", "utf-16be"])
+def test_a_page_in_utf16_declared_by_the_header_is_fetched_and_read(scripted, site, label):
+    """UTF-16 without a BOM is half NUL bytes: only the header's charset tells it from binary data."""
+    from processing.services import process_article
+
+    codec = "utf-16-le" if label.lower() in ("utf-16", "utf-16le") else "utf-16-be"
+    text = "<html><head><title>Grippe</title></head><body><p>La grippe saisonnière arrive tôt cette année.</p>"
+    scripted.routes["/u"] = (200, [("Content-Type", f"text/html; charset={label}")], text.encode(codec))
+    outcome, article = fetch(site, "/u")
+    assert (outcome.result, article.state) == ("fetched", "fetched"), article.last_error
+    process_article(article.pk)
+    article.refresh_from_db()
+    assert article.state == "processed", article.last_error
+    assert "grippe saisonnière arrive tôt" in article.core_text
+
+
+def test_nul_heavy_bytes_with_a_utf8_header_stay_refused_as_binary(scripted, site):
+    scripted.routes["/n"] = (200, [HTML], b"<p>" + b"\x00\x01" * 4000)
+    outcome, article = fetch(site, "/n")
+    assert (outcome.result, article.state) == ("failed", "failed")
+    assert "control bytes" in article.last_error
