@@ -140,6 +140,27 @@ def _count_controls(text: str) -> int:
 _BOM_PREFIXES = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
 _local = threading.local()
 
+#: More attributes than this on one element is an attack, not a page: libxml2 checks each new attribute
+#: against all earlier ones (quadratic: 200,000 attributes took 243 s); a real element has a few dozen.
+MAX_ATTRIBUTES = 2000
+#: only tags this long can hold that many attributes, so the scan looks at no other (it costs ~0.1 ms/100 KB)
+_LONG_TAG = re.compile(rb"<[A-Za-z][^>]{%d,}" % (2 * MAX_ATTRIBUTES))
+_QUOTED = re.compile(rb"\"[^\"]*\"|'[^']*'")
+#: libxml2 stops building the tree at this depth and drops what lies below it
+MAX_DEPTH = 2048
+
+
+def _refuse_attribute_bombs(data: bytes) -> None:
+    """Raise ExtractionError for an element with more than MAX_ATTRIBUTES attributes, before lxml parses it."""
+    for match in _LONG_TAG.finditer(data):
+        # names and unquoted values, with quoted values (long alt texts, data: URIs) left out
+        tokens = len(_QUOTED.sub(b" ", match.group()).replace(b"=", b" ").split()) - 1
+        if tokens > 2 * MAX_ATTRIBUTES:  # name=value counts twice
+            raise ExtractionError(
+                f"input is not a readable HTML page: an element with more than {MAX_ATTRIBUTES:,} attributes "
+                f"(at byte {match.start():,})"
+            )
+
 
 def _parser() -> etree.HTMLParser:
     # lxml parsers must not be shared between threads; one per thread is cheap.
@@ -175,6 +196,7 @@ def page_text(
     else:
         raise ExtractionError(f"html must be str or bytes, not {type(html).__name__}")
     data = text.encode("utf-8", "replace")
+    _refuse_attribute_bombs(data)
     # looked for in the bytes: in a str with non-Latin-1 characters, "\x00" in text scans ~20x slower
     if b"\x00" in data:
         text = text.replace("\x00", "")
@@ -185,12 +207,20 @@ def page_text(
 def parse_html(text: str | bytes) -> etree._Element | None:
     """Parse page text (or its UTF-8 bytes) with lxml's tolerant HTML parser; None for a document without elements."""
     data = text.encode("utf-8", "replace") if isinstance(text, str) else text
+    parser = _parser()
     try:
-        return etree.fromstring(data, _parser())
+        root = etree.fromstring(data, parser)
     except etree.ParserError:  # "Document is empty" and friends
         return None
     except etree.XMLSyntaxError as exc:  # pragma: no cover - recover=True makes this rare
         raise ExtractionError(f"HTML could not be parsed: {exc}") from exc
+    if parser.error_log.filter_types([etree.ErrorTypes.ERR_RESOURCE_LIMIT]):
+        # a tag bomb (or thousands of unclosed tags): what lies deeper is silently gone from the tree
+        raise ExtractionError(
+            f"input is not a readable HTML page: elements nested more than {MAX_DEPTH:,} deep (the parser drops "
+            "what lies below)"
+        )
+    return root
 
 
 # --------------------------------------------------------------------------- phrases

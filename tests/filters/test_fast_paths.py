@@ -75,8 +75,9 @@ def test_corner_cases_match_the_reference(html):
     assert_same(html)
 
 
-def test_ten_thousand_deep_empty_blocks_match_and_stay_linear():
-    html = "<div>" * 10_000 + "<hr>" + "</div>" * 10_000 + "end"
+def test_two_thousand_deep_empty_blocks_match_and_stay_linear():
+    # near the parser's depth limit (deeper pages are refused by parse_html: test_bad_input.py)
+    html = "<div>" * 2_000 + "<hr>" + "</div>" * 2_000 + "end"
     assert_same(html)
 
 
