@@ -186,13 +186,20 @@ def _push_back_host(url: str, seconds: float) -> None:
 # --------------------------------------------------------------------------- dispatch and sweep
 
 
+#: longer than poll_site's hard time limit (monitor/tasks.py): a poll still running after it has been killed
+POLL_LEASE = timedelta(seconds=300)
+
+
 def dispatch_due_polls(limit: int = 5000) -> Outcome:
     """Claim every active site whose poll is due (next poll moved on by its interval) and sweep."""
     now = timezone.now()
     due = Q(active=True) & (Q(next_poll_at__isnull=True) | Q(next_poll_at__lte=now))
     out = Outcome("dispatched")
     for site_id, interval in Site.objects.filter(due).values_list("id", "poll_interval")[:limit]:
-        claimed = Site.objects.filter(due, pk=site_id).update(next_poll_at=now + timedelta(seconds=interval))
+        # A lease until the poll ends (it sets the regular time then): one poll per site at a time, however
+        # slow the site, so a hostile site holds one network thread and never a pile of overlapping polls.
+        lease = now + timedelta(seconds=interval) + POLL_LEASE
+        claimed = Site.objects.filter(due, pk=site_id).update(next_poll_at=lease)
         if claimed:
             out.enqueue.append(("poll", site_id, 0))
     out.enqueue += sweep(now).enqueue
@@ -365,7 +372,7 @@ def _progress(saved: dict | None, site: Site, now) -> dict:
         started = parse_datetime(saved.get("started") or "")
         if started is not None and started > now - timedelta(seconds=max(site.poll_interval, conf.lease_seconds())):
             return saved
-    regular = site.next_poll_at.isoformat() if site.next_poll_at else None
+    regular = (now + timedelta(seconds=site.poll_interval)).isoformat()  # an interval after the poll started
     return {"started": now.isoformat(), "done": [], "found": 0, "errors": [], "next_poll_at": regular, "deferrals": 0}
 
 
@@ -418,8 +425,8 @@ def _finish_poll(
 ) -> None:
     now = timezone.now()
     fields = {"last_poll_at": now, "articles_found_last_poll": found, "validators": validators}
-    if progress and progress["deferrals"]:  # end the lease: back to the regular schedule
-        fields["next_poll_at"] = parse_datetime(progress["next_poll_at"]) if progress["next_poll_at"] else None
+    if progress and progress["next_poll_at"]:  # end the lease (dispatch's, a deferral's): the regular schedule
+        fields["next_poll_at"] = parse_datetime(progress["next_poll_at"])
     if errors:
         failures = site.consecutive_failures + 1
         # A failing site is polled less often (doubling, bounded), so a dead site costs little.

@@ -9,6 +9,7 @@ from datetime import timedelta
 from urllib.parse import urlsplit
 
 import pytest
+from django.db import models
 from django.utils import timezone
 
 from monitor import services
@@ -160,3 +161,18 @@ def test_one_thread_polls_three_busy_hosts_at_once_with_exact_politeness(demo, s
     assert FetchAttempt.objects.filter(site=hw, kind="feed", outcome="retry", started_at__gte=since).count() == 1
     for key in ("courier", "wellbeing"):
         assert sites[key].consecutive_failures == 0 and not sites[key].last_error
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_site_is_not_dispatched_again_while_its_poll_runs_past_its_interval(demo, fast_env):
+    """A slow (or hostile) site's polls never pile up: each would hold a network thread."""
+    site = register(demo, "courier", poll_interval=30)
+    Site.objects.filter(pk=site.pk).update(next_poll_at=None)
+    assert [t[:2] for t in services.dispatch_due_polls().enqueue] == [("poll", site.pk)]
+    # the poll is still running 31 s later (time moved by hand): the site is not due again
+    Site.objects.filter(pk=site.pk).update(next_poll_at=models.F("next_poll_at") - timedelta(seconds=31))
+    assert services.dispatch_due_polls().enqueue == [], "no second poll while the first one runs"
+    started = timezone.now()
+    assert services.poll_site(site.pk).result == "polled"
+    regular = Site.objects.get(pk=site.pk).next_poll_at
+    assert started + timedelta(seconds=30) <= regular <= timezone.now() + timedelta(seconds=30), "back on schedule"
