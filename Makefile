@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-test
 BENCH_STAMP := $(VENV)/.installed-bench
 
-.PHONY: run test lint check bench-filters bench-mcrdr bench-kb bench-webmon bench-workspace bench-feeds clean
+.PHONY: run test lint check soak bench-filters bench-mcrdr bench-kb bench-webmon bench-workspace bench-feeds clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -57,3 +57,9 @@ bench-workspace: $(STAMP)
 
 clean:
 	rm -rf var/broker var/test-* var/static
+
+## soak: the live stack (runall --demo) with hostile sites and injected faults for SOAK_MINUTES (default 10);
+## PostgreSQL/Redis when DATABASE_URL / CELERY_BROKER_URL say so -> SOAK_REPORT (Markdown) when given
+SOAK_MINUTES ?= 10
+soak: $(STAMP)
+	$(BIN)/python -m tests.soak.run --minutes $(SOAK_MINUTES) $(if $(SOAK_REPORT),--report $(SOAK_REPORT))
