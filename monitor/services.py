@@ -372,8 +372,17 @@ def _progress(saved: dict | None, site: Site, now) -> dict:
         started = parse_datetime(saved.get("started") or "")
         if started is not None and started > now - timedelta(seconds=max(site.poll_interval, conf.lease_seconds())):
             return saved
-    regular = (now + timedelta(seconds=site.poll_interval)).isoformat()  # an interval after the poll started
+    regular = _regular_poll_time(site, now).isoformat()
     return {"started": now.isoformat(), "done": [], "found": 0, "errors": [], "next_poll_at": regular, "deferrals": 0}
+
+
+def _regular_poll_time(site: Site, now) -> datetime:
+    """An interval after the dispatcher claimed the poll (its lease less POLL_LEASE), so that polls keep the
+    beat's rhythm: an interval after the poll's own start would fall just after a beat and wait for the next
+    (60 s polls every 90 s with a 30 s beat). An interval from now for a poll the dispatcher did not claim."""
+    if site.next_poll_at is not None and site.next_poll_at - POLL_LEASE > now:
+        return site.next_poll_at - POLL_LEASE
+    return now + timedelta(seconds=site.poll_interval)
 
 
 def _defer_poll(
