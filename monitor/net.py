@@ -296,15 +296,18 @@ def parse_retry_after(value: str | None, now: float | None = None) -> float | No
     return min(max(0.0, seconds), MAX_RETRY_AFTER)
 
 
-def _read_body(resp: requests.Response, url: str, cap: int) -> bytes:
+def _read_body(resp: requests.Response, url: str, cap: int, truncate: bool = False) -> bytes:
     length = resp.headers.get("content-length")
-    if length and _ascii_digits(length) and int(length) > cap:
+    if not truncate and length and _ascii_digits(length) and int(length) > cap:
         raise FetchError(
             f"body of {int(length)} bytes exceeds the {cap}-byte cap", transient=False, status=resp.status_code, url=url
         )
     chunks, size = [], 0
     for chunk in resp.iter_content(64 * 1024):
         size += len(chunk)
+        if size > cap and truncate:
+            chunks.append(chunk[: len(chunk) - (size - cap)])
+            break
         if size > cap:
             raise FetchError(
                 f"body exceeds the {cap}-byte cap", transient=False, status=resp.status_code, url=url, nbytes=size
@@ -320,11 +323,13 @@ def fetch(
     before_request: Callable[[str, bool], object] | None = None,
     headers: dict[str, str] | None = None,
     max_bytes: int | None = None,
+    truncate: bool = False,
 ) -> Response:
     """GET ``url`` under the rules in the module docstring and return the final response.
 
     2xx and 304 are returned; everything else raises :class:`FetchError` (or :class:`Deferred` from
     ``before_request``). ``headers`` are extra request headers (If-None-Match, If-Modified-Since).
+    ``truncate``: a body over ``max_bytes`` is cut there instead of refused (robots.txt).
     """
     cap = max_bytes or conf.max_bytes()
     timeout = (conf.connect_timeout(), conf.read_timeout())
@@ -395,7 +400,7 @@ def fetch(
                     raise FetchError(f"HTTP {status}", transient=True, status=status, url=current)
                 if status >= 400:
                     raise FetchError(f"HTTP {status}", transient=False, status=status, url=current)
-                body = b"" if status == 304 else _read_body(resp, current, cap)
+                body = b"" if status == 304 else _read_body(resp, current, cap, truncate)
                 if watchdog.expired:  # the shut socket can end headers or body early without an error
                     raise FetchError("cut at the total time limit", transient=True, status=status, url=current)
                 return Response(

@@ -88,6 +88,8 @@ def _record(
 # --------------------------------------------------------------------------- robots.txt
 
 _parsed_robots: dict[tuple[str, float], robotparser.RobotFileParser] = {}
+#: RFC 9309: crawlers must parse at least the first 500 KiB of a robots.txt; a longer one is cut (not refused)
+ROBOTS_MAX_BYTES = 512 * 1024
 #: robots.txt rows this process has read, by origin, used until they expire (saves a query per request)
 _robots_rows: dict[str, RobotsFile] = {}
 
@@ -107,10 +109,13 @@ def _robots(site: Site, origin: str) -> RobotsFile:
         resp = fetch(
             url,
             allow_private=site.allow_private_addresses,
-            max_bytes=512 * 1024,
+            max_bytes=ROBOTS_MAX_BYTES,
+            truncate=True,
             before_request=lambda u, redirected: politeness.wait_turn(host_of(u), may_defer=not redirected),
         )
         status, body = resp.status, resp.body.decode("utf-8", "replace")
+        if len(resp.body) >= ROBOTS_MAX_BYTES:  # cut at the cap: drop the line the cut went through
+            body = body[: body.rfind("\n") + 1]
         _record(site, FetchAttempt.Kind.ROBOTS, url, "ok", started=started, status=status, nbytes=len(resp.body))
     except FetchError as exc:
         status = exc.status or 0
