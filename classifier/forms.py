@@ -1,7 +1,10 @@
 """Forms of the experts' workspace: they only parse and check input; views call the services."""
 
+from datetime import date
+
 from django import forms
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 
 from classifier import selectors
 from classifier.acquisition import rule_kind
@@ -17,11 +20,24 @@ KIND_LABELS = {
 }
 
 
+#: dates an inbox filter accepts: days at either end of the calendar overflow once made time-zone aware
+FIRST_DAY, LAST_DAY = date(1900, 1, 1), date(2999, 12, 31)
+
+
+def _date_field(label: str) -> forms.DateField:
+    return forms.DateField(
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+        label=label,
+        validators=[MinValueValidator(FIRST_DAY), MaxValueValidator(LAST_DAY)],
+    )
+
+
 class InboxFilterForm(forms.Form):
     site = forms.ModelChoiceField(queryset=Site.objects.order_by("name"), required=False, empty_label="All sites")
     state = forms.ChoiceField(choices=[("", "Any state"), *selectors.STATES.items()], required=False)
-    date_from = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}), label="From")
-    date_to = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}), label="To")
+    date_from = _date_field("From")
+    date_to = _date_field("To")
 
     def clean(self):
         data = super().clean()

@@ -20,12 +20,17 @@ def validate_folder_name(value: str) -> None:
         raise ValidationError("A folder name must not be blank or start/end with spaces.")
     if Folder.SEPARATOR in value:
         raise ValidationError(f"A folder name must not contain {Folder.SEPARATOR!r}.")
+    if len(value) > Folder.NAME_MAX_LENGTH:
+        raise ValidationError(
+            f"A folder name must be {Folder.NAME_MAX_LENGTH} characters at most ({value[:20]}… has {len(value)})."
+        )
 
 
 class Folder(models.Model):
     """A folder of the experts' folder tree; the conclusion of MCRDR rules and the unit of a feed."""
 
-    name = models.CharField(max_length=100, validators=[validate_folder_name])
+    NAME_MAX_LENGTH = 100
+    name = models.CharField(max_length=NAME_MAX_LENGTH, validators=[validate_folder_name])
     parent = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="children")
     path = models.CharField(max_length=1000, unique=True, editable=False, help_text="Full path, e.g. Health/Diabetes")
     public = models.BooleanField(default=True, help_text="Public folders have open feeds; private ones need a token.")

@@ -506,14 +506,16 @@ def _split_path(path: str) -> list[str]:
 def create_folder(path: str, user, public: bool = True) -> Folder:
     """The folder at ``path`` ("Health/Diabetes"), creating it and any missing parents; idempotent.
 
-    ``public`` applies to the folders it creates; an existing folder is returned unchanged.
+    ``public`` applies to the folders it creates; an existing folder is returned unchanged. Privacy is
+    inherited: a folder created under a private one is private whatever ``public`` says (its public feed
+    would name its private parents).
     """
     parent = None
     folder: Folder | None = None
     for part in _split_path(path):
         folder = Folder.objects.filter(parent=parent, name=part).first()
         if folder is None:
-            folder = Folder(parent=parent, name=part, public=public)
+            folder = Folder(parent=parent, name=part, public=public and (parent is None or parent.public))
             folder.path = folder.compute_path()
             folder.save()
             _audit(user, "folder.create", folder=folder.pk, path=folder.path, public=public)
@@ -524,12 +526,25 @@ def create_folder(path: str, user, public: bool = True) -> Folder:
 
 @transaction.atomic
 def set_folder_public(folder: Folder, public: bool, user) -> Folder:
-    """Make a folder's feed public or private (private feeds need a token); audited."""
+    """Make a folder's feed public or private (private feeds need a token); audited.
+
+    Privacy is inherited: a folder under a private one cannot be made public, and making a folder private
+    makes its whole subtree private (a public feed below it would name it).
+    """
     before = Folder.objects.select_for_update().values_list("public", flat=True).get(pk=folder.pk)
+    if public and not before:
+        private = Folder.objects.filter(path__in=folder.ancestor_paths(), public=False).order_by("path").first()
+        if private is not None:
+            raise ValidationError(f"{folder.path} cannot be public: it is inside the private folder {private.path}")
     folder.public = bool(public)
     if before != folder.public:
         Folder.objects.filter(pk=folder.pk).update(public=folder.public)
         _audit(user, "folder.public", folder=folder.pk, path=folder.path, public=folder.public)
+    if not folder.public:
+        below = list(Folder.objects.filter(folder.subtree_q(itself=False), public=True).values_list("pk", "path"))
+        if below:
+            Folder.objects.filter(pk__in=[pk for pk, _ in below]).update(public=False)
+            _audit(user, "folder.public", folder=folder.pk, subtree=[path for _, path in below], public=False)
     return folder
 
 
@@ -581,6 +596,8 @@ def move_folder(folder: Folder, new_parent: Folder | None, user) -> Folder:
     folder.save(update_fields=["parent", "path"])
     moved = _repath(folder, old_path)
     _audit(user, "folder.move", folder=folder.pk, old_path=old_path, path=folder.path, descendants=moved)
+    if new_parent is not None and not new_parent.public:  # moved under a private folder: private with it
+        set_folder_public(folder, False, user)
     given.refresh_from_db()
     return given
 

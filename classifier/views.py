@@ -83,6 +83,7 @@ def inbox(request):
             "prev_query": urlencode([*keep, ("before", page.prev_cursor.encode())]) if page.prev_cursor else "",
             "states": selectors.STATES,
         },
+        status=400 if form.is_bound and form.errors else 200,  # filters that cannot be read: said, not ignored
     )
 
 

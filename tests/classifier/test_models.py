@@ -115,8 +115,9 @@ def test_folder_admin_changes_privacy_through_the_service_with_an_audit_entry(ad
     response = admin_client.post(f"/admin/classifier/folder/{sport.pk}/change/", {"name": "Sport", "parent": ""})
     assert response.status_code == 302
     assert Folder.objects.get(pk=sport.pk).public is False
-    entry = AuditEntry.objects.filter(action="folder.public").get()
+    entry, subtree = AuditEntry.objects.filter(action="folder.public").order_by("pk")
     assert entry.details == {"folder": sport.pk, "path": "Sport", "public": False}
+    assert subtree.details == {"folder": sport.pk, "subtree": ["Sport/Football"], "public": False}  # inherited
     assert entry.actor is not None
 
 

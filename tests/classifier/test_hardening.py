@@ -1,0 +1,62 @@
+"""Security issue: inherited folder privacy and clear 400s for malformed expert input (each failed before)."""
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+
+from classifier import services
+from classifier.models import Folder
+
+pytestmark = pytest.mark.django_db
+
+
+def test_inbox_dates_at_the_ends_of_the_calendar_are_a_400_with_the_reason_not_a_500(ec):
+    response = ec.get(reverse("classifier:inbox"), {"date_from": "0001-01-01", "date_to": "9999-12-31"})
+    assert response.status_code == 400
+    text = response.content.decode()
+    assert "From:" in text and "To:" in text and "not applied" in text
+    assert ec.get(reverse("classifier:inbox"), {"date_from": "2026-01-01"}).status_code == 200
+
+
+def test_a_folder_name_over_100_characters_is_refused_with_the_reason(ec, expert_user):
+    response = ec.post(reverse("classifier:folder_create"), {"path": "Health/" + "x" * 101}, follow=True)
+    assert response.status_code == 200
+    assert "100 characters at most" in response.content.decode()
+    assert not Folder.objects.exists()
+    with pytest.raises(ValidationError):
+        services.create_folder("y" * 101, expert_user)
+
+
+def test_a_folder_created_under_a_private_folder_is_private_and_never_named_publicly(client, expert_user):
+    secret = services.create_folder("Outbreaks", expert_user, public=False)
+    child = services.create_folder("Outbreaks/Measles", expert_user, public=True)  # the form's default
+    assert not child.public
+    for url in (reverse("feeds:list"), reverse("feeds:opml")):
+        assert "Outbreaks" not in client.get(url).content.decode()
+    assert client.get(reverse("feeds:folder-by-id", args=[child.pk, "rss"])).status_code == 404
+    with pytest.raises(ValidationError, match="inside the private folder Outbreaks"):
+        services.set_folder_public(child, True, expert_user)
+    assert secret.pk
+
+
+def test_making_a_folder_private_or_moving_it_under_one_makes_its_subtree_private(expert_user):
+    leaf = services.create_folder("Health/Diabetes/Type 2", expert_user, public=True)
+    health = Folder.objects.get(path="Health")
+    services.set_folder_public(health, False, expert_user)
+    assert not Folder.objects.filter(public=True).exists()
+
+    moved = services.create_folder("Open/Flu", expert_user, public=True)
+    services.move_folder(Folder.objects.get(path="Open"), health, expert_user)
+    assert not Folder.objects.get(pk=moved.pk).public
+    assert leaf.pk
+
+
+def test_the_migration_makes_existing_subtrees_of_private_folders_private(expert_user):
+    from importlib import import_module
+
+    from django.apps import apps
+
+    services.create_folder("Team/Notes", expert_user, public=True)
+    Folder.objects.filter(path="Team").update(public=False)  # as an older version could leave it
+    import_module("classifier.migrations.0007_inherited_folder_privacy").make_subtrees_private(apps, None)
+    assert not Folder.objects.get(path="Team/Notes").public
