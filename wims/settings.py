@@ -7,6 +7,7 @@ ALLOWED_HOSTS, DATABASE_URL (PostgreSQL) and CELERY_BROKER_URL (Redis); see the 
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -70,6 +71,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.syndication",
     "django_celery_beat",
+    "axes",
     "wims.apps.WimsConfig",
     "monitor.apps.MonitorConfig",
     "filters.apps.FiltersConfig",
@@ -87,7 +89,20 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: it turns a lockout into the lockout page
 ]
+
+# Login throttling (django-axes) on the workspace and admin logins: after AXES_FAILURE_LIMIT wrong passwords
+# for one user name from one address, that pair is locked out for AXES_COOLOFF_MINUTES (no password is
+# checked meanwhile, so a guessing burst costs no hashing); other users, and the same user from another
+# address, are unaffected. A site administrator unlocks in the admin (Axes > Access attempts: delete).
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_VERBOSE = False
 
 ROOT_URLCONF = "wims.urls"
 WSGI_APPLICATION = "wims.wsgi.application"

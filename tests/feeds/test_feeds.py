@@ -10,6 +10,7 @@ from datetime import timedelta
 
 import feedparser
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import connection
 from django.template import Context, Template
@@ -328,12 +329,12 @@ def test_token_is_stored_as_a_digest_only(editor, tree):
 def test_token_pages_are_for_experts(client, django_user_model, editor, news, tree):
     assert client.get("/feeds/tokens/").status_code == 302  # to the login page
     django_user_model.objects.create_user("reader", password="pw")  # noqa: S106
-    client.login(username="reader", password="pw")  # noqa: S106
+    client.force_login(get_user_model().objects.get(username="reader"))
     assert client.get("/feeds/tokens/").status_code == 403
     assert client.post("/feeds/tokens/", {"folder": tree["intel"].pk, "subscriber": "x"}).status_code == 403
     client.logout()
 
-    client.login(username="feed-editor", password="pw")  # noqa: S106
+    client.force_login(get_user_model().objects.get(username="feed-editor"))
     assert client.get("/feeds/tokens/").status_code == 200
     assert client.post("/feeds/tokens/", {"folder": "", "subscriber": "Erin"}).status_code == 400
     # a digit that int() refuses (superscript two) is a malformed id, not a server error
@@ -348,7 +349,7 @@ def test_token_pages_are_for_experts(client, django_user_model, editor, news, tr
     classify(article(news, "For Erin"), editor, tree["intel"])
     assert titles(parse(client.get(feed_url))) == ["For Erin"]
 
-    client.login(username="feed-editor", password="pw")  # noqa: S106
+    client.force_login(get_user_model().objects.get(username="feed-editor"))
     assert client.post(f"/feeds/tokens/{row.pk}/revoke/").status_code == 302
     client.logout()
     assert client.get(feed_url).status_code == 404
@@ -419,7 +420,7 @@ def test_feed_list_page_shows_public_feeds_and_hides_private_ones(client, editor
     assert folder_feed_url(tree["football"], "rss") in page
     assert "/feeds/all/atom/" in page
     assert "Intel" not in page and "Secret" not in page
-    client.login(username="feed-editor", password="pw")  # noqa: S106
+    client.force_login(get_user_model().objects.get(username="feed-editor"))
     page = client.get("/feeds/").content.decode()
     assert "Intel" in page and "token needed" in page
     assert folder_feed_url(tree["intel"], "rss") not in page
