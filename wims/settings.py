@@ -32,6 +32,13 @@ if PRODUCTION and DEBUG:
 
 def _secret_key() -> str:
     key = os.environ.get("SECRET_KEY")
+    if key and PRODUCTION and (len(key) < 50 or len(set(key)) < 5 or key.startswith("django-insecure-")):
+        # Django's own test of a strong key (check W009), refused instead of warned about: sessions, password
+        # reset links and signed unsubscribe links all rest on it.
+        raise ImproperlyConfigured(
+            "SECRET_KEY is weak: use at least 50 random characters, e.g. "
+            'python -c "import secrets; print(secrets.token_urlsafe(50))"'
+        )
     if key:
         return key
     if PRODUCTION:
@@ -49,6 +56,12 @@ SECRET_KEY = _secret_key()
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "" if PRODUCTION else "127.0.0.1,localhost,[::1],testserver")
 if PRODUCTION and not ALLOWED_HOSTS:
     raise ImproperlyConfigured("ALLOWED_HOSTS must be set when WIMS_ENV=production")
+if PRODUCTION and any(host == "*" or host.startswith("*") for host in ALLOWED_HOSTS):
+    raise ImproperlyConfigured("ALLOWED_HOSTS must name this site's host names when WIMS_ENV=production, not '*'")
+# Production never falls back to the development defaults (a SQLite file, the embedded broker) by omission.
+for _name in ("DATABASE_URL", "CELERY_BROKER_URL"):
+    if PRODUCTION and not os.environ.get(_name):
+        raise ImproperlyConfigured(f"{_name} must be set when WIMS_ENV=production (see docs/deploy/wims.env.example)")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 # Public base URL of this WIMS instance; named in the crawler's User-Agent and in feeds.

@@ -93,12 +93,46 @@ def test_the_installed_package_leaves_the_demo_and_research_code_out():
 
 def run_manage(*args, env_overrides: dict[str, str], timeout: float = 120) -> subprocess.CompletedProcess:
     # Scrub what the test session (or the e2e conftest) may have set, so the child sees only env_overrides.
-    scrubbed = {"SECRET_KEY", "ALLOWED_HOSTS", "DEBUG", "WIMS_ENV", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    scrubbed = {
+        *("SECRET_KEY", "ALLOWED_HOSTS", "DEBUG", "WIMS_ENV", "DJANGO_ALLOW_ASYNC_UNSAFE"),
+        *("DATABASE_URL", "CELERY_BROKER_URL"),
+    }
     env = {k: v for k, v in os.environ.items() if k not in scrubbed}
     env.update(env_overrides)
     return subprocess.run(
         [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout
     )
+
+
+STRONG_KEY = "x" * 20 + "a-long-random-production-secret-key-for-the-test-0123456789"
+PRODUCTION = {
+    "WIMS_ENV": "production",
+    "SECRET_KEY": STRONG_KEY,
+    "ALLOWED_HOSTS": "wims.example.org",
+    "DATABASE_URL": "sqlite:///:memory:",
+    "CELERY_BROKER_URL": "redis://127.0.0.1:6379/0",
+}
+
+
+@pytest.mark.parametrize(
+    ("override", "message"),
+    [
+        ({"SECRET_KEY": "short-key"}, "SECRET_KEY is weak"),
+        ({"SECRET_KEY": "django-insecure-" + "k" * 50}, "SECRET_KEY is weak"),
+        ({"SECRET_KEY": "ab" * 30}, "SECRET_KEY is weak"),
+        ({"ALLOWED_HOSTS": "*"}, "not '*'"),
+        ({"ALLOWED_HOSTS": "wims.example.org,*.example.org"}, "not '*'"),
+        ({"DATABASE_URL": ""}, "DATABASE_URL must be set"),
+        ({"CELERY_BROKER_URL": ""}, "CELERY_BROKER_URL must be set"),
+    ],
+    ids=["short-key", "django-insecure", "few-characters", "wildcard", "wildcard-domain", "no-database", "no-broker"],
+)
+def test_production_refuses_to_start_with_unsafe_settings(override, message):
+    """These were accepted (a warning for the key, silent fallbacks to SQLite and the file broker)."""
+    result = run_manage("check", env_overrides={**PRODUCTION, **override})
+    assert result.returncode != 0
+    assert message in result.stderr
+    assert run_manage("check", env_overrides=PRODUCTION).returncode == 0
 
 
 def test_production_refuses_to_start_without_secret_key():
@@ -113,11 +147,7 @@ def test_check_deploy_with_production_variables_reports_no_errors():
         "--deploy",
         "--fail-level",
         "ERROR",
-        env_overrides={
-            "WIMS_ENV": "production",
-            "SECRET_KEY": "x" * 20 + "a-long-random-production-secret-key-for-the-test-0123456789",
-            "ALLOWED_HOSTS": "wims.example.org",
-        },
+        env_overrides=PRODUCTION,
     )
     assert result.returncode == 0, result.stderr
     # Only the warnings the README explains may remain (see README, "Running in production").
@@ -128,12 +158,7 @@ def test_production_never_creates_the_demo_login():
     result = run_manage(
         "bootstrap",
         "--demo",
-        env_overrides={
-            "WIMS_ENV": "production",
-            "SECRET_KEY": "x" * 20 + "a-long-random-production-secret-key-for-the-test-0123456789",
-            "ALLOWED_HOSTS": "wims.example.org",
-            "DATABASE_URL": "sqlite:///:memory:",
-        },
+        env_overrides=PRODUCTION,
     )
     assert result.returncode != 0
     assert "the demo login and demo sites are never created there" in result.stderr
