@@ -20,3 +20,20 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return self.deletable and super().has_delete_permission(request, obj)
+
+
+def _periodic_tasks_without_inline_script() -> None:
+    """django-celery-beat's task form adds an inline script (a reading of the chosen crontab), which the
+    Content-Security-Policy blocks: the plain admin form instead (only that reading is lost)."""
+    from django_celery_beat.admin import PeriodicTaskAdmin
+    from django_celery_beat.models import PeriodicTask
+
+    class PlainPeriodicTaskAdmin(PeriodicTaskAdmin):
+        change_form_template = None
+
+    if admin.site.is_registered(PeriodicTask):
+        admin.site.unregister(PeriodicTask)
+    admin.site.register(PeriodicTask, PlainPeriodicTaskAdmin)
+
+
+_periodic_tasks_without_inline_script()
