@@ -54,6 +54,13 @@ class SiteAdmin(admin.ModelAdmin):
     search_fields = ("name", "home_url")
     actions = ["poll_now"]
     readonly_fields = HEALTH_FIELDS
+
+    def get_readonly_fields(self, request, obj=None):
+        # Letting a site reach the local network is a superuser's decision (it opens the intranet to anyone who
+        # can edit the site's URLs); site administrators see it but cannot change it.
+        fields = tuple(super().get_readonly_fields(request, obj))
+        return fields if request.user.is_superuser else (*fields, "allow_private_addresses")
+
     fieldsets = (
         (None, {"fields": ("name", "home_url", "active")}),
         (

@@ -104,35 +104,46 @@ def user_agent() -> str:
 # --------------------------------------------------------------------------- address rule
 
 
-def address_allowed(address: str) -> bool:
-    """True for a public unicast address; False for loopback, private, link-local and the like."""
+def address_allowed(address: str, allow_private: bool = False) -> bool:
+    """True for a public unicast address; loopback, private and shared ones only with ``allow_private`` (a
+    superuser's decision per site). Link-local and cloud metadata addresses stay refused even then, unless a
+    network in settings.WIMS_ALLOWED_PRIVATE_NETWORKS holds them."""
     ip = ipaddress.ip_address(address.split("%", 1)[0])
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
         ip = ip.ipv4_mapped
-    return not (
-        ip.is_private
-        or ip.is_loopback
-        or ip.is_link_local
-        or ip.is_multicast
-        or ip.is_reserved
-        or ip.is_unspecified
-        or (isinstance(ip, ipaddress.IPv4Address) and ip in _SHARED)
-    )
+    if any(ip in network for network in _allowed_networks()):
+        return True
+    if ip.is_link_local or ip.is_multicast or ip.is_unspecified or ip in _METADATA:
+        return False
+    if ip.is_reserved and not ip.is_loopback:  # ::1 sits in reserved ::/8
+        return False
+    if ip.is_private or ip.is_loopback or (isinstance(ip, ipaddress.IPv4Address) and ip in _SHARED):
+        return allow_private
+    return True
 
 
 _SHARED = ipaddress.ip_network("100.64.0.0/10")  # carrier-grade NAT, not covered by is_private everywhere
+#: metadata services outside link-local space (AWS's IPv6 one); 169.254.169.254 is link-local
+_METADATA = {ipaddress.ip_address("fd00:ec2::254")}
 
 
-def check_host(host: str, port: int, url: str = "") -> None:
-    """Resolve ``host`` and refuse it when any of its addresses is not public."""
+def _allowed_networks() -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    from django.conf import settings
+
+    return [ipaddress.ip_network(n, strict=False) for n in getattr(settings, "WIMS_ALLOWED_PRIVATE_NETWORKS", ())]
+
+
+def check_host(host: str, port: int, url: str = "", allow_private: bool = False) -> None:
+    """Resolve ``host`` and refuse it when any of its addresses is not allowed (see address_allowed)."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror as exc:
         raise FetchError(f"cannot resolve {host}: {exc}", transient=True, url=url) from exc
     for info in infos:
         address = cast(str, info[4][0])  # the host of an AF_INET / AF_INET6 socket address
-        if not address_allowed(address):
-            raise AddressRefused(f"refused: {host} resolves to non-public address {address}", url=url)
+        if not address_allowed(address, allow_private):
+            kind = "a private address that this site may not use" if not allow_private else "a refused address"
+            raise AddressRefused(f"refused: {host} resolves to {kind}: {address}", url=url)
 
 
 class _Watchdog:
@@ -193,13 +204,15 @@ class _WatchedMixin:
 class _GuardedMixin:
     """Checks the peer address of the connected socket, before any byte of the request is sent."""
 
+    allow_private = False
+
     def connect(self):
         super().connect()
         sock = getattr(self, "sock", None)
         peer = sock.getpeername()[0] if sock is not None else None
-        if peer is not None and not address_allowed(peer):
+        if peer is not None and not address_allowed(peer, self.allow_private):
             self.close()
-            raise AddressRefused(f"refused: connected to non-public address {peer}")
+            raise AddressRefused(f"refused: connected to a refused address {peer}")
 
 
 class _WatchedHTTPConnection(_WatchedMixin, HTTPConnection):
@@ -218,32 +231,41 @@ class _GuardedHTTPSConnection(_GuardedMixin, _WatchedHTTPSConnection):
     pass
 
 
+class _PrivateHTTPConnection(_GuardedHTTPConnection):
+    allow_private = True
+
+
+class _PrivateHTTPSConnection(_GuardedHTTPSConnection):
+    allow_private = True
+
+
 def _pool(base, connection):
     return type(f"{connection.__name__}Pool", (base,), {"ConnectionCls": connection})
 
 
+#: by allow_private: every connection is watched (the deadline) and guarded (its peer address)
 _POOLS = {
-    True: {
+    False: {
         "http": _pool(HTTPConnectionPool, _GuardedHTTPConnection),
         "https": _pool(HTTPSConnectionPool, _GuardedHTTPSConnection),
     },
-    False: {
-        "http": _pool(HTTPConnectionPool, _WatchedHTTPConnection),
-        "https": _pool(HTTPSConnectionPool, _WatchedHTTPSConnection),
+    True: {
+        "http": _pool(HTTPConnectionPool, _PrivateHTTPConnection),
+        "https": _pool(HTTPSConnectionPool, _PrivateHTTPSConnection),
     },
 }
 
 
 class _Adapter(HTTPAdapter):
-    """Connections that the deadline watchdog sees and, with ``guarded``, that refuse non-public peers."""
+    """Connections that the deadline watchdog sees and that refuse peers the address rule refuses."""
 
-    def __init__(self, guarded: bool, **kwargs):
-        self.guarded = guarded
+    def __init__(self, allow_private: bool, **kwargs):
+        self.allow_private = allow_private
         super().__init__(**kwargs)
 
     def init_poolmanager(self, *args, **kwargs):
         super().init_poolmanager(*args, **kwargs)
-        self.poolmanager.pool_classes_by_scheme = dict(_POOLS[self.guarded])
+        self.poolmanager.pool_classes_by_scheme = dict(_POOLS[self.allow_private])
 
 
 _local = threading.local()
@@ -256,7 +278,7 @@ def _session(allow_private: bool) -> requests.Session:
     if session is None:
         session = requests.Session()
         session.trust_env = False  # no proxies or netrc from the environment: the address rule must hold
-        adapter = _Adapter(guarded=not allow_private, pool_maxsize=4)
+        adapter = _Adapter(allow_private, pool_maxsize=4)
         session.mount("http://", adapter)
         session.mount("https://", adapter)
         setattr(_local, name, session)
@@ -354,8 +376,7 @@ def fetch(
             raise FetchError(f"invalid URL {current!r}: {exc}", transient=False, url=current) from None
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise FetchError(f"not an http(s) URL: {current!r}", transient=False, url=current)
-        if not allow_private:
-            check_host(parts.hostname, port, current)
+        check_host(parts.hostname, port, current, allow_private)
         if before_request is not None:
             before_request(current, len(hops) > 1)  # True for a redirect hop
         # one absolute deadline per hop, enforced on the socket whatever a trickling server does

@@ -291,6 +291,10 @@ LOGGING = {
 # WIMS_LEASE_SECONDS, WIMS_SWEEP_GRACE, WIMS_ROBOTS_TTL, WIMS_ROBOTS_ERROR_TTL, WIMS_MAX_FAILURE_BACKOFF,
 # WIMS_AUTO_LEARN_PAGES, WIMS_MISSING_PAGE_ATTEMPTS, WIMS_MISSING_PAGE_DELAY.
 
+# Networks WebMon may reach although they are link-local or otherwise refused even for a site allowed private
+# addresses (monitor/net.py), e.g. "169.254.10.0/24"; empty: none. Cloud metadata stays refused unless named.
+WIMS_ALLOWED_PRIVATE_NETWORKS = env_list("WIMS_ALLOWED_PRIVATE_NETWORKS")
+
 # `manage.py runall` (make run): the web app's address, processing worker processes, the demo sites' port.
 WIMS_ADDR = os.environ.get("WIMS_ADDR", "127.0.0.1:8000")
 WIMS_WORKER_CONCURRENCY = env_int("WIMS_WORKER_CONCURRENCY", 2, minimum=1)

@@ -60,11 +60,11 @@ def test_private_addresses_are_refused_unless_the_site_allows_them(demo, fast_en
     outcome = services.poll_site(site.pk)
     assert outcome.enqueue == []
     site.refresh_from_db()
-    assert "non-public address 127.0.0.11" in site.last_error
+    assert "private address that this site may not use: 127.0.0.11" in site.last_error
     assert site.consecutive_failures == 1 and site.last_success_at is None
     assert site.next_poll_at >= before + timedelta(seconds=site.poll_interval)
     assert request_log(demo, "healthwatch") == [], "not a single byte sent"
-    assert FetchAttempt.objects.filter(outcome="failed", error__contains="non-public").count() == 5
+    assert FetchAttempt.objects.filter(outcome="failed", error__contains="may not use").count() == 5
     # A second failure doubles the wait before the next poll (a dead site costs little).
     services.poll_site(site.pk)
     site.refresh_from_db()
@@ -78,13 +78,13 @@ def test_redirect_to_a_private_address_is_refused_at_the_hop(demo, fast_env, mon
 
     calls = []
 
-    def fake_check(host, port, url=""):
+    def fake_check(host, port, url="", allow_private=False):
         calls.append(url)
         if url.endswith("/fault/redirect-loop"):  # pretend the first URL was public, the hop is not
             raise net.AddressRefused(f"refused: {host} resolves to non-public address 127.0.0.11", url=url)
 
     monkeypatch.setattr(net, "check_host", fake_check)
-    monkeypatch.setattr(net, "address_allowed", lambda address: True)  # the demo server plays a public host
+    monkeypatch.setattr(net, "address_allowed", lambda address, allow_private=False: True)  # plays a public host
     with pytest.raises(net.AddressRefused):
         net.fetch(demo.url("healthwatch", "/fault/redirect-loop/b"), allow_private=False)
     assert len(calls) == 2
@@ -223,6 +223,16 @@ def test_site_administrator_registers_a_site_and_sees_health_in_the_admin(client
     )
     assert response.status_code == 302, response.content.decode()[:2000]
     site = Site.objects.get(name="Courier")
+    assert not site.allow_private_addresses, "opening the local network is a superuser's decision"
+    superuser = get_user_model().objects.create_superuser("root", password="pw-Long-enough-2")
+    client.force_login(superuser)
+    change = client.get(f"/admin/monitor/site/{site.pk}/change/").content.decode()
+    assert 'name="allow_private_addresses"' in change
+    Site.objects.filter(pk=site.pk).update(allow_private_addresses=True)  # what the superuser's form saves
+    client.force_login(user)
+    change = client.get(f"/admin/monitor/site/{site.pk}/change/").content.decode()
+    assert 'name="allow_private_addresses"' not in change, "shown, not editable, for a site administrator"
+    site.refresh_from_db()
     assert site.next_poll_at is None, "due at the next dispatcher tick: no restart needed"
     run_pipeline(services.dispatch_due_polls())
     assert Article.objects.filter(site=site, state="processed").count() == 4

@@ -146,8 +146,41 @@ def test_address_rule(address, allowed):
     assert net.address_allowed(address) is allowed
 
 
+@pytest.mark.parametrize(
+    ("address", "allowed"),
+    [
+        ("127.0.0.11", True),  # the demo sites
+        ("10.1.2.3", True),
+        ("192.168.1.1", True),
+        ("100.64.0.1", True),
+        ("::1", True),
+        ("169.254.169.254", False),  # cloud metadata: link-local, refused even for a private site
+        ("fe80::1%eth0", False),
+        ("fd00:ec2::254", False),  # AWS's IPv6 metadata address, in private (ULA) space
+        ("0.0.0.0", False),
+        ("224.0.0.1", False),
+        ("8.8.8.8", True),
+    ],
+)
+def test_address_rule_for_a_site_allowed_private_addresses(address, allowed):
+    assert net.address_allowed(address, allow_private=True) is allowed
+
+
+def test_a_settings_allow_list_opens_a_link_local_network(settings):
+    assert not net.address_allowed("169.254.10.1", allow_private=True)
+    settings.WIMS_ALLOWED_PRIVATE_NETWORKS = ["169.254.10.0/24"]
+    assert net.address_allowed("169.254.10.1", allow_private=True)
+    assert net.address_allowed("169.254.10.1")  # a network named there is allowed for every site
+    assert not net.address_allowed("169.254.169.254", allow_private=True)
+
+
+def test_a_site_allowed_private_addresses_still_never_reaches_the_metadata_service():
+    with pytest.raises(net.AddressRefused, match="a refused address: 169.254.169.254"):
+        net.fetch("http://169.254.169.254/latest/meta-data/", allow_private=True)
+
+
 def test_check_host_refuses_names_that_resolve_to_loopback():
-    with pytest.raises(net.AddressRefused, match="non-public address 127.0.0.1"):
+    with pytest.raises(net.AddressRefused, match="may not use: 127.0.0.1"):
         net.check_host("localhost", 80)
     with pytest.raises(net.FetchError) as info:
         net.check_host("no-such-host.invalid", 80)
@@ -160,9 +193,9 @@ def test_connected_peer_is_checked_even_when_resolution_was_fooled(monkeypatch):
     listener.bind(("127.0.0.1", 0))
     listener.listen(1)
     port = listener.getsockname()[1]
-    monkeypatch.setattr(net, "check_host", lambda host, port, url="": None)
+    monkeypatch.setattr(net, "check_host", lambda host, port, url="", allow_private=False: None)
     try:
-        with pytest.raises(net.AddressRefused, match="connected to non-public address 127.0.0.1"):
+        with pytest.raises(net.AddressRefused, match="connected to a refused address 127.0.0.1"):
             net.fetch(f"http://127.0.0.1:{port}/", allow_private=False)
     finally:
         listener.close()
