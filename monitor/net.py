@@ -32,6 +32,9 @@ import requests
 from requests.adapters import HTTPAdapter
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
+from urllib3.exceptions import ConnectTimeoutError, NameResolutionError, NewConnectionError
+from urllib3.util import connection as urllib3_connection
+from urllib3.util import parse_url
 
 from . import conf
 from .canonical import canonicalise
@@ -202,9 +205,41 @@ class _WatchedMixin:
 
 
 class _GuardedMixin:
-    """Checks the peer address of the connected socket, before any byte of the request is sent."""
+    """Connects only to an address it resolved and vetted itself, and checks the peer again once connected.
+
+    The pre-connect check in fetch() names a refused host early, but the name is resolved again here: a DNS
+    answer that changed in between (rebinding: public first, private second) must not reach a TCP connect.
+    Connecting to the vetted address keeps the Host header and TLS SNI on the URL's host name.
+    """
 
     allow_private = False
+
+    def _new_conn(self):
+        host = self._dns_host  # urllib3: the name to resolve (the URL's host)
+        try:
+            infos = socket.getaddrinfo(host, self.port, type=socket.SOCK_STREAM)
+        except socket.gaierror as exc:
+            raise NameResolutionError(self.host, self, exc) from exc
+        addresses = [cast(str, info[4][0]) for info in infos]
+        for address in addresses:
+            if not address_allowed(address, self.allow_private):
+                raise AddressRefused(f"refused: {host} resolves to a refused address: {address}")
+        error: Exception | None = None
+        for address in dict.fromkeys(addresses):  # each vetted address once, in the resolver's order
+            try:
+                return urllib3_connection.create_connection(
+                    (address, self.port),
+                    self.timeout,
+                    source_address=self.source_address,
+                    socket_options=self.socket_options,
+                )
+            except TimeoutError as exc:
+                error = ConnectTimeoutError(self, f"Connection to {host} timed out")
+                error.__cause__ = exc
+            except OSError as exc:
+                error = NewConnectionError(self, f"Failed to establish a new connection: {exc}")
+                error.__cause__ = exc
+        raise error or NewConnectionError(self, f"no address for {host}")
 
     def connect(self):
         super().connect()
@@ -338,6 +373,19 @@ def _read_body(resp: requests.Response, url: str, cap: int, truncate: bool = Fal
     return b"".join(chunks)
 
 
+def _refuse_ambiguous(url: str, hostname: str) -> None:
+    """Refuse URLs that parsers read differently: ``http://127.0.0.52:8112\\@8.8.8.8/`` is 8.8.8.8 to urllib.parse
+    and 127.0.0.52 to urllib3, which connects. Backslashes, user info and control characters have no use in
+    a page's URL; and the host checked must be the host urllib3 connects to."""
+    if "\\" in url or any(ord(c) < 33 or ord(c) == 127 for c in url):
+        raise AddressRefused(f"refused: a backslash, space or control character in the URL {url[:200]!r}", url=url)
+    parsed = parse_url(url)
+    if parsed.auth is not None or "@" in (urlparse(url).netloc or ""):
+        raise AddressRefused(f"refused: user info in the URL {url[:200]!r}", url=url)
+    if (parsed.host or "").strip("[]").lower() != hostname.lower():
+        raise AddressRefused(f"refused: the URL's host is ambiguous ({parsed.host!r} or {hostname!r})", url=url)
+
+
 def fetch(
     url: str,
     *,
@@ -376,6 +424,7 @@ def fetch(
             raise FetchError(f"invalid URL {current!r}: {exc}", transient=False, url=current) from None
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise FetchError(f"not an http(s) URL: {current!r}", transient=False, url=current)
+        _refuse_ambiguous(current, parts.hostname)
         check_host(parts.hostname, port, current, allow_private)
         if before_request is not None:
             before_request(current, len(hops) > 1)  # True for a redirect hop

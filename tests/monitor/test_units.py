@@ -187,16 +187,63 @@ def test_check_host_refuses_names_that_resolve_to_loopback():
     assert info.value.transient and not isinstance(info.value, net.AddressRefused)
 
 
-def test_connected_peer_is_checked_even_when_resolution_was_fooled(monkeypatch):
-    """DNS rebinding: the name looked public when checked, but the socket reached loopback."""
+def _listener():
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen(1)
-    port = listener.getsockname()[1]
-    monkeypatch.setattr(net, "check_host", lambda host, port, url="", allow_private=False: None)
+    listener.settimeout(0.5)
+    return listener
+
+
+def _accepted(listener) -> bool:
     try:
-        with pytest.raises(net.AddressRefused, match="connected to a refused address 127.0.0.1"):
-            net.fetch(f"http://127.0.0.1:{port}/", allow_private=False)
+        conn, _ = listener.accept()
+    except TimeoutError:
+        return False
+    conn.close()
+    return True
+
+
+def test_dns_rebinding_never_reaches_a_tcp_connect(monkeypatch):
+    """The name resolves to a public address when checked and to loopback when connecting: the connection
+    vets what it resolves itself, so not even a TCP handshake reaches loopback (it used to, then the peer
+    check refused it)."""
+    listener = _listener()
+    port = listener.getsockname()[1]
+    real = socket.getaddrinfo
+    answers = iter(["93.184.216.34", "127.0.0.1", "127.0.0.1"])
+
+    def rebinding(host, *args, **kwargs):
+        if host == "rebind.example":
+            address = next(answers)
+            return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, port))]
+        return real(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", rebinding)
+    try:
+        with pytest.raises(net.AddressRefused, match="refused address: 127.0.0.1"):
+            net.fetch(f"http://rebind.example:{port}/", allow_private=False)
+        assert not _accepted(listener), "no connection reached the loopback listener"
+    finally:
+        listener.close()
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        "http://127.0.0.1:{port}\\@8.8.8.8/",  # urllib.parse: 8.8.8.8; urllib3: 127.0.0.1
+        "http://8.8.8.8@127.0.0.1:{port}/",
+        "http://user:pw@127.0.0.1:{port}/",
+        "http://127.0.0.1:{port}/a b",
+    ],
+)
+def test_urls_that_parsers_read_differently_are_refused_before_any_connection(template):
+    listener = _listener()
+    port = listener.getsockname()[1]
+    try:
+        with pytest.raises(net.AddressRefused, match="refused: "):
+            net.fetch(template.format(port=port), allow_private=True)
+        assert not _accepted(listener)
     finally:
         listener.close()
 
