@@ -333,7 +333,7 @@ def article_phrases(article: Article) -> tuple[list[ShownPhrase], str]:
 
 def last_rule() -> Rule | None:
     """The newest rule, with its folder and cornerstone case (what "Undo last rule" undoes)."""
-    return Rule.objects.select_related("folder", "cornerstone").order_by("-id").first()
+    return Rule.objects.select_related("folder", "cornerstone", "created_by").order_by("-id").first()
 
 
 # --------------------------------------------------------------------------- pages
@@ -426,7 +426,8 @@ def rule_page(rule: Rule, committed: dict | None, limit: int) -> dict:
         "stone_article": stone_article,
         "stone_rows": chips.get(stone_article.pk, []) if stone_article else [],
         "affected": [{"article": a, "rows": chips.get(a.pk, [])} for a in affected],
-        "is_last": last_rule_id() in rule_ids,
+        "is_last": (last := last_rule_id()) in rule_ids,
+        "last_rule_id": last,
     }
 
 

@@ -45,6 +45,7 @@ from classifier.models import (
     validate_folder_name,
 )
 from monitor.models import Article
+from wims import roles
 
 log = logging.getLogger(__name__)
 
@@ -938,16 +939,29 @@ def commit_rule(
 
 
 @transaction.atomic
-def undo_last_rule(user) -> list[int]:
+def undo_last_rule(user, rule_id: int | None = None) -> list[int]:
     """Remove the most recent rule (with the sibling rules committed with it); returns their ids.
 
-    The affected cases' suggestions are re-inferred without them and the cornerstone case's decisions
-    made by that commit are restored. Raises ValidationError when there is no rule to undo.
+    ``rule_id`` is the rule the expert saw as the last one (the workspace always sends it): when another
+    rule has been committed since, nothing is undone. Only the rule's author, or a knowledge-base
+    administrator, may undo it. The affected cases' suggestions are re-inferred without them and the
+    cornerstone case's decisions made by that commit are restored. Raises ValidationError when there is no
+    rule to undo or the undo is refused.
     """
     snapshot = kb.locked()
-    last = Rule.objects.order_by("-id").first()
+    last = Rule.objects.select_related("created_by").order_by("-id").first()
     if last is None:
         raise ValidationError("there is no rule to undo")
+    if rule_id is not None and rule_id != last.pk:
+        by = f" by {last.created_by.get_username()}" if last.created_by else ""
+        raise ValidationError(
+            f"rule {rule_id} is no longer the last rule: rule {last.pk} was committed since{by}; nothing was undone"
+        )
+    if last.created_by_id not in (None, user.pk) and not roles.is_kb_administrator(user):
+        raise ValidationError(
+            f"rule {last.pk} was made by {last.created_by.get_username()}: only they or a knowledge-base "
+            "administrator may undo it"
+        )
     entry = None
     for candidate in AuditEntry.objects.filter(action="rule.commit").order_by("-id")[:50]:
         if last.pk in candidate.details.get("rules", []):

@@ -286,8 +286,11 @@ def rule_detail(request, pk):
 def rule_undo(request):
     last = selectors.last_rule()
     article_id = last.cornerstone.article_id if last and last.cornerstone else None
+    raw = request.POST.get("rule", "")
+    if not (raw.isascii() and raw.isdigit()):
+        return HttpResponseBadRequest("rule must be the id of the rule to undo")
     try:
-        ids = services.undo_last_rule(request.user)
+        ids = services.undo_last_rule(request.user, int(raw))
     except ValidationError as exc:
         messages.error(request, _error_text(exc))
         return redirect(_safe_next(request, reverse("classifier:inbox")))

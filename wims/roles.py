@@ -8,10 +8,13 @@ from django.contrib.auth.models import Group, Permission
 
 EXPERTS = "experts"
 SITE_ADMINISTRATORS = "site administrators"
+#: experts who may also undo another expert's rule (a knowledge-base decision beyond one's own work)
+KB_ADMINISTRATORS = "knowledge-base administrators"
 
 # Model permissions each group gets in the admin (app_label, model names).
 GROUP_PERMISSIONS: dict[str, dict[str, list[str] | None]] = {
     EXPERTS: {"classifier": ["folder", "rule", "classification", "case"]},
+    KB_ADMINISTRATORS: {"classifier": ["folder", "rule", "classification", "case"]},
     SITE_ADMINISTRATORS: {
         "monitor": None,  # every model of the app
         "filters": None,
@@ -48,3 +51,7 @@ def is_expert(user) -> bool:
 
 def is_site_administrator(user) -> bool:
     return has_role(user, SITE_ADMINISTRATORS)
+
+
+def is_kb_administrator(user) -> bool:
+    return has_role(user, KB_ADMINISTRATORS)

@@ -5,7 +5,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from classifier import services
-from classifier.models import Folder
+from classifier.models import Folder, Rule
 
 pytestmark = pytest.mark.django_db
 
@@ -60,3 +60,22 @@ def test_the_migration_makes_existing_subtrees_of_private_folders_private(expert
     Folder.objects.filter(path="Team").update(public=False)  # as an older version could leave it
     import_module("classifier.migrations.0007_inherited_folder_privacy").make_subtrees_private(apps, None)
     assert not Folder.objects.get(path="Team/Notes").public
+
+
+def test_undo_names_its_rule_and_refuses_when_another_rule_is_now_last(make_case, folders, expert, expert2):
+    """Expert A is shown "Last rule: rule 31"; B commits rule 32; A's Undo used to remove rule 32."""
+    mine = services.commit_rule(make_case("match"), "new", expert, folder=folders["sport"], conditions=["match"])
+    theirs = services.commit_rule(make_case("vote"), "new", expert2, folder=folders["politics"], conditions=["vote"])
+    with pytest.raises(ValidationError, match=f"rule {mine[0].pk} is no longer the last rule.*by expert2"):
+        services.undo_last_rule(expert, mine[0].pk)
+    assert Rule.objects.filter(pk=theirs[0].pk).exists(), "nothing undone"
+
+
+def test_only_the_author_or_a_knowledge_base_administrator_undoes_a_rule(make_case, folders, expert, expert2):
+    from wims.roles import KB_ADMINISTRATORS, ensure_groups
+
+    rule = services.commit_rule(make_case("match"), "new", expert, folder=folders["sport"], conditions=["match"])[0]
+    with pytest.raises(ValidationError, match="made by expert: only they or a knowledge-base administrator"):
+        services.undo_last_rule(expert2, rule.pk)
+    expert2.groups.add(ensure_groups()[KB_ADMINISTRATORS])
+    assert services.undo_last_rule(expert2, rule.pk) == [rule.pk]

@@ -269,7 +269,8 @@ def test_affected_list_and_commit_then_undo(ec, sport_kb, make_case):
     assert Classification.objects.get(case=sport_kb["new"], folder=sport_kb["politics"]).state == "accepted"
     assert Classification.objects.get(case=other, folder=sport_kb["politics"]).state == "suggested"
 
-    response = ec.post(reverse("classifier:rule_undo"))
+    assert ec.post(reverse("classifier:rule_undo")).status_code == 400  # which rule? never "whatever is last"
+    response = ec.post(reverse("classifier:rule_undo"), {"rule": rule.pk})
     assert response["Location"] == reverse("classifier:article", args=[article.pk])
     assert not Rule.objects.filter(pk=rule.pk).exists()
     assert not Classification.objects.filter(case=other, folder=sport_kb["politics"]).exists()
@@ -369,3 +370,12 @@ def test_state_pages_are_exact_keyset_pages_with_a_count(ec, site, make_case, fo
     assert [r.article.pk for r in first.rows + second.rows] == expected
     back = ec.get(reverse("classifier:inbox"), {"state": "unreviewed", "before": second.prev_cursor.encode()})
     assert [r.article.pk for r in back.context["page"].rows] == [r.article.pk for r in first.rows]
+
+
+@pytest.mark.django_db
+def test_the_article_page_says_who_made_the_last_rule_and_its_undo_names_it(ec, sport_kb):
+    article = article_of(sport_kb["new"])
+    last = Rule.objects.order_by("-id").first()
+    html = ec.get(reverse("classifier:article", args=[article.pk])).content.decode()
+    assert f'name="rule" value="{last.pk}"' in html
+    assert f"by {last.created_by.get_username()}" in html
