@@ -63,7 +63,8 @@ class RuleDraft:
 
     Fields: ``kind`` (new/refine/stop), ``folder`` (target), ``wrong`` (the folder being corrected),
     ``c`` (condition keywords, repeated), ``x`` (keywords that must be absent), ``sel`` (ids of the
-    cornerstone cases selected as "must not change").
+    cornerstone cases selected as "must not change"), ``version`` (the knowledge-base version the draft was
+    checked on; sent with a commit).
     """
 
     def __init__(self, data):
@@ -83,6 +84,10 @@ class RuleDraft:
                 self.selected.append(int(value))
             except ValueError:
                 self.errors.append(f"{value!r} is not a case id")
+        raw_version = data.get("version") or ""
+        self.version: int | None = int(raw_version) if raw_version.isascii() and raw_version.isdigit() else None
+        if raw_version and self.version is None:
+            self.errors.append(f"{raw_version[:20]!r} is not a knowledge-base version")
         if self.kind == RuleKind.STOP:
             self.folder = None  # a stopping rule has no conclusion
 

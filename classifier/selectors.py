@@ -283,6 +283,11 @@ def rule_paths(rule_ids) -> dict[int, list[Rule]]:
     return {rid: [rules[r] for r in path if r in rules] for rid, path in paths.items()}
 
 
+def kb_version() -> int:
+    """The knowledge base's version, which a rule draft carries from its check to its commit."""
+    return kb.version()
+
+
 def last_rule_id() -> int | None:
     return Rule.objects.order_by("-id").values_list("id", flat=True).first()
 

@@ -865,8 +865,14 @@ def commit_rule(
     wrong_folder: Folder | int | None = None,
     conditions: Iterable[str] = (),
     absent: Iterable[str] = (),
+    version: int | None = None,
 ) -> list[Rule]:
     """Store the rule (one per parent rule for refine/stop), with ``case`` as its cornerstone case.
+
+    Idempotent: when the same rules (parent, folder, conditions, absent keywords, cornerstone case) exist
+    already, they are returned and nothing is stored (a double click, two experts making the same rule).
+    ``version``: the knowledge-base version the expert validated the rule on (the workspace sends it); when
+    the knowledge base has changed since, the commit is refused, as the cornerstone cases shown may be stale.
 
     Under the knowledge-base lock: re-checks the proposal against the current tree, re-infers only
     the stored cases holding the rule's keywords (CaseKeyword index), updates their suggestions, makes
@@ -879,6 +885,32 @@ def commit_rule(
     snapshot = kb.locked()
     case = Case.objects.get(pk=case.pk)  # the stored keywords, not a stale instance
     proposal = _proposal(snapshot.tree, case, kind, folder, wrong_folder, conditions, absent)
+    same = list(
+        Rule.objects.filter(
+            parent_id__in=[p for p in proposal.parent_ids if p is not None],
+            folder_id=proposal.folder,
+            conditions=sorted(proposal.conditions),
+            absent=sorted(proposal.absent),
+            cornerstone=case,
+        )
+    ) + list(
+        Rule.objects.filter(
+            parent_id__isnull=True,
+            folder_id=proposal.folder,
+            conditions=sorted(proposal.conditions),
+            absent=sorted(proposal.absent),
+            cornerstone=case,
+        )
+        if None in proposal.parent_ids
+        else []
+    )
+    if same and {r.parent_id for r in same} >= set(proposal.parent_ids):
+        return sorted(same, key=lambda r: r.pk)
+    if version is not None and version != snapshot.version:
+        raise ValidationError(
+            f"the knowledge base changed since this rule was checked (version {version}, now {snapshot.version}): "
+            "check the rule again before committing it"
+        )
     try:
         apply_proposal(snapshot.tree, proposal, snapshot.tree.max_id + 1)  # placement check only
     except ValueError as exc:

@@ -189,6 +189,8 @@ def _validation_context(request, article: Article, case: Case, draft: RuleDraft,
         "stones": [],
         "affected": None,
         "concluded": [],
+        # read before validating: a commit made meanwhile makes the draft's version stale, never newer
+        "kb_version": selectors.kb_version(),
     }
     context["concluded"] = selectors.concluded_folders(case)
     if draft.errors:
@@ -260,7 +262,7 @@ def rule_commit(request, pk):
         validation = services.validate_rule(case, **kwargs)
         if kwargs["conditions"] or kwargs["absent"]:
             affected_ids = [a.case_id for a in services.affected_cases(validation, limit=AFFECTED_LIMIT)]
-        rules = services.commit_rule(case, user=request.user, **kwargs)
+        rules = services.commit_rule(case, user=request.user, version=draft.version, **kwargs)
     except ValidationError as exc:
         context = _validation_context(request, article, case, draft)
         context["errors"].append(_error_text(exc))

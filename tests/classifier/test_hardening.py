@@ -79,3 +79,26 @@ def test_only_the_author_or_a_knowledge_base_administrator_undoes_a_rule(make_ca
         services.undo_last_rule(expert2, rule.pk)
     expert2.groups.add(ensure_groups()[KB_ADMINISTRATORS])
     assert services.undo_last_rule(expert2, rule.pk) == [rule.pk]
+
+
+def test_committing_the_same_rule_twice_creates_one_rule(make_case, folders, expert, expert2):
+    """A double click, or two experts making the same rule, used to store two identical rules."""
+    case = make_case("match goal")
+    first = services.commit_rule(case, "new", expert, folder=folders["sport"], conditions=["match"])
+    second = services.commit_rule(case, "new", expert2, folder=folders["sport"], conditions=["match"])
+    assert [r.pk for r in second] == [r.pk for r in first]
+    assert Rule.objects.count() == 1
+
+
+def test_a_commit_checked_on_an_older_knowledge_base_is_refused(make_case, folders, expert, expert2):
+    from classifier import kb
+
+    case = make_case("match goal")
+    checked_on = kb.version()  # expert A checks the draft
+    services.commit_rule(make_case("vote"), "new", expert2, folder=folders["politics"], conditions=["vote"])
+    with pytest.raises(ValidationError, match="changed since this rule was checked"):
+        services.commit_rule(case, "new", expert, folder=folders["sport"], conditions=["match"], version=checked_on)
+    assert not Rule.objects.filter(folder=folders["sport"]).exists()
+    now = kb.version()
+    rule = services.commit_rule(case, "new", expert, folder=folders["sport"], conditions=["match"], version=now)
+    assert rule[0].folder == folders["sport"]

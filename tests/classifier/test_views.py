@@ -288,6 +288,23 @@ def test_commit_without_conditions_is_refused(ec, sport_kb):
 
 
 @pytest.mark.django_db
+def test_the_rule_page_carries_the_version_it_checked_and_a_stale_commit_is_refused(ec, sport_kb):
+    from classifier import kb
+
+    article = article_of(sport_kb["new"])
+    version = kb.version()
+    page = ec.get(reverse("classifier:rule", args=[article.pk]), {"kind": "new", "folder": sport_kb["politics"].pk})
+    assert f'name="version" value="{version}"' in page.content.decode()
+    count = Rule.objects.count()
+    stale = {"kind": "new", "folder": sport_kb["politics"].pk, "c": ["election"], "version": version - 1}
+    response = ec.post(reverse("classifier:rule_commit", args=[article.pk]), stale)
+    assert response.status_code == 400 and Rule.objects.count() == count
+    assert "changed since this rule was checked" in response.content.decode()
+    response = ec.post(reverse("classifier:rule_commit", args=[article.pk]), {**stale, "version": version})
+    assert response.status_code == 302 and Rule.objects.count() == count + 1
+
+
+@pytest.mark.django_db
 def test_stopping_rule_from_reject(ec, sport_kb):
     article = article_of(sport_kb["new"])
     ec.post(reverse("classifier:reject", args=[article.pk]), {"folder": sport_kb["football"].pk})
