@@ -26,6 +26,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from classifier import kb
@@ -885,24 +886,17 @@ def commit_rule(
     snapshot = kb.locked()
     case = Case.objects.get(pk=case.pk)  # the stored keywords, not a stale instance
     proposal = _proposal(snapshot.tree, case, kind, folder, wrong_folder, conditions, absent)
+    parents = [p for p in proposal.parent_ids if p is not None]
+    same_parent = Q(parent_id__in=parents) | (Q(parent__isnull=True) if None in proposal.parent_ids else Q(pk__in=[]))
+    same_folder = Q(folder__isnull=True) if proposal.folder is None else Q(folder_id=proposal.folder)
     same = list(
         Rule.objects.filter(
-            parent_id__in=[p for p in proposal.parent_ids if p is not None],
-            folder_id=proposal.folder,
+            same_parent,
+            same_folder,
             conditions=sorted(proposal.conditions),
             absent=sorted(proposal.absent),
             cornerstone=case,
         )
-    ) + list(
-        Rule.objects.filter(
-            parent_id__isnull=True,
-            folder_id=proposal.folder,
-            conditions=sorted(proposal.conditions),
-            absent=sorted(proposal.absent),
-            cornerstone=case,
-        )
-        if None in proposal.parent_ids
-        else []
     )
     if same and {r.parent_id for r in same} >= set(proposal.parent_ids):
         return sorted(same, key=lambda r: r.pk)
@@ -989,9 +983,10 @@ def undo_last_rule(user, rule_id: int | None = None) -> list[int]:
         raise ValidationError(
             f"rule {rule_id} is no longer the last rule: rule {last.pk} was committed since{by}; nothing was undone"
         )
-    if last.created_by_id not in (None, user.pk) and not roles.is_kb_administrator(user):
+    author = last.created_by
+    if author is not None and author.pk != user.pk and not roles.is_kb_administrator(user):
         raise ValidationError(
-            f"rule {last.pk} was made by {last.created_by.get_username()}: only they or a knowledge-base "
+            f"rule {last.pk} was made by {author.get_username()}: only they or a knowledge-base "
             "administrator may undo it"
         )
     entry = None

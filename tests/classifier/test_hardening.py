@@ -102,3 +102,12 @@ def test_a_commit_checked_on_an_older_knowledge_base_is_refused(make_case, folde
     now = kb.version()
     rule = services.commit_rule(case, "new", expert, folder=folders["sport"], conditions=["match"], version=now)
     assert rule[0].folder == folders["sport"]
+
+
+def test_a_stopping_rule_committed_twice_is_stored_once(make_case, folders, expert):
+    services.commit_rule(make_case("match"), "new", expert, folder=folders["sport"], conditions=["match"])
+    case = make_case("match vote")
+    kwargs = {"wrong_folder": folders["sport"], "conditions": ["vote"]}
+    first = services.commit_rule(case, "stop", expert, **kwargs)
+    assert services.commit_rule(case, "stop", expert, **kwargs) == first
+    assert Rule.objects.filter(folder__isnull=True).count() == 1
