@@ -885,21 +885,10 @@ def commit_rule(
         raise ValidationError("a rule needs at least one condition keyword (pick from the difference list)")
     snapshot = kb.locked()
     case = Case.objects.get(pk=case.pk)  # the stored keywords, not a stale instance
+    same = _same_commit(case, kind, folder, wrong_folder, conditions, absent)
+    if same:
+        return same
     proposal = _proposal(snapshot.tree, case, kind, folder, wrong_folder, conditions, absent)
-    parents = [p for p in proposal.parent_ids if p is not None]
-    same_parent = Q(parent_id__in=parents) | (Q(parent__isnull=True) if None in proposal.parent_ids else Q(pk__in=[]))
-    same_folder = Q(folder__isnull=True) if proposal.folder is None else Q(folder_id=proposal.folder)
-    same = list(
-        Rule.objects.filter(
-            same_parent,
-            same_folder,
-            conditions=sorted(proposal.conditions),
-            absent=sorted(proposal.absent),
-            cornerstone=case,
-        )
-    )
-    if same and {r.parent_id for r in same} >= set(proposal.parent_ids):
-        return sorted(same, key=lambda r: r.pk)
     if version is not None and version != snapshot.version:
         raise ValidationError(
             f"the knowledge base changed since this rule was checked (version {version}, now {snapshot.version}): "
@@ -962,6 +951,23 @@ def commit_rule(
         reclassified=sync.as_details(),
     )
     return rows
+
+
+def _same_commit(case: Case, kind, folder, wrong_folder, conditions, absent) -> list[Rule]:
+    """The rules of an earlier commit of exactly this draft for this case, when they are all still stored."""
+    draft = {
+        "kind": str(rule_kind(kind)),
+        "folder": _folder_id(folder),
+        "wrong_folder": _folder_id(wrong_folder) if rule_kind(kind) != RuleKind.NEW else None,
+        "conditions": sorted(keyword_set(conditions)),
+        "absent": sorted(keyword_set(absent)),
+    }
+    for entry in AuditEntry.objects.filter(action="rule.commit", details__case=case.pk).order_by("-id")[:20]:
+        if all(entry.details.get(key) == value for key, value in draft.items()):
+            rules = list(Rule.objects.filter(pk__in=entry.details["rules"]).order_by("pk"))
+            if len(rules) == len(entry.details["rules"]):
+                return rules
+    return []
 
 
 @transaction.atomic
