@@ -25,6 +25,7 @@ folder. Feeds never run inference; they only read classifications.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import html
 import re
@@ -390,8 +391,13 @@ class FolderRssFeed(Feed):
     author_name = "WIMS"
     language = "en"
 
+    # RSS 2.0 does not say whether a title is text or HTML, and many readers render it as HTML: a title is
+    # HTML-escaped before the XML escaping, so "<script>" in an article's title shows as text there too.
+    # (Atom says: type="text" by default; FolderAtomFeed escapes once.)
+    title_escape = staticmethod(functools.partial(html.escape, quote=False))
+
     def title(self, obj: FeedData) -> str:
-        return obj.scope.title()
+        return self.title_escape(obj.scope.title())
 
     def description(self, obj: FeedData) -> str:
         return obj.scope.description()
@@ -411,7 +417,7 @@ class FolderRssFeed(Feed):
         return obj.items
 
     def item_title(self, item: FeedItem) -> str:
-        return xml_text(item.article.title) or xml_text(item.article.url)
+        return self.title_escape(xml_text(item.article.title) or xml_text(item.article.url))
 
     def item_description(self, item: FeedItem) -> str:
         return summary_text(item.article.core_text)
@@ -439,6 +445,7 @@ class FolderAtomFeed(FolderRssFeed):
 
     feed_type = feedgenerator.Atom1Feed  # type: ignore[assignment]  # django-stubs pins the RSS class
     subtitle = FolderRssFeed.description
+    title_escape = staticmethod(str)  # Atom titles are type="text": the XML escaping is the only one
 
 
 FEED_CLASSES = {"rss": FolderRssFeed(), "atom": FolderAtomFeed()}
