@@ -91,9 +91,26 @@ def export_json() -> str:
 def _need(item: Mapping, key: str, kind: type | tuple, where: str):
     if not isinstance(item, Mapping) or key not in item:
         raise ValidationError(f"{where}: missing {key!r}")
-    value = item[key]
+    return _typed(item, key, kind, where)
+
+
+def _typed(item: Mapping, key: str, kind: type | tuple, where: str, optional: bool = False):
+    """``item[key]`` of type ``kind`` (None allowed when ``optional``); strings without NUL characters, which
+    no database column takes."""
+    value = item.get(key)
+    if optional and value is None:
+        return None
     if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
         raise ValidationError(f"{where}: {key!r} has the wrong type ({type(value).__name__})")
+    if isinstance(value, str) and "\x00" in value:
+        raise ValidationError(f"{where}: {key!r} holds a NUL character")
+    return value
+
+
+def _source(value: str, where: str) -> str:
+    limit = Case._meta.get_field("source").max_length or 0
+    if len(value) > limit:
+        raise ValidationError(f"{where}: 'source' is longer than {limit} characters")
     return value
 
 
@@ -120,6 +137,8 @@ def _words(value, where: str) -> list[str]:
         raise ValidationError(f"{where}: keywords must be a list of non-blank strings without surrounding spaces")
     if len(words) != len(value):
         raise ValidationError(f"{where}: repeated keywords")
+    if any("\x00" in w for w in value):
+        raise ValidationError(f"{where}: a keyword holds a NUL character")
     if any(len(w) > CaseKeyword.MAX_LENGTH for w in value):
         raise ValidationError(f"{where}: a keyword is longer than {CaseKeyword.MAX_LENGTH} characters")
     return sorted(value)
@@ -160,7 +179,7 @@ def _check(data: Mapping) -> tuple[list, dict, list]:
             raise ValidationError(f"{where}: repeated case id {number}")
         cases[number] = (
             _words(_need(item, "keywords", list, where), where),
-            _need(item, "source", str, where),
+            _source(_need(item, "source", str, where), where),
             _parse_time(_need(item, "created_at", str, where), where),
         )
     rules = []
@@ -169,9 +188,9 @@ def _check(data: Mapping) -> tuple[list, dict, list]:
     for n, item in enumerate(_need(data, "rules", list, "document")):
         where = f"rules[{n}]"
         number = _need(item, "id", int, where)
-        parent = item.get("parent")
-        folder = item.get("folder")
-        stone = item.get("cornerstone")
+        parent = _typed(item, "parent", int, where, optional=True)
+        folder = _typed(item, "folder", str, where, optional=True)
+        stone = _typed(item, "cornerstone", int, where, optional=True)
         if number in seen:
             raise ValidationError(f"{where}: repeated rule id {number}")
         if parent is not None and parent not in seen:
@@ -275,4 +294,6 @@ def import_json(text: str, user=None) -> dict:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ValidationError(f"not valid JSON: {exc}") from exc
+    except RecursionError:
+        raise ValidationError("not a knowledge-base export: JSON nested too deeply") from None
     return import_kb(data, user)

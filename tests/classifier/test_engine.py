@@ -249,3 +249,33 @@ def test_indexed_inference_matches_top_down_walk(data):
     tree, cases = data
     for case in cases:
         assert tree.infer(case) == naive_infer(tree, case)
+
+
+def test_building_a_deep_refinement_chain_is_linear():
+    """A 20,000-deep chain made every knowledge-base load take 10 s (each pass added one level): the tree is now
+    built in one walk from the root, so each rule's parent is looked at a bounded number of times."""
+    from classifier.engine import Rule, RuleTree
+
+    looked_at = [0]
+
+    class CountingRule(Rule):
+        def __getattribute__(self, name):
+            if name == "parent_id":
+                looked_at[0] += 1
+            return super().__getattribute__(name)
+
+    n = 20_000
+    chain = [CountingRule(i, i - 1 if i > 1 else None, 1 + i % 2, frozenset({f"k{i}"})) for i in range(1, n + 1)]
+    looked_at[0] = 0
+    tree = RuleTree(reversed(chain))  # any order: children before parents here
+    assert len(tree.path(n)) == n
+    assert looked_at[0] <= 5 * n, looked_at[0]
+
+
+def test_rules_whose_parents_are_missing_or_circular_are_refused():
+    from classifier.engine import Rule, RuleTree
+
+    with pytest.raises(ValueError, match=r"unknown parent rules: \[7\]"):
+        RuleTree([Rule(1, None, 1, frozenset({"a"})), Rule(2, 7, 2, frozenset({"b"}))])
+    with pytest.raises(ValueError, match="unknown parent rules"):
+        RuleTree([Rule(1, None, 1, frozenset({"a"})), Rule(2, 3, 2, frozenset({"b"})), Rule(3, 2, 1, frozenset({"c"}))])

@@ -124,6 +124,14 @@ def _broken(text, change):
         (lambda d: d["rules"][2].update(folder="Sport"), "valid MCRDR tree"),
         (lambda d: d["cases"][0].update(created_at="yesterday"), "invalid created_at"),
         (lambda d: d["cases"][0].pop("keywords"), "missing 'keywords'"),
+        # these raised TypeError or a database error (issue: import_kb answered with tracebacks)
+        (lambda d: d["rules"][2].update(parent=[1]), "'parent' has the wrong type"),
+        (lambda d: d["rules"][0].update(folder={"a": 1}), "'folder' has the wrong type"),
+        (lambda d: d["rules"][0].update(cornerstone=[1]), "'cornerstone' has the wrong type"),
+        (lambda d: d["folders"].append({**d["folders"][0], "path": "x" * 101}), "100 characters at most"),
+        (lambda d: d["cases"][0].update(source="s" * 2001), "longer than 2000 characters"),
+        (lambda d: d["folders"][0].update(path="Sp\x00ort"), "NUL"),
+        (lambda d: d["cases"][0]["keywords"].append("nul\x00word"), "NUL"),
     ],
 )
 def test_import_rejects_broken_documents_with_a_clear_error(built_kb, change, message):
@@ -136,6 +144,21 @@ def test_import_rejects_broken_documents_with_a_clear_error(built_kb, change, me
 def test_import_rejects_invalid_json():
     with pytest.raises(ValidationError, match="not valid JSON"):
         exchange.import_json("{")
+    with pytest.raises(ValidationError, match="nested too deeply"):  # was a RecursionError
+        exchange.import_json("[" * 100_000 + "]" * 100_000)
+
+
+def test_the_command_names_what_is_wrong_with_a_file_it_cannot_read(tmp_path):
+    binary = tmp_path / "kb.json"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe")
+    with pytest.raises(CommandError, match="is not UTF-8 text"):  # was a UnicodeDecodeError
+        call_command("import_kb", str(binary))
+    with pytest.raises(CommandError, match="cannot read"):
+        call_command("import_kb", str(tmp_path / "missing.json"))
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(CommandError, match="nested too deeply"):
+        call_command("import_kb", str(deep))
 
 
 def test_commands_round_trip(built_kb, tmp_path, expert, capsys):

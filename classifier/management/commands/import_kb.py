@@ -5,6 +5,7 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
+from django.db import DatabaseError
 
 from classifier.exchange import import_json
 
@@ -19,7 +20,12 @@ class Command(BaseCommand):
     def handle(self, *args, file, user=None, **options):
         import sys
 
-        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+        try:
+            text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            raise CommandError(f"{file} is not UTF-8 text (a JSON export of export_kb): {exc}") from None
+        except OSError as exc:
+            raise CommandError(f"cannot read {file}: {exc.strerror or exc}") from None
         actor = None
         if user:
             try:
@@ -30,6 +36,8 @@ class Command(BaseCommand):
             counts = import_json(text, actor)
         except ValidationError as exc:
             raise CommandError("; ".join(exc.messages)) from exc
+        except DatabaseError as exc:  # a value the checks let through and a column refused: nothing was written
+            raise CommandError(f"the database refused a value of the file, nothing was imported: {exc}") from exc
         self.stdout.write(
             f"imported {counts['rules']} rules, {counts['cases']} cornerstone cases, {counts['folders']} new folders"
         )
