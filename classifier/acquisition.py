@@ -125,7 +125,7 @@ def apply(tree: RuleTree, proposal: RuleProposal, first_id: int, commit: bool = 
 
     The tree is only changed with ``commit=True``, and then all or nothing.
     """
-    if not proposal.conditions and not proposal.absent:
+    if not proposal.conditions and not proposal.absent and proposal.kind != RuleKind.STOP:
         raise ValueError("the proposal has no conditions yet; add keywords from the difference list")
     rules = [
         Rule(first_id + n, parent, proposal.folder, proposal.conditions, proposal.absent)

@@ -74,11 +74,17 @@ class Rule:
             raise TypeError(f"rule id must be an int, got {self.id!r}")
         object.__setattr__(self, "conditions", keyword_set(self.conditions, "conditions"))
         object.__setattr__(self, "absent", keyword_set(self.absent, "absent"))
-        if not self.conditions and not self.absent:
+        # A stopping rule may add no condition: it withholds its parent's folder wherever the parent fires
+        # ("not this folder here"). Any other rule needs one, or it would fire on every case.
+        if not self.conditions and not self.absent and not self.is_bare_stop:
             raise ValueError(f"rule {self.id} has no conditions: it would fire on every case")
         both = self.conditions & self.absent
         if both:
             raise ValueError(f"rule {self.id} requires keywords both present and absent: {sorted(both)}")
+
+    @property
+    def is_bare_stop(self) -> bool:
+        return self.folder is None and self.parent_id is not None
 
     def satisfied_by(self, case: frozenset[str]) -> bool:
         """True when every condition keyword is in the case and no absent keyword is."""

@@ -787,8 +787,17 @@ def affected_cases(validation: Validation, limit: int | None = None) -> list[Aff
     snapshot = kb.current()
     proposal = validation.proposal
     if not proposal.conditions and not proposal.absent:
-        raise ValidationError("add at least one condition before listing the cases the rule would change")
-    rows = dict(_candidates(proposal.conditions, proposal.absent))
+        if proposal.kind != RuleKind.STOP:
+            raise ValidationError("add at least one condition before listing the cases the rule would change")
+        # a bare stopping rule fires wherever a parent does: the cases holding a parent's path keywords
+        rows: dict[int, frozenset[str]] = {}
+        for parent in proposal.parent_ids:
+            path = [snapshot.tree.get(i) for i in snapshot.tree.path(parent)] if parent is not None else []
+            present = frozenset().union(*(r.conditions for r in path))
+            missing = frozenset().union(*(r.absent for r in path))
+            rows.update(_candidates(present, missing))
+    else:
+        rows = dict(_candidates(proposal.conditions, proposal.absent))
     rows.pop(validation.case.pk, None)
     changed = changed_cases(snapshot.tree, proposal, rows)
     ids = sorted(changed)[:limit] if limit is not None else sorted(changed)
@@ -880,8 +889,10 @@ def commit_rule(
     and writes the audit entry. Raises ValidationError for conditions that are not keywords of the
     case, empty conditions, or a rule that does not fit the case.
     """
-    if not _keyword_set(conditions, "conditions"):
-        raise ValidationError("a rule needs at least one condition keyword (pick from the difference list)")
+    if not _keyword_set(conditions, "conditions") and not _keyword_set(absent, "absent") and kind != RuleKind.STOP:
+        # one rule shape everywhere: a rule of absent keywords only is a rule (the engine and page take it);
+        # a stopping rule needs no keyword of its own ("not this folder here")
+        raise ValidationError("a rule needs at least one keyword, present or absent (pick from the difference list)")
     snapshot = kb.locked()
     case = Case.objects.get(pk=case.pk)  # the stored keywords, not a stale instance
     same = _same_commit(case, kind, folder, wrong_folder, conditions, absent)

@@ -260,7 +260,7 @@ def rule_commit(request, pk):
     affected_ids: list[int] = []
     try:
         validation = services.validate_rule(case, **kwargs)
-        if kwargs["conditions"] or kwargs["absent"]:
+        if kwargs["conditions"] or kwargs["absent"] or kwargs["kind"] == RuleKind.STOP:
             affected_ids = [a.case_id for a in services.affected_cases(validation, limit=AFFECTED_LIMIT)]
         rules = services.commit_rule(case, user=request.user, version=draft.version, **kwargs)
     except ValidationError as exc:

@@ -111,3 +111,33 @@ def test_a_stopping_rule_committed_twice_is_stored_once(make_case, folders, expe
     first = services.commit_rule(case, "stop", expert, **kwargs)
     assert services.commit_rule(case, "stop", expert, **kwargs) == first
     assert Rule.objects.filter(folder__isnull=True).count() == 1
+
+
+# ------------------------------------------------------------------- one rule shape everywhere (issue 14, D6/D7)
+def test_a_rule_of_absent_keywords_only_commits_as_the_page_and_engine_allow(make_case, folders, expert, check_kb):
+    """The engine and the rule page took it, the commit refused it."""
+    make_case("match goal")
+    case = make_case("budget vote")
+    [rule] = services.commit_rule(case, "new", expert, folder=folders["politics"], absent=["match"])
+    assert rule.conditions == [] and rule.absent == ["match"]
+    check_kb()
+
+
+def test_a_stopping_rule_without_a_condition_of_its_own_withholds_the_folder_where_its_parent_fires(
+    make_case, folders, expert, check_kb
+):
+    """It was refused as "would fire on every case"; it fires only where its parent fires."""
+    from classifier.models import Classification
+
+    services.commit_rule(make_case("match"), "new", expert, folder=folders["sport"], conditions=["match"])
+    other = make_case("match final")
+    case = make_case("match report")
+    validation = services.validate_rule(case, "stop", wrong_folder=folders["sport"])
+    affected = {a.case_id for a in services.affected_cases(validation)}
+    assert other.pk in affected
+    [stop] = services.commit_rule(case, "stop", expert, wrong_folder=folders["sport"])
+    assert stop.folder is None and stop.conditions == [] and stop.parent_id is not None
+    assert not Classification.objects.filter(case=other, folder=folders["sport"], state="suggested").exists()
+    check_kb()
+    with pytest.raises(ValidationError, match="at least one keyword"):
+        services.commit_rule(make_case("vote"), "new", expert, folder=folders["politics"])

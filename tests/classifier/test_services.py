@@ -292,7 +292,7 @@ def test_commit_stop_rule_removes_suggestion(make_case, folders, expert, check_k
 
 def test_commit_refuses_empty_or_foreign_conditions(make_case, folders, expert):
     case = make_case("budget tax")
-    with pytest.raises(ValidationError, match="at least one condition"):
+    with pytest.raises(ValidationError, match="at least one keyword"):
         services.commit_rule(case, "new", expert, folder=folders["economy"])
     with pytest.raises(ValidationError, match="keywords of the case"):
         services.commit_rule(case, "new", expert, folder=folders["economy"], conditions=["deficit"])

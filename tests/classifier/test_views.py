@@ -284,7 +284,7 @@ def test_commit_without_conditions_is_refused(ec, sport_kb):
         reverse("classifier:rule_commit", args=[article.pk]), {"kind": "new", "folder": sport_kb["politics"].pk}
     )
     assert response.status_code == 400 and Rule.objects.count() == count
-    assert "at least one condition" in response.content.decode()
+    assert "at least one keyword" in response.content.decode()
 
 
 @pytest.mark.django_db
