@@ -498,6 +498,8 @@ class Soak:
             limit = 2 * site.poll_interval + (OUTAGE + 30 if self.redis else 30)
             if not gaps or max(gaps) > limit:
                 failures.append(f"{site.name}: polls off schedule (max gap {max(gaps or [0]):.0f} s > {limit} s)")
+            elif statistics.median(gaps) > 1.25 * site.poll_interval:  # the beat's rhythm, not a beat late
+                failures.append(f"{site.name}: polls every {statistics.median(gaps):.0f} s, not {site.poll_interval} s")
 
         memory = {}
         for role, values in self.memory.items():
