@@ -8,8 +8,6 @@ and publishes more articles. Every worker process must still be alive and every 
 
 import os
 import shutil
-import socket
-import subprocess
 import threading
 import time
 from urllib.parse import urlsplit
@@ -20,6 +18,7 @@ from kombu import Connection
 from classifier.models import Case
 from monitor.models import Article
 from tests.monitor.conftest import FAST_ENV, control, ground_truth, register, wait_for
+from tests.redis_server import RedisServer
 
 pytestmark = [
     pytest.mark.worker,
@@ -27,47 +26,6 @@ pytestmark = [
 ]
 
 OUTAGE_SECONDS = float(os.environ.get("WIMS_TEST_OUTAGE_SECONDS", "60"))
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-class RedisServer:
-    """A redis-server of this test's own, which the test stops and starts again (its data kept on disk)."""
-
-    def __init__(self, directory):
-        self.port = free_port()
-        self.directory = directory
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.proc: subprocess.Popen | None = None
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen(
-            [
-                "redis-server",
-                *("--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.directory)),
-                *("--appendonly", "yes", "--appendfsync", "always", "--save", ""),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        wait_for(self.ping, timeout=20, message="redis-server to answer")
-
-    def ping(self) -> bool:
-        try:
-            with socket.create_connection(("127.0.0.1", self.port), timeout=1) as sock:
-                sock.sendall(b"PING\r\n")
-                return sock.recv(16).startswith(b"+PONG")
-        except OSError:
-            return False
-
-    def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(timeout=30)
 
 
 @pytest.fixture

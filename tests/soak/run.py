@@ -28,7 +28,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -42,18 +41,14 @@ from urllib.parse import urlsplit, urlunsplit
 
 import requests
 
+from tests.redis_server import RedisServer, free_port
+
 ROOT = Path(__file__).resolve().parents[2]
 LEASE_GRACE = 60  # seconds a row may stay in a working state past its lease before the sweep must have acted
 DRAIN_MARGIN = 150  # articles published this close to the end need not be processed yet
 OUTAGE = 60
 MEMORY_CAP_MB = 600  # per role (a worker with its pool processes)
 ROLES = ("web", "worker-dispatch", "worker-net", "worker-process", "beat", "demo-sites")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def log(text: str) -> None:
@@ -121,39 +116,6 @@ def role_memory(pid: int) -> float:
 # --------------------------------------------------------------------------- backends
 
 
-class OwnRedis:
-    def __init__(self, directory: Path):
-        self.port = free_port()
-        self.directory = directory
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.proc: subprocess.Popen | None = None
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen(
-            [
-                "redis-server",
-                *("--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.directory)),
-                *("--appendonly", "yes", "--save", ""),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        for _ in range(100):
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=1) as sock:
-                    sock.sendall(b"PING\r\n")
-                    if sock.recv(16).startswith(b"+PONG"):
-                        return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("redis-server did not start")
-
-    def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(timeout=30)
-
-
 def postgres_admin(url: str, sql: str) -> None:
     import psycopg2
 
@@ -184,11 +146,11 @@ class Soak:
             # the 404-then-200 case is retried within the run (production waits 15 min, then doubles)
             WIMS_MISSING_PAGE_DELAY="20",
         )
-        self.redis: OwnRedis | None = None
+        self.redis: RedisServer | None = None
         self.db_name = None
         broker = os.environ.get("CELERY_BROKER_URL", "")
         if broker.startswith("redis://"):
-            self.redis = OwnRedis(workdir)
+            self.redis = RedisServer(workdir)
             self.env["CELERY_BROKER_URL"] = self.redis.url
             self.env.pop("CELERY_RESULT_BACKEND", None)
         else:
