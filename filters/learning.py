@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeAlias, TypeVar
 
-from .pipeline import ExtractionError, Phrase, apply_filters, page_text, parse_html, segment, tokenize
+from .pipeline import ExtractionError, Phrase, decide, read_page, segment_page, tokenize
 from .profiles import Profile, get_profile
 from .stopwords import get_stop_words
 
@@ -69,6 +69,8 @@ class PageSample:
     title: str = ""
     texts: frozenset[str] = field(default_factory=frozenset)
     paths: frozenset[str] = field(default_factory=frozenset)
+    #: the page's block tree (HTML5 profiles; see filters.html5), None for libxml2 profiles
+    blocks: Any = None
 
     def __post_init__(self) -> None:
         if not self.texts:
@@ -87,12 +89,8 @@ _Item = TypeVar("_Item", bound=Hashable)
 def analyse_page(html: str | bytes, *, url: str | None = None, profile: Profile | str | None = "default") -> PageSample:
     """Parse a page into phrases with the base profile's length and tag filters (no redundancy)."""
     prof = get_profile(profile)
-    text, data, _ = page_text(html)
-    root = parse_html(data) if text.strip() else None
-    if root is None:
-        return PageSample(url, [])
-    phrases, title = segment(root, prof)
-    return PageSample(url, phrases, title)
+    phrases, title, blocks = segment_page(read_page(html), prof)
+    return PageSample(url, phrases, title, blocks=blocks)
 
 
 # --------------------------------------------------------------------------- the thesis's two sets
@@ -277,8 +275,8 @@ def _as_sample(page: PageInput, base: Profile) -> PageSample:
 def _core_tokens(
     sample: PageSample, profile: Profile, redundant: frozenset[str], stop_words: frozenset[str]
 ) -> list[str]:
-    phrases = [Phrase(p.text, p.path, p.neg, p.pos, p.link_density) for p in sample.phrases]
-    apply_filters(phrases, profile, redundant)
+    phrases = [p.fresh() for p in sample.phrases]
+    decide(phrases, profile, sample.blocks, sample.title, redundant)
     return tokenize("\n".join(p.text for p in phrases if p.removed_by is None), stop_words)
 
 
@@ -334,7 +332,7 @@ def learn_profile(
     # Only phrases that would otherwise stay core are worth storing.
     filters_only = plain.copy()
     for s in samples:
-        apply_filters(s.phrases, filters_only, frozenset())
+        decide(s.phrases, filters_only, s.blocks, s.title, frozenset())
 
     phrases: list[str] = []
     seen = set()
@@ -408,6 +406,6 @@ def learn_profile(
 
 def refilter(sample: PageSample, profile: Profile) -> list[Phrase]:
     """Fresh copies of a sample's phrases with ``profile``'s filters applied (benchmarks, CLI)."""
-    phrases = [Phrase(p.text, p.path, p.neg, p.pos, p.link_density) for p in sample.phrases]
-    apply_filters(phrases, profile)
+    phrases = [p.fresh() for p in sample.phrases]
+    decide(phrases, profile, sample.blocks, sample.title)
     return phrases

@@ -26,7 +26,10 @@ from typing import Any, cast
 
 from lxml import etree
 
+from . import content, html5
 from .charset import charset_from_content_type, control_bytes, decode_html, looks_binary
+from .phrases import Phrase
+from .phrases import norm as _norm
 from .profiles import Profile, get_profile
 from .stopwords import get_stop_words
 
@@ -35,49 +38,6 @@ __all__ = ["extract", "Extraction", "Phrase", "ExtractionError", "tokenize", "se
 
 class ExtractionError(ValueError):
     """The input cannot be read as an HTML page (binary data, not HTML, wrong type)."""
-
-
-@dataclass(slots=True)
-class Phrase:
-    """A text run of the page with the path of tags above it and its fate."""
-
-    text: str
-    path: str
-    #: innermost negative tag above the phrase (thesis tag filter), or None
-    neg: str | None = None
-    #: innermost positive tag above the phrase, or None
-    pos: str | None = None
-    #: share of the phrase's characters inside <a> (block phrases only)
-    link_density: float | None = None
-    #: name of the filter that removed the phrase ("length", "tag", "redundancy"); None = core
-    removed_by: str | None = None
-    #: positive tag that kept the phrase although a filter would have removed it
-    rescued_by: str | None = None
-
-    @property
-    def is_core(self) -> bool:
-        return self.removed_by is None
-
-    def reason(self) -> str:
-        """Human-readable decision, for ``--explain``."""
-        if self.removed_by == "tag":
-            if self.neg:
-                return f"removed by tag <{self.neg}>"
-            return f"removed by tag (link density {self.link_density:.2f})"
-        if self.removed_by:
-            return f"removed by {self.removed_by}"
-        if self.rescued_by:
-            return f"core (rescued by <{self.rescued_by}>)"
-        return "core"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "text": self.text,
-            "path": self.path,
-            "is_core": self.is_core,
-            "removed_by": self.removed_by,
-            "rescued_by": self.rescued_by,
-        }
 
 
 @dataclass
@@ -148,6 +108,9 @@ _LONG_TAG = re.compile(rb"<[A-Za-z][^>]{%d,}" % (2 * MAX_ATTRIBUTES))
 _QUOTED = re.compile(rb"\"[^\"]*\"|'[^']*'")
 #: libxml2 stops building the tree at this depth and drops what lies below it
 MAX_DEPTH = 2048
+#: start tags minus end tags above which a page may be a tag bomb (void elements such as <img> and <br>
+#: have no end tag: a big real page has a few thousand)
+_DEEP_HINT = 10_000
 
 
 def _refuse_attribute_bombs(data: bytes) -> None:
@@ -236,15 +199,6 @@ _BLOCK_TAG_NAMES = """
 BLOCK_TAGS = frozenset(_BLOCK_TAG_NAMES.split())
 _LINK_TAGS = frozenset(("a",))
 _META_NAMES = frozenset(("description", "keywords"))
-
-
-def _norm(text: str) -> str:
-    """Each run of whitespace as one space, none at the ends: ``" ".join(text.split())``."""
-    if text.isprintable() and "  " not in text:
-        # every whitespace character but the ASCII space is unprintable, so the only whitespace
-        # here is single spaces: no need to cut the text into words (most text runs, 2-3x faster)
-        return text.strip(" ")
-    return " ".join(text.split())
 
 
 # bit flags of the tags the walk reacts to (one dict lookup per element)
@@ -519,6 +473,40 @@ def apply_filters(phrases: list[Phrase], profile: Profile, filtering_phrases: Se
     }
 
 
+def segment_page(page: Page, profile: Profile) -> tuple[list[Phrase], str, Any]:
+    """The page's phrases, its title and (HTML5 parser) its block tree, for ``profile``'s parser.
+
+    The block tree is None with the libxml2 parser; empty pages give no phrases.
+    """
+    if profile.parser == "html5":
+        tree = page.tree
+        if tree is None:
+            return [], "", html5.Blocks()
+        phrases, title, blocks = html5.segment(tree, profile)
+        return phrases, title, blocks
+    root = page.root
+    if root is None:
+        return [], "", None
+    phrases, title = segment(root, profile)
+    return phrases, title, None
+
+
+def decide(
+    phrases: list[Phrase],
+    profile: Profile,
+    blocks: Any = None,
+    title: str = "",
+    filtering_phrases: Set[str] | None = None,
+) -> dict[str, int]:
+    """Every filter stage of ``profile`` on the phrases of one page: main-content detection and the thesis's
+    filters in context (HTML5 profiles, :func:`filters.content.decide`), or the thesis's filters alone."""
+    if profile.parser == "html5":
+        return content.decide(
+            phrases, blocks if blocks is not None else html5.Blocks(), profile, title, filtering_phrases
+        )
+    return apply_filters(phrases, profile, filtering_phrases)
+
+
 _TOKEN_RE = re.compile(r"[^\W\d_]{2,}")
 #: a letter outside ASCII (what the Unicode class matches beyond [a-z] in lower-cased text)
 _NON_ASCII_LETTER_RE = re.compile(r"[^\W\d_\x00-\x7f]")
@@ -587,29 +575,58 @@ def strip_title_affixes(title: str, prefix: str = "", suffix: str = "") -> str:
     return title
 
 
-@dataclass(slots=True)
 class Page:
-    """A page read once: its parsed tree (None when it has no elements) and the charset it was decoded with.
+    """A page read once: its text, the charset it was decoded with, and its trees, each parsed when first asked.
 
     :func:`extract` takes one as well as raw text or bytes, so that a caller that also reads the page's
     metadata (WIMS's processing: canonical link, publication date) decodes and parses it only once.
+    ``root`` is libxml2's tree (lxml; the ``thesis`` profile and XPath readers), ``tree`` the HTML5 tree
+    (lexbor; the other profiles); both are None for a page without elements.
     """
 
-    root: etree._Element | None
-    encoding: str | None
+    __slots__ = ("text", "data", "encoding", "_root", "_tree")
+
+    def __init__(self, text: str, data: bytes, encoding: str | None) -> None:
+        self.text = text
+        self.data = data
+        self.encoding = encoding
+        self._root: etree._Element | None | bool = False  # False: not parsed yet
+        self._tree: Any = False
+
+    @property
+    def empty(self) -> bool:
+        return not self.text or self.text.isspace()
+
+    @property
+    def root(self) -> etree._Element | None:
+        if self._root is False:
+            self._root = None if self.empty else parse_html(self.data)
+        return cast("etree._Element | None", self._root)
+
+    @property
+    def tree(self) -> Any:
+        """The HTML5 tree (a selectolax ``LexborHTMLParser``), or None for an empty page."""
+        if self._tree is False:
+            if self.empty:
+                self._tree = None
+            else:
+                if self.data.count(b"<") - 2 * self.data.count(b"</") > _DEEP_HINT:
+                    # maybe a tag bomb: lexbor's time grows with the square of the depth (100,000 nested
+                    # <div> take 19 s); libxml2 reads it fast and reports the depth (ExtractionError)
+                    parse_html(self.data)
+                self._tree = html5.parse(self.text)
+        return self._tree
 
 
 def read_page(html: str | bytes, *, content_type: str | None = None, charset: str | None = None) -> Page:
-    """Decode and parse a page (see :func:`extract` for ``content_type`` and ``charset``).
+    """Decode and check a page (see :func:`extract` for ``content_type`` and ``charset``).
 
     Empty input gives a page without a tree; input that is not HTML raises :class:`ExtractionError`.
     """
     text, data, encoding = page_text(html, content_type=content_type, charset=charset)
-    if not text or text.isspace():
-        return Page(None, encoding)
-    if not _TAG_RE.search(text):
+    if text and not text.isspace() and not _TAG_RE.search(text):
         raise ExtractionError("input is not an HTML page: it contains no tags")
-    return Page(parse_html(data), encoding)
+    return Page(text, data, encoding)
 
 
 def extract(
@@ -634,11 +651,10 @@ def extract(
     prof = get_profile(profile)
     page = html if isinstance(html, Page) else read_page(html, content_type=content_type, charset=charset)
     result = Extraction(url=url, encoding=page.encoding, profile=prof.name, counts=_empty_counts())
-    root = page.root
-    if root is None:
+    phrases, title, blocks = segment_page(page, prof)
+    if not phrases and not title:
         return result
-    phrases, title = segment(root, prof)
-    counts = apply_filters(phrases, prof)
+    counts = decide(phrases, prof, blocks, title)
     core = [p.text for p in phrases if p.removed_by is None]
     core_text = "\n".join(core)
     tokens = tokenize(core_text, get_stop_words(prof.stop_words))

@@ -72,6 +72,10 @@ class Profile:
     #: ``Extraction.title`` so that titles shown to experts and in feeds carry the article only
     title_prefix: str = ""
     title_suffix: str = ""
+    #: "libxml2": lxml's HTML 4 parser, as the thesis's tools; "html5": read as a browser reads the page (lexbor)
+    parser: str = "libxml2"
+    #: find the main content and decide each phrase in its context (filters.content; html5 parser only)
+    main_content: bool = False
     #: settings of site learning (see filters.learning.learn_profile)
     learning: dict[str, Any] = field(default_factory=dict)
     #: where the profile came from: base profile name, learned threshold details, sample pages
@@ -105,6 +109,10 @@ class Profile:
             raise ValueError(f"rescue_from names unknown filters: {sorted(bad)}")
         if self.max_link_density is not None and not 0 <= self.max_link_density <= 1:
             raise ValueError("max_link_density must be between 0 and 1")
+        if self.parser not in ("libxml2", "html5"):
+            raise ValueError(f"parser must be 'libxml2' or 'html5', not {self.parser!r}")
+        if self.main_content and self.parser != "html5":
+            raise ValueError("main-content detection needs the html5 parser")
         if any(not isinstance(v, int) or v < 1 for v in self.filtering_words.values()):
             raise ValueError("filtering_words counts must be positive integers")
 
@@ -133,6 +141,8 @@ BUILTIN_PROFILES: dict[str, dict[str, Any]] = {
         # the title and meta description are not part of the article's text;
         # Extraction.title still carries the title
         head_phrases=False,
+        parser="html5",
+        main_content=True,
         learning={"auto_sample": True, "sample_size": 8, "min_share": 0.6, "learn_threshold": True},
     ).to_dict(),
 }

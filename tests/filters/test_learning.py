@@ -89,7 +89,9 @@ def test_learn_profile_finds_template_boilerplate_and_clusters():
     # the learned threshold (long boilerplate here) removes it by length first, Fig. 4 order
     assert prof.min_length > 50 and prof.provenance["threshold"]["learned"] == prof.min_length
     fixed = learn_profile(pages, base="default", learn_threshold=False)
-    assert extract(_page("news", 99), profile=fixed).counts["redundancy"] == 3
+    # three template phrases go: by the redundant-phrase filter, or before it as outside the main content
+    counts = extract(_page("news", 99), profile=fixed).counts
+    assert counts["redundancy"] >= 2 and counts["redundancy"] + counts["content"] == 3
     assert "times" not in e.tokens and "committee" not in e.tokens
 
 

@@ -141,7 +141,7 @@ def test_extraction_to_dict_and_explain():
     d = e.to_dict()
     json.dumps(d)
     assert d["url"] == "http://example.org/a"
-    assert set(d["phrases"][0]) == {"text", "path", "is_core", "removed_by", "rescued_by"}
+    assert set(d["phrases"][0]) == {"text", "path", "is_core", "removed_by", "rescued_by", "reason"}
     assert "rescued by <p>" in e.explain()
 
 

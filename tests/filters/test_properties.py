@@ -72,10 +72,10 @@ def html_documents(draw, depth=0):
 def _check(e):
     c = e.counts
     assert c["total"] == len(e.phrases)
-    assert c["length"] + c["tag"] + c["redundancy"] + c["core"] == c["total"]
+    assert c["length"] + c["tag"] + c["redundancy"] + c.get("content", 0) + c["core"] == c["total"]
     assert e.text.split("\n") == [p.text for p in e.phrases if p.is_core] or (e.text == "" and c["core"] == 0)
     for p in e.phrases:
-        assert p.removed_by in (None, "length", "tag", "redundancy")
+        assert p.removed_by in (None, "length", "tag", "redundancy", "content")
         assert p.rescued_by is None or p.removed_by is None
 
 

@@ -251,7 +251,7 @@ def test_site_administrator_registers_a_site_and_sees_health_in_the_admin(client
     assert confirm.status_code == 302
     site = Site.objects.get(pk=site.pk)
     assert site.filter_profile.sample_size >= 2
-    assert profile_for_site(site).filtering_phrases, "the learned profile is what processing uses next"
+    assert profile_for_site(site).provenance["learned_from"], "the learned profile is what processing uses next"
 
 
 def test_failed_articles_make_a_site_degraded_and_can_be_fetched_again_from_the_admin(client, demo, fast_env):

@@ -1,0 +1,294 @@
+"""Main-content detection: decide each phrase in its context, then run the thesis's filters inside it.
+
+The thesis's filters judge a phrase alone (its length, the tags above it, whether the site repeats it).
+What they let through is where the precision went: comment threads, related-story lists with leads,
+sidebars, captions, unlabelled blocks of chrome.  This stage first finds the page's main content, the
+block element whose text is most article-like, by a maximum-sum subtree over the block tree:
+
+* a phrase that reads like article text (long enough, few link characters) counts for its length;
+* one that reads like chrome (short, links, or under an element whose ``class``/``id``/``role``, or tag,
+  names a comment section, related stories, sharing, advertising, navigation...) counts against it;
+* each block element scores the sum of its subtree; the best one is the main content.
+
+Then, within the main content, phrases are removed with the reason (the element that names a comment
+section, a related-stories list, a caption...), and the thesis's length and tag filters run with their
+context: short table cells and list items, and headlines that are links, stay inside the main content.
+Outside it, every phrase is removed as "outside the main content", but for the page's headline.
+The redundant-phrase filter runs last, as in the thesis.
+
+Pure Python over the phrases and blocks of :mod:`filters.html5`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Set
+
+from .html5 import Blocks
+from .phrases import Phrase
+from .profiles import Profile
+
+__all__ = ["decide"]
+
+#: class/id/role words that name a region of the page that is not the article, with the reason shown
+_NOISE_MARKS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (reason, re.compile(pattern, re.MULTILINE))
+    for reason, pattern in (
+        ("comment section", r"^(comments?|commentlist|comment-list|disqus(_thread)?|replies|respond|discussion)$"),
+        (
+            "related-stories list",
+            r"^(related|more-stories|morestories|recommended|recommendations|also-like|read-more|readmore|trending"
+            r"|popular|most-read|mostread|outbrain|taboola|promo|teaser|more-from|related-posts|related-articles)$",
+        ),
+        ("share buttons", r"^(share|sharing|social|sharebar|share-buttons|social-share|follow-us|print|email-this)$"),
+        ("caption", r"^(caption|wp-caption|credit|credits|image-credit|photo-credit)$"),
+        ("advertising", r"^(ad|ads|advert|advertisement|advertising|sponsor|sponsored|banner-ad|dfp|google_ad)$"),
+        (
+            "page chrome",
+            r"^(sidebar|side-bar|widget-area|footer|masthead|menu|nav|navbar|navigation|breadcrumb|breadcrumbs"
+            r"|toolbar|subscribe|newsletter|signup|sign-up|login|cookie|cookies|skip-link|wm-ipp|tags|tag-list"
+            r"|rail|complementary|contentinfo|banner|site-header|site-footer|copyright)$",
+        ),
+    )
+)
+#: tags that hold chrome in HTML5 pages; judged by size, since an unclosed one can hold the article
+_CHROME_TAGS = {
+    "nav": "navigation",
+    "aside": "aside",
+    "footer": "page footer",
+    "form": "form",
+    "select": "form",
+    "figcaption": "caption",
+    "button": "button",
+}
+#: the chrome tags that the walk leaves to this stage instead of the tag filter
+SOFT_TAGS = frozenset(_CHROME_TAGS)
+#: their class names describe the page ("single-post elementor_header_footer"), not a region
+_NEVER_NOISE = frozenset(("html", "body", "main", "article"))
+_HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+#: blocks whose short text is data, not chrome, inside the main content
+_CELLS = frozenset(("td", "th", "li", "dd", "dt", "caption"))
+#: a phrase reads like article text from this many characters on (with few links)
+_TEXT_MIN = 40
+#: the main content must score at least this many characters of article-like text, or there is none
+_REGION_MIN = 250
+#: weights of the maximum-sum subtree (tuned on the tuning split, see docs/benchmarks/filters.md)
+TEXT_MAX_LINKS = 0.3  # article-like text has at most this share of link characters
+NOISE_WEIGHT = 1.0  # a character under a noise-named element
+LINK_WEIGHT = 0.6  # a character of other text, times its link density (at least LINK_FLOOR)
+LINK_FLOOR = 0.25
+#: an <a> around blocks with more text than this is not a link but an unclosed tag
+BLOCK_LINK_MAX = 400
+#: a noise-named element holding more than this share of the page's article-like text is not noise
+NOISE_MAX_SHARE = 0.3
+#: the main content narrows to a child block holding at least this share of its article-like text
+NARROW_SHARE = 0.7
+
+
+_MARK_SPLIT = re.compile(r"[\s_-]+")
+
+
+def _mark_parts(marks: str) -> str:
+    """The first and last part of each class/id/role token, one per line: what a region's name says.
+
+    "comments-area", "sidebar", "jeg_related_posts" name a region; "elementor-widget-container" or
+    "has-sidebar" in the middle or as a modifier do not (page builders put "widget" on everything).
+    """
+    parts = []
+    for token in marks.split():
+        pieces = [p for p in _MARK_SPLIT.split(token) if p]
+        if pieces:
+            parts.append(pieces[0])
+            if len(pieces) > 1:
+                parts.append(pieces[-1])
+            if len(pieces) > 2:  # "related-posts-list": the first two words name it
+                parts.append(pieces[0] + "-" + pieces[1])
+    return "\n".join(parts)
+
+
+def _noise_reasons(blocks: Blocks) -> list[str | None]:
+    """For each block element, the reason its own marks or tag name it noise, or None."""
+    reasons: list[str | None] = []
+    for tag, marks in zip(blocks.tags, blocks.marks, strict=True):
+        reason = _CHROME_TAGS.get(tag)
+        if reason is None and marks and tag not in _NEVER_NOISE:
+            parts = _mark_parts(marks)
+            for name, pattern in _NOISE_MARKS:
+                if pattern.search(parts):
+                    reason = name
+                    break
+        reasons.append(reason)
+    return reasons
+
+
+def _mark_block_links(phrases: list[Phrase], blocks: Blocks) -> None:
+    """Phrases inside an ``<a>`` that holds blocks (a story card) are link text, unless the link is too big
+    to be one: an unclosed ``<a>`` that holds the rest of the page (old Forbes pages) is not a link."""
+    n = len(blocks)
+    parents, tags = blocks.parents, blocks.tags
+    size = [0] * n
+    for ph in phrases:
+        if ph.neg is None and ph.node >= 0:
+            size[ph.node] += len(ph.text)
+    for i in range(n - 1, -1, -1):
+        if parents[i] >= 0:
+            size[parents[i]] += size[i]
+    in_link = [False] * n
+    for i in range(n):
+        p = parents[i]
+        in_link[i] = (tags[i] == "a" and size[i] <= BLOCK_LINK_MAX) or (p >= 0 and in_link[p])
+    for ph in phrases:
+        if ph.node >= 0 and in_link[ph.node]:
+            ph.link_density = 1.0
+
+
+def decide(
+    phrases: list[Phrase],
+    blocks: Blocks,
+    profile: Profile,
+    title: str = "",
+    filtering_phrases: Set[str] | None = None,
+) -> dict[str, int]:
+    """Set ``removed_by`` / ``note`` on each phrase; return the counts per stage."""
+    n = len(blocks)
+    parents = blocks.parents
+    tags = blocks.tags
+    own = _noise_reasons(blocks) if profile.main_content else [None] * n
+    max_ld = profile.max_link_density if profile.max_link_density is not None else 0.5
+
+    # article-like characters in each block's subtree, to judge a noise-named element by its size: a
+    # wrapper named "has-sidebar" or an unclosed <nav> that holds the article is not noise
+    if "a" in tags:
+        _mark_block_links(phrases, blocks)
+    text_chars = [0] * n
+    for ph in phrases:
+        if ph.neg is None and ph.node >= 0:
+            ld = ph.link_density or 0.0
+            if ld <= TEXT_MAX_LINKS and len(ph.text) >= _TEXT_MIN:
+                text_chars[ph.node] += len(ph.text)
+    subtree = text_chars[:]
+    for i in range(n - 1, -1, -1):  # children come after their parent in document order
+        p = parents[i]
+        if p >= 0:
+            subtree[p] += subtree[i]
+    total = subtree[0] if n else 0
+    # the innermost noise reason above each block (itself included), for elements that are not too big
+    noise: list[str | None] = [None] * n
+    for i in range(n):
+        reason = own[i]
+        # it holds much of the page's text: not chrome, whatever it is called (a comment thread can be
+        # longer than the article, but it is named as one)
+        if (
+            reason is not None
+            and subtree[i] > _REGION_MIN
+            and subtree[i] > (0.8 if reason == "comment section" else NOISE_MAX_SHARE) * total
+        ):
+            reason = None
+        p = parents[i]
+        noise[i] = reason if reason is not None else (noise[p] if p >= 0 else None)
+
+    # maximum-sum subtree: article-like text for, chrome against
+    score = [0.0] * n
+    chars = [0.0] * n  # all characters and link characters per subtree, for the link lists inside
+    link_chars = [0.0] * n
+    for ph in phrases:
+        i = ph.node
+        if ph.neg is not None or i < 0:
+            continue
+        length = len(ph.text)
+        ld = ph.link_density or 0.0
+        chars[i] += length
+        link_chars[i] += length * ld
+        if noise[i] is not None:
+            score[i] -= length * NOISE_WEIGHT
+        elif ld <= TEXT_MAX_LINKS and length >= _TEXT_MIN:
+            score[i] += length * (1.0 - ld)
+        else:
+            score[i] -= length * max(ld, LINK_FLOOR) * LINK_WEIGHT
+    best, best_score = -1, float(_REGION_MIN) if profile.main_content else float("inf")
+    sums = score[:]
+    for i in range(n - 1, -1, -1):
+        if sums[i] > best_score:
+            best, best_score = i, sums[i]
+        p = parents[i]
+        if p >= 0:
+            sums[p] += sums[i]
+            chars[p] += chars[i]
+            link_chars[p] += link_chars[i]
+    lead_from = -1  # the block the main content was narrowed from: its article-like text before it is the lead
+    if best >= 0 and NARROW_SHARE < 1.0:
+        # unlabelled article-like blocks around the article (a masthead's motto, a footer's paragraph)
+        # add to the best sum; a child that holds nearly all of the article-like text is the article
+        children: dict[int, list[int]] = {}
+        for i in range(best + 1, n):
+            p = parents[i]
+            if p < best:
+                break
+            children.setdefault(p, []).append(i)
+        while tags[best] != "article":  # <article> says where the article is: its header, dek included
+            inner = max(children.get(best, ()), key=subtree.__getitem__, default=-1)
+            if inner < 0 or subtree[inner] < NARROW_SHARE * subtree[best]:
+                break
+            lead_from, best = best, inner
+    blocks.main = best
+    # the blocks of the lead: under the block narrowed from, before the main content (a standfirst, a dek)
+    lead = [False] * n
+    if lead_from >= 0:
+        for i in range(lead_from + 1, best):
+            p = parents[i]
+            lead[i] = p == lead_from or (p > lead_from and lead[p])
+    inside = [best < 0] * n
+    if best >= 0:
+        inside[best] = True
+        for i in range(best + 1, n):
+            p = parents[i]
+            if p >= 0 and inside[p]:
+                inside[i] = True
+                # a list of links inside the main content ("Related News Stories", a tag cloud) that
+                # weighs against it: not part of the article
+                if noise[i] is None and sums[i] < 0 and chars[i] >= 100 and link_chars[i] > 0.5 * chars[i]:
+                    noise[i] = "list of links"
+                elif noise[i] is None:
+                    noise[i] = noise[p]
+            elif p < best:
+                break
+
+    min_length = profile.min_length
+    redundant = frozenset(profile.filtering_phrases) if filtering_phrases is None else filtering_phrases
+    headline = title.casefold()
+    counts = {"total": len(phrases), "length": 0, "tag": 0, "redundancy": 0, "content": 0, "core": 0, "rescued": 0}
+    for ph in phrases:
+        i = ph.node
+        ph.removed_by = ph.rescued_by = ph.note = None
+        text = ph.text
+        if ph.neg is not None:
+            ph.removed_by = "tag"
+        elif i >= 0 and not inside[i]:
+            block_tag = tags[i]
+            if block_tag in _HEADINGS and headline and text.casefold() in headline:
+                ph.note = "the headline"
+            elif lead[i] and noise[i] is None and len(text) >= _TEXT_MIN and (ph.link_density or 0) <= TEXT_MAX_LINKS:
+                ph.note = "the article's lead"
+            else:
+                ph.removed_by, ph.note = "content", noise[i] or "outside the main content"
+        elif i >= 0 and noise[i] is not None:
+            ph.removed_by, ph.note = "content", noise[i]
+        if ph.removed_by is None:
+            block_tag = tags[i] if i >= 0 else ""
+            ld = ph.link_density or 0.0
+            if len(text) < min_length and block_tag not in _CELLS and block_tag not in _HEADINGS:
+                if ph.pos and "length" in profile.rescue_from:
+                    ph.rescued_by = ph.pos
+                else:
+                    ph.removed_by = "length"
+            if ph.removed_by is None and ld > max_ld and block_tag not in _HEADINGS:
+                ph.removed_by = "tag"
+            if ph.removed_by is None and redundant and text in redundant:
+                ph.removed_by = "redundancy"
+        if ph.removed_by is None:
+            counts["core"] += 1
+            if ph.rescued_by:
+                counts["rescued"] += 1
+        else:
+            counts[ph.removed_by] += 1
+    return counts

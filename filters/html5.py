@@ -1,0 +1,314 @@
+"""Read a page as a browser does (HTML5 tree construction, lexbor) and cut it into block phrases.
+
+libxml2's HTML 4 parser, which the ``thesis`` profile keeps for faithfulness, does not know HTML5's
+elements: an unclosed ``<nav>`` or ``<button>`` there holds the rest of the page (all 25 CNN 2015 pages of
+crawl-to-the-future lost their article that way).  lexbor (through selectolax) builds the tree by the
+HTML5 rules, as browsers do, and is faster: parse and walk take about 0.8 x lxml's parse alone.
+
+The walk gives the same phrases as the libxml2 walk's block mode (:func:`filters.pipeline.segment`):
+text runs inside one block element, inline tags not cutting them, the share of characters inside ``<a>``,
+the innermost negative and positive tag above.  It also keeps what the main-content stage
+(:mod:`filters.content`) needs to judge a phrase in its context: the tree of block elements, each with its
+tag, its ``class``/``id``/``role`` words and its parent, and for every phrase the block it belongs to.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+from .phrases import Phrase, norm
+from .profiles import Profile
+
+__all__ = ["Blocks", "parse", "segment"]
+
+#: elements whose text starts a new phrase (the libxml2 walk's list, with HTML5's own)
+_BLOCK_TAGS = frozenset(
+    [
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "body",
+        "center",
+        "dd",
+        "details",
+        "dialog",
+        "dir",
+        "div",
+        "dl",
+        "dt",
+        "fieldset",
+        "figcaption",
+        "figure",
+        "footer",
+        "form",
+        "frame",
+        "frameset",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "head",
+        "header",
+        "hgroup",
+        "hr",
+        "html",
+        "iframe",
+        "legend",
+        "li",
+        "main",
+        "menu",
+        "nav",
+        "noscript",
+        "ol",
+        "optgroup",
+        "option",
+        "p",
+        "pre",
+        "section",
+        "select",
+        "summary",
+        "table",
+        "tbody",
+        "td",
+        "tfoot",
+        "th",
+        "thead",
+        "title",
+        "tr",
+        "ul",
+        "caption",
+        "button",
+    ]
+)
+_SOFT_TAGS = frozenset(("nav", "aside", "footer", "form", "select", "figcaption", "button"))
+_META_NAMES = frozenset(("description", "keywords"))
+_PATH_LIMIT = 400
+
+
+@dataclass(slots=True)
+class Blocks:
+    """The page's block elements in document order: tag, parent index (-1 for the top) and marks.
+
+    ``marks`` are the element's ``class``, ``id`` and ``role`` values, lower-cased, space-separated (the
+    evidence that names a region "comments", "sidebar", "related"...).
+    """
+
+    tags: list[str] = field(default_factory=list)
+    parents: list[int] = field(default_factory=list)
+    marks: list[str] = field(default_factory=list)
+    #: the main content's block (set by filters.content.decide; -1: none found, the whole page)
+    main: int = -1
+
+    def add(self, tag: str, parent: int, marks: str) -> int:
+        self.tags.append(tag)
+        self.parents.append(parent)
+        self.marks.append(marks)
+        return len(self.tags) - 1
+
+    def __len__(self) -> int:
+        return len(self.tags)
+
+
+def parse(text: str) -> LexborHTMLParser:
+    """The page's HTML5 tree (lexbor).  lexbor recovers from anything; it never raises on markup."""
+    return LexborHTMLParser(text)
+
+
+def _marks(node: LexborNode) -> str:
+    attrs = node.attrs
+    parts = [attrs.get("class"), attrs.get("id"), attrs.get("role")]
+    return " ".join(p for p in parts if p).lower()
+
+
+def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str, Blocks]:  # noqa: C901
+    """Walk the tree once; return ``(phrases, title, blocks)``, phrases in document order.
+
+    A phrase's ``node`` is the index in ``blocks`` of the block element its text belongs to.
+    """
+    neg = frozenset(profile.negative_tags)
+    pos_tags = frozenset(profile.positive_tags)
+    # with main-content detection, chrome tags (nav, aside, footer...) are judged in context: an unclosed
+    # one can hold the article
+    hard_tags = neg - {"a"} - (_SOFT_TAGS if profile.main_content else frozenset())
+    comments_negative = "#comment" in neg
+    skip_head = not profile.head_phrases
+    meta_pos = "meta" if "meta" in pos_tags else None
+
+    phrases: list[Phrase] = []
+    append = phrases.append
+    blocks = Blocks()
+    title = ""
+
+    root = tree.root
+    if root is None:
+        return phrases, title, blocks
+
+    # state of the open elements, innermost last
+    hards: list[str] = []
+    poss: list[str] = []
+    links = 0
+    in_head = 0
+    # per open element: (kind flags, path before it); kinds: 1 hard, 2 link, 4 pos, 8 head, 16 block,
+    # 32 a link that holds blocks (registered as a block of its own: an unclosed <a> can hold the article)
+    opened: list[tuple[int, str]] = []
+    open_links: list[int] = []  # positions in `opened` of the <a> elements not registered as blocks
+    path = ""
+    block_idx = [-1]
+    block_path = [""]
+    block_pos: list[str | None] = [None]
+    run: list[str] = []
+    run_len = 0
+    run_link = 0
+
+    def flush() -> None:
+        nonlocal run, run_len, run_link
+        if run_len:
+            text = norm("".join(run))
+            if text:
+                append(Phrase(text, block_path[-1], None, block_pos[-1], run_link / run_len, node=block_idx[-1]))
+        run = []
+        run_len = run_link = 0
+
+    node: LexborNode | None = root
+    depth = 0
+    while node is not None:
+        tag = node.tag or "-"
+        descend = False
+        if tag == "-text":
+            text = node.text_content
+            if text and not (in_head and skip_head):
+                if text.isspace():
+                    if run and not hards:
+                        run.append(" ")
+                elif hards:
+                    append(
+                        Phrase(
+                            norm(text) if len(text) < 1000 else text.strip(),
+                            path,
+                            hards[-1],
+                            poss[-1] if poss else None,
+                            node=block_idx[-1],
+                        )
+                    )
+                else:
+                    n = len(text.strip())
+                    run.append(text)
+                    run_len += n
+                    if links:
+                        run_link += n
+        elif tag == "-comment":
+            if comments_negative and not (in_head and skip_head):
+                text = node.comment_content
+                if text and not text.isspace():
+                    append(
+                        Phrase(
+                            norm(text) if len(text) < 1000 else text.strip(),
+                            path + "/#comment",
+                            "#comment",
+                            None,
+                            node=block_idx[-1],
+                        )
+                    )
+        elif tag[0] not in "-!":
+            kind = 0
+            if tag in hard_tags:
+                kind |= 1
+                hards.append(tag)
+            elif tag == "a":
+                kind |= 2
+                links += 1
+                open_links.append(len(opened))
+            if tag in pos_tags:
+                kind |= 4
+                poss.append(tag)
+            if tag == "head":
+                kind |= 8
+                in_head += 1
+            elif tag == "title":
+                if not title:
+                    title = norm(node.text(deep=True))
+            elif tag == "meta":
+                if not skip_head:
+                    attrs = node.attrs
+                    name = (attrs.get("name") or attrs.get("property") or "").lower()
+                    content = attrs.get("content")
+                    if name in _META_NAMES and content and not content.isspace():
+                        append(
+                            Phrase(
+                                norm(content),
+                                f"{path}/meta[@name={name}]",
+                                hards[-1] if hards else None,
+                                meta_pos,
+                                node=block_idx[-1],
+                            )
+                        )
+            elif tag == "br":
+                run.append(" ")
+            opened.append((kind, path))
+            if len(path) < _PATH_LIMIT:
+                path = f"{path}/{tag}"
+            if tag in _BLOCK_TAGS:
+                kind |= 16
+                opened[-1] = (kind, opened[-1][1])
+                flush()
+                for at in open_links:  # the links around this block become blocks: judged by their size
+                    a_kind, a_path = opened[at]
+                    opened[at] = ((a_kind & ~2) | 32, a_path)
+                    links -= 1
+                    block_idx.append(blocks.add("a", block_idx[-1], ""))
+                    block_path.append(opened[at + 1][1] if at + 1 < len(opened) else path)
+                    block_pos.append(poss[-1] if poss else None)
+                open_links.clear()
+                block_idx.append(blocks.add(tag, block_idx[-1], _marks(node)))
+                block_path.append(path)
+                block_pos.append(poss[-1] if poss else None)
+            descend = True
+        if descend:
+            child = node.first_child
+            if child is not None:
+                node = child
+                depth += 1
+                continue
+            close = True  # an element without children closes at once
+        else:
+            close = False
+        # move on: to the next sibling, closing each element whose children are all walked
+        while True:
+            if close:
+                kind, path = opened.pop()
+                if kind:
+                    if kind & 1:
+                        hards.pop()
+                    if kind & 2:
+                        links -= 1
+                        open_links.pop()
+                    if kind & 4:
+                        poss.pop()
+                    if kind & 8:
+                        in_head -= 1
+                    if kind & 48:
+                        flush()
+                        block_idx.pop()
+                        block_path.pop()
+                        block_pos.pop()
+            if depth == 0:
+                node = None
+                break
+            nxt = node.next
+            if nxt is not None:
+                node = nxt
+                break
+            parent = node.parent
+            if parent is None:  # not below the root: cannot happen, the depth says where the root is
+                node = None
+                break
+            node = parent
+            depth -= 1
+            close = True
+    flush()
+    return phrases, title, blocks

@@ -1,0 +1,187 @@
+"""Main-content detection (filters.content) on the HTML5 tree (filters.html5): small pages written here.
+
+Each page holds an article of a few sentences and the kind of noise that the thesis's four filters let
+through (comments, related stories, captions, sidebars) or the malformed markup that made libxml2 lose the
+article (an unclosed nav, button, a, form or select).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from filters import extract, get_profile
+
+ARTICLE = """
+<h1>Measles cases rise in the north</h1>
+<p>Health officials reported forty new measles cases this week, most of them among children who had not
+been vaccinated, and urged parents to check their records.</p>
+<p>The outbreak began in a primary school in March and has since spread to three neighbouring towns,
+according to the regional health authority's weekly bulletin.</p>
+<p>Vaccination clinics will open on Saturday mornings until the end of the month, the authority said,
+and no appointment is needed for children under twelve.</p>
+"""
+SENTENCES = ("forty new measles cases", "three neighbouring towns", "no appointment is needed")
+
+
+def page(body: str, title: str = "Measles cases rise in the north | Daily Health") -> str:
+    return f"<!doctype html><html><head><title>{title}</title></head><body>{body}</body></html>"
+
+
+def core(html: str, profile="default"):
+    return extract(html, profile=profile)
+
+
+def assert_article_kept(ex) -> None:
+    for sentence in SENTENCES:
+        assert sentence in ex.text, f"lost: {sentence!r}\n{ex.explain()}"
+
+
+def removed_with(ex, fragment: str) -> list:
+    return [p for p in ex.phrases if fragment in p.text and p.removed_by]
+
+
+@pytest.mark.parametrize(
+    "opening",
+    [
+        '<nav class="menu"><a href="/">Home</a> <a href="/news">News</a>',
+        "<button>Menu",
+        '<a href="/story">',
+        '<form action="/search"><input name="q">',
+    ],
+)
+def test_an_unclosed_element_does_not_swallow_the_article(opening):
+    ex = core(page(f"{opening}<div class='story'>{ARTICLE}</div>"))
+    assert_article_kept(ex)
+
+
+def test_libxml2_loses_the_article_under_an_unclosed_nav():
+    # why the HTML5 parser: the same filters on libxml2's tree drop the article with the <nav>
+    html = page(f"<nav><a href='/'>Home</a><div>{ARTICLE}</div>")
+    libxml2 = get_profile("default").copy(parser="libxml2", main_content=False)
+    assert "forty new measles cases" not in core(html, libxml2).text
+    assert "forty new measles cases" in core(html).text
+
+
+def test_an_unclosed_select_keeps_the_article():
+    html = page(f"<select name='edition'><option>UK<option>US</select><div>{ARTICLE}</div>")
+    assert_article_kept(core(html))
+
+
+def test_comment_section_is_removed_with_its_reason():
+    comments = "".join(
+        f"<li class='comment'><p>Reader {i} wrote: I think the council should have acted much sooner on "
+        f"this, my neighbour's children were ill for weeks before anyone noticed.</p></li>"
+        for i in range(6)
+    )
+    html = page(f"<article>{ARTICLE}</article><section id='comments'><h3>6 comments</h3><ol>{comments}</ol></section>")
+    ex = core(html)
+    assert_article_kept(ex)
+    assert "Reader 3 wrote" not in ex.text
+    (phrase,) = removed_with(ex, "Reader 3 wrote")
+    assert phrase.removed_by == "content"
+    assert "comment section" in phrase.reason()
+
+
+def test_related_stories_with_leads_and_sidebar_are_removed():
+    related = "".join(
+        f"<li><a href='/s{i}'>Flu season {i} starts early</a><p>Doctors expect a long winter of flu in "
+        f"the region, with clinics already busy in October.</p></li>"
+        for i in range(2)
+    )
+    html = page(
+        f"<div class='layout'><div class='story-body'>{ARTICLE}</div>"
+        f"<div class='related-stories'><h2>Related</h2><ul>{related}</ul></div>"
+        f"<div class='sidebar'><p>Sign up to our newsletter for a weekly round-up of the health news that "
+        f"matters to you.</p></div></div>"
+    )
+    ex = core(html)
+    assert_article_kept(ex)
+    assert "Doctors expect a long winter" not in ex.text
+    assert "Sign up to our newsletter" not in ex.text
+    reasons = {p.reason() for p in ex.phrases if "Doctors expect" in p.text or "Sign up" in p.text}
+    assert any("related-stories list" in r or "outside the main content" in r for r in reasons), reasons
+
+
+def test_caption_inside_the_article_is_removed():
+    html = page(
+        f"<article>{ARTICLE}<figure><img src='x.jpg'><figcaption>A nurse prepares a vaccine at a clinic in "
+        f"the town centre on Monday.</figcaption></figure></article>"
+    )
+    ex = core(html)
+    assert_article_kept(ex)
+    (phrase,) = removed_with(ex, "A nurse prepares")
+    assert "caption" in phrase.reason()
+
+
+def test_outside_the_main_content_is_named_and_the_headline_kept():
+    html = page(
+        "<header><p>Daily Health - the news that keeps you well since 1998, every day</p>"
+        "<ul><li><a href='/'>Home</a></li><li><a href='/news'>News</a></li></ul></header>"
+        f"<main><h1>Measles cases rise in the north</h1><div>{ARTICLE.replace('<h1>', '<h2>')}</div></main>"
+        "<div><p>Copyright Daily Health Media Group. All rights reserved. Terms and privacy.</p></div>"
+    )
+    ex = core(html)
+    assert_article_kept(ex)
+    assert ex.text.startswith("Measles cases rise in the north")
+    (masthead,) = removed_with(ex, "since 1998")
+    assert masthead.reason() == "removed by content: outside the main content"
+
+
+def test_short_cells_and_linked_headlines_survive_inside_the_main_content():
+    rows = "".join(f"<tr><td>{team}</td><td>{w}</td><td>{lost}</td></tr>" for team, w, lost in [
+        ("Leeds", 12, 3), ("Hull", 10, 5), ("York", 7, 8),
+    ])  # fmt: skip
+    html = page(
+        f"<article><h2><a href='/measles'>Measles: what parents need to know</a></h2>{ARTICLE}"
+        f"<table><tr><th>Team</th><th>Won</th><th>Lost</th></tr>{rows}</table></article>"
+        "<aside><ul><li><a href='/a'>Most read</a></li><li><a href='/b'>Weather</a></li></ul></aside>"
+    )
+    ex = core(html)
+    assert_article_kept(ex)
+    lines = ex.text.split("\n")
+    assert "Measles: what parents need to know" in lines
+    for cell in ("Leeds", "12", "Hull", "York"):
+        assert cell in lines
+    assert "Most read" not in lines
+
+
+def test_story_cards_are_links_but_an_a_around_the_article_is_not():
+    cards = "".join(
+        f"<a href='/s{i}'><div><p>Another story about the hospitals of the region, number {i}</p></div></a>"
+        for i in range(5)
+    )
+    ex = core(page(f"<div class='story'>{ARTICLE}</div><div>{cards}</div>"))
+    assert_article_kept(ex)
+    assert "Another story about" not in ex.text
+
+
+def test_words_around_white_space_only_inline_elements_stay_apart():
+    html = page(
+        f"<article>{ARTICLE}<p>Officials met the reporters.<b> </b>Hospitals were busy all week long.</p></article>"
+    )
+    assert "reporters. Hospitals" in core(html).text
+
+
+def test_a_page_without_a_main_content_keeps_its_text():
+    # a short notice: no region is article-like enough, the filters decide as the thesis's do
+    ex = core(page("<div><p>The clinic is closed on Monday for staff training.</p></div>"))
+    assert "closed on Monday" in ex.text
+
+
+def test_explain_and_counts_name_the_content_stage():
+    ex = core(
+        page(
+            "<div class='menu'><p>Home News Sport Weather and more from around the world</p></div>"
+            f"<article>{ARTICLE}</article>"
+        )
+    )
+    assert ex.counts["content"] >= 1
+    assert ex.counts["total"] == sum(ex.counts[k] for k in ("length", "tag", "redundancy", "content", "core"))
+    assert "removed by content:" in ex.explain()
+
+
+def test_default_profile_reads_html5_and_thesis_libxml2():
+    assert get_profile("default").parser == "html5" and get_profile("default").main_content
+    assert get_profile("thesis").parser == "libxml2" and not get_profile("thesis").main_content
+    with pytest.raises(ValueError, match="html5 parser"):
+        get_profile("thesis").copy(main_content=True)
