@@ -1,37 +1,51 @@
 """Simulated expert: grow an MCRDR knowledge base from labelled documents and measure it.
 
-    python -m research.simulate --dataset DIR [--k 3] [--noise 0.0] [--knowledge N]
-                                  [--checkpoints 50,100,...] [--json FILE] [--seed 0]
+    python -m research.simulate --dataset DIR [--expert trace|svm] [--depth 12] [--min-leaf 1]
+                                  [--balanced] [--no-absent] [--noise 0.0] [--k 3] [--knowledge N]
+                                  [--checkpoints 50,100,...] [--json FILE] [--seed 0] [--validate]
 
 ``DIR`` holds ``manifest.csv`` (see :mod:`research.datasets`).  Files are
 ``.txt`` (tokenised with the filters' tokenizer and stop words) or ``.html`` /
-``.html.gz`` (run through ``filters.extract`` with ``--profile``).
+``.html.gz`` (run through ``filters.extract`` with ``--profile``); a page the
+filters reject (``filters.ExtractionError``) is skipped and counted, never fatal.
 
-The simulated expert knows the gold labels.  Its domain knowledge is the
-highest-weighted terms per label of a linear model (one-vs-rest linear SVM on
-binary term features) fitted on the training part only.  It reads the training
-cases in (seeded, shuffled) stream order; whenever inference is wrong or
-incomplete it makes the rule a person would:
+The simulated expert knows the gold labels and reads the training cases in
+(seeded, shuffled) stream order; whenever inference is wrong or incomplete it
+makes the rule a person would: a **refining** rule under every rule that gave a
+wrong folder when a folder is also missing, a **stopping** rule when nothing is
+missing, a **new** rule for a missing folder.  Its domain knowledge comes from
+the training part only.  Two experts:
 
-* a wrong folder and a missing one: a **refining** rule under every rule that
-  gave the wrong folder, concluding the missing folder (a "move");
-* a wrong folder only: a **stopping** rule under those rules;
-* a missing folder only: a **new** (ground-breaking) rule.
+* ``trace`` (default), the rule-trace expert of Compton's simulated-expert method:
+  one binary decision tree per label (one-vs-rest, binary term features) induced
+  on the training part.  A new or refining rule's conditions are the case's path
+  through the target label's tree (its present-word tests; its absent-word tests
+  become must-be-absent conditions unless ``--no-absent``); a stopping rule's are
+  the case's path through the wrong label's tree, the path that says "not this
+  label".  When the tree is wrong about the case, the condition is a general
+  high-precision word instead: the case's word with the best precision for the
+  label in the training part.  Levels of expertise: ``--depth``, ``--min-leaf``,
+  ``--balanced`` (how the trees are grown) and ``--noise`` (the chance that a path
+  word is replaced by a random word of the case).
+* ``svm``: the ``k`` highest-weighted terms of the target label present in the
+  case, from a one-vs-rest linear SVM on binary term features (for a stopping
+  rule the terms weighing most against the wrong label); ``--knowledge N`` limits
+  it to the N best terms per label; ``--noise`` as above.
 
-Conditions: the ``k`` highest-weighted terms of the target label present in the
-case (for a stopping rule: the terms weighing most *against* the wrong label),
-i.e. the difference list against no selected cornerstone case.  Then it looks
-at the cornerstone cases the rule would change, selects those whose change it
-does not accept (a correct folder lost or a wrong one gained), and adds the
-best-weighted term of the recomputed difference list, until no unacceptable
-change remains.  ``--noise p`` replaces each chosen term by a random one from
-the same list with probability p; ``--knowledge N`` limits the expert to the N
-best terms per label (weaker experts).
+Either way it then looks at the cornerstone cases the rule would change, selects
+those whose change it does not accept (a correct folder lost or a wrong one
+gained), and adds the best word of the recomputed difference list (or, for the
+trace expert when none is left, a must-be-absent word those cornerstone cases all
+hold), until no unacceptable change remains.  Neither expert ever picks an
+arbitrary word: with nothing it knows, the correction is counted unresolved.
 
 At checkpoints of cases seen it reports micro/macro F1 on the test part, the
-rules, conditions per rule, cornerstone cases shown per rule, and the same F1
-for scikit-learn's multinomial naive Bayes and linear SVM trained on the same
-cases seen.  scikit-learn is in the ``bench`` extra.
+rules, rules per case seen, conditions per rule, cornerstone cases shown per rule,
+and the same F1 for scikit-learn's multinomial naive Bayes and linear SVM trained
+on the same cases seen; the trace expert's own ceiling (its trees classifying the
+test part alone) is printed at the end.  ``--validate`` scores on a seeded 20 %
+of the training part instead (the test part unused): tune with it, never on test.
+scikit-learn is in the ``bench`` extra.
 """
 
 from __future__ import annotations
@@ -295,8 +309,8 @@ class SimulatedExpert:
         score = self._scorer(proposal, wrong)
         # the difference list against no selected cornerstone is the whole case;
         # a positively weighted term is what a person would pick first
-        start = [t for t in case if score(t) > 0] or sorted(case)
-        if not start:
+        start = [t for t in case if score(t) > 0]
+        if not start:  # no word it knows for this: never an arbitrary one (say, the alphabetically first)
             self.stats.unresolved += 1
             return False
         proposal = proposal.with_conditions(self._pick(start, score, self.k))
@@ -384,6 +398,7 @@ class TraceSettings:
     max_conditions: int | None = None  # keep only this many path words, the most precise for the label
     absent_limit: int | None = None  # keep only the first (nearest the root) this many absent-word tests
     stop_from: str = "wrong"  # a stop's path: "wrong" (the wrong label's tree) or "gold" (the case's own labels)
+    fallback_precision: float = 0.5  # a fallback word must mean the label at least this often in training
 
     def to_dict(self) -> dict:
         return {
@@ -398,6 +413,7 @@ class TraceSettings:
             "max_conditions": self.max_conditions,
             "absent_limit": self.absent_limit,
             "stop_from": self.stop_from,
+            "fallback_precision": self.fallback_precision,
         }
 
 
@@ -590,7 +606,8 @@ class RuleTraceExpert(SimulatedExpert):
             or (proposal.kind == RuleKind.STOP and not present and not absent)
         ):
             best = max(sorted(case), key=lambda w: (score(w), -len(w)), default=None)
-            if best is None or score(best) <= 0:
+            floor = 0.0 if proposal.kind == RuleKind.STOP else self.settings.fallback_precision
+            if best is None or score(best) <= floor:
                 self.stats.unresolved += 1
                 return False
             present = [best]
