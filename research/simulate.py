@@ -387,7 +387,7 @@ class TraceSettings:
     chance that a path condition is replaced by a random word of the difference list.
     """
 
-    max_depth: int | None = 12
+    max_depth: int | None = 8
     min_samples_leaf: int = 1
     class_weight: str | None = None
     absent: bool = True
