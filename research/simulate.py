@@ -1,37 +1,51 @@
 """Simulated expert: grow an MCRDR knowledge base from labelled documents and measure it.
 
-    python -m research.simulate --dataset DIR [--k 3] [--noise 0.0] [--knowledge N]
-                                  [--checkpoints 50,100,...] [--json FILE] [--seed 0]
+    python -m research.simulate --dataset DIR [--expert trace|svm] [--depth 12] [--min-leaf 1]
+                                  [--balanced] [--no-absent] [--noise 0.0] [--k 3] [--knowledge N]
+                                  [--checkpoints 50,100,...] [--json FILE] [--seed 0] [--validate]
 
 ``DIR`` holds ``manifest.csv`` (see :mod:`research.datasets`).  Files are
 ``.txt`` (tokenised with the filters' tokenizer and stop words) or ``.html`` /
-``.html.gz`` (run through ``filters.extract`` with ``--profile``).
+``.html.gz`` (run through ``filters.extract`` with ``--profile``); a page the
+filters reject (``filters.ExtractionError``) is skipped and counted, never fatal.
 
-The simulated expert knows the gold labels.  Its domain knowledge is the
-highest-weighted terms per label of a linear model (one-vs-rest linear SVM on
-binary term features) fitted on the training part only.  It reads the training
-cases in (seeded, shuffled) stream order; whenever inference is wrong or
-incomplete it makes the rule a person would:
+The simulated expert knows the gold labels and reads the training cases in
+(seeded, shuffled) stream order; whenever inference is wrong or incomplete it
+makes the rule a person would: a **refining** rule under every rule that gave a
+wrong folder when a folder is also missing, a **stopping** rule when nothing is
+missing, a **new** rule for a missing folder.  Its domain knowledge comes from
+the training part only.  Two experts:
 
-* a wrong folder and a missing one: a **refining** rule under every rule that
-  gave the wrong folder, concluding the missing folder (a "move");
-* a wrong folder only: a **stopping** rule under those rules;
-* a missing folder only: a **new** (ground-breaking) rule.
+* ``trace`` (default), the rule-trace expert of Compton's simulated-expert method:
+  one binary decision tree per label (one-vs-rest, binary term features) induced
+  on the training part.  A new or refining rule's conditions are the case's path
+  through the target label's tree (its present-word tests; its absent-word tests
+  become must-be-absent conditions unless ``--no-absent``); a stopping rule's are
+  the case's path through the wrong label's tree, the path that says "not this
+  label".  When the tree is wrong about the case, the condition is a general
+  high-precision word instead: the case's word with the best precision for the
+  label in the training part.  Levels of expertise: ``--depth``, ``--min-leaf``,
+  ``--balanced`` (how the trees are grown) and ``--noise`` (the chance that a path
+  word is replaced by a random word of the case).
+* ``svm``: the ``k`` highest-weighted terms of the target label present in the
+  case, from a one-vs-rest linear SVM on binary term features (for a stopping
+  rule the terms weighing most against the wrong label); ``--knowledge N`` limits
+  it to the N best terms per label; ``--noise`` as above.
 
-Conditions: the ``k`` highest-weighted terms of the target label present in the
-case (for a stopping rule: the terms weighing most *against* the wrong label),
-i.e. the difference list against no selected cornerstone case.  Then it looks
-at the cornerstone cases the rule would change, selects those whose change it
-does not accept (a correct folder lost or a wrong one gained), and adds the
-best-weighted term of the recomputed difference list, until no unacceptable
-change remains.  ``--noise p`` replaces each chosen term by a random one from
-the same list with probability p; ``--knowledge N`` limits the expert to the N
-best terms per label (weaker experts).
+Either way it then looks at the cornerstone cases the rule would change, selects
+those whose change it does not accept (a correct folder lost or a wrong one
+gained), and adds the best word of the recomputed difference list (or, for the
+trace expert when none is left, a must-be-absent word those cornerstone cases all
+hold), until no unacceptable change remains.  Neither expert ever picks an
+arbitrary word: with nothing it knows, the correction is counted unresolved.
 
 At checkpoints of cases seen it reports micro/macro F1 on the test part, the
-rules, conditions per rule, cornerstone cases shown per rule, and the same F1
-for scikit-learn's multinomial naive Bayes and linear SVM trained on the same
-cases seen.  scikit-learn is in the ``bench`` extra.
+rules, rules per case seen, conditions per rule, cornerstone cases shown per rule,
+and the same F1 for scikit-learn's multinomial naive Bayes and linear SVM trained
+on the same cases seen; the trace expert's own ceiling (its trees classifying the
+test part alone) is printed at the end.  ``--validate`` scores on a seeded 20 %
+of the training part instead (the test part unused): tune with it, never on test.
+scikit-learn is in the ``bench`` extra.
 """
 
 from __future__ import annotations
@@ -44,7 +58,7 @@ import random
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import cast
 
@@ -61,12 +75,17 @@ from classifier.kinds import RuleKind
 from research.datasets import MANIFEST
 
 try:  # the filters package's tokenizer and stop words, so .txt and HTML cases match
+    from filters import ExtractionError
     from filters import tokenize as _filters_tokenize
     from filters.stopwords import ENGLISH as _STOP_WORDS
 except ImportError:  # pragma: no cover - only while the filters package is missing
     import re
 
     _STOP_WORDS = frozenset()
+
+    class ExtractionError(ValueError):  # type: ignore[no-redef]
+        pass
+
     _WORD = re.compile(r"\w+(?:'\w+)*")
 
     def _filters_tokenize(text: str, stop_words: frozenset[str] = frozenset()) -> list[str]:
@@ -89,6 +108,7 @@ class Item:
     split: str
     site: str = ""
     tokens: list[str] = field(default_factory=list)
+    skipped: str = ""  # why the filters rejected the page (filters.ExtractionError); such items are not used
 
     @property
     def case(self) -> frozenset[str]:
@@ -145,7 +165,10 @@ def load_manifest(dataset: Path, seed: int = 0, profile=None, test_share: float 
         for i, item in enumerate(free):
             item.split = "test" if i < cut else "train"
     for item in items:
-        item.tokens = read_tokens(item.path, profile)
+        try:
+            item.tokens = read_tokens(item.path, profile)
+        except ExtractionError as exc:  # a page the filters reject: skipped and counted, never fatal
+            item.skipped = str(exc) or type(exc).__name__
     return items
 
 
@@ -222,6 +245,8 @@ class ExpertStats:
     conditions: int = 0
     shown: int = 0  # cornerstone cases shown, summed over validations
     unresolved: int = 0  # corrections the expert could not make without harming a cornerstone
+    skipped: int = 0  # pages the filters rejected (filters.ExtractionError): not used
+    fallbacks: int = 0  # rules whose first condition is a high-precision word, not a tree path
 
 
 class SimulatedExpert:
@@ -251,6 +276,7 @@ class SimulatedExpert:
         self.rule_cornerstone: dict[int, int] = {}
         self.index = KeywordIndex()
         self.stats = ExpertStats()
+        self.ceiling: dict[str, float] = {}  # the expert's knowledge classifying alone (trace expert)
 
     # scoring of terms for a proposal: the target label's weight, or for a stop the
     # weight against the wrong label
@@ -283,8 +309,8 @@ class SimulatedExpert:
         score = self._scorer(proposal, wrong)
         # the difference list against no selected cornerstone is the whole case;
         # a positively weighted term is what a person would pick first
-        start = [t for t in case if score(t) > 0] or sorted(case)
-        if not start:
+        start = [t for t in case if score(t) > 0]
+        if not start:  # no word it knows for this: never an arbitrary one (say, the alphabetically first)
             self.stats.unresolved += 1
             return False
         proposal = proposal.with_conditions(self._pick(start, score, self.k))
@@ -349,6 +375,281 @@ class SimulatedExpert:
         else:  # pragma: no cover - a safety net, rules always fix the folder they target
             self.stats.unresolved += 1
         return made
+
+
+# ---------------------------------------------------------------------------- rule-trace knowledge
+@dataclass(frozen=True)
+class TraceSettings:
+    """The rule-trace expert's level of expertise: how its trees are grown and how reliably it reads them.
+
+    ``max_depth`` / ``min_samples_leaf`` / ``class_weight`` shape the one-vs-rest decision trees;
+    ``absent`` turns the path's absent-word tests into must-be-absent conditions; ``noise`` is the
+    chance that a path condition is replaced by a random word of the difference list.
+    """
+
+    max_depth: int | None = 8
+    min_samples_leaf: int = 1
+    class_weight: str | None = None
+    absent: bool = True
+    noise: float = 0.0
+    min_support: int = 3  # a fallback or difference-list word must occur in this many training cases
+    precision: float | None = None  # cut a new/refining rule's path where the node is this pure (None: whole path)
+    smoothing: float = 1.0  # m-estimate weight of a word's precision towards the label's prior
+    max_conditions: int | None = None  # keep only this many path words, the most precise for the label
+    absent_limit: int | None = None  # keep only the first (nearest the root) this many absent-word tests
+    stop_from: str = "wrong"  # a stop's path: "wrong" (the wrong label's tree) or "gold" (the case's own labels)
+    fallback_precision: float = 0.5  # a fallback word must mean the label at least this often in training
+
+    def to_dict(self) -> dict:
+        return {
+            "max_depth": self.max_depth,
+            "min_samples_leaf": self.min_samples_leaf,
+            "class_weight": self.class_weight,
+            "absent": self.absent,
+            "noise": self.noise,
+            "min_support": self.min_support,
+            "precision": self.precision,
+            "smoothing": self.smoothing,
+            "max_conditions": self.max_conditions,
+            "absent_limit": self.absent_limit,
+            "stop_from": self.stop_from,
+            "fallback_precision": self.fallback_precision,
+        }
+
+
+@dataclass
+class TracePath:
+    """A case's path through one label's tree: the word tests (word, present?) and the leaf's verdict."""
+
+    tests: list[tuple[str, bool]]
+    positive: bool
+    #: the label's share (weighted as the tree was grown) and the training cases at the node each test leads to
+    shares: list[tuple[float, int]] = field(default_factory=list)
+
+    def prefix(self, precision: float | None, min_cases: int = 1) -> TracePath:
+        """The path cut after the first test (one with a present word on or before it) whose node holds the
+        label with at least ``precision``: the general part of the path an expert would state."""
+        if precision is None or not self.positive:
+            return self
+        seen_present = False
+        for n, ((_, present), (share, cases)) in enumerate(zip(self.tests, self.shares, strict=True)):
+            seen_present = seen_present or present
+            if seen_present and share >= precision and cases >= min_cases:
+                return TracePath(self.tests[: n + 1], True, self.shares[: n + 1])
+        return self
+
+    @property
+    def present(self) -> list[str]:
+        return [w for w, p in self.tests if p]
+
+    @property
+    def absent(self) -> list[str]:
+        return [w for w, p in self.tests if not p]
+
+
+class TraceKnowledge:
+    """One binary decision tree per label on binary term features of the training part, and the
+    per-label precision of every term (the fallback: a general high-precision word, never an arbitrary one)."""
+
+    def __init__(self, train: Sequence[Item], labels: Sequence[str], settings: TraceSettings) -> None:
+        sk = _sklearn()
+        from sklearn.tree import DecisionTreeClassifier
+
+        np = sk["np"]
+        self.settings = settings
+        self.labels = list(labels)
+        vectorizer = sk["CountVectorizer"](analyzer=_identity, binary=True, min_df=2)
+        x = vectorizer.fit_transform([item.tokens for item in train]).tocsc()
+        self.terms: list[str] = [str(t) for t in vectorizer.get_feature_names_out()]
+        self.term_index = {t: i for i, t in enumerate(self.terms)}
+        self.df = np.asarray(x.sum(axis=0)).ravel()
+        self.n = len(train)
+        self._trees: dict[str, tuple | None] = {}
+        self._label_df: dict[str, object] = {}
+        self.prior: dict[str, float] = {}
+        for label in self.labels:
+            y = np.array([1 if label in item.labels else 0 for item in train])
+            self.prior[label] = float(y.mean()) if len(y) else 0.0
+            self._label_df[label] = np.asarray(x[y == 1].sum(axis=0)).ravel() if y.any() else np.zeros(len(self.terms))
+            if not y.any() or y.all():
+                self._trees[label] = None
+                continue
+            model = DecisionTreeClassifier(
+                max_depth=settings.max_depth,
+                min_samples_leaf=settings.min_samples_leaf,
+                class_weight=settings.class_weight,
+                random_state=0,
+            ).fit(x, y)
+            t = model.tree_
+            values = t.value[:, 0, :]
+            positive_column = list(model.classes_).index(1)
+            leaf_positive = [bool(v[positive_column] > v[1 - positive_column]) for v in values]
+            share = [float(v[positive_column] / max(v.sum(), 1e-12)) for v in values]
+            self._trees[label] = (
+                t.children_left.tolist(),
+                t.children_right.tolist(),
+                t.feature.tolist(),
+                leaf_positive,
+                share,
+                t.n_node_samples.tolist(),
+            )
+
+    def path(self, label: str, case: frozenset[str]) -> TracePath:
+        """The case's path through the label's tree (an empty negative path for a label without a tree)."""
+        tree = self._trees.get(label)
+        if tree is None:
+            return TracePath([], False)
+        left, right, feature, positive, share, samples = tree
+        tests = []
+        shares = []
+        node = 0
+        while left[node] != -1:
+            word = self.terms[feature[node]]
+            if word in case:
+                tests.append((word, True))
+                node = right[node]
+            else:
+                tests.append((word, False))
+                node = left[node]
+            shares.append((share[node], samples[node]))
+        return TracePath(tests, positive[node], shares)
+
+    def classify(self, case: frozenset[str]) -> set[str]:
+        """The labels whose tree says yes: the expert's own ceiling, its trees classifying alone."""
+        return {label for label in self.labels if self.path(label, case).positive}
+
+    def precision(self, label: str, word: str) -> float:
+        """Share of the training cases holding ``word`` that carry ``label`` (0 below the support)."""
+        i = self.term_index.get(word)
+        if i is None or self.df[i] < self.settings.min_support:
+            return 0.0
+        m = self.settings.smoothing
+        return (float(self._label_df[label][i]) + m * self.prior[label]) / (float(self.df[i]) + m)  # type: ignore[index]
+
+    def support(self, word: str) -> int:
+        i = self.term_index.get(word)
+        return 0 if i is None else int(self.df[i])
+
+
+class RuleTraceExpert(SimulatedExpert):
+    """Compton's simulated expert: a new rule's conditions are the case's path through the target label's
+    tree (present words; absent-word tests as must-be-absent conditions), taken from the difference list.
+
+    * new / refining rule for a missing label L: the case's path through L's tree;
+    * stopping rule for a wrong label W: the case's path through W's tree (the path that says "not W");
+    * a path with no usable present word (the tree is wrong about this case): the case's word with the best
+      precision for the label in the training part (for a stop: for the case's own labels against W);
+    * then, while a cornerstone case would change unacceptably, the best such word of the recomputed
+      difference list, or failing that a must-be-absent word common to those cornerstone cases.
+
+    Never an arbitrary word: when no word qualifies the correction is counted unresolved.
+    """
+
+    def __init__(self, knowledge: TraceKnowledge, folders: dict[str, int], seed: int = 0) -> None:
+        super().__init__(Knowledge({}, {}), folders, k=1, noise=knowledge.settings.noise, seed=seed)
+        self.trace = knowledge
+        self.settings = knowledge.settings
+        self._gold_names: set[str] = set()
+
+    def learn(self, case_id: int, case: frozenset[str], gold_labels: Iterable[str]) -> int:
+        self._gold_names = set(gold_labels)
+        return super().learn(case_id, case, self._gold_names)
+
+    def _word_score(self, proposal: RuleProposal, wrong: int | None) -> Callable[[str], float]:
+        trace = self.trace
+        if proposal.kind == RuleKind.STOP:
+            bad = self.labels[cast(int, wrong)]
+            gold = sorted(self._gold_names)
+
+            def stop_score(word: str) -> float:
+                own = max((trace.precision(g, word) for g in gold), default=0.0)
+                return own - trace.precision(bad, word)
+
+            return stop_score
+        target = self.labels[cast(int, proposal.folder)]
+        return lambda word: trace.precision(target, word)
+
+    def _path_conditions(self, case: frozenset[str], proposal: RuleProposal, wrong: int | None):
+        """Present and absent conditions from the case's path in the relevant tree."""
+        if proposal.kind == RuleKind.STOP and self.settings.stop_from == "gold":
+            paths = [self.trace.path(g, case) for g in sorted(self._gold_names)]
+            paths = [p for p in paths if p.positive and p.present]
+            path = paths[0] if paths else TracePath([], False)
+            useful = path.positive
+        elif proposal.kind == RuleKind.STOP:
+            path = self.trace.path(self.labels[cast(int, wrong)], case)
+            useful = not path.positive  # the path that says "not W"
+        else:
+            path = self.trace.path(self.labels[cast(int, proposal.folder)], case).prefix(self.settings.precision)
+            useful = path.positive
+        if not useful:
+            return [], []
+        present = list(dict.fromkeys(path.present))
+        absent = list(path.absent) if self.settings.absent else []
+        if self.settings.absent_limit is not None:
+            absent = absent[: self.settings.absent_limit]
+        limit = self.settings.max_conditions
+        if limit and len(present) > limit:
+            score = self._word_score(proposal, wrong)
+            present = sorted(present, key=lambda w: (-score(w), w))[:limit]
+        if self.noise and present:
+            pool = sorted(case)
+            present = [self.rng.choice(pool) if self.rng.random() < self.noise else w for w in present]
+        return sorted(set(present)), sorted(set(absent) - case)
+
+    def _make_rule(self, case_id: int, case: frozenset[str], proposal: RuleProposal, wrong) -> bool:
+        score = self._word_score(proposal, wrong)
+        present, absent = self._path_conditions(case, proposal, wrong)
+        if (
+            not present
+            and proposal.kind != RuleKind.STOP
+            or (proposal.kind == RuleKind.STOP and not present and not absent)
+        ):
+            best = max(sorted(case), key=lambda w: (score(w), -len(w)), default=None)
+            floor = 0.0 if proposal.kind == RuleKind.STOP else self.settings.fallback_precision
+            if best is None or score(best) <= floor:
+                self.stats.unresolved += 1
+                return False
+            present = [best]
+            self.stats.fallbacks += 1
+        proposal = proposal.with_conditions(present, absent)
+        selected: list[int] = []
+        shown: set[int] = set()
+        while True:
+            changed = cornerstones_changed(self.tree, proposal, self.cornerstones, self.index)
+            shown.update(changed)
+            bad = [
+                cid
+                for cid, (before, after) in changed.items()
+                if cid != case_id and not self._acceptable(cid, before, after)
+            ]
+            if not bad:
+                break
+            selected.extend(bad)
+            diff = difference_list(case, (self.cornerstones[c] for c in selected))
+            diff = [w for w in diff if w not in proposal.conditions and score(w) > 0]
+            if diff:
+                proposal = proposal.with_conditions([max(diff, key=lambda w: (score(w), w))])
+                continue
+            # no word of the case excludes them: a word they all hold and the case lacks, must be absent
+            common = set.intersection(*(set(self.cornerstones[c]) for c in bad)) - case - proposal.absent
+            common = {w for w in common if self.trace.support(w) >= self.settings.min_support}
+            if not common:
+                self.stats.unresolved += 1
+                return False
+            proposal = proposal.with_conditions(absent=[min(common, key=lambda w: (score(w), w))])
+        rules = apply(self.tree, proposal, self.tree.max_id + 1, commit=True)
+        self.cornerstones[case_id] = case
+        self.index.add(case_id, case)
+        for rule in rules:
+            self.rule_cornerstone[rule.id] = case_id
+        self.stats.rules += len(rules)
+        self.stats.conditions += len(rules) * (len(proposal.conditions) + len(proposal.absent))
+        self.stats.shown += len(shown - {case_id})
+        return True
+
+
+EXPERTS = ("trace", "svm")
 
 
 # ---------------------------------------------------------------------------- evaluation
@@ -417,10 +718,15 @@ class Checkpoint:
     baselines: dict[str, dict[str, float]]
     seconds: float = 0.0
 
+    @property
+    def rules_per_case(self) -> float:
+        return self.rules / self.cases_seen if self.cases_seen else 0.0
+
     def to_dict(self) -> dict:
         return {
             "cases_seen": self.cases_seen,
             "rules": self.rules,
+            "rules_per_case_seen": round(self.rules_per_case, 4),
             "conditions_per_rule": round(self.conditions_per_rule, 3),
             "cornerstones_shown_per_rule": round(self.shown_per_rule, 3),
             "micro_f1": round(self.micro_f1, 4),
@@ -440,6 +746,30 @@ def default_checkpoints(n: int) -> list[int]:
     return points + [n]
 
 
+def validation_split(items: Sequence[Item], share: float = 0.2, seed: int = 0) -> list[Item]:
+    """The training part only, a seeded ``share`` of it relabelled "test": the split to tune on.
+
+    The real test part is dropped, so nothing tuned this way has seen it.
+    """
+    train = [item for item in items if item.split == "train"]
+    order = list(train)
+    random.Random(seed + 1).shuffle(order)
+    held = {item.id for item in order[: round(len(order) * share)]}
+    return [replace(item, split="test" if item.id in held else "train") for item in train]
+
+
+def usable(items: Sequence[Item]) -> tuple[list[Item], int]:
+    """The items the filters could read, and how many they rejected (skipped)."""
+    kept = [item for item in items if not item.skipped]
+    return kept, len(items) - len(kept)
+
+
+def expert_ceiling(knowledge: TraceKnowledge, test: Sequence[Item], labels: Sequence[str]) -> dict[str, float]:
+    """Micro/macro F1 of the expert's trees classifying the test part alone (a label per tree saying yes)."""
+    micro, macro = f1_scores([item.labels for item in test], [knowledge.classify(item.case) for item in test], labels)
+    return {"micro_f1": micro, "macro_f1": macro}
+
+
 def run(
     items: Sequence[Item],
     k: int = 3,
@@ -449,8 +779,19 @@ def run(
     seed: int = 0,
     with_baselines: bool = True,
     progress: Callable[[Checkpoint], None] | None = None,
+    expert: str = "trace",
+    settings: TraceSettings | None = None,
 ) -> tuple[SimulatedExpert, list[Checkpoint]]:
-    """Stream the training cases through a simulated expert; evaluate at checkpoints."""
+    """Stream the training cases through a simulated expert; evaluate at checkpoints.
+
+    ``expert`` is "trace" (the rule-trace expert, :class:`RuleTraceExpert` with ``settings``; ``noise``
+    overrides theirs) or "svm" (the SVM-term expert, with ``k``, ``noise`` and ``knowledge_limit``).
+    Items the filters rejected are skipped (``expert.stats.skipped``).  With the trace expert
+    ``expert.ceiling`` holds its trees' own F1 on the test part.
+    """
+    if expert not in EXPERTS:
+        raise ValueError(f"unknown expert {expert!r}; choose one of {', '.join(EXPERTS)}")
+    items, skipped = usable(items)
     train = [item for item in items if item.split == "train"]
     test = [item for item in items if item.split == "test"]
     if not train or not test:
@@ -459,21 +800,30 @@ def run(
     folders = {label: n + 1 for n, label in enumerate(all_labels)}
     # labels scored: those present in the test part
     labels = sorted({label for item in test for label in item.labels})
-    knowledge = fit_knowledge(train, all_labels, knowledge_limit)
     stream = list(train)
     random.Random(seed).shuffle(stream)
     points = sorted({min(p, len(stream)) for p in (checkpoints or default_checkpoints(len(stream)))})
-    expert = SimulatedExpert(knowledge, folders, k=k, noise=noise, seed=seed)
+    sim: SimulatedExpert
+    if expert == "trace":
+        settings = settings or TraceSettings()
+        if noise:
+            settings = replace(settings, noise=noise)
+        trace = TraceKnowledge(train, all_labels, settings)
+        sim = RuleTraceExpert(trace, folders, seed=seed)
+        sim.ceiling = expert_ceiling(trace, test, labels)
+    else:
+        sim = SimulatedExpert(fit_knowledge(train, all_labels, knowledge_limit), folders, k=k, noise=noise, seed=seed)
+    sim.stats.skipped = skipped
     results: list[Checkpoint] = []
     started = time.perf_counter()
     seen = 0
     for point in points:
         while seen < point:
             item = stream[seen]
-            expert.learn(item.id, item.case, item.labels)
+            sim.learn(item.id, item.case, item.labels)
             seen += 1
-        micro, macro = evaluate_tree(expert.tree, test, folders, labels)
-        stats = expert.stats
+        micro, macro = evaluate_tree(sim.tree, test, folders, labels)
+        stats = sim.stats
         rules = max(stats.rules, 1)
         base = baselines(stream[:seen], test, labels) if with_baselines else {}
         checkpoint = Checkpoint(
@@ -489,38 +839,51 @@ def run(
         results.append(checkpoint)
         if progress:
             progress(checkpoint)
-    return expert, results
+    return sim, results
 
 
 def format_row(c: Checkpoint) -> str:
     nb = c.baselines.get("naive_bayes", {})
     svm = c.baselines.get("linear_svm", {})
     return (
-        f"| {c.cases_seen:6d} | {c.rules:6d} | {c.conditions_per_rule:5.2f} | {c.shown_per_rule:6.2f} "
-        f"| {c.micro_f1:.3f} | {c.macro_f1:.3f} | {nb.get('micro_f1', float('nan')):.3f} "
+        f"| {c.cases_seen:6d} | {c.rules:6d} | {c.rules_per_case:5.3f} | {c.conditions_per_rule:5.2f} "
+        f"| {c.shown_per_rule:6.2f} | {c.micro_f1:.3f} | {c.macro_f1:.3f} | {nb.get('micro_f1', float('nan')):.3f} "
         f"| {nb.get('macro_f1', float('nan')):.3f} | {svm.get('micro_f1', float('nan')):.3f} "
         f"| {svm.get('macro_f1', float('nan')):.3f} |"
     )
 
 
 TABLE_HEADER = (
-    "| cases seen | rules | conditions/rule | cornerstones shown/rule | MCRDR micro F1 | MCRDR macro F1 "
-    "| NB micro F1 | NB macro F1 | SVM micro F1 | SVM macro F1 |\n"
-    "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    "| cases seen | rules | rules/case seen | conditions/rule | cornerstones shown/rule | MCRDR micro F1 "
+    "| MCRDR macro F1 | NB micro F1 | NB macro F1 | SVM micro F1 | SVM macro F1 |\n"
+    "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 )
 
 
-def summary(results: Sequence[Checkpoint]) -> dict:
-    """The final figures in the documented JSON shape, plus the whole curve."""
+def summary(results: Sequence[Checkpoint], expert: SimulatedExpert | None = None) -> dict:
+    """The final figures in the documented JSON shape, plus the whole curve (and, given the expert,
+    its ceiling, the pages skipped and the corrections it could not make)."""
     last = results[-1]
-    return {
+    out = {
         "cases_seen": last.cases_seen,
         "rules": last.rules,
+        "rules_per_case_seen": round(last.rules_per_case, 4),
+        "cornerstones_shown_per_rule": round(last.shown_per_rule, 3),
         "micro_f1": round(last.micro_f1, 4),
         "macro_f1": round(last.macro_f1, 4),
         "baselines": {k: {m: round(v, 4) for m, v in d.items()} for k, d in last.baselines.items()},
         "curve": [c.to_dict() for c in results],
     }
+    if expert is not None:
+        s = expert.stats
+        out["expert_ceiling"] = {m: round(v, 4) for m, v in expert.ceiling.items()}
+        out["skipped"] = s.skipped
+        out["accepted"] = s.accepted
+        out["unresolved"] = s.unresolved
+        out["fallbacks"] = s.fallbacks
+        if isinstance(expert, RuleTraceExpert):
+            out["settings"] = expert.settings.to_dict()
+    return out
 
 
 def _int_list(text: str) -> list[int]:
@@ -536,22 +899,52 @@ def _int_list(text: str) -> list[int]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m research.simulate", description=__doc__.split("\n\n")[1])
     parser.add_argument("--dataset", type=Path, required=True, help="folder with manifest.csv")
-    parser.add_argument("--k", type=int, default=3, help="conditions the expert picks first (default 3)")
-    parser.add_argument("--noise", type=float, default=0.0, help="chance of a random term instead of the best")
-    parser.add_argument("--knowledge", type=int, default=None, help="terms per label the expert knows")
+    parser.add_argument("--expert", choices=EXPERTS, default="trace", help="rule-trace (default) or SVM-term expert")
+    defaults = TraceSettings()
+    parser.add_argument("--depth", type=int, default=defaults.max_depth, help="trace: tree depth (0: unlimited)")
+    parser.add_argument("--min-leaf", type=int, default=defaults.min_samples_leaf, help="trace: min cases per leaf")
+    parser.add_argument("--balanced", action="store_true", help="trace: class_weight='balanced' trees")
+    parser.add_argument(
+        "--absent",
+        action=argparse.BooleanOptionalAction,
+        default=defaults.absent,
+        help="trace: the path's absent-word tests become must-be-absent conditions",
+    )
+    parser.add_argument("--k", type=int, default=3, help="svm: conditions the expert picks first (default 3)")
+    parser.add_argument("--noise", type=float, default=0.0, help="chance of a random word instead of the expert's")
+    parser.add_argument("--knowledge", type=int, default=None, help="svm: terms per label the expert knows")
     parser.add_argument("--checkpoints", type=_int_list, default=None, help="e.g. 50,100,500")
     parser.add_argument("--profile", default=None, help="filter profile for HTML files")
     parser.add_argument("--json", type=Path, default=None, help="write the final figures here")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-baselines", action="store_true", help="skip naive Bayes and linear SVM")
+    parser.add_argument(
+        "--validate",
+        action="store_true",
+        help="tune, do not test: hold out a seeded 20%% of the training part and score on it (test part unused)",
+    )
     args = parser.parse_args(argv)
     try:
         items = load_manifest(args.dataset, seed=args.seed, profile=args.profile)
     except (FileNotFoundError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if args.validate:
+        items = validation_split(items, seed=args.seed)
+    settings = replace(
+        defaults,
+        max_depth=args.depth or None,
+        min_samples_leaf=args.min_leaf,
+        class_weight="balanced" if args.balanced else None,
+        absent=args.absent,
+        noise=args.noise,
+    )
     n_train = sum(item.split == "train" for item in items)
-    print(f"{args.dataset}: {len(items)} documents, {n_train} train, {len(items) - n_train} test; k={args.k}")
+    held = "validation" if args.validate else "test"
+    how = f"k={args.k}" if args.expert == "svm" else ", ".join(f"{k}={v}" for k, v in settings.to_dict().items())
+    print(
+        f"{args.dataset}: {len(items)} documents, {n_train} train, {len(items) - n_train} {held}; {args.expert}: {how}"
+    )
     print(TABLE_HEADER)
     try:
         expert, results = run(
@@ -563,6 +956,8 @@ def main(argv: list[str] | None = None) -> int:
             seed=args.seed,
             with_baselines=not args.no_baselines,
             progress=lambda c: print(format_row(c), flush=True),
+            expert=args.expert,
+            settings=settings,
         )
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -570,11 +965,16 @@ def main(argv: list[str] | None = None) -> int:
     s = expert.stats
     print(
         f"accepted as is: {s.accepted} of {s.cases_seen} cases; corrections left unresolved: {s.unresolved}; "
-        f"{results[-1].seconds:.1f} s"
+        f"pages skipped (filters rejected them): {s.skipped}; {results[-1].seconds:.1f} s"
     )
+    if expert.ceiling:
+        print(
+            f"the expert's own ceiling (its trees alone): micro F1 {expert.ceiling['micro_f1']:.3f}, "
+            f"macro F1 {expert.ceiling['macro_f1']:.3f}; rules from the high-precision fallback word: {s.fallbacks}"
+        )
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(summary(results), indent=2) + "\n", encoding="utf-8")
+        args.json.write_text(json.dumps(summary(results, expert), indent=2) + "\n", encoding="utf-8")
     return 0
 
 

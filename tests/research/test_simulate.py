@@ -260,3 +260,121 @@ def test_real_reuters_modapte_counts(tmp_path):
     docs = list(datasets.reuters_documents(root))
     assert sum(d.split == "train" for d in docs) == 7775
     assert sum(d.split == "test" for d in docs) == 3019
+
+
+# ---------------------------------------------------------------------------- the rule-trace expert
+def synthetic_items(n_per_label=30, seed=0):
+    """A tiny labelled set in memory: topic words plus filler, a few multi-topic items."""
+    rng = random.Random(seed)
+    items = []
+    for label, words in TOPIC_WORDS.items():
+        for _ in range(n_per_label):
+            labels = {label}
+            tokens = rng.sample(words, 4) + rng.sample(FILLER, 5)
+            if rng.random() < 0.15:
+                other = rng.choice([x for x in TOPIC_WORDS if x != label])
+                labels.add(other)
+                tokens += rng.sample(TOPIC_WORDS[other], 4)
+            n = len(items)
+            split = "test" if n % 3 == 0 else "train"
+            items.append(simulate.Item(n, simulate.Path(f"{n}.txt"), frozenset(labels), split, tokens=tokens))
+    return items
+
+
+def test_trace_rules_take_their_words_from_the_case_path_never_an_arbitrary_word():
+    items = synthetic_items()
+    train = [i for i in items if i.split == "train"]
+    labels = sorted(TOPIC_WORDS)
+    knowledge = simulate.TraceKnowledge(train, labels, simulate.TraceSettings(max_depth=4))
+    expert = simulate.RuleTraceExpert(knowledge, FOLDERS)
+    for item in train:
+        before = expert.tree.max_id
+        expert.learn(item.id, item.case, item.labels)
+        for rule in expert.tree:
+            if rule.id <= before:
+                continue
+            case = item.case
+            assert rule.conditions <= case and rule.absent.isdisjoint(case)  # the case is its cornerstone
+            if rule.folder is not None:
+                path = knowledge.path(expert.labels[rule.folder], case)
+            else:  # a stop: the path through the wrong label's tree
+                path = knowledge.path(expert.labels[expert.tree.get(rule.parent_id).folder], case)
+            on_path = set(path.present) | set(path.absent)
+            for word in rule.conditions | rule.absent:
+                # a path word, or a word the training part says is precise for the label (fallback /
+                # difference list): never an unknown, arbitrary word
+                known = word in on_path or knowledge.support(word) >= knowledge.settings.min_support
+                assert known, (rule, word)
+    assert expert.stats.rules > 0 and expert.stats.unresolved == 0
+    # the path's words are where the rules come from: most rules use no fallback word
+    assert expert.stats.fallbacks < expert.stats.rules
+
+
+def test_trace_new_rule_is_the_positive_tree_path():
+    items = synthetic_items()
+    train = [i for i in items if i.split == "train"]
+    knowledge = simulate.TraceKnowledge(train, sorted(TOPIC_WORDS), simulate.TraceSettings(max_depth=3))
+    case = frozenset({"goal", "coach", "stadium", "week", "city"})
+    path = knowledge.path("sport", case)
+    assert path.positive and set(path.present) <= case and not set(path.absent) & case
+    expert = simulate.RuleTraceExpert(knowledge, FOLDERS)
+    assert expert.learn(1000, case, ["sport"]) == 1
+    (rule,) = list(expert.tree)
+    assert rule.kind == RuleKind.NEW and rule.folder == FOLDERS["sport"]
+    assert rule.conditions == set(path.present) and rule.absent == set(path.absent)
+
+
+def test_trace_fallback_is_the_most_precise_word_and_none_means_unresolved():
+    items = synthetic_items()
+    train = [i for i in items if i.split == "train"]
+    knowledge = simulate.TraceKnowledge(train, sorted(TOPIC_WORDS), simulate.TraceSettings(max_depth=3))
+    # only filler words: no path, no precise word -> no rule, counted unresolved (no arbitrary word)
+    expert = simulate.RuleTraceExpert(knowledge, FOLDERS)
+    assert expert.learn(2000, frozenset({"people", "week", "time"}), ["sport"]) == 0
+    assert len(expert.tree) == 0 and expert.stats.unresolved == 1
+    # unknown words only: the same
+    assert expert.learn(2001, frozenset({"zzz", "qqq"}), ["tech"]) == 0
+    assert expert.stats.unresolved == 2
+
+
+def test_svm_expert_never_falls_back_to_the_alphabetically_first_words():
+    expert = SimulatedExpert(knowledge(), FOLDERS, k=2)
+    assert expert.learn(1, frozenset({"aardvark", "abacus", "week"}), ["sport"]) == 0
+    assert len(expert.tree) == 0 and expert.stats.unresolved == 1
+
+
+def test_a_page_the_filters_reject_is_skipped_and_counted(tmp_path):
+    pytest.importorskip("filters")
+    write_corpus(tmp_path, n_per_label=10, with_split=True)
+    (tmp_path / "docs" / "bad.html").write_bytes(b"\x00\x01\x02" * 400)  # binary: ExtractionError
+    with open(tmp_path / "manifest.csv", "a") as handle:
+        handle.write("docs/bad.html,sport,demo,train\n")
+    items = simulate.load_manifest(tmp_path)
+    (bad,) = [i for i in items if i.skipped]
+    assert bad.path.name == "bad.html" and not bad.tokens
+    expert, curve = simulate.run(items, with_baselines=False)
+    assert expert.stats.skipped == 1
+    assert expert.stats.cases_seen == sum(1 for i in items if i.split == "train") - 1
+    out = tmp_path / "out.json"
+    assert simulate.main(["--dataset", str(tmp_path), "--no-baselines", "--json", str(out)]) == 0
+    figures = json.loads(out.read_text())
+    assert figures["skipped"] == 1 and {"micro_f1", "macro_f1"} == set(figures["expert_ceiling"])
+
+
+def test_validation_split_never_holds_a_test_item():
+    items = synthetic_items()
+    tuned = simulate.validation_split(items, share=0.25)
+    test_ids = {i.id for i in items if i.split == "test"}
+    assert not test_ids & {i.id for i in tuned}
+    assert sum(i.split == "test" for i in tuned) == round(0.25 * (len(items) - len(test_ids)))
+
+
+def test_run_with_either_expert(tmp_path):
+    items = synthetic_items(n_per_label=40)
+    for name in simulate.EXPERTS:
+        expert, curve = simulate.run(items, expert=name, checkpoints=[20, 80], with_baselines=False)
+        assert curve[-1].micro_f1 > 0.8, name
+        assert curve[-1].rules_per_case == curve[-1].rules / 80
+    assert expert.ceiling == {} and isinstance(expert, SimulatedExpert)
+    with pytest.raises(ValueError, match="unknown expert"):
+        simulate.run(items, expert="oracle")
