@@ -103,6 +103,9 @@ class Blocks:
     marks: list[str] = field(default_factory=list)
     #: the main content's block (set by filters.content.decide; -1: none found, the whole page)
     main: int = -1
+    #: hyperlinks inside a phrase's text: (block index, href as written, anchor text); story cards (an
+    #: ``<a>`` around blocks) are not listed
+    links: list[tuple[int, str, str]] = field(default_factory=list)
 
     def add(self, tag: str, parent: int, marks: str) -> int:
         self.tags.append(tag)
@@ -157,6 +160,7 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
     # 32 a link that holds blocks (registered as a block of its own: an unclosed <a> can hold the article)
     opened: list[tuple[int, str]] = []
     open_links: list[int] = []  # positions in `opened` of the <a> elements not registered as blocks
+    anchors: list[tuple[str | None, int]] = []  # per open link: its href and where its text starts in `run`
     path = ""
     block_idx = [-1]
     block_path = [""]
@@ -223,6 +227,7 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                 kind |= 2
                 links += 1
                 open_links.append(len(opened))
+                anchors.append((node.attrs.get("href"), len(run)))
             if tag in pos_tags:
                 kind |= 4
                 poss.append(tag)
@@ -260,6 +265,7 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                     a_kind, a_path = opened[at]
                     opened[at] = ((a_kind & ~2) | 32, a_path)
                     links -= 1
+                    anchors.pop()
                     block_idx.append(blocks.add("a", block_idx[-1], ""))
                     block_path.append(opened[at + 1][1] if at + 1 < len(opened) else path)
                     block_pos.append(poss[-1] if poss else None)
@@ -287,6 +293,11 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                     if kind & 2:
                         links -= 1
                         open_links.pop()
+                        href, start = anchors.pop()
+                        if href:
+                            anchor = norm("".join(run[start:]))
+                            if anchor:
+                                blocks.links.append((block_idx[-1], href.strip(), anchor))
                     if kind & 4:
                         poss.pop()
                     if kind & 8:

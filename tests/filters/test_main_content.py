@@ -185,3 +185,13 @@ def test_default_profile_reads_html5_and_thesis_libxml2():
     assert get_profile("thesis").parser == "libxml2" and not get_profile("thesis").main_content
     with pytest.raises(ValueError, match="html5 parser"):
         get_profile("thesis").copy(main_content=True)
+
+
+def test_the_walk_lists_the_links_inside_phrases_but_not_story_cards():
+    from filters import html5
+
+    tree = html5.parse(
+        '<p>See <a href=" /x ">the <b>report</b></a> and <a href="/y">this</a>.</p><a href="/c"><div>Card</div></a>'
+    )
+    phrases, _title, blocks = html5.segment(tree, get_profile("default"))
+    assert blocks.links == [(phrases[0].node, "/x", "the report"), (phrases[0].node, "/y", "this")]
