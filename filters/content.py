@@ -106,19 +106,31 @@ def _mark_parts(marks: str) -> str:
     return "\n".join(parts)
 
 
+#: reason named by each class/id/role string seen (pages of a site repeat theirs); bounded
+_REASON_CACHE: dict[str, str | None] = {}
+_REASON_CACHE_MAX = 50_000
+
+
+def marks_reason(marks: str) -> str | None:
+    """The reason a class/id/role string names its element noise ("comment section", ...), or None."""
+    reason = _REASON_CACHE.get(marks, "")
+    if reason != "":
+        return reason
+    parts = _mark_parts(marks)
+    reason = next((name for name, pattern in _NOISE_MARKS if pattern.search(parts)), None)
+    if len(_REASON_CACHE) >= _REASON_CACHE_MAX:
+        _REASON_CACHE.clear()
+    _REASON_CACHE[marks] = reason
+    return reason
+
+
 def _noise_reasons(blocks: Blocks) -> list[str | None]:
     """For each block element, the reason its own marks or tag name it noise, or None."""
-    reasons: list[str | None] = []
-    for tag, marks in zip(blocks.tags, blocks.marks, strict=True):
-        reason = _CHROME_TAGS.get(tag)
-        if reason is None and marks and tag not in _NEVER_NOISE:
-            parts = _mark_parts(marks)
-            for name, pattern in _NOISE_MARKS:
-                if pattern.search(parts):
-                    reason = name
-                    break
-        reasons.append(reason)
-    return reasons
+    chrome = _CHROME_TAGS.get
+    return [
+        chrome(tag) or (marks_reason(marks) if marks and tag not in _NEVER_NOISE else None)
+        for tag, marks in zip(blocks.tags, blocks.marks, strict=True)
+    ]
 
 
 def _mark_block_links(phrases: list[Phrase], blocks: Blocks) -> None:
@@ -160,20 +172,39 @@ def decide(
     # wrapper named "has-sidebar" or an unclosed <nav> that holds the article is not noise
     if "a" in tags:
         _mark_block_links(phrases, blocks)
+    # one pass over the phrases: per block, article-like characters (and their score), other characters
+    # (and their penalty), all characters and link characters
     text_chars = [0] * n
+    text_score = [0.0] * n
+    other_score = [0.0] * n
+    chars = [0.0] * n
+    link_chars = [0.0] * n
     for ph in phrases:
-        if ph.neg is None and ph.node >= 0:
-            ld = ph.link_density or 0.0
-            if ld <= TEXT_MAX_LINKS and len(ph.text) >= _TEXT_MIN:
-                text_chars[ph.node] += len(ph.text)
+        i = ph.node
+        if ph.neg is not None or i < 0:
+            continue
+        length = len(ph.text)
+        ld = ph.link_density or 0.0
+        chars[i] += length
+        if ld:
+            link_chars[i] += length * ld
+        if ld <= TEXT_MAX_LINKS and length >= _TEXT_MIN:
+            text_chars[i] += length
+            text_score[i] += length * (1.0 - ld)
+        else:
+            other_score[i] += length * (ld if ld > LINK_FLOOR else LINK_FLOOR) * LINK_WEIGHT
+    # article-like characters in each block's subtree, to judge a noise-named element by its size: a
+    # wrapper named "has-sidebar" or an unclosed <nav> that holds the article is not noise
     subtree = text_chars[:]
     for i in range(n - 1, -1, -1):  # children come after their parent in document order
         p = parents[i]
         if p >= 0:
             subtree[p] += subtree[i]
     total = subtree[0] if n else 0
-    # the innermost noise reason above each block (itself included), for elements that are not too big
+    # the innermost noise reason above each block (itself included), for elements that are not too big;
+    # and each block's own score: article-like text for, chrome against
     noise: list[str | None] = [None] * n
+    score = [0.0] * n
     for i in range(n):
         reason = own[i]
         # it holds much of the page's text: not chrome, whatever it is called (a comment thread can be
@@ -184,29 +215,14 @@ def decide(
             and subtree[i] > (0.8 if reason == "comment section" else NOISE_MAX_SHARE) * total
         ):
             reason = None
-        p = parents[i]
-        noise[i] = reason if reason is not None else (noise[p] if p >= 0 else None)
-
-    # maximum-sum subtree: article-like text for, chrome against
-    score = [0.0] * n
-    chars = [0.0] * n  # all characters and link characters per subtree, for the link lists inside
-    link_chars = [0.0] * n
-    for ph in phrases:
-        i = ph.node
-        if ph.neg is not None or i < 0:
-            continue
-        length = len(ph.text)
-        ld = ph.link_density or 0.0
-        chars[i] += length
-        link_chars[i] += length * ld
-        if noise[i] is not None:
-            score[i] -= length * NOISE_WEIGHT
-        elif ld <= TEXT_MAX_LINKS and length >= _TEXT_MIN:
-            score[i] += length * (1.0 - ld)
-        else:
-            score[i] -= length * max(ld, LINK_FLOOR) * LINK_WEIGHT
+        if reason is None:
+            p = parents[i]
+            if p >= 0:
+                reason = noise[p]
+        noise[i] = reason
+        score[i] = -chars[i] * NOISE_WEIGHT if reason is not None else text_score[i] - other_score[i]
     best, best_score = -1, float(_REGION_MIN) if profile.main_content else float("inf")
-    sums = score[:]
+    sums = score
     for i in range(n - 1, -1, -1):
         if sums[i] > best_score:
             best, best_score = i, sums[i]

@@ -117,13 +117,78 @@ class Blocks:
         return len(self.tags)
 
 
+# bit flags of the tags the walk reacts to (one dict lookup per element)
+_HARD, _LINK, _POS, _SPECIAL, _BLOCK, _MARKED, _OPAQUE = 1, 2, 4, 8, 16, 32, 64
+#: negative tags whose content is never article text nor holds any: read as one text, not walked
+_OPAQUE_TAGS = frozenset(("script", "style", "svg", "template", "math", "canvas", "object", "textarea"))
+#: blocks whose class/id/role is never read: table rows and cells (old layouts have thousands), the
+#: document's own elements and the ones whose names describe the page rather than a region
+_UNMARKED = frozenset(
+    [
+        "html",
+        "head",
+        "body",
+        "title",
+        "main",
+        "article",
+        "tr",
+        "td",
+        "th",
+        "tbody",
+        "thead",
+        "tfoot",
+        "option",
+        "optgroup",
+        "frame",
+        "frameset",
+        "hr",
+    ]
+)
+_FLAGS_CACHE: dict[tuple[frozenset[str], frozenset[str], bool], dict[str, int]] = {}
+
+
+def _tag_flags(profile: Profile) -> dict[str, int]:
+    neg = frozenset(profile.negative_tags)
+    pos = frozenset(profile.positive_tags)
+    key = (neg, pos, profile.main_content)
+    flags = _FLAGS_CACHE.get(key)
+    if flags is None:
+        # with main-content detection, chrome tags (nav, aside, footer...) are judged in context: an
+        # unclosed one can hold the article
+        hard = neg - {"a"} - (_SOFT_TAGS if profile.main_content else frozenset())
+        flags = {}
+        for tag in hard | pos | _BLOCK_TAGS | {"a", "head", "title", "meta", "br"}:
+            f = 0
+            if tag in hard:
+                f |= _HARD
+                if tag in _OPAQUE_TAGS:
+                    f |= _OPAQUE
+            elif tag == "a":
+                f |= _LINK
+            if tag in pos:
+                f |= _POS
+            if tag in ("head", "title", "meta", "br"):
+                f |= _SPECIAL
+            if tag in _BLOCK_TAGS:
+                f |= _BLOCK
+                if tag not in _UNMARKED:
+                    f |= _MARKED
+            flags[tag] = f
+        if len(_FLAGS_CACHE) > 64:
+            _FLAGS_CACHE.clear()
+        _FLAGS_CACHE[key] = flags
+    return flags
+
+
 def parse(text: str) -> LexborHTMLParser:
     """The page's HTML5 tree (lexbor).  lexbor recovers from anything; it never raises on markup."""
     return LexborHTMLParser(text)
 
 
 def _marks(node: LexborNode) -> str:
-    attrs = node.attrs
+    attrs = node.attributes  # one dict: 4x faster than three lookups through node.attrs
+    if not attrs:
+        return ""
     parts = [attrs.get("class"), attrs.get("id"), attrs.get("role")]
     return " ".join(p for p in parts if p).lower()
 
@@ -135,9 +200,7 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
     """
     neg = frozenset(profile.negative_tags)
     pos_tags = frozenset(profile.positive_tags)
-    # with main-content detection, chrome tags (nav, aside, footer...) are judged in context: an unclosed
-    # one can hold the article
-    hard_tags = neg - {"a"} - (_SOFT_TAGS if profile.main_content else frozenset())
+    flags_of = _tag_flags(profile).get
     comments_negative = "#comment" in neg
     skip_head = not profile.head_phrases
     meta_pos = "meta" if "meta" in pos_tags else None
@@ -145,6 +208,7 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
     phrases: list[Phrase] = []
     append = phrases.append
     blocks = Blocks()
+    add_block = blocks.add
     title = ""
 
     root = tree.root
@@ -156,12 +220,11 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
     poss: list[str] = []
     links = 0
     in_head = 0
-    # per open element: (kind flags, path before it); kinds: 1 hard, 2 link, 4 pos, 8 head, 16 block,
-    # 32 a link that holds blocks (registered as a block of its own: an unclosed <a> can hold the article)
-    opened: list[tuple[int, str]] = []
+    # per open element its kind: 1 hard, 2 link, 4 pos, 8 head, 16 block, 32 a link that holds blocks
+    # (registered as a block of its own: an unclosed <a> can hold the article)
+    opened: list[int] = []
     open_links: list[int] = []  # positions in `opened` of the <a> elements not registered as blocks
     anchors: list[tuple[str | None, int]] = []  # per open link: its href and where its text starts in `run`
-    path = ""
     block_idx = [-1]
     block_path = [""]
     block_pos: list[str | None] = [None]
@@ -193,7 +256,7 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                     append(
                         Phrase(
                             norm(text) if len(text) < 1000 else text.strip(),
-                            path,
+                            f"{block_path[-1]}/{hards[-1]}",
                             hards[-1],
                             poss[-1] if poss else None,
                             node=block_idx[-1],
@@ -212,70 +275,90 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                     append(
                         Phrase(
                             norm(text) if len(text) < 1000 else text.strip(),
-                            path + "/#comment",
+                            block_path[-1] + "/#comment",
                             "#comment",
                             None,
                             node=block_idx[-1],
                         )
                     )
         elif tag[0] not in "-!":
+            f = flags_of(tag, 0)
             kind = 0
-            if tag in hard_tags:
-                kind |= 1
-                hards.append(tag)
-            elif tag == "a":
-                kind |= 2
-                links += 1
-                open_links.append(len(opened))
-                anchors.append((node.attrs.get("href"), len(run)))
-            if tag in pos_tags:
-                kind |= 4
-                poss.append(tag)
-            if tag == "head":
-                kind |= 8
-                in_head += 1
-            elif tag == "title":
-                if not title:
-                    title = norm(node.text(deep=True))
-            elif tag == "meta":
-                if not skip_head:
-                    attrs = node.attrs
-                    name = (attrs.get("name") or attrs.get("property") or "").lower()
-                    content = attrs.get("content")
-                    if name in _META_NAMES and content and not content.isspace():
-                        append(
-                            Phrase(
-                                norm(content),
-                                f"{path}/meta[@name={name}]",
-                                hards[-1] if hards else None,
-                                meta_pos,
-                                node=block_idx[-1],
-                            )
-                        )
-            elif tag == "br":
-                run.append(" ")
-            opened.append((kind, path))
-            if len(path) < _PATH_LIMIT:
-                path = f"{path}/{tag}"
-            if tag in _BLOCK_TAGS:
+            if f:
+                if f & _HARD:
+                    kind = 1
+                    hards.append(tag)
+                elif f & _LINK:
+                    kind = 2
+                    links += 1
+                    open_links.append(len(opened))
+                    anchors.append((node.attrs.get("href"), len(run)))
+                if f & _POS:
+                    kind |= 4
+                    poss.append(tag)
+                if f & _SPECIAL:
+                    if tag == "head":
+                        kind |= 8
+                        in_head += 1
+                    elif tag == "title":
+                        if not title:
+                            title = norm(node.text(deep=True))
+                    elif tag == "meta":
+                        if not skip_head:
+                            attrs = node.attrs
+                            name = (attrs.get("name") or attrs.get("property") or "").lower()
+                            content = attrs.get("content")
+                            if name in _META_NAMES and content and not content.isspace():
+                                append(
+                                    Phrase(
+                                        norm(content),
+                                        f"{block_path[-1]}/meta[@name={name}]",
+                                        hards[-1] if hards else None,
+                                        meta_pos,
+                                        node=block_idx[-1],
+                                    )
+                                )
+                    elif tag == "br":
+                        run.append(" ")
+            if f & _BLOCK:
                 kind |= 16
-                opened[-1] = (kind, opened[-1][1])
-                flush()
+            opened.append(kind)
+            if f & _BLOCK:
+                if run_len:
+                    flush()
+                elif run:
+                    run = []
                 for at in open_links:  # the links around this block become blocks: judged by their size
-                    a_kind, a_path = opened[at]
-                    opened[at] = ((a_kind & ~2) | 32, a_path)
+                    opened[at] = (opened[at] & ~2) | 32
                     links -= 1
                     anchors.pop()
-                    block_idx.append(blocks.add("a", block_idx[-1], ""))
-                    block_path.append(opened[at + 1][1] if at + 1 < len(opened) else path)
+                    block_idx.append(add_block("a", block_idx[-1], ""))
+                    block_path.append(block_path[-1] + "/a")
                     block_pos.append(poss[-1] if poss else None)
                 open_links.clear()
-                block_idx.append(blocks.add(tag, block_idx[-1], _marks(node)))
-                block_path.append(path)
+                block_idx.append(add_block(tag, block_idx[-1], _marks(node) if f & _MARKED else ""))
+                parent_path = block_path[-1]
+                block_path.append(f"{parent_path}/{tag}" if len(parent_path) < _PATH_LIMIT else parent_path)
                 block_pos.append(poss[-1] if poss else None)
             descend = True
         if descend:
-            child = node.first_child
+            if f & _OPAQUE:
+                # script, style, svg...: one removed phrase for all their text, no walk through them (an
+                # inline SVG can hold thousands of nodes)
+                text = node.text(deep=True)
+                if text and not text.isspace() and not (in_head and skip_head):
+                    append(
+                        Phrase(
+                            norm(text) if len(text) < 1000 else text.strip(),
+                            f"{block_path[-1]}/{tag}",
+                            tag,
+                            poss[-1] if poss else None,
+                            node=block_idx[-1],
+                        )
+                    )
+                child = None
+            else:
+                child = node.first_child
             if child is not None:
                 node = child
                 depth += 1
@@ -286,7 +369,7 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
         # move on: to the next sibling, closing each element whose children are all walked
         while True:
             if close:
-                kind, path = opened.pop()
+                kind = opened.pop()
                 if kind:
                     if kind & 1:
                         hards.pop()
@@ -303,7 +386,10 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                     if kind & 8:
                         in_head -= 1
                     if kind & 48:
-                        flush()
+                        if run_len:
+                            flush()
+                        elif run:
+                            run = []
                         block_idx.pop()
                         block_path.pop()
                         block_pos.pop()
