@@ -301,6 +301,8 @@ class ShownPhrase:
     path: str
     removed_by: str | None
     rescued_by: str | None
+    #: why the main-content stage decided as it did ("comment section", "outside the main content"...)
+    note: str | None = None
 
     @property
     def is_core(self) -> bool:
@@ -323,8 +325,9 @@ def article_phrases(article: Article) -> tuple[list[ShownPhrase], str]:
     """
     stored = (getattr(article, "extraction", None) or {}).get("phrases")
     if stored:
-        # processing stores each phrase as [text, removed_by, rescued_by] (processing/extraction.py)
-        return [ShownPhrase(text, "", removed_by, rescued_by) for text, removed_by, rescued_by in stored], "stored"
+        # processing stores each phrase as [text, removed_by, rescued_by, note] (processing/extraction.py);
+        # articles processed before the main-content stage have no note
+        return [ShownPhrase(row[0], "", row[1], row[2], row[3] if len(row) > 3 else None) for row in stored], "stored"
     html = stored_html(article)
     if not html:
         return [], "none"
@@ -333,7 +336,7 @@ def article_phrases(article: Article) -> tuple[list[ShownPhrase], str]:
     extraction = filters.extract(
         html, url=article.url, profile=profile_for_site(article.site), charset=getattr(article, "charset", None) or None
     )
-    return [ShownPhrase(p.text, p.path, p.removed_by, p.rescued_by) for p in extraction.phrases], "re-extracted"
+    return [ShownPhrase(p.text, p.path, p.removed_by, p.rescued_by, p.note) for p in extraction.phrases], "re-extracted"
 
 
 def last_rule() -> Rule | None:

@@ -66,8 +66,9 @@ def cmd_extract(args: argparse.Namespace) -> int:
         print(result.explain())
         c = result.counts
         print(
-            f"# phrases {c['total']}: removed by length {c['length']}, by tag {c['tag']}, "
-            f"by redundancy {c['redundancy']}; core {c['core']} ({c['rescued']} rescued by a positive tag)"
+            f"# phrases {c['total']}: removed by main content {c.get('content', 0)}, by length {c['length']}, "
+            f"by tag {c['tag']}, by redundancy {c['redundancy']}; core {c['core']} "
+            f"({c['rescued']} rescued by a positive tag)"
         )
     elif args.json:
         print(json.dumps(result.to_dict(), ensure_ascii=False, indent=1))
@@ -109,6 +110,7 @@ def stats_table(counts: list[dict[str, int]]) -> str:
     total = sum(c["total"] for c in counts)
     rows = [
         ("phrases in total", total),
+        ("removed as outside the main content", sum(c.get("content", 0) for c in counts)),
         ("removed by phrase length", sum(c["length"] for c in counts)),
         ("removed by tag", sum(c["tag"] for c in counts)),
         ("removed by redundancy", sum(c["redundancy"] for c in counts)),

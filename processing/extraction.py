@@ -74,6 +74,6 @@ def extract_article(article: Article, profile, page: filters.Page | None = None)
     article.extraction = {
         "profile": extraction.profile,
         "counts": extraction.counts,
-        "phrases": [[p.text, p.removed_by, p.rescued_by] for p in extraction.phrases],
+        "phrases": [[p.text, p.removed_by, p.rescued_by, p.note] for p in extraction.phrases],
     }
     return extraction

@@ -37,7 +37,9 @@ def record(key: str, ex: filters.Extraction) -> dict:
     return {
         "key": key,
         "title": ex.title,
-        "phrases": [[p.text, p.path, p.neg, p.pos, p.link_density, p.removed_by, p.rescued_by] for p in ex.phrases],
+        "phrases": [
+            [p.text, p.path, p.neg, p.pos, p.link_density, p.removed_by, p.rescued_by, p.note] for p in ex.phrases
+        ],
         "text": ex.text,
         "tokens": ex.tokens,
         "counts": ex.counts,

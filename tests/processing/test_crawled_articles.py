@@ -26,6 +26,26 @@ def test_filter_and_article_pages_open_on_every_crawled_article(demo, fast_env, 
         assert response.status_code == 200, article.url
         assert response.context["origin"] == "stored"
         shown = [item["phrase"] for item in response.context["phrases"]]
-        assert [(p.text, p.removed_by) for p in shown] == [(text, removed) for text, removed, _ in stored]
+        assert [(p.text, p.removed_by, p.note) for p in shown] == [(text, out, note) for text, out, _, note in stored]
         assert any(p.removed_by for p in shown) and any(p.is_core for p in shown)
+        # the main-content stage's reasons reach the page
+        page = response.content.decode()
+        for p in shown:
+            if p.removed_by == "content":
+                assert p.note in page
         assert ec.get(reverse("classifier:article", args=[article.pk])).status_code == 200
+
+
+def test_filter_view_shows_phrases_stored_before_the_main_content_stage(demo, fast_env, ec):
+    # articles processed before notes were stored keep [text, removed_by, rescued_by]
+    seed_rule("diabetes", "Health/Diabetes")
+    site = register(demo, "courier")
+    (name, pk, _), *_rest = services.poll_site(site.pk).enqueue
+    services.fetch_article(pk)
+    processing.process_article(pk)
+    article = Article.objects.get(pk=pk)
+    article.extraction["phrases"] = [row[:3] for row in article.extraction["phrases"]]
+    article.save(update_fields=["extraction"])
+    response = ec.get(reverse("classifier:article_filters", args=[article.pk]))
+    assert response.status_code == 200
+    assert all(item["phrase"].note is None for item in response.context["phrases"])
