@@ -12,13 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
 
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Prefetch, Q, Subquery
 from django.http import Http404
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from classifier import kb, services
-from classifier.models import Case, Classification, Folder, ReviewState, Rule
+from classifier.models import Case, CaseKeyword, Classification, Folder, ReviewState, Rule
 from classifier.models_labels import PhraseLabel, contingency_cells, contingency_counts
 from filters.metrics import Contingency
 from filters.services import profile_for_site
@@ -36,7 +36,7 @@ STATES = {**dict(ReviewState.choices), FAILED: "Failed (not fetched or not reada
 
 
 #: Article columns the workspace never reads (the stored page and the extraction are large).
-HEAVY_ARTICLE_FIELDS = ("raw_html", "extraction", "tokens", "headers")
+HEAVY_ARTICLE_FIELDS = ("raw_html", "extraction", "tokens", "headers", "fingerprint")
 
 
 def light_articles():
@@ -57,6 +57,31 @@ def article_and_case(pk: int, *, case_required: bool = True) -> tuple[Article, C
     if case is None and case_required:
         raise Http404("this article has no case yet (it is not processed)")
     return article, case
+
+
+def document_frequencies(terms) -> tuple[dict[str, int], int]:
+    """In how many cases each of ``terms`` occurs, and about how many cases there are, in one query.
+
+    Read from the keyword index (CaseKeyword), which ingestion keeps up to date for every processed article:
+    the inverse document frequencies of DocView's keywords need no table of their own. The number of cases
+    is the highest case id (deleted cases leave gaps; idf's logarithm hardly notices), read in the same
+    statement; 0 when no term is indexed yet (then every term has the same idf and it does not matter).
+    """
+    terms = list(terms)
+    if not terms:
+        return {}, 0
+    newest = Case.objects.order_by("-pk").values("pk")[:1]
+    rows = (
+        CaseKeyword.objects.filter(keyword__in=terms)
+        .values("keyword")
+        .annotate(n=Count("case_id"), cases=Subquery(newest))
+        .values_list("keyword", "n", "cases")
+    )
+    frequencies, cases = {}, 0
+    for keyword, n, newest_id in rows:
+        frequencies[keyword] = n
+        cases = max(cases, newest_id or 0)
+    return frequencies, cases
 
 
 # --------------------------------------------------------------------------- article state

@@ -103,6 +103,8 @@ def article_detail(request, pk):
             "state": article.review_state,
             "states": selectors.STATES,
             "original_url": _safe_link(article.url),
+            # DocView's relevant links: web addresses only, whatever the stored row holds
+            "relevant_links": [(u, a) for u, a in (article.relevant_links or []) if _safe_link(u)],
             "move_form": MoveForm(current_folders=page["current_folders"]),
         },
     )

@@ -55,6 +55,9 @@ class Extraction:
     url: str | None = None
     encoding: str | None = None
     profile: str = ""
+    #: the page's block tree (HTML5 walk: tags, parents, main content, the links inside phrases); None
+    #: with the libxml2 parser.  Not in ``to_dict``: the phrases' ``node`` indexes it.
+    blocks: html5.Blocks | None = None
 
     @property
     def core_phrases(self) -> list[Phrase]:
@@ -664,4 +667,5 @@ def extract(
     result.text = core_text
     result.tokens = tokens
     result.counts = counts
+    result.blocks = blocks
     return result

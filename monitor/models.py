@@ -159,7 +159,17 @@ class Article(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="duplicates",
-        help_text="The original article this one re-publishes (same core text or rel=canonical).",
+        help_text="The original article this one re-publishes (same or nearly the same core text, or rel=canonical).",
+    )
+
+    # DocView elements of the core content (filters/docview.py; empty for articles processed before them).
+    keywords = models.JSONField(default=list, blank=True, help_text="[[term, weight], ...], highest first.")
+    abstract = models.TextField(blank=True, help_text="The core text's most central sentences (untrusted text).")
+    relevant_links = models.JSONField(
+        default=list, blank=True, help_text="[[absolute URL, anchor text], ...]: the links inside the core content."
+    )
+    fingerprint = models.BinaryField(
+        null=True, blank=True, editable=False, help_text="MinHash signature of the core text's word shingles."
     )
 
     class Meta:
@@ -189,6 +199,17 @@ class Article(models.Model):
 
     def get_raw_html(self) -> bytes:
         return zlib.decompress(bytes(self.raw_html)) if self.raw_html else b""
+
+
+class FingerprintBand(models.Model):
+    """One LSH band key of an original article's fingerprint (filters.docview.band_keys): articles that share
+    a key are near-duplicate candidates, found by this index instead of comparing every pair."""
+
+    article = models.ForeignKey(Article, on_delete=models.CASCADE, related_name="fingerprint_bands")
+    key = models.BigIntegerField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"band {self.key} of article {self.article_id}"
 
 
 class FetchAttempt(models.Model):

@@ -1,5 +1,6 @@
 """A fetched article's page, read once: its charset, one parse shared by the page's metadata (canonical link,
-publication date) and the noise filters, and its core text's fingerprint.
+publication date) and the noise filters, its core text's fingerprints (the exact content hash and the
+MinHash signature of near-duplicates) and its DocView elements (keywords, abstract, relevant links).
 
 Shared by processing (processing/services.py) and re-filtering after site learning (processing/learning.py).
 """
@@ -9,9 +10,11 @@ from __future__ import annotations
 import hashlib
 
 import filters
+from classifier.selectors import document_frequencies
+from filters import docview
 from filters.charset import charset_from_content_type, wide_codec
 from monitor.discovery import page_metadata
-from monitor.models import Article
+from monitor.models import Article, FingerprintBand
 
 
 def content_hash(core_text: str) -> str:
@@ -77,3 +80,58 @@ def extract_article(article: Article, profile, page: filters.Page | None = None)
         "phrases": [[p.text, p.removed_by, p.rescued_by, p.note] for p in extraction.phrases],
     }
     return extraction
+
+
+#: the Article columns set_docview writes
+DOCVIEW_FIELDS = ["keywords", "abstract", "relevant_links", "fingerprint"]
+
+
+def set_docview(article: Article, extraction: filters.Extraction) -> docview.DocView:
+    """The DocView elements of the article's core content (no save): keywords weighted by block and by the
+    inverse document frequency among the stored cases (one query), abstract, relevant links, fingerprint."""
+    view = docview.docview(extraction)
+    frequencies, cases = document_frequencies(view.weights) if view.weights else ({}, 0)
+    article.keywords = [[term, weight] for term, weight in view.keywords(frequencies, cases)]
+    article.abstract = view.abstract
+    article.relevant_links = [[url, anchor] for url, anchor in view.links]
+    article.fingerprint = docview.fingerprint_bytes(view.fingerprint) or None
+    return view
+
+
+def near_duplicate_of(article: Article) -> tuple[Article, float] | None:
+    """The earliest original article whose core text nearly equals this one's, with their resemblance.
+
+    One query: the originals (of any site, as for exact copies) sharing an LSH band key with the article's
+    fingerprint, then their resemblance estimated from the signatures; None when none reaches
+    ``docview.NEAR_DUPLICATE``. Originals processed before fingerprints existed have no bands: only their
+    exact copies are found (by the content hash).
+    """
+    signature = docview.fingerprint_from_bytes(article.fingerprint)
+    keys = docview.band_keys(signature)
+    if not keys:
+        return None
+    candidates = (
+        Article.objects.filter(fingerprint_bands__key__in=keys, duplicate_of__isnull=True)
+        .exclude(pk=article.pk)
+        .only("pk", "fingerprint")
+        .order_by("pk")
+    )
+    seen = set()
+    for candidate in candidates:  # an article sharing several bands comes once per band
+        if candidate.pk in seen:
+            continue
+        seen.add(candidate.pk)
+        score = docview.resemblance(signature, docview.fingerprint_from_bytes(candidate.fingerprint))
+        if score >= docview.NEAR_DUPLICATE:
+            return candidate, score
+    return None
+
+
+def store_bands(article: Article, *, replace: bool = False) -> None:
+    """Index the article's fingerprint by its LSH band keys (originals only); ``replace``: drop its old ones
+    first (re-filtering; a newly processed article has none, and the delete would be one more statement)."""
+    if replace:
+        FingerprintBand.objects.filter(article=article).delete()
+    keys = docview.band_keys(docview.fingerprint_from_bytes(article.fingerprint))
+    if keys:
+        FingerprintBand.objects.bulk_create([FingerprintBand(article=article, key=key) for key in keys])

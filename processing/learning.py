@@ -35,7 +35,7 @@ from monitor.canonical import canonicalise
 from monitor.models import Article, Site
 from monitor.services import Outcome
 
-from .extraction import content_hash, extract_article
+from .extraction import DOCVIEW_FIELDS, content_hash, extract_article, set_docview, store_bands
 
 log = logging.getLogger(__name__)
 
@@ -172,7 +172,8 @@ def refilter_article(article_id: int, profile) -> bool | None:
             return False
         if "timings" in previous:
             article.extraction["timings"] = previous["timings"]
-        fields = ["title", "core_text", "tokens", "charset", "extraction"]
+        set_docview(article, extraction)
+        fields = ["title", "core_text", "tokens", "charset", "extraction", *DOCVIEW_FIELDS]
         digest = content_hash(extraction.text)
         try:
             with transaction.atomic():
@@ -180,9 +181,11 @@ def refilter_article(article_id: int, profile) -> bool | None:
                 article.save(update_fields=[*fields, "content_hash"])
         except IntegrityError:
             # Without the template text it has the core text of another original. It keeps its own case
-            # (experts may have judged it) and its old fingerprint; it is not turned into a duplicate.
+            # (experts may have judged it) and its old content hash; it is not turned into a duplicate.
             log.info("article %s: after re-filtering, same core text as another article; kept", article_id)
             article.save(update_fields=fields)
+        # Its fingerprint's bands follow its new core text (a near-copy of another original is kept too).
+        store_bands(article, replace=True)
         ingest_case(article, extraction.tokens)
     return article.core_text != before
 

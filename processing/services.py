@@ -20,7 +20,16 @@ from monitor.models import Article
 from monitor.services import Outcome, alias_to_canonical, run_claimed
 
 from . import learning
-from .extraction import content_hash, extract_article, read_article, read_metadata
+from .extraction import (
+    DOCVIEW_FIELDS,
+    content_hash,
+    extract_article,
+    near_duplicate_of,
+    read_article,
+    read_metadata,
+    set_docview,
+    store_bands,
+)
 
 S = Article.State
 
@@ -37,6 +46,7 @@ PROCESSED_FIELDS = [
     "processed_at",
     "published_at",
     "canonical_url",
+    *DOCVIEW_FIELDS,
 ]
 
 
@@ -63,12 +73,27 @@ def _process(article_id: int) -> Outcome:
         )
         return Outcome("failed", str(exc))
     t1 = time.perf_counter()
+    set_docview(article, extraction)  # keywords, abstract, relevant links, fingerprint
     digest = content_hash(extraction.text)
-    timings = {"filter_ms": round((t1 - t0) * 1000, 3)}
+    timings = {"filter_ms": round((t1 - t0) * 1000, 3), "docview_ms": round((time.perf_counter() - t1) * 1000, 3)}
     article.lease_until = None
     article.processed_at = timezone.now()
     article.content_hash = digest
     follow_up = learning.after_processing  # after the transaction: it may read what others committed
+    # A re-publication with a changed byline, date or a sentence more: the same article, not a new case.
+    # (Looked up before the transaction, so two near-copies processed at the same moment may both stay
+    # originals; exact copies cannot, the unique content hash below refuses the second.)
+    near = near_duplicate_of(article)
+    if near is not None:
+        earlier, score = near
+        article.state, article.duplicate_of = S.DUPLICATE, earlier
+        article.extraction["timings"] = timings
+        article.save(update_fields=[*PROCESSED_FIELDS, "duplicate_of"])
+        return Outcome(
+            "duplicate",
+            f"near re-publication of article {earlier.pk} (resemblance {score:.2f})",
+            follow_up(site, extraction.profile),
+        )
     try:
         # One transaction: the case, its suggestions and the article's final state. The content-hash claim
         # is part of the final save: the unique index on (content_hash) of originals refuses a second
@@ -80,6 +105,7 @@ def _process(article_id: int) -> Outcome:
             article.state = S.PROCESSED
             article.extraction["timings"] = timings
             article.save(update_fields=PROCESSED_FIELDS)
+            store_bands(article)  # an original: later near-copies are found by its bands
     except IntegrityError:
         original = (
             Article.objects.filter(content_hash=digest, duplicate_of__isnull=True).exclude(pk=article_id).first()

@@ -167,6 +167,29 @@ def test_article_page_escapes_core_text_and_shows_why(ec, sport_kb):
 
 
 @pytest.mark.django_db
+def test_article_page_shows_docview_elements_escaped_and_copes_without_them(ec, sport_kb):
+    article = article_of(sport_kb["new"])
+    url = reverse("classifier:article", args=[article.pk])
+    before = ec.get(url).content.decode()  # processed before DocView: no abstract, keywords or links
+    assert 'id="abstract"' not in before and 'id="keywords"' not in before and 'id="relevant-links"' not in before
+    article.abstract = "The <b>final</b> went to extra time."
+    article.keywords = [["final", 0.61], ["<script>", 0.2]]
+    article.relevant_links = [
+        ["https://league.example/report?a=1&b=2", "the <i>match</i> report"],
+        ["javascript:alert(1)", "not a link"],
+    ]
+    article.save()
+    html = ec.get(url).content.decode()
+    assert "The &lt;b&gt;final&lt;/b&gt; went to extra time." in html
+    assert 'final <span class="muted">0.61</span>' in html and "&lt;script&gt;" in html and "<script>" not in html
+    assert (
+        '<a href="https://league.example/report?a=1&amp;b=2" target="_blank" rel="nofollow noopener noreferrer">'
+        "the &lt;i&gt;match&lt;/i&gt; report</a>"
+    ) in html
+    assert "javascript:alert" not in html and "not a link" not in html
+
+
+@pytest.mark.django_db
 def test_accept_all_and_selected(ec, sport_kb, expert_user):
     article = article_of(sport_kb["new"])
     url = reverse("classifier:accept", args=[article.pk])

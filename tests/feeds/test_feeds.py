@@ -406,6 +406,21 @@ def test_markup_and_control_characters_still_give_valid_xml(client, editor, news
     assert "\x01" not in response.content.decode()
 
 
+@pytest.mark.parametrize("fmt", ["rss", "atom"])
+def test_summary_is_the_docview_abstract_where_there_is_one(client, editor, news, tree, fmt):
+    """The abstract (escaped) where processing stored one; the core text's start for older articles."""
+    old = article(news, "Before DocView", text="The core text of an older article.")
+    new = article(news, "With DocView", text="Byline line.\nThe core text of a newer article.")
+    new.abstract = "The <b>central</b> sentence & its neighbour."
+    new.save(update_fields=["abstract"])
+    classify(old, editor, tree["sport"])
+    classify(new, editor, tree["sport"])
+    parsed = parse(fetch(client, folder_feed_url(tree["sport"], fmt)))
+    summaries = {e.title: e.summary for e in parsed.entries}
+    assert summaries["With DocView"] == "The &lt;b&gt;central&lt;/b&gt; sentence &amp; its neighbour."
+    assert summaries["Before DocView"] == "The core text of an older article."
+
+
 def test_summary_and_text_helpers():
     assert xml_text("a\x00b\x1f c\ud800\ufffe  \n d") == "ab c d"
     assert summary_text("<p>x</p>") == "&lt;p&gt;x&lt;/p&gt;"

@@ -1,0 +1,68 @@
+"""DocView elements stored by processing on pages WebMon really fetched from the demo sites, and near-duplicates:
+a re-publication with another byline and date is linked to the original, another article is not."""
+
+import re
+
+import pytest
+
+from classifier.models import Case
+from filters import docview
+from monitor import services
+from monitor.models import Article, FingerprintBand, Site
+from processing import services as processing
+from tests.monitor.conftest import ground_truth, register
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def crawl(site) -> list[Article]:
+    for name, pk, _ in services.poll_site(site.pk).enqueue:
+        assert name == "fetch" and services.fetch_article(pk).result == "fetched"
+        assert processing.process_article(pk).result == "processed"
+    return list(Article.objects.filter(site=site).order_by("pk"))
+
+
+def test_processing_stores_keywords_abstract_relevant_links_and_fingerprint(demo, fast_env):
+    site = register(demo, "wellbeing")
+    articles = crawl(site)
+    truth = ground_truth(demo, "wellbeing")
+    for article in articles:
+        title_words = set(re.findall(r"[a-z]+", article.title.lower()))
+        terms = [term for term, _ in article.keywords]
+        weights = [weight for _, weight in article.keywords]
+        assert len(terms) == docview.KEYWORDS and weights == sorted(weights, reverse=True) and 0 < weights[-1] <= 1
+        assert title_words & set(terms[:5]), (article.title, article.keywords)  # the headline weighs most
+        assert 100 < len(article.abstract) <= docview.ABSTRACT_CHARS
+        core = " ".join(truth[article.url]["core_text"].split())
+        sentences = re.split(r"(?<=[.!?]) ", article.abstract)
+        assert all(s in core for s in sentences), article.abstract  # the article's own sentences
+        # the byline's link is the only link inside this template's topic content; not the menu, the
+        # share buttons, the related stories or the comments' link
+        assert [anchor for _, anchor in article.relevant_links] == ["the Wellbeing Times team"]
+        assert article.relevant_links[0][0].startswith(demo.base_url("wellbeing") + "/about/")
+        assert len(docview.fingerprint_from_bytes(article.fingerprint)) == docview.PERMUTATIONS
+        assert FingerprintBand.objects.filter(article=article).count() == docview.BANDS
+        assert article.extraction["timings"]["docview_ms"] >= 0
+
+
+def test_a_republication_with_another_byline_and_date_is_a_near_duplicate(demo, fast_env):
+    site = register(demo, "healthwatch")
+    first, other, *_ = crawl(site)
+    page = first.get_raw_html().decode("utf-8")
+    byline = re.search(r'<div class="byline">(.*?)</div>', page).group(1)
+    copy_page = page.replace(byline, "By Jo Syndicate, Press Association | Updated 2 January 2027, 08:00")
+    assert copy_page != page
+    mirror = Site.objects.create(name="Mirror", home_url="http://mirror.test/", allow_private_addresses=True)
+    copy = Article(site=mirror, url="http://mirror.test/copy", state="fetched", headers=first.headers)
+    copy.set_raw_html(copy_page.encode("utf-8"))
+    copy.save()
+    outcome = processing.process_article(copy.pk)
+    assert outcome.result == "duplicate" and f"article {first.pk}" in outcome.detail
+    copy.refresh_from_db()
+    assert copy.state == "duplicate" and copy.duplicate_of_id == first.pk
+    assert copy.content_hash != first.content_hash, "not an exact copy"
+    assert not Case.objects.filter(article=copy).exists() and not FingerprintBand.objects.filter(article=copy)
+    assert copy.abstract and copy.keywords, "a duplicate keeps its DocView too"
+    # the site's other articles, on health topics too, are originals
+    assert other.state == "processed" and other.duplicate_of is None
+    assert processing.process_article(copy.pk).result == "skipped", "idempotent"
