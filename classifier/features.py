@@ -1,0 +1,155 @@
+"""What a case is made of: the words of an article's core text, and the other conditions news needs.
+
+A rule's condition is one *feature* of the case; the engine only asks whether the case holds it (set
+containment), so every kind of condition is a string of its own form:
+
+==================  =====================  ==================================================
+kind                feature                a rule on it fires when
+==================  =====================  ==================================================
+word                ``diabetes``           the core text holds the word
+phrase              ``prime minister``     the core text holds the two words one after the other
+title word          ``title:measles``      the article's title holds the word
+site                ``site:bbc.co.uk``     the article comes from that site (host name)
+URL path            ``url:health``         a segment of the article's URL path holds the word
+==================  =====================  ==================================================
+
+Words are the filters' tokens (lower case, stop words gone), so a phrase is two words that follow each other
+once stop words are gone ("secretary of state" gives ``secretary state``).  With stemming (per knowledge
+base, Snowball), every word is reduced to its stem before it becomes a feature, in cases and in conditions
+alike, so that a rule on "diabetes" also fires on "diabetic"... where Snowball gives both the same stem.
+
+Pure Python: no Django (the services store the features as the case's keywords).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+from urllib.parse import urlsplit
+
+__all__ = ["FeatureSettings", "case_features", "describe", "kind_of", "STEMMERS", "stem_words", "condition"]
+
+TITLE, SITE, URL = "title:", "site:", "url:"
+#: the Snowball stemmers offered (snowballstemmer's names)
+STEMMERS = ("english", "french", "german", "spanish", "italian", "dutch", "portuguese")
+_WORDS = re.compile(r"[^\W\d_]{2,}")
+
+
+@dataclass(frozen=True)
+class FeatureSettings:
+    """How a knowledge base builds its cases: stemming (a Snowball language or None), phrases, scopes."""
+
+    stemming: str | None = None
+    phrases: bool = True
+    scopes: bool = True
+
+    def __post_init__(self) -> None:
+        if self.stemming is not None and self.stemming not in STEMMERS:
+            raise ValueError(f"unknown stemming {self.stemming!r}; choose one of {', '.join(STEMMERS)} or none")
+
+    def to_dict(self) -> dict[str, object]:
+        return {"stemming": self.stemming, "phrases": self.phrases, "scopes": self.scopes}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> FeatureSettings:
+        unknown = set(data) - {"stemming", "phrases", "scopes"}
+        if unknown:
+            raise ValueError(f"unknown feature setting(s): {', '.join(sorted(unknown))}")
+        stemming = data.get("stemming")
+        return cls(
+            stemming=str(stemming) if stemming else None,
+            phrases=bool(data.get("phrases", True)),
+            scopes=bool(data.get("scopes", True)),
+        )
+
+
+@lru_cache(maxsize=8)
+def _stemmer(language: str) -> Any:  # snowballstemmer has no type hints
+    import snowballstemmer
+
+    return snowballstemmer.stemmer(language)
+
+
+def stem_words(words: Sequence[str], stemming: str | None) -> list[str]:
+    """The words reduced to their Snowball stems (unchanged without stemming)."""
+    if not stemming:
+        return list(words)
+    return list(_stemmer(stemming).stemWords(list(words)))
+
+
+def _title_words(title: str) -> list[str]:
+    return _WORDS.findall(title.lower())
+
+
+def case_features(
+    tokens: Sequence[str],
+    *,
+    title: str = "",
+    url: str = "",
+    settings: FeatureSettings = FeatureSettings(),
+    stop_words: frozenset[str] = frozenset(),
+) -> list[str]:
+    """The features of an article's case, sorted and distinct: its words, phrases and scoped words."""
+    words = stem_words(tokens, settings.stemming)
+    features = set(words)
+    if settings.phrases:
+        features.update(f"{a} {b}" for a, b in zip(words, words[1:], strict=False) if a != b)
+    if settings.scopes:
+        title_words = [w for w in _title_words(title) if w not in stop_words]
+        features.update(TITLE + w for w in stem_words(title_words, settings.stemming))
+        parts = urlsplit(url)
+        host = (parts.hostname or "").lower().removeprefix("www.")
+        if host:
+            features.add(SITE + host)
+        path_words = [w for w in _WORDS.findall(parts.path.lower()) if w not in stop_words]
+        features.update(URL + w for w in stem_words(path_words, settings.stemming))
+    return sorted(features)
+
+
+def condition(text: str, settings: FeatureSettings = FeatureSettings()) -> str:
+    """A condition as the expert types it ("Diabetes", "title: Measles", "prime minister") as a feature."""
+    text = " ".join(text.split())
+    prefix = ""
+    for scope in (TITLE, SITE, URL):
+        if text.lower().startswith(scope):
+            prefix, text = scope, text[len(scope) :].strip()
+            break
+    if prefix == SITE:
+        return SITE + text.lower().removeprefix("www.")
+    words = _WORDS.findall(text.lower())
+    if not words:
+        raise ValueError(f"the condition {text!r} holds no word")
+    if prefix and len(words) > 1:
+        raise ValueError(f"a {prefix[:-1]} condition is one word, not {text!r}")
+    if len(words) > 2:
+        raise ValueError(f"a phrase is two words, not {len(words)}: {text!r}")
+    return prefix + " ".join(stem_words(words, settings.stemming))
+
+
+def kind_of(feature: str) -> str:
+    """The kind of condition a feature is: "word", "phrase", "title", "site" or "url"."""
+    for scope, kind in ((TITLE, "title"), (SITE, "site"), (URL, "url")):
+        if feature.startswith(scope):
+            return kind
+    return "phrase" if " " in feature else "word"
+
+
+def describe(feature: str) -> str:
+    """The condition in words, for rule paths and lists: ``title:measles`` -> ``title has "measles"``."""
+    kind = kind_of(feature)
+    if kind == "title":
+        return f'title has "{feature[len(TITLE) :]}"'
+    if kind == "site":
+        return f"site is {feature[len(SITE) :]}"
+    if kind == "url":
+        return f'URL path has "{feature[len(URL) :]}"'
+    if kind == "phrase":
+        return f'"{feature}"'
+    return feature
+
+
+def features_of_kind(features: Iterable[str], kind: str) -> list[str]:
+    return [f for f in features if kind_of(f) == kind]
