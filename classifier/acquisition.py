@@ -13,7 +13,7 @@ Pure Python, no Django; the services layer stores what :func:`apply` returns.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from classifier.engine import Rule, RuleTree, as_case, keyword_set
@@ -279,10 +279,10 @@ def ranked_difference_lists(
             held[word] = held.get(word, 0) + 1
     total = len(stones)
 
-    def ranked(candidates: Iterable[str], excludes, absent: bool) -> tuple[RankedWord, ...]:
+    def ranked(candidates: Iterable[str], excludes: Callable[[str], int], absent: bool) -> tuple[RankedWord, ...]:
         items = [RankedWord(w, excludes(w), known.get(w), w in earlier) for w in candidates if w not in skip]
 
-        def key(item: RankedWord):
+        def key(item: RankedWord) -> tuple[int, float, bool, str]:
             # an unknown precision (2.0) sorts after every known one
             score = 2.0 if item.precision is None else item.precision if absent else -item.precision
             return (-item.excludes, score, not item.prior, item.word)
