@@ -388,11 +388,50 @@ def concluded_folders(case: Case) -> list[Folder]:
     return sorted(Folder.objects.filter(pk__in={c.folder for c in services.infer(case)}), key=lambda f: f.path)
 
 
-def cornerstone_items(validation: services.Validation, selected: set[int], limit: int) -> list[dict]:
-    """The first ``limit`` cornerstone cases a draft rule would change, each with its article (one query)."""
+def cornerstone_items(validation: services.Validation, limit: int, words: int) -> list[dict]:
+    """The first ``limit`` cornerstone cases a draft rule would change, each with its article (one query) and,
+    for those not accepted, its own difference lists both ways (the ``words`` best ranked of each, and how
+    many more there are: the search over the whole lists finds them)."""
     shown = validation.cornerstone_cases[:limit]
     articles = light_articles().in_bulk([s.case.article_id for s in shown if s.case.article_id])
-    return [{"change": s, "article": articles.get(s.case.article_id), "selected": s.case.pk in selected} for s in shown]
+    per_case = validation.differences.per_case if validation.differences else {}
+    items = []
+    for s in shown:
+        conditions, absent = per_case.get(s.case.pk, ((), ()))
+        items.append(
+            {
+                "change": s,
+                "article": articles.get(s.case.article_id),
+                "conditions": conditions[:words],
+                "conditions_more": max(0, len(conditions) - words),
+                "absent": absent[:words],
+                "absent_more": max(0, len(absent) - words),
+            }
+        )
+    return items
+
+
+def _matching(items, search: str, first: int, at_most: int) -> dict:
+    """The words of one ranked list to show: the ``first`` best, or with a search the best ``at_most`` of those
+    containing it (case-insensitive), with how many are left out."""
+    needle = search.casefold()
+    found = [i for i in items if needle in i.word.casefold()] if needle else list(items)
+    shown = found[: at_most if needle else first]
+    return {"words": shown, "total": len(items), "found": len(found), "more": len(found) - len(shown)}
+
+
+def difference_items(validation: services.Validation, search: str, first: int, at_most: int) -> dict:
+    """Both difference lists of a draft as the rule page shows them: the ``first`` best ranked words of each,
+    or the words containing ``search`` (nothing is cut alphabetically; every word can be found)."""
+    ranked = validation.differences
+    if ranked is None:
+        return {}
+    return {
+        "conditions": _matching(ranked.conditions, search, first, at_most),
+        "absent": _matching(ranked.absent, search, first, at_most),
+        "changing": ranked.changing,
+        "search": search,
+    }
 
 
 def affected_items(affected: list[services.AffectedCase]) -> list[dict]:
