@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from classifier import kb, services
-from classifier.models import Case, Classification, Folder, ReviewState, Rule
+from classifier.models import Case, Classification, Folder, ReviewState, Rule, RuleCornerstone
 from classifier.models_labels import PhraseLabel, contingency_cells, contingency_counts
 from filters.metrics import Contingency
 from filters.services import profile_for_site
@@ -462,13 +462,30 @@ def rule_page(rule: Rule, committed: dict | None, limit: int) -> dict:
     stone_article = None
     if rule.cornerstone and rule.cornerstone.article_id:
         stone_article = light_articles().filter(pk=rule.cornerstone.article_id).first()
+    # the cornerstone cases whose change the committing expert accepted (RuleCornerstone "accepted")
+    accepted = list(
+        RuleCornerstone.objects.filter(rule=rule, decision=RuleCornerstone.Decision.ACCEPTED)
+        .select_related("case", "decided_by")
+        .order_by("case_id")
+    )
+    accepted_articles = light_articles().in_bulk([a.case.article_id for a in accepted if a.case.article_id])
     article_ids = [a for _, a in Case.objects.filter(pk__in=case_ids).values_list("id", "article_id") if a]
     affected = list(light_articles().filter(pk__in=article_ids).order_by("-collected_at", "-id"))
-    chips = classifications_by_article(article_ids + ([stone_article.pk] if stone_article else []))
+    chips = classifications_by_article(
+        article_ids + ([stone_article.pk] if stone_article else []) + list(accepted_articles)
+    )
     return {
         "rules": [{"rule": r, "path": paths.get(r.pk, [r])} for r in rules],
         "stone_article": stone_article,
         "stone_rows": chips.get(stone_article.pk, []) if stone_article else [],
+        "accepted_stones": [
+            {
+                "link": link,
+                "article": accepted_articles.get(link.case.article_id),
+                "rows": chips.get(link.case.article_id, []) if link.case.article_id else [],
+            }
+            for link in accepted
+        ],
         "affected": [{"article": a, "rows": chips.get(a.pk, [])} for a in affected],
         "is_last": (last := last_rule_id()) in rule_ids,
         "last_rule_id": last,

@@ -283,6 +283,9 @@ def test_the_rule_page_commits_an_accepted_cornerstone_change_and_refuses_an_und
     assert Classification.objects.get(case=stone, folder=politics).state == "accepted"
     rule = Rule.objects.order_by("-id").first()
     assert set(rule.cornerstones.values_list("id", flat=True)) == {sport_kb["new"].pk, stone.pk}
+    detail = ec.get(response["Location"]).content.decode()  # the rule's page names the accepted cornerstone
+    listed = detail.split('id="accepted-cornerstones"', 1)[1].split("</ul>", 1)[0]
+    assert article_of(stone).title in listed and "Politics" in listed and "accepted by" in listed
 
 
 @pytest.mark.django_db
