@@ -14,6 +14,11 @@ Classification policy (what re-inference may change):
 * The one exception is the case a rule is committed for: that commit *is* the expert's decision on
   it, so its target folder becomes ``accepted`` and the corrected (wrong) folder ``rejected`` by the
   committing expert; undo restores both rows as they were.
+* Likewise each cornerstone case whose change the committing expert accepted (``commit_rule``'s
+  ``accepted_cornerstones``): the folders the rule gives it become ``accepted``, those it takes away
+  ``rejected``, in the same transaction; it is then a cornerstone case of the new rule too
+  (``RuleCornerstone``), and later validations compare it with those decisions, not only with the
+  rules' conclusions (:func:`validate_rule`).
 """
 
 from __future__ import annotations
