@@ -803,6 +803,12 @@ def _cornerstones_to_decide(snapshot: kb.Snapshot, proposal: RuleProposal, case_
     return changed
 
 
+#: Difference-list words whose precision is computed per list (the best placed by exclusions and earlier
+#: rules), and at most how many words containing the expert's search are scored besides.
+PRECISION_WORDS = 30
+SEARCH_WORDS = 200
+
+
 def _precision(words: Iterable[str], folder_id: int | None, wrong_id: int | None) -> dict[str, float]:
     """word -> among the stored cases with an accepted folder that hold it, the share whose decisions agree with
     the rule: accepted in ``folder_id`` (a new or refining rule), or not accepted in ``wrong_id`` (a stopping
@@ -846,6 +852,7 @@ def validate_rule(
     absent: Iterable[str] = (),
     selected_cornerstones: Iterable[Case | int] = (),
     accepted_cornerstones: Iterable[Case | int] = (),
+    search: str = "",
 ) -> Validation:
     """The proposal with the cornerstone cases it would change and the difference lists.
 
@@ -857,7 +864,9 @@ def validate_rule(
     ``difference_list`` is the older list: the case's keywords absent from every ``selected_cornerstones``
     case (minus the conditions already chosen). Reads only the cached knowledge base, the cornerstone cases
     and the keyword index, so it stays fast with many stored cases; the full list of stored cases it would
-    change is :func:`affected_cases`.
+    change is :func:`affected_cases`. Precision costs a join per word over the accepted cases holding it, so it
+    is computed for the :data:`PRECISION_WORDS` best placed words of each list by the other keys and for the
+    words containing ``search`` (at most :data:`SEARCH_WORDS`); the others rank as of unknown precision.
     """
     snapshot = kb.current()
     proposal = _proposal(snapshot.tree, case, kind, folder, wrong_folder, conditions, absent)
@@ -882,14 +891,16 @@ def validate_rule(
     diff = [w for w in engine_difference_list(words, selected_words) if w not in proposal.conditions]
     offending = {i: snapshot.cornerstones[i] for i in changed if i not in accepted}
     chosen = proposal.conditions | proposal.absent
-    candidates = (words | frozenset().union(*offending.values())) - chosen
     wrong_id = _folder_id(wrong_folder)
+    prior = _prior_words(snapshot.tree, proposal, wrong_id)
+    unscored = ranked_difference_lists(words, offending, prior=prior, chosen=chosen)
+    front = {i.word for items in (unscored.conditions, unscored.absent) for i in items[:PRECISION_WORDS]}
+    needle = search.strip().casefold()
+    if needle:
+        for items in (unscored.conditions, unscored.absent):
+            front.update([i.word for i in items if needle in i.word.casefold()][:SEARCH_WORDS])
     differences = ranked_difference_lists(
-        words,
-        offending,
-        precision=_precision(candidates, proposal.folder, wrong_id),
-        prior=_prior_words(snapshot.tree, proposal, wrong_id),
-        chosen=chosen,
+        words, offending, precision=_precision(front, proposal.folder, wrong_id), prior=prior, chosen=chosen
     )
     return Validation(case, proposal, stones, diff, selected, snapshot.version, differences)
 

@@ -31,7 +31,7 @@ AFFECTED_LIMIT = 500
 #: How many words of each difference list the rule page shows first (best ranked; the search finds the rest),
 #: and how many words a search shows at most (best ranked first; more letters narrow it).
 SHOWN_WORDS = 20
-SEARCH_WORDS = 200
+SEARCH_WORDS = services.SEARCH_WORDS
 
 
 def _error_text(exc: ValidationError) -> str:
@@ -210,6 +210,7 @@ def _validation_context(request, article: Article, case: Case, draft: RuleDraft,
             case,
             selected_cornerstones=draft.selected,
             accepted_cornerstones=draft.accepted,
+            search=draft.search,
             **draft.service_kwargs(),
         )
     except ValidationError as exc:

@@ -238,3 +238,15 @@ def test_the_migration_makes_each_rule_s_cornerstone_its_made_row(sport, make_ca
     assert list(RuleCornerstone.objects.values_list("rule_id", "case_id", "decision", "decided_by_id")) == [
         (sport_rule.pk, c1.pk, "made", expert.pk)
     ]
+
+
+def test_precision_is_computed_for_the_front_of_each_list_and_the_searched_words(make_case, folders, expert):
+    words = [f"w{n:02}" for n in range(services.PRECISION_WORDS + 10)]
+    services.commit_rule(make_case([*words, "tax"]), "new", expert, folder=folders["politics"], conditions=["tax"])
+    case = make_case([*words, "vote"])
+    last = words[-1]  # alphabetically last of many equals: beyond the scored front
+    draft = {"kind": "new", "folder": folders["politics"], "conditions": ["vote"]}
+    plain = {w.word: w.precision for w in services.validate_rule(case, **draft).differences.conditions}
+    assert plain[words[0]] == 1.0 and plain[last] is None
+    searched = {w.word: w.precision for w in services.validate_rule(case, **draft, search=last).differences.conditions}
+    assert searched[last] == 1.0
