@@ -95,6 +95,13 @@ class Case(models.Model):
         help_text="Where the case came from (the article URL); kept by export/import where articles are not.",
     )
     created_at = models.DateTimeField(default=timezone.now)
+    text_changed_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="A cornerstone case only: when its article's text (filtered again, e.g. with a re-learned site "
+        "profile) first gave other keywords than those its rules were validated on, which it keeps. "
+        "Empty while they agree.",
+    )
 
     def __str__(self) -> str:
         return f"case {self.pk}"

@@ -395,6 +395,11 @@ def cornerstone_items(validation: services.Validation, limit: int, words: int) -
     shown = validation.cornerstone_cases[:limit]
     articles = light_articles().in_bulk([s.case.article_id for s in shown if s.case.article_id])
     per_case = validation.differences.per_case if validation.differences else {}
+    changed_text = dict(
+        Case.objects.filter(pk__in=[s.case.pk for s in shown], text_changed_at__isnull=False).values_list(
+            "id", "text_changed_at"
+        )
+    )
     items = []
     for s in shown:
         conditions, absent = per_case.get(s.case.pk, ((), ()))
@@ -406,6 +411,7 @@ def cornerstone_items(validation: services.Validation, limit: int, words: int) -
                 "conditions_more": max(0, len(conditions) - words),
                 "absent": absent[:words],
                 "absent_more": max(0, len(absent) - words),
+                "text_changed_at": changed_text.get(s.case.pk),
             }
         )
     return items

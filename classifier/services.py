@@ -401,7 +401,9 @@ def ingest_case(article, tokens: Iterable[str]) -> Case:
     """Store (or update) the article's case and keyword index, run inference, store the suggestions.
 
     Idempotent: calling it again with the same tokens changes nothing. A cornerstone case keeps its
-    keywords (rules were validated against them); new tokens for its article are ignored with a warning.
+    keywords (rules were validated against them); new tokens for its article are ignored with a warning,
+    and the case records when its article's text first changed (``Case.text_changed_at``, cleared when the
+    article gives those keywords again), which the workspace shows beside it.
     Inside a caller's transaction it takes no savepoint of its own (processing calls it once per article:
     a new case costs four statements and the suggestions two more).
     """
@@ -413,9 +415,15 @@ def ingest_case(article, tokens: Iterable[str]) -> Case:
         _sync_classifications({case_id: _folder_map(snapshot.tree, frozenset(words))}, new_cases=True)
         return Case(pk=case_id, article=article, keywords=words, source=(getattr(article, "url", "") or "")[:2000])
     case = Case.objects.get(article=article)
+    if case.keywords == words and case.text_changed_at is not None:
+        case.text_changed_at = None  # the article gives the validated keywords again
+        case.save(update_fields=["text_changed_at"])
     if case.keywords != words:
         if _is_cornerstone(case.pk):
             log.warning("case %s is a cornerstone case; its keywords are kept although the article changed", case.pk)
+            if case.text_changed_at is None:
+                case.text_changed_at = timezone.now()
+                case.save(update_fields=["text_changed_at"])
         else:
             old = set(case.keywords)
             case.keywords = words

@@ -250,3 +250,38 @@ def test_precision_is_computed_for_the_front_of_each_list_and_the_searched_words
     assert plain[words[0]] == 1.0 and plain[last] is None
     searched = {w.word: w.precision for w in services.validate_rule(case, **draft, search=last).differences.conditions}
     assert searched[last] == 1.0
+
+
+def test_a_cornerstone_case_says_when_its_article_s_text_changed(sport, make_case, folders, expert, client):
+    c1, _ = sport
+    other = make_case("match goal")
+    services.ingest_case(other.article, ["vote"])  # not a cornerstone: rebuilt, nothing flagged
+    assert Case.objects.get(pk=other.pk).text_changed_at is None
+    services.ingest_case(c1.article, ["match", "tennis", "serve", "ace"])
+    c1.refresh_from_db()
+    assert c1.keywords == ["match", "serve", "tennis"] and c1.text_changed_at is not None
+    since = c1.text_changed_at
+    services.ingest_case(c1.article, ["match", "ace"])  # changed again: still since the first change
+    c1.refresh_from_db()
+    assert c1.text_changed_at == since
+    # the rule page shows it beside the cornerstone case
+    from django.contrib.auth.models import Group
+    from django.urls import reverse
+
+    from wims.roles import EXPERTS, ensure_groups
+
+    ensure_groups()
+    expert.groups.add(Group.objects.get(name=EXPERTS))
+    client.force_login(expert)
+    case = make_case("match tennis doping")
+    page = client.get(
+        reverse("classifier:rule", args=[case.article_id]),
+        {"kind": "refine", "folder": folders["politics"].pk, "wrong": folders["sport"].pk, "c": "tennis"},
+    )
+    assert "its article's text has changed since" in page.content.decode()
+    assert (
+        "its text has changed since" in client.get(reverse("classifier:article", args=[c1.article_id])).content.decode()
+    )
+    services.ingest_case(c1.article, ["match", "tennis", "serve"])  # the validated keywords again
+    c1.refresh_from_db()
+    assert c1.text_changed_at is None
