@@ -13,7 +13,7 @@ Pure Python, no Django; the services layer stores what :func:`apply` returns.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from classifier.engine import Rule, RuleTree, as_case, keyword_set
@@ -213,3 +213,91 @@ def difference_list(case: frozenset[str], selected_cornerstones: Iterable[frozen
         if not remaining:
             break
     return sorted(remaining)
+
+
+@dataclass(frozen=True)
+class RankedWord:
+    """A word of a difference list with what ranks it.
+
+    ``excludes``: how many of the still-changing cornerstone cases adding it would leave unchanged (as a
+    condition: those lacking it; as a must-be-absent keyword: those holding it); ``precision``: among the
+    stored accepted cases holding it, the share whose decision agrees with the rule (None: no such case);
+    ``prior``: an earlier rule for the same folder uses it.
+    """
+
+    word: str
+    excludes: int
+    precision: float | None = None
+    prior: bool = False
+
+
+@dataclass(frozen=True)
+class RankedDifferences:
+    """Both difference lists of a draft, best first, and each still-changing cornerstone's own pair.
+
+    ``conditions``: every keyword of the case (those that exclude no cornerstone case last);
+    ``absent``: every keyword of a still-changing cornerstone case that the case lacks;
+    ``per_case``: cornerstone case id -> (its conditions, its absent words), as words in the same order.
+    """
+
+    conditions: tuple[RankedWord, ...]
+    absent: tuple[RankedWord, ...]
+    per_case: Mapping[int, tuple[tuple[str, ...], tuple[str, ...]]]
+    changing: int  # how many cornerstone cases the lists were computed against
+
+
+def ranked_difference_lists(
+    case: Iterable[str],
+    changing_cornerstones: Mapping[int, Iterable[str]],
+    precision: Mapping[str, float] | None = None,
+    prior: Iterable[str] = (),
+    chosen: Iterable[str] = (),
+) -> RankedDifferences:
+    """The difference lists both ways against the cornerstone cases that would still change, ranked.
+
+    ``changing_cornerstones``: the cornerstone cases the current draft would still change and the expert has
+    not accepted (not every case ever ticked: a case the draft already leaves unchanged no longer counts).
+    A condition word is a keyword of ``case`` (a changing cornerstone lacking it is excluded by it); a
+    must-be-absent word is a keyword of a changing cornerstone that ``case`` lacks (it excludes the
+    cornerstones holding it). Both are ranked by how many changing cornerstones the word excludes, then
+    by ``precision`` (word -> the share of stored accepted cases holding it whose decisions agree with the
+    rule's conclusion: high first for conditions, low first for must-be-absent words; unknown last), then
+    by whether ``prior`` (the words of earlier rules for the same folder) holds it, then alphabetically.
+    ``chosen``: words already in the draft, left out of both lists.
+
+    Example: case {a, b, c} against {a, c, x} and {b, c, y}: conditions a and b (one each), then c
+    (none); must be absent x and y (one each). ``a & b`` or ``NOT x & NOT y`` leave both unchanged.
+    """
+    words = as_case(case)
+    skip = keyword_set(chosen, "chosen") if chosen else frozenset()
+    stones = {case_id: as_case(other) for case_id, other in changing_cornerstones.items()}
+    known = precision or {}
+    earlier = frozenset(prior)
+    held: dict[str, int] = {}  # word -> how many changing cornerstones hold it
+    for other in stones.values():
+        for word in other:
+            held[word] = held.get(word, 0) + 1
+    total = len(stones)
+
+    def ranked(candidates: Iterable[str], excludes: Callable[[str], int], absent: bool) -> tuple[RankedWord, ...]:
+        items = [RankedWord(w, excludes(w), known.get(w), w in earlier) for w in candidates if w not in skip]
+
+        def key(item: RankedWord) -> tuple[int, float, bool, str]:
+            # an unknown precision (2.0) sorts after every known one
+            score = 2.0 if item.precision is None else item.precision if absent else -item.precision
+            return (-item.excludes, score, not item.prior, item.word)
+
+        return tuple(sorted(items, key=key))
+
+    conditions = ranked(words, lambda w: total - held.get(w, 0), absent=False)
+    absent = ranked((w for w in held if w not in words), lambda w: held[w], absent=True)
+    order = {item.word: n for n, item in enumerate(conditions)}
+    order.update({item.word: n for n, item in enumerate(absent)})
+    per_case = {
+        case_id: (
+            tuple(sorted((w for w in words - other if w in order), key=order.__getitem__)),
+            tuple(sorted((w for w in other - words if w in order), key=order.__getitem__)),
+        )
+        for case_id, other in stones.items()
+    }
+    return RankedDifferences(conditions, absent, per_case, total)

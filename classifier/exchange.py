@@ -19,7 +19,7 @@ from django.utils import timezone
 from classifier import kb, services
 from classifier.engine import Rule as EngineRule
 from classifier.engine import RuleTree, keyword_set
-from classifier.models import Case, CaseKeyword, Folder, Rule
+from classifier.models import Case, CaseKeyword, Folder, Rule, RuleCornerstone
 
 FORMAT = "wims-mcrdr-kb"
 FORMAT_VERSION = 1
@@ -282,6 +282,14 @@ def import_kb(data: Mapping, user=None) -> dict:
             model.parent_id = rule_pk[parent]
             children.append(model)
     Rule.objects.bulk_update(children, ["parent"], batch_size=1000)
+    RuleCornerstone.objects.bulk_create(
+        [
+            RuleCornerstone(rule_id=m.pk, case_id=m.cornerstone_id, decision=RuleCornerstone.Decision.MADE)
+            for m in made
+            if m.cornerstone_id
+        ],
+        batch_size=1000,
+    )
     kb.publish(kb.load("", 0))
     result = {"folders": created_folders, "cases": len(stored), "rules": len(rules)}
     services._audit(user, "kb.import", **result)  # noqa: SLF001

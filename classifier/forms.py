@@ -63,9 +63,13 @@ class RuleDraft:
 
     Fields: ``kind`` (new/refine/stop), ``folder`` (target), ``wrong`` (the folder being corrected),
     ``c`` (condition keywords, repeated), ``x`` (keywords that must be absent), ``sel`` (ids of the
-    cornerstone cases selected as "must not change"), ``version`` (the knowledge-base version the draft was
+    cornerstone cases selected as "must not change", the older difference list), ``ok`` (ids of the cornerstone
+    cases whose change the expert accepts; every other one shown must be left unchanged by a condition),
+    ``q`` (the words to search in the difference lists), ``version`` (the knowledge-base version the draft was
     checked on; sent with a commit).
     """
+
+    SEARCH_MAX = 100
 
     def __init__(self, data):
         self.errors: list[str] = []
@@ -78,12 +82,9 @@ class RuleDraft:
         self.wrong = self._folder(data.get("wrong"), "wrong folder")
         self.conditions = self._words(data.getlist("c"))
         self.absent = self._words(data.getlist("x"))
-        self.selected = []
-        for value in data.getlist("sel"):
-            try:
-                self.selected.append(int(value))
-            except ValueError:
-                self.errors.append(f"{value!r} is not a case id")
+        self.selected = self._case_ids(data.getlist("sel"))
+        self.accepted = self._case_ids(data.getlist("ok"))
+        self.search = (data.get("q") or "").strip()[: self.SEARCH_MAX]
         raw_version = data.get("version") or ""
         self.version: int | None = int(raw_version) if raw_version.isascii() and raw_version.isdigit() else None
         if raw_version and self.version is None:
@@ -97,6 +98,15 @@ class RuleDraft:
         except ValidationError as exc:
             self.errors.append(f"{what}: {exc.messages[0]}")
             return None
+
+    def _case_ids(self, values) -> list[int]:
+        ids = []
+        for value in values:
+            if value.isascii() and value.isdigit():
+                ids.append(int(value))
+            else:
+                self.errors.append(f"{value[:20]!r} is not a case id")
+        return sorted(set(ids))
 
     @staticmethod
     def _words(values) -> list[str]:
@@ -128,7 +138,7 @@ class RuleDraft:
         if self.wrong and self.kind != RuleKind.NEW:
             pairs.append(("wrong", self.wrong))
         pairs += [("c", w) for w in self.conditions] + [("x", w) for w in self.absent]
-        pairs += [("sel", i) for i in self.selected]
+        pairs += [("sel", i) for i in self.selected] + [("ok", i) for i in self.accepted]
         return pairs
 
 

@@ -17,12 +17,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.db import connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from classifier.engine import Rule as EngineRule
 from classifier.engine import RuleTree
 from classifier.index import KeywordIndex
-from classifier.models import Case, KnowledgeBase, Rule
+from classifier.models import Case, KnowledgeBase, Rule, RuleCornerstone
 
 
 @dataclass(frozen=True)
@@ -102,6 +103,14 @@ def _freeze_long_lived() -> None:
     gc.freeze()
 
 
+def cornerstone_q() -> Q:
+    """The cases that are cornerstone cases: a rule was made for them (Rule.cornerstone) or an expert accepted
+    their change when committing a rule (RuleCornerstone)."""
+    return Q(pk__in=Rule.objects.filter(cornerstone__isnull=False).values("cornerstone_id")) | Q(
+        pk__in=RuleCornerstone.objects.values("case_id")
+    )
+
+
 def engine_rule(row: Rule) -> EngineRule:
     return EngineRule(row.id, row.parent_id, row.folder_id, frozenset(row.conditions), frozenset(row.absent))
 
@@ -116,7 +125,7 @@ def load(stamp: str, version: int) -> Snapshot:
     ]
     stones = {
         pk: frozenset(words)
-        for pk, words in Case.objects.filter(cornerstone_of__isnull=False).distinct().values_list("id", "keywords")
+        for pk, words in Case.objects.filter(cornerstone_q()).distinct().values_list("id", "keywords")
     }
     return Snapshot(stamp, version, RuleTree(rules), stones)
 

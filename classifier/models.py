@@ -95,6 +95,13 @@ class Case(models.Model):
         help_text="Where the case came from (the article URL); kept by export/import where articles are not.",
     )
     created_at = models.DateTimeField(default=timezone.now)
+    text_changed_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="A cornerstone case only: when its article's text (filtered again, e.g. with a re-learned site "
+        "profile) first gave other keywords than those its rules were validated on, which it keeps. "
+        "Empty while they agree.",
+    )
 
     def __str__(self) -> str:
         return f"case {self.pk}"
@@ -141,6 +148,11 @@ class Rule(models.Model):
         related_name="cornerstone_of",
         help_text="The case the rule was made for.",
     )
+    # every cornerstone case of the rule: the case it was made for and each cornerstone case whose change an
+    # expert accepted when committing it (RuleCornerstone says which)
+    cornerstones: "models.ManyToManyField[Case, RuleCornerstone]" = models.ManyToManyField(
+        Case, through="RuleCornerstone", related_name="cornerstone_rules", blank=True
+    )
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(default=timezone.now)
 
@@ -154,6 +166,32 @@ class Rule(models.Model):
     @property
     def kind(self) -> RuleKind:
         return RuleKind.of(self.parent_id, self.folder_id)
+
+
+class RuleCornerstone(models.Model):
+    """A cornerstone case of a rule, with the expert's decision that made it one.
+
+    ``made``: the case the rule was made for (also ``Rule.cornerstone``); ``accepted``: a cornerstone case
+    of an earlier rule that the new rule changes, whose change the committing expert accepted (its stored
+    classifications were changed in the same commit). A rule has one ``made`` row and any number of
+    ``accepted`` rows; its cornerstone cases' keywords are frozen and their articles cannot be deleted.
+    """
+
+    class Decision(models.TextChoices):
+        MADE = "made", "Made for this case"
+        ACCEPTED = "accepted", "Change accepted"
+
+    rule = models.ForeignKey(Rule, on_delete=models.CASCADE, related_name="cornerstone_links")
+    case = models.ForeignKey(Case, on_delete=models.PROTECT, related_name="cornerstone_links")
+    decision = models.CharField(max_length=10, choices=Decision.choices)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    decided_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["rule", "case"], name="unique_rule_cornerstone")]
+
+    def __str__(self) -> str:
+        return f"case {self.case_id} is a cornerstone of rule {self.rule_id} ({self.decision})"
 
 
 class ReviewState(models.TextChoices):

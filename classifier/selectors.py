@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from classifier import kb, services
-from classifier.models import Case, CaseKeyword, Classification, Folder, ReviewState, Rule
+from classifier.models import Case, CaseKeyword, Classification, Folder, ReviewState, Rule, RuleCornerstone
 from classifier.models_labels import PhraseLabel, contingency_cells, contingency_counts
 from filters.metrics import Contingency
 from filters.services import profile_for_site
@@ -416,11 +416,56 @@ def concluded_folders(case: Case) -> list[Folder]:
     return sorted(Folder.objects.filter(pk__in={c.folder for c in services.infer(case)}), key=lambda f: f.path)
 
 
-def cornerstone_items(validation: services.Validation, selected: set[int], limit: int) -> list[dict]:
-    """The first ``limit`` cornerstone cases a draft rule would change, each with its article (one query)."""
+def cornerstone_items(validation: services.Validation, limit: int, words: int) -> list[dict]:
+    """The first ``limit`` cornerstone cases a draft rule would change, each with its article (one query) and,
+    for those not accepted, its own difference lists both ways (the ``words`` best ranked of each, and how
+    many more there are: the search over the whole lists finds them)."""
     shown = validation.cornerstone_cases[:limit]
     articles = light_articles().in_bulk([s.case.article_id for s in shown if s.case.article_id])
-    return [{"change": s, "article": articles.get(s.case.article_id), "selected": s.case.pk in selected} for s in shown]
+    per_case = validation.differences.per_case if validation.differences else {}
+    changed_text = dict(
+        Case.objects.filter(pk__in=[s.case.pk for s in shown], text_changed_at__isnull=False).values_list(
+            "id", "text_changed_at"
+        )
+    )
+    items = []
+    for s in shown:
+        conditions, absent = per_case.get(s.case.pk, ((), ()))
+        items.append(
+            {
+                "change": s,
+                "article": articles.get(s.case.article_id),
+                "conditions": conditions[:words],
+                "conditions_more": max(0, len(conditions) - words),
+                "absent": absent[:words],
+                "absent_more": max(0, len(absent) - words),
+                "text_changed_at": changed_text.get(s.case.pk),
+            }
+        )
+    return items
+
+
+def _matching(items, search: str, first: int, at_most: int) -> dict:
+    """The words of one ranked list to show: the ``first`` best, or with a search the best ``at_most`` of those
+    containing it (case-insensitive), with how many are left out."""
+    needle = search.casefold()
+    found = [i for i in items if needle in i.word.casefold()] if needle else list(items)
+    shown = found[: at_most if needle else first]
+    return {"words": shown, "total": len(items), "found": len(found), "more": len(found) - len(shown)}
+
+
+def difference_items(validation: services.Validation, search: str, first: int, at_most: int) -> dict:
+    """Both difference lists of a draft as the rule page shows them: the ``first`` best ranked words of each,
+    or the words containing ``search`` (nothing is cut alphabetically; every word can be found)."""
+    ranked = validation.differences
+    if ranked is None:
+        return {}
+    return {
+        "conditions": _matching(ranked.conditions, search, first, at_most),
+        "absent": _matching(ranked.absent, search, first, at_most),
+        "changing": ranked.changing,
+        "search": search,
+    }
 
 
 def affected_items(affected: list[services.AffectedCase]) -> list[dict]:
@@ -451,13 +496,30 @@ def rule_page(rule: Rule, committed: dict | None, limit: int) -> dict:
     stone_article = None
     if rule.cornerstone and rule.cornerstone.article_id:
         stone_article = light_articles().filter(pk=rule.cornerstone.article_id).first()
+    # the cornerstone cases whose change the committing expert accepted (RuleCornerstone "accepted")
+    accepted = list(
+        RuleCornerstone.objects.filter(rule=rule, decision=RuleCornerstone.Decision.ACCEPTED)
+        .select_related("case", "decided_by")
+        .order_by("case_id")
+    )
+    accepted_articles = light_articles().in_bulk([a.case.article_id for a in accepted if a.case.article_id])
     article_ids = [a for _, a in Case.objects.filter(pk__in=case_ids).values_list("id", "article_id") if a]
     affected = list(light_articles().filter(pk__in=article_ids).order_by("-collected_at", "-id"))
-    chips = classifications_by_article(article_ids + ([stone_article.pk] if stone_article else []))
+    chips = classifications_by_article(
+        article_ids + ([stone_article.pk] if stone_article else []) + list(accepted_articles)
+    )
     return {
         "rules": [{"rule": r, "path": paths.get(r.pk, [r])} for r in rules],
         "stone_article": stone_article,
         "stone_rows": chips.get(stone_article.pk, []) if stone_article else [],
+        "accepted_stones": [
+            {
+                "link": link,
+                "article": accepted_articles.get(link.case.article_id),
+                "rows": chips.get(link.case.article_id, []) if link.case.article_id else [],
+            }
+            for link in accepted
+        ],
         "affected": [{"article": a, "rows": chips.get(a.pk, [])} for a in affected],
         "is_last": (last := last_rule_id()) in rule_ids,
         "last_rule_id": last,

@@ -14,6 +14,11 @@ Classification policy (what re-inference may change):
 * The one exception is the case a rule is committed for: that commit *is* the expert's decision on
   it, so its target folder becomes ``accepted`` and the corrected (wrong) folder ``rejected`` by the
   committing expert; undo restores both rows as they were.
+* Likewise each cornerstone case whose change the committing expert accepted (``commit_rule``'s
+  ``accepted_cornerstones``): the folders the rule gives it become ``accepted``, those it takes away
+  ``rejected``, in the same transaction; it is then a cornerstone case of the new rule too
+  (``RuleCornerstone``), and later validations compare it with those decisions, not only with the
+  rules' conclusions (:func:`validate_rule`).
 """
 
 from __future__ import annotations
@@ -26,10 +31,18 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from classifier import kb
-from classifier.acquisition import RuleProposal, changed_cases, proposal_for, rule_kind
+from classifier.acquisition import (
+    RankedDifferences,
+    RuleProposal,
+    changed_cases,
+    proposal_for,
+    ranked_difference_lists,
+    rule_kind,
+)
 from classifier.acquisition import apply as apply_proposal
 from classifier.acquisition import difference_list as engine_difference_list
 from classifier.engine import Conclusion, RuleTree, keyword_set
@@ -42,6 +55,7 @@ from classifier.models import (
     Folder,
     ReviewState,
     Rule,
+    RuleCornerstone,
     validate_folder_name,
 )
 from monitor.models import Article
@@ -112,7 +126,7 @@ def _folder_map(tree: RuleTree, keywords: frozenset[str]) -> dict[int, int]:
 
 
 def _is_cornerstone(case_id: int) -> bool:
-    return Rule.objects.filter(cornerstone_id=case_id).exists()
+    return Case.objects.filter(kb.cornerstone_q(), pk=case_id).exists()
 
 
 # --------------------------------------------------------------------------- review state
@@ -387,7 +401,9 @@ def ingest_case(article, tokens: Iterable[str]) -> Case:
     """Store (or update) the article's case and keyword index, run inference, store the suggestions.
 
     Idempotent: calling it again with the same tokens changes nothing. A cornerstone case keeps its
-    keywords (rules were validated against them); new tokens for its article are ignored with a warning.
+    keywords (rules were validated against them); new tokens for its article are ignored with a warning,
+    and the case records when its article's text first changed (``Case.text_changed_at``, cleared when the
+    article gives those keywords again), which the workspace shows beside it.
     Inside a caller's transaction it takes no savepoint of its own (processing calls it once per article:
     a new case costs four statements and the suggestions two more).
     """
@@ -399,9 +415,15 @@ def ingest_case(article, tokens: Iterable[str]) -> Case:
         _sync_classifications({case_id: _folder_map(snapshot.tree, frozenset(words))}, new_cases=True)
         return Case(pk=case_id, article=article, keywords=words, source=(getattr(article, "url", "") or "")[:2000])
     case = Case.objects.get(article=article)
+    if case.keywords == words and case.text_changed_at is not None:
+        case.text_changed_at = None  # the article gives the validated keywords again
+        case.save(update_fields=["text_changed_at"])
     if case.keywords != words:
         if _is_cornerstone(case.pk):
             log.warning("case %s is a cornerstone case; its keywords are kept although the article changed", case.pk)
+            if case.text_changed_at is None:
+                case.text_changed_at = timezone.now()
+                case.save(update_fields=["text_changed_at"])
         else:
             old = set(case.keywords)
             case.keywords = words
@@ -635,6 +657,7 @@ class CornerstoneChange:
     folders: dict[int, Folder] = field(repr=False, compare=False)  # shared by the validation's changes
     case_keywords: frozenset[str] = field(repr=False)
     cornerstone_keywords: frozenset[str] = field(repr=False)
+    accepted: bool = False  # the expert accepts this change (it is recorded when the rule is committed)
 
     # computed on access: the widest validation lists every cornerstone case, the page shows a few
     @property
@@ -670,9 +693,22 @@ class Validation:
     case: Case
     proposal: RuleProposal
     cornerstone_cases: list[CornerstoneChange]
-    difference_list: list[str]
+    difference_list: list[str]  # the case's words no selected case has (acquisition.difference_list)
     selected: list[int]
     version: int
+    # both ranked difference lists, against the cornerstone cases still changing and not accepted
+    differences: RankedDifferences | None = None
+
+    @property
+    def accepted(self) -> list[int]:
+        """The cornerstone cases the rule would change whose change the expert accepts."""
+        return [s.case.pk for s in self.cornerstone_cases if s.accepted]
+
+    @property
+    def to_exclude(self) -> list[CornerstoneChange]:
+        """The cornerstone cases the rule would change and the expert has not accepted: each must be left
+        unchanged by a condition before the rule can be committed (or its change accepted)."""
+        return [s for s in self.cornerstone_cases if not s.accepted]
 
     def affected_cases(self, limit: int | None = None) -> list[AffectedCase]:
         return affected_cases(self, limit)
@@ -740,6 +776,81 @@ def _cornerstone_changes(snapshot: kb.Snapshot, proposal: RuleProposal) -> dict[
     return changed_cases(snapshot.tree, proposal, reached)
 
 
+def _agreeing(changed: dict[int, tuple[set, set]]) -> set[int]:
+    """The cornerstone cases whose change agrees with the experts' stored decisions on them: every folder
+    gained is accepted and every folder lost rejected for that case (the rule only restores what an expert
+    approved, so there is nothing to decide)."""
+    folders = {f for before, after in changed.values() for f in before ^ after}
+    decided: dict[int, dict[int, str]] = {}
+    for ids in _chunks(sorted(changed)):
+        stored = (
+            Classification.objects.filter(case_id__in=ids, folder_id__in=folders)
+            .exclude(state=Classification.State.SUGGESTED)
+            .values_list("case_id", "folder_id", "state")
+        )
+        for case_id, folder_id, state in stored:
+            decided.setdefault(case_id, {})[folder_id] = state
+    agreeing = set()
+    for case_id, (before, after) in changed.items():
+        rows = decided.get(case_id, {})
+        if all(rows.get(f) == Classification.State.ACCEPTED for f in after - before) and all(
+            rows.get(f) == Classification.State.REJECTED for f in before - after
+        ):
+            agreeing.add(case_id)
+    return agreeing
+
+
+def _cornerstones_to_decide(snapshot: kb.Snapshot, proposal: RuleProposal, case_id: int) -> dict[int, tuple]:
+    """Cornerstone case id -> (folders before, after): the cornerstone cases (other than the case the rule is
+    made for) whose folders the proposal would change against what the experts decided on them."""
+    changed = _cornerstone_changes(snapshot, proposal)
+    changed.pop(case_id, None)  # the case being fixed is meant to change
+    if changed:
+        for agreed in _agreeing(changed):
+            del changed[agreed]
+    return changed
+
+
+#: Difference-list words whose precision is computed per list (the best placed by exclusions and earlier
+#: rules), and at most how many words containing the expert's search are scored besides.
+PRECISION_WORDS = 30
+SEARCH_WORDS = 200
+
+
+def _precision(words: Iterable[str], folder_id: int | None, wrong_id: int | None) -> dict[str, float]:
+    """word -> among the stored cases with an accepted folder that hold it, the share whose decisions agree with
+    the rule: accepted in ``folder_id`` (a new or refining rule), or not accepted in ``wrong_id`` (a stopping
+    rule). Words no such case holds are left out (their precision is unknown)."""
+    target = folder_id if folder_id is not None else wrong_id
+    if target is None:
+        return {}
+    result: dict[str, float] = {}
+    for chunk in _chunks(sorted(words)):
+        rows = (
+            Classification.objects.filter(state=Classification.State.ACCEPTED, case__index_entries__keyword__in=chunk)
+            .values_list("case__index_entries__keyword")
+            .annotate(
+                n=Count("case_id", distinct=True),
+                hit=Count("case_id", distinct=True, filter=Q(folder_id=target)),
+            )
+            .order_by()
+        )
+        for word, n, hit in rows:
+            result[word] = hit / n if folder_id is not None else 1 - hit / n
+    return result
+
+
+def _prior_words(tree: RuleTree, proposal: RuleProposal, wrong_id: int | None) -> frozenset[str]:
+    """The keywords (present or absent) of the earlier rules for the same folder: the rules concluding the
+    folder, or for a stopping rule the stopping rules under rules concluding the wrong folder."""
+    if proposal.kind == RuleKind.STOP:
+        parents = {r.id for r in tree if r.folder == wrong_id}
+        rules = [r for r in tree if r.folder is None and r.parent_id in parents]
+    else:
+        rules = [r for r in tree if r.folder == proposal.folder]
+    return frozenset().union(*(r.conditions | r.absent for r in rules))
+
+
 def validate_rule(
     case: Case,
     kind: str,
@@ -748,18 +859,27 @@ def validate_rule(
     conditions: Iterable[str] = (),
     absent: Iterable[str] = (),
     selected_cornerstones: Iterable[Case | int] = (),
+    accepted_cornerstones: Iterable[Case | int] = (),
+    search: str = "",
 ) -> Validation:
-    """The proposal with the cornerstone cases it would change and the difference list.
+    """The proposal with the cornerstone cases it would change and the difference lists.
 
-    The difference list holds the case's keywords absent from every selected cornerstone case (minus
-    the conditions already chosen); call again with more selected cases to recompute it. Reads only
-    the cached knowledge base and the cornerstone cases, so it stays fast with many stored cases;
-    the full list of stored cases it would change is :func:`affected_cases`.
+    A cornerstone case is listed when the proposal would change its folders and the change does not merely
+    restore the experts' decisions on it (an accepted change is compared against its accepted folders).
+    ``accepted_cornerstones``: the listed cases whose change the expert accepts; the others are to be left
+    unchanged, and ``differences`` ranks both ways the words that do so (acquisition.ranked_difference_lists:
+    the case's words they lack, their words the case lacks), against only the cases still changing.
+    ``difference_list`` is the older list: the case's keywords absent from every ``selected_cornerstones``
+    case (minus the conditions already chosen). Reads only the cached knowledge base, the cornerstone cases
+    and the keyword index, so it stays fast with many stored cases; the full list of stored cases it would
+    change is :func:`affected_cases`. Precision costs a join per word over the accepted cases holding it, so it
+    is computed for the :data:`PRECISION_WORDS` best placed words of each list by the other keys and for the
+    words containing ``search`` (at most :data:`SEARCH_WORDS`); the others rank as of unknown precision.
     """
     snapshot = kb.current()
     proposal = _proposal(snapshot.tree, case, kind, folder, wrong_folder, conditions, absent)
-    changed = _cornerstone_changes(snapshot, proposal)
-    changed.pop(case.pk, None)  # the case being fixed is meant to change
+    changed = _cornerstones_to_decide(snapshot, proposal, case.pk)
+    accepted = {_case_id(c) for c in accepted_cornerstones} & set(changed)
     folders = _folders_by_id({f for before, after in changed.values() for f in before | after})
     cases = snapshot.cornerstone_rows(changed)
     words = case.keyword_set
@@ -771,12 +891,26 @@ def validate_rule(
             folders,
             words,
             snapshot.cornerstones[case_id],
+            case_id in accepted,
         )
         for case_id in sorted(changed)
     ]
     selected, selected_words = _selected_keywords(snapshot, selected_cornerstones)
     diff = [w for w in engine_difference_list(words, selected_words) if w not in proposal.conditions]
-    return Validation(case, proposal, stones, diff, selected, snapshot.version)
+    offending = {i: snapshot.cornerstones[i] for i in changed if i not in accepted}
+    chosen = proposal.conditions | proposal.absent
+    wrong_id = _folder_id(wrong_folder)
+    prior = _prior_words(snapshot.tree, proposal, wrong_id)
+    unscored = ranked_difference_lists(words, offending, prior=prior, chosen=chosen)
+    front = {i.word for items in (unscored.conditions, unscored.absent) for i in items[:PRECISION_WORDS]}
+    needle = search.strip().casefold()
+    if needle:
+        for items in (unscored.conditions, unscored.absent):
+            front.update([i.word for i in items if needle in i.word.casefold()][:SEARCH_WORDS])
+    differences = ranked_difference_lists(
+        words, offending, precision=_precision(front, proposal.folder, wrong_id), prior=prior, chosen=chosen
+    )
+    return Validation(case, proposal, stones, diff, selected, snapshot.version, differences)
 
 
 def affected_cases(validation: Validation, limit: int | None = None) -> list[AffectedCase]:
@@ -875,8 +1009,18 @@ def commit_rule(
     conditions: Iterable[str] = (),
     absent: Iterable[str] = (),
     version: int | None = None,
+    accepted_cornerstones: Iterable[Case | int] | None = None,
 ) -> list[Rule]:
     """Store the rule (one per parent rule for refine/stop), with ``case`` as its cornerstone case.
+
+    ``accepted_cornerstones``: the cornerstone cases of earlier rules whose change the expert accepts (the
+    workspace always sends them, possibly none). Every cornerstone case the rule would change (against the
+    experts' decisions on it, as :func:`validate_rule` lists them) must be among them, else the commit is
+    refused and names the cases: each was either left unchanged by a condition or its change was seen and
+    accepted. An accepted change is recorded in this transaction: the case's folders the rule takes away are
+    rejected and the folders it gives accepted, by the committing expert (undo restores them), and the case
+    becomes a cornerstone case of the new rule too (RuleCornerstone "accepted"). ``None`` (scripts, imports,
+    older callers): the cornerstone cases are not checked and no change is recorded as accepted.
 
     Idempotent: when the same rules (parent, folder, conditions, absent keywords, cornerstone case) exist
     already, they are returned and nothing is stored (a double click, two experts making the same rule).
@@ -908,8 +1052,22 @@ def commit_rule(
         apply_proposal(snapshot.tree, proposal, snapshot.tree.max_id + 1)  # placement check only
     except ValueError as exc:
         raise ValidationError(str(exc)) from exc
+    accepted: dict[int, tuple] = {}
+    if accepted_cornerstones is not None:
+        changing = _cornerstones_to_decide(snapshot, proposal, case.pk)
+        wanted = {_case_id(c) for c in accepted_cornerstones}
+        unseen = sorted(set(changing) - wanted)
+        if unseen:
+            listed = ", ".join(map(str, unseen[:10])) + (f" and {len(unseen) - 10} more" if len(unseen) > 10 else "")
+            raise ValidationError(
+                f"{len(unseen)} cornerstone case{'s' if len(unseen) != 1 else ''} would change without your "
+                f"decision (case {listed}): leave {'them' if len(unseen) != 1 else 'it'} unchanged with a "
+                "condition from the difference lists, or accept the change"
+            )
+        accepted = {i: changing[i] for i in sorted(wanted & set(changing))}
     wrong_id = _folder_id(wrong_folder)
     decisions_before = _decision_rows(case.pk, [proposal.folder, wrong_id])
+    stones_before = {i: _decision_rows(i, before ^ after) for i, (before, after) in accepted.items()}
     now = timezone.now()
     rows = [
         Rule.objects.create(
@@ -923,9 +1081,26 @@ def commit_rule(
         )
         for parent in proposal.parent_ids
     ]
+    RuleCornerstone.objects.bulk_create(
+        [
+            RuleCornerstone(rule=r, case_id=i, decision=decision, decided_by=_actor(user), decided_at=now)
+            for r in rows
+            for i, decision in [
+                (case.pk, RuleCornerstone.Decision.MADE),
+                *((i, RuleCornerstone.Decision.ACCEPTED) for i in accepted),
+            ]
+        ]
+    )
     words = case.keyword_set
     added = [kb.engine_rule(r) for r in rows]
     new = snapshot.derive(add=added, cornerstones={**snapshot.cornerstones, case.pk: words})
+    # the accepted changes first: the commit's re-inference then finds them decided (not as conflicts)
+    for stone_id, (before, after) in accepted.items():
+        concluded = _folder_map(new.tree, snapshot.cornerstones[stone_id])
+        for gained in sorted(after - before):
+            _decide(stone_id, gained, Classification.State.ACCEPTED, user, concluded.get(gained))
+        for lost in sorted(before - after):
+            _decide(stone_id, lost, Classification.State.REJECTED, user, None)
     if proposal.kind == RuleKind.NEW:
         sync = _add_ground_breaking(added[0], now)
         desired = {case.pk: _folder_map(new.tree, words)}
@@ -957,6 +1132,15 @@ def commit_rule(
         conditions=sorted(proposal.conditions),
         absent=sorted(proposal.absent),
         decisions_before=decisions_before,
+        cornerstones=[
+            {
+                "case": i,
+                "before": sorted(before),
+                "after": sorted(after),
+                "decisions_before": stones_before[i],
+            }
+            for i, (before, after) in accepted.items()
+        ],
         version=published.version,
         reclassified=sync.as_details(),
     )
@@ -1016,31 +1200,38 @@ def undo_last_rule(user, rule_id: int | None = None) -> list[int]:
         raise ValidationError(f"rule {last.pk} has child rules and cannot be undone")
     rules = list(Rule.objects.filter(id__in=ids))
     stones = {r.cornerstone_id for r in rules if r.cornerstone_id}
+    stones |= set(RuleCornerstone.objects.filter(rule_id__in=ids).values_list("case_id", flat=True))
     still = set(
         Rule.objects.filter(cornerstone_id__in=stones).exclude(id__in=ids).values_list("cornerstone_id", flat=True)
+    ) | set(
+        RuleCornerstone.objects.filter(case_id__in=stones).exclude(rule_id__in=ids).values_list("case_id", flat=True)
     )
     cornerstones = {k: v for k, v in snapshot.cornerstones.items() if k not in stones - still}
     new = snapshot.derive(remove=ids, cornerstones=cornerstones)
     # restore the committing expert's decisions on the cornerstone case, then re-infer
     restored = []
     if entry is not None:
-        case_id = entry.details["case"]
-        for item in entry.details.get("decisions_before", []):
-            before = item["row"]
-            qs = Classification.objects.filter(case_id=case_id, folder_id=item["folder"])
-            if before is None:
-                qs.delete()
-            else:
-                rule_id = before["rule_id"] if before["rule_id"] not in ids else None
-                qs.update(
-                    state=before["state"],
-                    rule_id=rule_id,
-                    decided_by_id=before["decided_by_id"],
-                    decided_at=before["decided_at"],
-                    updated_at=timezone.now(),
-                )
-            restored.append(item["folder"])
-        refresh_review_states([case_id])
+        # the commit's case first, then the cornerstone cases whose change the commit accepted
+        decided = [(entry.details["case"], entry.details.get("decisions_before", []))]
+        decided += [(item["case"], item["decisions_before"]) for item in entry.details.get("cornerstones", [])]
+        for case_id, items in decided:
+            for item in items:
+                before = item["row"]
+                qs = Classification.objects.filter(case_id=case_id, folder_id=item["folder"])
+                if before is None:
+                    qs.delete()
+                else:
+                    rule_id = before["rule_id"] if before["rule_id"] not in ids else None
+                    qs.update(
+                        state=before["state"],
+                        rule_id=rule_id,
+                        decided_by_id=before["decided_by_id"],
+                        decided_at=before["decided_at"],
+                        updated_at=timezone.now(),
+                    )
+                if case_id == entry.details["case"]:
+                    restored.append(item["folder"])
+        refresh_review_states([case_id for case_id, _ in decided])
     desired: dict[int, dict[int, int]] = {}
     # a ground-breaking rule changed only the cases where it is the first rule concluding its folder,
     # i.e. those whose suggestion points at it; a refining/stopping rule those holding its whole path

@@ -28,6 +28,10 @@ from monitor.models import Article
 #: How many cornerstone cases / reclassified articles a page lists before saying "and N more".
 SHOWN_CASES = 50
 AFFECTED_LIMIT = 500
+#: How many words of each difference list the rule page shows first (best ranked; the search finds the rest),
+#: and how many words a search shows at most (best ranked first; more letters narrow it).
+SHOWN_WORDS = 20
+SEARCH_WORDS = services.SEARCH_WORDS
 
 
 def _error_text(exc: ValidationError) -> str:
@@ -204,16 +208,23 @@ def _validation_context(request, article: Article, case: Case, draft: RuleDraft,
         context["errors"].append("Choose the wrong folder this rule corrects.")
         return context
     try:
-        validation = services.validate_rule(case, selected_cornerstones=draft.selected, **draft.service_kwargs())
+        validation = services.validate_rule(
+            case,
+            selected_cornerstones=draft.selected,
+            accepted_cornerstones=draft.accepted,
+            search=draft.search,
+            **draft.service_kwargs(),
+        )
     except ValidationError as exc:
         context["errors"].append(_error_text(exc))
         return context
     context["validation"] = validation
-    selected = set(draft.selected)
-    context["stones"] = selectors.cornerstone_items(validation, selected, SHOWN_CASES)
+    context["words"] = selectors.difference_items(validation, draft.search, SHOWN_WORDS, SEARCH_WORDS)
+    context["shown_words"] = SHOWN_WORDS
+    context["stones"] = selectors.cornerstone_items(validation, SHOWN_CASES, SHOWN_WORDS)
     context["stones_hidden"] = len(validation.cornerstone_cases) - len(context["stones"])
-    # selected cases that no longer change stay listed, so the expert can unselect them
-    context["selected_unchanged"] = sorted(selected - {s.case.pk for s in validation.cornerstone_cases})
+    # accepted cases that no longer change stay listed, so the expert's decision survives a condition taken back
+    context["accepted_unchanged"] = sorted(set(draft.accepted) - {s.case.pk for s in validation.cornerstone_cases})
     if with_affected:
         context["affected"] = _affected(validation, context)
     return context
@@ -264,7 +275,9 @@ def rule_commit(request, pk):
         validation = services.validate_rule(case, **kwargs)
         if kwargs["conditions"] or kwargs["absent"] or kwargs["kind"] == RuleKind.STOP:
             affected_ids = [a.case_id for a in services.affected_cases(validation, limit=AFFECTED_LIMIT)]
-        rules = services.commit_rule(case, user=request.user, version=draft.version, **kwargs)
+        rules = services.commit_rule(
+            case, user=request.user, version=draft.version, accepted_cornerstones=draft.accepted, **kwargs
+        )
     except ValidationError as exc:
         context = _validation_context(request, article, case, draft)
         context["errors"].append(_error_text(exc))

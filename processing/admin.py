@@ -14,6 +14,7 @@ from django.utils.html import format_html
 
 from monitor.admin import SiteAdmin
 from monitor.models import Site
+from monitor.tasks import enqueue
 
 from . import learning
 
@@ -57,8 +58,12 @@ class SiteWithProfileAdmin(SiteAdmin):
             return None
         try:
             if request.POST.get("confirm") == "yes":
-                learning.relearn_site(site, pages)
-                self.message_user(request, f"{site}: filter profile learned from {len(pages)} pages.", messages.SUCCESS)
+                enqueue(learning.relearn_site(site, pages))
+                self.message_user(
+                    request,
+                    f"{site}: filter profile learned from {len(pages)} pages; its articles are being filtered again.",
+                    messages.SUCCESS,
+                )
                 return None
             preview = learning.relearn_preview(site, pages)
         except ValueError as exc:  # fewer than two readable pages among them

@@ -76,6 +76,8 @@ def extract_article(article: Article, profile, page: filters.Page | None = None)
     article.tokens = extraction.tokens
     article.extraction = {
         "profile": extraction.profile,
+        # which learning of the site's profile filtered it: a re-learned profile keeps its name
+        "profile_learned_at": (getattr(profile, "provenance", None) or {}).get("learned_at"),
         "counts": extraction.counts,
         "phrases": [[p.text, p.removed_by, p.rescued_by, p.note] for p in extraction.phrases],
     }

@@ -11,7 +11,8 @@ copyright lines stay in every article's core text and in the tokens its case is 
   clusters them by template),
   then re-filters the site's processed articles with it: new core text, tokens and title, and the case
   ingested again (classifier.services.ingest_case is idempotent, keeps the experts' accepted and
-  rejected classifications, and keeps the keywords of cornerstone cases).
+  rejected classifications, and keeps the keywords of cornerstone cases, marking that their article's text
+  has changed since). Re-learning by an administrator (:func:`relearn_site`) re-filters the same way.
 
 Exactly once per site, with any number of workers: the profile is stored in one transaction that first
 locks, or inserts, the site's SiteProfile row and checks that it is still unlearned; a second worker or a
@@ -136,11 +137,15 @@ def _store_once(site: Site, pages: list[tuple[str, bytes]]) -> bool:
 
 
 def refilter_site(site: Site, profile, batch: int = REFILTER_BATCH) -> tuple[int, int, int]:
-    """Re-filter up to ``batch`` processed articles not yet filtered with ``profile``.
+    """Re-filter up to ``batch`` processed articles not yet filtered with ``profile`` (by its name and the time
+    it was learned: a re-learned profile keeps its name), rebuilding and re-inferring their cases.
 
     Returns (re-filtered, whose core text changed, still left).
     """
-    stale = Article.objects.filter(site=site, state=S.PROCESSED).exclude(extraction__profile=profile.name)
+    learned_at = (profile.provenance or {}).get("learned_at")
+    stale = Article.objects.filter(site=site, state=S.PROCESSED).exclude(
+        extraction__profile=profile.name, extraction__profile_learned_at=learned_at
+    )
     done = changed = 0
     for pk in stale.order_by("pk").values_list("pk", flat=True)[:batch]:
         result = refilter_article(pk, profile)
@@ -233,9 +238,12 @@ def relearn_preview(site: Site, pages: list[tuple[str, bytes]], show_pages: int 
     }
 
 
-def relearn_site(site: Site, pages: list[tuple[str, bytes]]) -> SiteProfile:
+def relearn_site(site: Site, pages: list[tuple[str, bytes]]) -> Outcome:
     """The administrator's decision: learn the site's profile anew from ``pages`` and store it.
 
-    Its articles keep their extraction until processed again; experts may have built rules on their tokens.
+    The outcome asks for the learn task, which re-filters the site's processed articles with the new profile
+    in batches: their cases are rebuilt and re-inferred (classifier.services.ingest_case). A cornerstone case
+    keeps the keywords its rules were validated on, and records that its article's text has changed since.
     """
-    return learn_site_profile(site, pages)
+    stored = learn_site_profile(site, pages)
+    return Outcome("relearned", f"learned from {len(stored.learned_from)} pages", [("learn", site.pk, 0)])

@@ -27,3 +27,14 @@ def ratio(value) -> str:
 @register.filter
 def paths(folders) -> str:
     return ", ".join(f.path for f in folders) or "(none)"
+
+
+@register.filter
+def word_score(item) -> str:
+    """Why a difference-list word ranks where it does (acquisition.RankedWord), for its tooltip."""
+    parts = [f"leaves {item.excludes} changing cornerstone case{'s' if item.excludes != 1 else ''} unchanged"]
+    if item.precision is not None:
+        parts.append(f"precision {item.precision * 100:.0f} % among accepted articles")
+    if item.prior:
+        parts.append("used by an earlier rule for this folder")
+    return "; ".join(parts)

@@ -132,11 +132,22 @@
         var open = Array.prototype.map.call(box.querySelectorAll("details[open][data-case]"), function (d) {
           return d.dataset.case;
         });
+        // keep the word search as the expert is typing it (its text, focus and caret)
+        var search = document.getElementById("word-search");
+        var typed = search ? { value: search.value, focused: document.activeElement === search,
+          start: search.selectionStart, end: search.selectionEnd } : null;
         box.innerHTML = html;
         open.forEach(function (id) {
           var d = box.querySelector('details[data-case="' + id + '"]');
           if (d) d.open = true;
         });
+        var fresh = document.getElementById("word-search");
+        if (fresh && typed) {
+          var stale = fresh.value !== typed.value;
+          fresh.value = typed.value;
+          if (typed.focused) { fresh.focus(); fresh.setSelectionRange(typed.start, typed.end); }
+          if (stale) { clearTimeout(pending); pending = setTimeout(refresh, 200); }
+        }
         box.classList.remove("busy");
         box.dataset.version = String(mine);
         document.dispatchEvent(new CustomEvent("wims:validated"));
@@ -148,8 +159,22 @@
 
     form.addEventListener("change", function (event) {
       if (event.target.name === "kind") syncPickers();
+      if (event.target.name === "q") return; // searched as it is typed (below)
       clearTimeout(pending);
       pending = setTimeout(refresh, 120);
+    });
+    /* the word search asks the server for the matching words of both difference lists as the expert types */
+    form.addEventListener("input", function (event) {
+      if (event.target.name !== "q") return;
+      clearTimeout(pending);
+      pending = setTimeout(refresh, 200);
+    });
+    form.addEventListener("keydown", function (event) {
+      if (event.target.name === "q" && event.key === "Enter") { // Enter searches, it never commits
+        event.preventDefault();
+        clearTimeout(pending);
+        refresh();
+      }
     });
     form.addEventListener("click", function (event) {
       var button = event.target.closest("button[data-refresh]");

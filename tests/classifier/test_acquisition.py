@@ -9,6 +9,7 @@ from classifier.acquisition import (
     cornerstones_changed,
     difference_list,
     proposal_for,
+    ranked_difference_lists,
 )
 from classifier.engine import Rule, RuleTree
 from classifier.index import KeywordIndex
@@ -171,6 +172,60 @@ def test_difference_list_is_recomputed_as_cases_are_selected():
     assert difference_list(case, [fs("a", "x")]) == ["b", "c", "d"]
     assert difference_list(case, [fs("a", "x"), fs("b", "c")]) == ["d"]
     assert difference_list(case, [fs("a", "b", "c", "d", "e")]) == []
+
+
+def words(items):
+    return [item.word for item in items]
+
+
+def test_ranked_difference_lists_offer_both_directions_where_the_intersection_is_empty():
+    """Case {a,b,c} against {a,c,x} and {b,c,y}: the old intersection is empty, yet a & b or NOT x & NOT y work."""
+    case = fs("a", "b", "c")
+    stones = {1: fs("a", "c", "x"), 2: fs("b", "c", "y")}
+    assert difference_list(case, stones.values()) == []  # the old list, kept as it was
+    ranked = ranked_difference_lists(case, stones)
+    assert words(ranked.conditions) == ["a", "b", "c"]
+    assert [(i.word, i.excludes) for i in ranked.conditions] == [("a", 1), ("b", 1), ("c", 0)]
+    assert [(i.word, i.excludes) for i in ranked.absent] == [("x", 1), ("y", 1)]
+    assert ranked.per_case == {1: (("b",), ("x",)), 2: (("a",), ("y",))}
+    assert ranked.changing == 2
+
+
+def test_ranked_difference_lists_rank_by_exclusions_then_precision_then_prior_rules():
+    case = fs("goal", "match", "penalty", "referee", "var")
+    stones = {
+        1: fs("match", "tennis", "serve"),
+        2: fs("match", "referee", "tennis"),
+        3: fs("match", "var", "serve", "tennis"),
+    }
+    precision = {"goal": 0.5, "penalty": 0.9, "referee": 0.99, "tennis": 0.8, "serve": 0.1}
+    ranked = ranked_difference_lists(case, stones, precision=precision, prior=["goal", "var"])
+    # goal and penalty exclude all three (penalty is more precise); referee and var two each (referee is
+    # more precise), match none
+    assert [(i.word, i.excludes) for i in ranked.conditions] == [
+        ("penalty", 3),
+        ("goal", 3),
+        ("referee", 2),
+        ("var", 2),
+        ("match", 0),
+    ]
+    # tennis is in all three; serve in two, with a precision low for the rule's folder (a good absent word)
+    assert [(i.word, i.excludes) for i in ranked.absent] == [("tennis", 3), ("serve", 2)]
+    # among equals, an unknown precision comes after a known one, and a word earlier rules use first
+    tied = ranked_difference_lists(fs("p", "q", "r"), {1: fs("z")}, precision={"r": 0.2}, prior=["q"])
+    assert words(tied.conditions) == ["r", "q", "p"]
+    assert tied.conditions[1].prior and tied.conditions[0].precision == 0.2
+
+
+def test_ranked_difference_lists_use_only_the_cornerstones_still_changing_and_skip_chosen_words():
+    case = fs("a", "b", "c")
+    # with no cornerstone changing every keyword is still offered (to make the rule precise), none excluding
+    nothing = ranked_difference_lists(case, {})
+    assert [(i.word, i.excludes) for i in nothing.conditions] == [("a", 0), ("b", 0), ("c", 0)]
+    assert nothing.absent == () and nothing.per_case == {}
+    ranked = ranked_difference_lists(case, {2: fs("b", "c", "y")}, chosen=["a"])
+    assert words(ranked.conditions) == ["b", "c"] and words(ranked.absent) == ["y"]
+    assert ranked.per_case == {2: ((), ("y",))}
 
 
 def test_keyword_index():

@@ -251,6 +251,93 @@ def test_rule_page_shows_cornerstone_and_difference_list(ec, sport_kb):
     assert b"<html" not in check.content  # a partial, not a page
 
 
+def _words(html: str, list_id: str) -> list[str]:
+    """The words of one difference list on the page, in the page's order."""
+    block = html.split(f'id="{list_id}"', 1)[1].split("</div>", 1)[0]
+    return re.findall(r'<input type="checkbox" name="[cx]" value="([^"]*)"', block)
+
+
+@pytest.mark.django_db
+def test_rule_page_ranks_both_difference_lists_and_searches_the_rest(ec, folders, make_case, expert_user):
+    """The best 20 words of each direction first (not the alphabet's first), every other one by search."""
+    stone = make_case(["shared", "only-in-stone", *(f"s{n:02}" for n in range(30))])
+    services.commit_rule(stone, "new", expert_user, folder=folders["sport"], conditions=["shared"])
+    case = make_case(["shared", "<b>bold</b>", "zebra", *(f"w{n:02}" for n in range(30))])
+    url = reverse("classifier:rule", args=[case.article_id])
+    response = ec.get(url, {"kind": "new", "folder": folders["economy"].pk})
+    html = response.content.decode()
+    conditions, absent = _words(html, "difference-list"), _words(html, "absent-list")
+    assert len(conditions) == 20 and len(absent) == 20
+    assert "shared" not in conditions  # it excludes no cornerstone case: ranked after every word that does
+    assert "&lt;b&gt;bold&lt;/b&gt;" in html and "<b>bold</b>" not in html  # keywords are untrusted text
+    # 33 keywords (13 more), 31 words of the cornerstone case it lacks (11 more); its own card: 32 and 31
+    assert re.findall(r"… (\d+) more", html) == ["13", "11", "12", "11"]
+    # the search finds words beyond the first 20 in both lists, and a word that excludes nothing
+    check = ec.post(
+        reverse("classifier:rule_check", args=[case.article_id]),
+        {"kind": "new", "folder": folders["economy"].pk, "q": "ZEB"},
+    )
+    assert _words(check.content.decode(), "difference-list") == ["zebra"]
+    check = ec.post(
+        reverse("classifier:rule_check", args=[case.article_id]),
+        {"kind": "new", "folder": folders["economy"].pk, "q": "only"},
+    )
+    assert _words(check.content.decode(), "absent-list") == ["only-in-stone"]
+    assert check.context["words"]["conditions"]["found"] == 0
+
+
+@pytest.mark.django_db
+def test_the_rule_page_commits_an_accepted_cornerstone_change_and_refuses_an_undecided_one(ec, sport_kb):
+    article = article_of(sport_kb["new"])
+    stone, politics = sport_kb["stone"], sport_kb["politics"]
+    draft = {"kind": "new", "folder": politics.pk, "c": "goal"}  # would put the football cornerstone in Politics
+    page = ec.get(reverse("classifier:rule", args=[article.pk]), draft)
+    html = page.content.decode()
+    assert f'name="ok" value="{stone.pk}"' in html and 'title="decide on every cornerstone case first"' in html
+    count = Rule.objects.count()
+    refused = ec.post(reverse("classifier:rule_commit", args=[article.pk]), draft)
+    assert refused.status_code == 400 and Rule.objects.count() == count
+    assert f"would change without your decision (case {stone.pk})" in refused.content.decode()
+    accepted = ec.post(reverse("classifier:rule", args=[article.pk]), {**draft, "ok": stone.pk})
+    assert accepted.context["validation"].accepted == [stone.pk]
+    assert 'title="decide on every cornerstone case first"' not in accepted.content.decode()
+    response = ec.post(reverse("classifier:rule_commit", args=[article.pk]), {**draft, "ok": stone.pk})
+    assert response.status_code == 302
+    assert Classification.objects.get(case=stone, folder=politics).state == "accepted"
+    rule = Rule.objects.order_by("-id").first()
+    assert set(rule.cornerstones.values_list("id", flat=True)) == {sport_kb["new"].pk, stone.pk}
+    detail = ec.get(response["Location"]).content.decode()  # the rule's page names the accepted cornerstone
+    listed = detail.split('id="accepted-cornerstones"', 1)[1].split("</ul>", 1)[0]
+    assert article_of(stone).title in listed and "Politics" in listed and "accepted by" in listed
+
+
+@pytest.mark.django_db
+def test_absent_only_and_bare_stopping_rules_commit_from_the_rule_page(ec, sport_kb):
+    """Issue 14, D6/D7 kept with the decisions: a rule of must-be-absent keywords only, and a stopping rule with no
+    condition of its own (it changes its parent's cornerstone case, so that change is decided first)."""
+    stone, politics, football = sport_kb["stone"], sport_kb["politics"], sport_kb["football"]
+    vote = article_of(sport_kb["vote"])
+    absent_only = {"kind": "new", "folder": politics.pk, "x": "striker"}
+    page = ec.get(reverse("classifier:rule", args=[vote.pk]), absent_only)
+    assert page.context["validation"].cornerstone_cases == []  # the football cornerstone holds "striker"
+    response = ec.post(reverse("classifier:rule_commit", args=[vote.pk]), absent_only)
+    assert response.status_code == 302
+    rule = Rule.objects.order_by("-id").first()
+    assert (rule.conditions, rule.absent, rule.folder_id) == ([], ["striker"], politics.pk)
+
+    new = article_of(sport_kb["new"])
+    bare_stop = {"kind": "stop", "wrong": football.pk}
+    page = ec.get(reverse("classifier:rule", args=[new.pk]), bare_stop)
+    assert [s.case.pk for s in page.context["validation"].to_exclude] == [stone.pk]
+    assert ec.post(reverse("classifier:rule_commit", args=[new.pk]), bare_stop).status_code == 400
+    response = ec.post(reverse("classifier:rule_commit", args=[new.pk]), {**bare_stop, "ok": stone.pk})
+    assert response.status_code == 302
+    stop = Rule.objects.order_by("-id").first()
+    assert (stop.conditions, stop.absent, stop.folder_id, stop.parent_id) == ([], [], None, sport_kb["rule"].pk)
+    assert Classification.objects.get(case=stone, folder=football).state == "rejected"
+    assert Classification.objects.get(case=sport_kb["new"], folder=football).state == "rejected"
+
+
 @pytest.mark.django_db
 def test_rule_check_needs_csrf(expert_user, sport_kb):
     from django.test import Client

@@ -61,8 +61,12 @@ def test_classify_and_build_a_rule_with_a_cornerstone_case_then_undo(page, live_
     page.keyboard.press("n")
     expect(page).to_have_url(re.compile(r"/rule\?kind=new"))
     page.select_option("#folder-select", label="Health/Exercise")
-    expect(page.locator("#difference-list")).to_contain_text("people")
-    # a keyword the cornerstone case also has: that case would change, and it is shown
+    expect(page.locator("#difference-list label.kw")).to_have_count(20)  # the best ranked first
+    # a keyword the cornerstone case also has (ranked low: it excludes nothing), found by the search
+    page.fill("#word-search", "peop")
+    expect(page.locator("#difference-list label.kw")).to_have_count(1)
+    expect(page.locator("#word-search")).to_be_focused()
+    # that case would change, and it is shown
     page.locator("#difference-list label.kw", has_text=re.compile(r"^people$")).click()
     expect(page.locator("#proposal")).to_contain_text("people")
     stone_case = page.locator("details.stone", has_text=stone.title)
@@ -71,17 +75,21 @@ def test_classify_and_build_a_rule_with_a_cornerstone_case_then_undo(page, live_
     stone_case.locator("summary strong").click()  # expand: its text and the keywords it differs by
     expect(stone_case.locator(".text")).to_be_visible()
     expect(stone_case.locator(".text")).to_contain_text("foot")
-    expect(stone_case.locator(".body")).to_contain_text("walking")
+    expect(stone_case.locator(".body")).to_contain_text("Keywords only the cornerstone case has")
     page.locator("#cornerstones").evaluate("e => e.scrollIntoView()")
     shot(page, "rule-cornerstone")
 
-    # it must not change: select it, and the difference list is recomputed without its keywords
-    stone_case.get_by_label("must not change").check()
-    expect(page.locator("#difference-list label.kw", has_text=re.compile(r"^foot$"))).to_have_count(0)
+    # it must not change: the commit waits for a decision; both lists work against it alone
+    expect(page.locator("#commit")).to_be_disabled()
+    page.fill("#word-search", "barefoot")  # a word of the cornerstone case only: a must-be-absent candidate
+    expect(page.locator("#absent-list label.kw", has_text=re.compile(r"^barefoot$"))).to_have_count(1)
+    expect(page.locator("#difference-list label.kw")).to_have_count(0)
+    page.fill("#word-search", "walking")
     expect(page.locator("#difference-list label.kw", has_text=re.compile(r"^walking$"))).to_have_count(1)
     page.locator("#difference-list label.kw", has_text=re.compile(r"^walking$")).click()
-    expect(page.locator("#cornerstones")).to_contain_text("no longer changed by this rule")
+    expect(page.locator("#cornerstones")).to_contain_text("None: no case an earlier rule was made for would change")
     expect(page.locator("#proposal")).to_contain_text("walking")
+    expect(page.locator("#commit")).to_be_enabled()
 
     # on request: every stored article the rule would reclassify
     page.keyboard.press("l")
@@ -119,6 +127,36 @@ def test_classify_and_build_a_rule_with_a_cornerstone_case_then_undo(page, live_
     assert page.dialogs == [] and page.console_errors == []
 
 
+def test_accepting_a_cornerstone_change_changes_the_case_s_folders(page, live_server, django_user_model, shot):
+    """The expert lets the cornerstone case change: it is accepted in the new folder by the same commit."""
+    data = demo_data.load(django_user_model, slugs={WALKING})
+    walking, stone = data["articles"][WALKING], data["articles"][CORNERSTONE]
+    assert folders_of(stone) == {("Health/Diabetes", "accepted")}
+    login(page, live_server)
+    page.goto(f"{live_server.url}/articles/{walking.pk}/")
+    page.keyboard.press("n")
+    page.select_option("#folder-select", label="Health/Exercise")
+    page.fill("#word-search", "people")
+    page.locator("#difference-list label.kw", has_text=re.compile(r"^people$")).click()
+    stone_case = page.locator("details.stone", has_text=stone.title)
+    expect(stone_case.locator(".change")).to_contain_text("Health/Diabetes → Health/Diabetes, Health/Exercise")
+    expect(page.locator("#commit")).to_be_disabled()
+    stone_case.get_by_label("accept this change").check()
+    expect(page.locator("#decisions")).to_contain_text("1 accepted")
+    expect(page.locator("#commit")).to_be_enabled()
+    shot(page, "rule-accept-change")
+    page.locator("#commit").click()
+    expect(page.locator("h1")).to_have_text("Rule committed")
+    # the cornerstone case's article shows its new folder, accepted by this expert
+    page.goto(f"{live_server.url}/articles/{stone.pk}/")
+    exercise = page.locator(".suggestion", has_text="Health/Exercise")
+    expect(exercise.locator(".badge")).to_have_text("accepted")
+    assert folders_of(stone) == {("Health/Diabetes", "accepted"), ("Health/Exercise", "accepted")}
+    rule = Rule.objects.order_by("-id").first()
+    assert set(rule.cornerstones.values_list("article_id", flat=True)) == {walking.pk, stone.pk}
+    assert page.dialogs == [] and page.console_errors == []
+
+
 def test_reject_starts_a_stopping_rule_and_folders_explain(page, live_server, django_user_model, shot):
     data = demo_data.load(django_user_model, slugs={WALKING, FOOTBALL, "teenager-type-1-diabetes"})
     walking = data["articles"][WALKING]
@@ -128,6 +166,7 @@ def test_reject_starts_a_stopping_rule_and_folders_explain(page, live_server, dj
     page.keyboard.press("r")  # reject it: a stopping rule
     expect(page).to_have_url(re.compile(r"kind=stop"))
     expect(page.locator(".messages")).to_contain_text("Rejected Health/Diabetes")
+    page.fill("#word-search", "walking")
     page.locator("#difference-list label.kw", has_text=re.compile(r"^walking$")).click()
     expect(page.locator("#proposal")).to_contain_text("withhold the wrong folder")
     page.get_by_role("button", name=re.compile("Commit rule")).click()

@@ -241,3 +241,40 @@ def test_a_real_worker_learns_the_site(demo, auto_learn, start_worker):
     )
     for article in processed(site):
         assert "our 142 partners" not in article.core_text and "Wellbeing Times" not in article.title
+
+
+def test_re_learning_rebuilds_the_site_s_cases_and_a_cornerstone_keeps_its_keywords(demo, auto_learn):
+    """Issue 14, item 6: the administrator re-learns the profile; every processed article is filtered again, its
+    case rebuilt and re-inferred; a cornerstone case keeps the keywords its rule was validated on and says that its
+    article's text has changed since."""
+    site = register(demo, "courier")
+    for _ in range(PAGES - 4):
+        demo.publish("courier")
+    run_pipeline(services.poll_site(site.pk))
+    first = SiteProfile.objects.get(site=site)
+    stone, other = (Case.objects.get(article=a) for a in processed(site).order_by("pk")[:2])
+    # as if both were made from an older extraction holding the word "oldword"
+    for case in (stone, other):
+        Case.objects.filter(pk=case.pk).update(keywords=sorted([*case.keywords, "oldword"]))
+        case.index_entries.create(keyword="oldword")
+    expert = get_user_model().objects.create(username="expert")
+    folder = classifier.create_folder("Old", expert)
+    stone.refresh_from_db()
+    [rule] = classifier.commit_rule(stone, "new", expert, folder=folder, conditions=["oldword"])
+    assert Classification.objects.get(case=other, folder=folder).state == "suggested"
+
+    pages = [(a.url, a.get_raw_html()) for a in processed(site).order_by("-pk")[:3]]
+    outcome = learning.relearn_site(site, pages)
+    assert outcome.enqueue == [("learn", site.pk, 0)]
+    relearned = SiteProfile.objects.get(site=site)
+    assert relearned.learned_at > first.learned_at
+    run_pipeline(outcome)
+    for article in processed(site):  # every article filtered with the new profile, its case rebuilt
+        assert article.extraction["profile_learned_at"] == relearned.learned_at.isoformat()
+    other.refresh_from_db()
+    assert "oldword" not in other.keywords and other.text_changed_at is None
+    assert not Classification.objects.filter(case=other, folder=folder).exists(), "re-inferred without the word"
+    stone.refresh_from_db()
+    assert "oldword" in stone.keywords and stone.text_changed_at is not None
+    assert Classification.objects.get(case=stone, folder=folder).state == "accepted"
+    assert learning.learn_site(site.pk).detail.startswith("0 re-filtered"), "done once"
