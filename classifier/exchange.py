@@ -19,10 +19,14 @@ from django.utils import timezone
 from classifier import kb, services
 from classifier.engine import Rule as EngineRule
 from classifier.engine import RuleTree, keyword_set
+from classifier.features import FeatureSettings
 from classifier.models import Case, CaseKeyword, Folder, Rule, RuleCornerstone
 
 FORMAT = "wims-mcrdr-kb"
-FORMAT_VERSION = 1
+#: 2: the knowledge base's feature settings (stemming, phrases, scopes: classifier.features) and each rule's
+#: accepted cornerstone cases; version 1 files (words only, one cornerstone case per rule) still import
+FORMAT_VERSION = 2
+READABLE_VERSIONS = (1, 2)
 
 
 def _time(value: datetime) -> str:
@@ -41,7 +45,15 @@ def export_kb() -> dict:
                 "id", "parent_id", "folder__path", "conditions", "absent", "cornerstone_id", "created_at"
             )
         )
-        stone_ids = sorted({row[5] for row in rules if row[5] is not None})
+        accepted: dict[int, list[int]] = {}
+        for rule_id, case_id in RuleCornerstone.objects.filter(decision=RuleCornerstone.Decision.ACCEPTED).values_list(
+            "rule_id", "case_id"
+        ):
+            accepted.setdefault(rule_id, []).append(case_id)
+        stone_ids = sorted(
+            {row[5] for row in rules if row[5] is not None} | {c for ids in accepted.values() for c in ids}
+        )
+        features = kb.current().features.to_dict()
         cases = {
             pk: (words, source, created)
             for pk, words, source, created in Case.objects.filter(id__in=stone_ids).values_list(
@@ -53,6 +65,7 @@ def export_kb() -> dict:
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
+        "features": features,
         "folders": folders,
         "cases": [
             {
@@ -71,6 +84,7 @@ def export_kb() -> dict:
                 "conditions": sorted(cond),
                 "absent": sorted(absent),
                 "cornerstone": case_no[stone] if stone else None,
+                "accepted": sorted(case_no[c] for c in accepted.get(pk, ())),
                 "created_at": _time(created),
             }
             for pk, parent, folder, cond, absent, stone, created in rules
@@ -148,8 +162,9 @@ def _check(data: Mapping) -> tuple[list, dict, list]:
     """Validate the document and return (folders, cases by number, rules in order) or raise ValidationError."""
     if not isinstance(data, Mapping) or data.get("format") != FORMAT:
         raise ValidationError(f"not a knowledge-base export (expected format {FORMAT!r})")
-    if data.get("format_version") != FORMAT_VERSION:
-        raise ValidationError(f"unsupported format_version {data.get('format_version')!r}")
+    version = data.get("format_version")
+    if version not in READABLE_VERSIONS or isinstance(version, bool):
+        raise ValidationError(f"unsupported format_version {version!r}; this WIMS reads {READABLE_VERSIONS}")
     folders = []
     paths = set()
     for n, item in enumerate(_need(data, "folders", list, "document")):
@@ -199,6 +214,9 @@ def _check(data: Mapping) -> tuple[list, dict, list]:
             raise ValidationError(f"{where}: unknown folder {folder!r}")
         if stone is not None and stone not in cases:
             raise ValidationError(f"{where}: unknown cornerstone case {stone!r}")
+        accepted = _typed(item, "accepted", list, where, optional=True) or []
+        if any(not isinstance(c, int) or isinstance(c, bool) or c not in cases for c in accepted):
+            raise ValidationError(f"{where}: accepted names an unknown cornerstone case")
         conditions = _words(_need(item, "conditions", list, where), where)
         absent = _words(_need(item, "absent", list, where), where)
         if stone is not None:
@@ -215,6 +233,7 @@ def _check(data: Mapping) -> tuple[list, dict, list]:
                 absent,
                 stone,
                 _parse_time(_need(item, "created_at", str, where), where),
+                sorted(set(accepted)),
             )
         )
         # folder paths stand in for ids: the engine only compares them
@@ -229,6 +248,19 @@ def _check(data: Mapping) -> tuple[list, dict, list]:
     return folders, cases, rules
 
 
+def _features(data: Mapping) -> FeatureSettings | None:
+    """The document's feature settings (version 2), or None (version 1: keep this knowledge base's)."""
+    if data.get("format_version") == 1:
+        return None
+    raw = data.get("features")
+    if not isinstance(raw, Mapping):
+        raise ValidationError("features: expected an object (stemming, phrases, scopes)")
+    try:
+        return FeatureSettings.from_dict(dict(raw))
+    except ValueError as exc:
+        raise ValidationError(f"features: {exc}") from exc
+
+
 @transaction.atomic
 def import_kb(data: Mapping, user=None) -> dict:
     """Load an exported knowledge base into a database without rules; returns counts.
@@ -237,9 +269,12 @@ def import_kb(data: Mapping, user=None) -> dict:
     rules. Everything happens in one transaction under the knowledge-base lock, and is audited.
     """
     folders, cases, rules = _check(data)
+    features = _features(data)
     kb.locked()
     if Rule.objects.exists():
         raise ValidationError("the knowledge base already has rules; import only into an empty one")
+    if features is not None:
+        services.set_feature_settings(features, user)  # no rules yet: always allowed; rebuilds existing cases
     by_path = {f.path: f for f in Folder.objects.all()}
     created_folders = 0
     for path, name, parent, public, created in folders:
@@ -269,7 +304,7 @@ def import_kb(data: Mapping, user=None) -> dict:
                 cornerstone_id=case_pk[stone] if stone else None,
                 created_at=created,
             )
-            for _number, _parent, folder, conditions, absent, stone, created in rules
+            for _number, _parent, folder, conditions, absent, stone, created, _accepted in rules
         ],
         batch_size=1000,
     )
@@ -287,6 +322,12 @@ def import_kb(data: Mapping, user=None) -> dict:
             RuleCornerstone(rule_id=m.pk, case_id=m.cornerstone_id, decision=RuleCornerstone.Decision.MADE)
             for m in made
             if m.cornerstone_id
+        ]
+        + [
+            RuleCornerstone(rule_id=m.pk, case_id=case_pk[n], decision=RuleCornerstone.Decision.ACCEPTED)
+            for r, m in zip(rules, made, strict=True)
+            for n in r[7]
+            if case_pk[n] != m.cornerstone_id
         ],
         batch_size=1000,
     )

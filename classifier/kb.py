@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from classifier.engine import Rule as EngineRule
 from classifier.engine import RuleTree
+from classifier.features import FeatureSettings
 from classifier.index import KeywordIndex
 from classifier.models import Case, KnowledgeBase, Rule, RuleCornerstone
 
@@ -41,6 +42,8 @@ class Snapshot:
     _explained: dict = field(default_factory=dict, repr=False, compare=False)
     # cornerstone case id -> its Case row (id, article, source), loaded once on first use
     _rows: list = field(default_factory=list, repr=False, compare=False)
+    #: how this knowledge base builds its cases (stemming, phrases, scopes)
+    features: FeatureSettings = field(default_factory=FeatureSettings)
 
     @property
     def cornerstone_index(self) -> KeywordIndex:
@@ -86,7 +89,7 @@ class Snapshot:
         rules.extend(add)
         tree = RuleTree(rules)
         stones = dict(self.cornerstones if cornerstones is None else cornerstones)
-        return Snapshot("", self.version, tree, stones)
+        return Snapshot("", self.version, tree, stones, features=self.features)
 
 
 _cache: Snapshot | None = None
@@ -127,7 +130,8 @@ def load(stamp: str, version: int) -> Snapshot:
         pk: frozenset(words)
         for pk, words in Case.objects.filter(cornerstone_q()).distinct().values_list("id", "keywords")
     }
-    return Snapshot(stamp, version, RuleTree(rules), stones)
+    settings = KnowledgeBase.objects.filter(pk=KnowledgeBase.SINGLETON_ID).values_list("features", flat=True).first()
+    return Snapshot(stamp, version, RuleTree(rules), stones, features=FeatureSettings.from_dict(settings or {}))
 
 
 def _row(lock: bool) -> KnowledgeBase:
@@ -207,7 +211,14 @@ def publish(snapshot: Snapshot) -> Snapshot:
     row.updated_at = timezone.now()
     row.save(update_fields=["version", "stamp", "updated_at"])
     new = Snapshot(
-        stamp, row.version, snapshot.tree, snapshot.cornerstones, snapshot._index, snapshot._explained, snapshot._rows
+        stamp,
+        row.version,
+        snapshot.tree,
+        snapshot.cornerstones,
+        snapshot._index,
+        snapshot._explained,
+        snapshot._rows,
+        features=snapshot.features,
     )
 
     def install() -> None:

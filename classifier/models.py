@@ -266,6 +266,9 @@ class KnowledgeBase(models.Model):
     version = models.BigIntegerField(default=0)
     stamp = models.CharField(max_length=32, default="initial")
     updated_at = models.DateTimeField(default=timezone.now)
+    #: how cases are built: classifier.features.FeatureSettings.to_dict() (stemming, phrases, scopes); empty
+    #: means the defaults. Changed only through services.set_feature_settings (it rebuilds the cases).
+    features = models.JSONField(default=dict, blank=True)
 
     class Meta:
         verbose_name = "knowledge base"

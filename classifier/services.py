@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +46,7 @@ from classifier.acquisition import (
 from classifier.acquisition import apply as apply_proposal
 from classifier.acquisition import difference_list as engine_difference_list
 from classifier.engine import Conclusion, RuleTree, keyword_set
+from classifier.features import FeatureSettings, case_features, kind_of
 from classifier.kinds import RuleKind
 from classifier.models import (
     AuditEntry,
@@ -53,11 +54,13 @@ from classifier.models import (
     CaseKeyword,
     Classification,
     Folder,
+    KnowledgeBase,
     ReviewState,
     Rule,
     RuleCornerstone,
     validate_folder_name,
 )
+from filters.stopwords import get_stop_words
 from monitor.models import Article
 from wims import roles
 
@@ -110,6 +113,16 @@ def clean_keywords(tokens: Iterable[str]) -> list[str]:
         raise ValidationError("tokens must be a list of keywords, not a single string")
     indexable = (t for t in tokens if not isinstance(t, str) or 0 < len(t.strip()) <= CaseKeyword.MAX_LENGTH)
     return sorted(_keyword_set(indexable, "tokens"))
+
+
+def case_keywords(article, tokens: Sequence[str], settings: FeatureSettings) -> list[str]:
+    """The keywords of an article's case: its tokens, and the phrases and title/site/URL words the knowledge
+    base's feature settings ask for (classifier.features)."""
+    url = getattr(article, "canonical_url", "") or getattr(article, "url", "") or ""
+    title = getattr(article, "title", "") or ""
+    return clean_keywords(
+        case_features(tokens, title=title, url=url, settings=settings, stop_words=get_stop_words("en"))
+    )
 
 
 def _chunks(items: list, size: int = CHUNK) -> Iterator[list]:
@@ -407,8 +420,10 @@ def ingest_case(article, tokens: Iterable[str]) -> Case:
     Inside a caller's transaction it takes no savepoint of its own (processing calls it once per article:
     a new case costs four statements and the suggestions two more).
     """
-    words = clean_keywords(tokens)
+    tokens = list(tokens) if not isinstance(tokens, str) else tokens
+    clean_keywords(tokens)  # the tokens' checks (a string, a blank or non-string token), before any feature
     snapshot = kb.shared()
+    words = case_keywords(article, tokens, snapshot.features)
     case_id = _insert_case(article, words)
     if case_id is not None:  # a new case: nothing indexed or suggested yet
         _index_keywords(case_id, words)
@@ -1295,3 +1310,52 @@ def reinfer_all(user=None) -> SyncResult:
         result.conflicts += part.conflicts
     _audit(user, "kb.reinfer", version=snapshot.version, reclassified=result.as_details())
     return result
+
+
+def set_feature_settings(settings: FeatureSettings, user=None) -> int:
+    """Change how the knowledge base builds its cases (stemming, phrases, scopes) and rebuild them; audited.
+
+    Every case that is not a cornerstone case gets its keywords again from its article's tokens, title and
+    URL, and is re-inferred. Refused with the reason when rules would stop meaning what they meant: a change
+    of stemming while rules exist (their words were typed for the old stems), or switching off phrases or
+    scopes that a rule's conditions use. Returns the number of cases rebuilt.
+    """
+    with transaction.atomic():
+        snapshot = kb.locked()
+        old = snapshot.features
+        if settings == old:
+            return 0
+        rules = list(snapshot.tree)
+        if settings.stemming != old.stemming and rules:
+            raise ValidationError(
+                f"the knowledge base has {len(rules)} rules whose words were chosen "
+                f"{'with ' + old.stemming + ' stemming' if old.stemming else 'without stemming'}; "
+                "change stemming before the first rule, or export, change and import the knowledge base"
+            )
+        used = {kind_of(w) for rule in rules for w in rule.conditions | rule.absent}
+        if not settings.phrases and "phrase" in used:
+            raise ValidationError("rules use phrase conditions: phrases cannot be switched off")
+        if not settings.scopes and used & {"title", "site", "url"}:
+            raise ValidationError("rules use title, site or URL conditions: scopes cannot be switched off")
+        row = KnowledgeBase.objects.select_for_update().get(pk=KnowledgeBase.SINGLETON_ID)
+        row.features = settings.to_dict()
+        row.save(update_fields=["features"])
+        new = kb.publish(kb.load("", snapshot.version))
+        stones = set(new.cornerstones)
+        rebuilt = 0
+        cases = Case.objects.exclude(id__in=stones).select_related("article").order_by("id")
+        for case in cases.iterator(chunk_size=CHUNK):
+            article = case.article
+            if article is None:
+                continue
+            words = case_keywords(article, list(article.tokens or []), settings)
+            if words != case.keywords:
+                old_words = set(case.keywords)
+                case.keywords = words
+                case.save(update_fields=["keywords"])
+                CaseKeyword.objects.filter(case=case, keyword__in=list(old_words - set(words))).delete()
+                _index_keywords(case.pk, [w for w in words if w not in old_words])
+                rebuilt += 1
+        _audit(user, "kb.features", before=old.to_dict(), after=settings.to_dict(), rebuilt=rebuilt)
+        reinfer_all(user)
+    return rebuilt

@@ -2,13 +2,21 @@
 
 from django import template
 
+from classifier.features import describe
+
 register = template.Library()
 
 
 @register.filter
+def condition(feature: str) -> str:
+    """A condition as an expert reads it: ``title:measles`` -> ``title has "measles"`` (classifier.features)."""
+    return describe(feature)
+
+
+@register.filter
 def rule_text(rule) -> str:
-    """A rule as an expert reads it: "goal & match & not rugby → Sport/Football"."""
-    words = list(rule.conditions) + [f"not {w}" for w in rule.absent]
+    """A rule as an expert reads it: "goal & "prime minister" & not site is bbc.co.uk → Politics"."""
+    words = [describe(w) for w in rule.conditions] + [f"not {describe(w)}" for w in rule.absent]
     target = rule.folder.path if rule.folder_id else "STOP (withhold the folder)"
     return f"{' & '.join(words)} → {target}"
 

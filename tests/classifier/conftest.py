@@ -5,6 +5,8 @@ import itertools
 import pytest
 
 from classifier import kb, services
+from classifier.features import FeatureSettings
+from classifier.models import KnowledgeBase
 from monitor.models import Article, Site
 
 _numbers = itertools.count(1)
@@ -16,6 +18,33 @@ def _fresh_kb_cache():
     kb.clear_cache()
     yield
     kb.clear_cache()
+
+
+@pytest.fixture(autouse=True)
+def _word_cases(request):
+    """These tests are about rules on words: cases hold the article's words only (no phrases, no title, site or
+    URL words); tests of the other conditions ask for ``news_features``."""
+    names = request.fixturenames
+    marked = any(m.name == "django_db" for m in request.node.iter_markers())
+    if "news_features" in names or not (marked or "db" in names or "transactional_db" in names):
+        yield
+        return
+    transactional = "transactional_db" in names or any(
+        m.name == "django_db" and m.kwargs.get("transaction") for m in request.node.iter_markers()
+    )
+    request.getfixturevalue("transactional_db" if transactional else "db")
+    # the row, not services.set_feature_settings: no version bump for tests that count versions
+    KnowledgeBase.objects.update_or_create(
+        pk=KnowledgeBase.SINGLETON_ID, defaults={"features": FeatureSettings(phrases=False, scopes=False).to_dict()}
+    )
+    kb.clear_cache()
+    yield
+
+
+@pytest.fixture
+def news_features(db):
+    """Cases built with the defaults: words, phrases and title/site/URL words."""
+    return FeatureSettings()
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 
 from classifier import exchange, kb, services
-from classifier.models import AuditEntry, Case, Classification, Folder, Rule
+from classifier.models import AuditEntry, Case, Classification, Folder, Rule, RuleCornerstone
 
 pytestmark = pytest.mark.django_db
 
@@ -54,7 +54,8 @@ def wipe_kb():
 
 def test_export_names_folders_by_path_and_numbers_from_one(built_kb):
     data = json.loads(built_kb)
-    assert data["format"] == "wims-mcrdr-kb" and data["format_version"] == 1
+    assert data["format"] == "wims-mcrdr-kb" and data["format_version"] == 2
+    assert data["features"] == {"stemming": None, "phrases": False, "scopes": False}
     assert [f["path"] for f in data["folders"]] == [
         "Economy",
         "Health",
@@ -113,7 +114,10 @@ def _broken(text, change):
     ("change", "message"),
     [
         (lambda d: d.update(format="other"), "not a knowledge-base export"),
-        (lambda d: d.update(format_version=2), "unsupported format_version"),
+        (lambda d: d.update(format_version=3), "unsupported format_version"),
+        (lambda d: d.update(format_version=True), "unsupported format_version"),
+        (lambda d: d.update(features={"stemming": "klingon"}), "unknown stemming"),
+        (lambda d: d.update(features=["english"]), "features: expected an object"),
         (lambda d: d["folders"].reverse(), "must come before"),
         (lambda d: d["rules"][0].update(folder="Nowhere"), "unknown folder"),
         (lambda d: d["rules"][2].update(parent=99), "must come before"),
@@ -178,6 +182,51 @@ def test_commands_round_trip(built_kb, tmp_path, expert, capsys):
 
 def test_export_of_an_empty_knowledge_base_round_trips():
     text = exchange.export_json()
-    assert json.loads(text) == {"format": "wims-mcrdr-kb", "format_version": 1, "folders": [], "cases": [], "rules": []}
+    assert json.loads(text) == {
+        "format": "wims-mcrdr-kb",
+        "format_version": 2,
+        "features": {"stemming": None, "phrases": False, "scopes": False},
+        "folders": [],
+        "cases": [],
+        "rules": [],
+    }
     exchange.import_json(copy.copy(text))
+    assert exchange.export_json() == text
+
+
+def test_a_version_1_file_still_imports(built_kb):
+    """Files written before format 2 (no feature settings, one cornerstone case per rule) import as they were."""
+    data = json.loads(built_kb)
+    data["format_version"] = 1
+    del data["features"]
+    for rule in data["rules"]:
+        del rule["accepted"]
+    wipe_kb()
+    assert exchange.import_kb(data)["rules"] == len(data["rules"])
+    again = json.loads(exchange.export_json())
+    assert [r["conditions"] for r in again["rules"]] == [r["conditions"] for r in data["rules"]]
+
+
+def test_feature_settings_and_accepted_cornerstones_travel_with_the_knowledge_base(news_features, expert):
+    from classifier.features import FeatureSettings
+    from monitor.models import Article, Site
+
+    services.set_feature_settings(FeatureSettings(stemming="english"), expert)
+    site = Site.objects.create(name="News", home_url="https://news.example/")
+    first = Article.objects.create(site=site, url="https://news.example/politics/1", title="Prime Minister resigns")
+    second = Article.objects.create(site=site, url="https://news.example/politics/2", title="Ministers meet")
+    case = services.ingest_case(first, ["prime", "minister", "resigns"])
+    other = services.ingest_case(second, ["ministers", "meet"])
+    folder = services.create_folder("Politics", expert)
+    [rule] = services.commit_rule(case, "new", expert, folder=folder, conditions=["title:minist"])
+    assert services.infer(other), "stemmed: 'Ministers' in the other title fires the rule on 'minist'"
+    RuleCornerstone.objects.create(rule=rule, case=other, decision=RuleCornerstone.Decision.ACCEPTED)
+    text = exchange.export_json()
+    data = json.loads(text)
+    assert data["features"] == {"stemming": "english", "phrases": True, "scopes": True}
+    assert data["rules"][0]["accepted"] == [2]
+    wipe_kb()
+    services.set_feature_settings(FeatureSettings(), expert)  # the importing database starts without stemming
+    exchange.import_json(text)
+    assert kb.current().features == FeatureSettings(stemming="english")
     assert exchange.export_json() == text

@@ -80,3 +80,103 @@ def test_settings_round_trip_and_refuse_unknown_keys():
     assert FeatureSettings.from_dict(s.to_dict()) == s
     with pytest.raises(ValueError, match="unknown feature setting"):
         FeatureSettings.from_dict({"stem": "english"})
+
+
+# --------------------------------------------------------------------------- through the services (database)
+
+
+@pytest.fixture
+def news_site(db):
+    from monitor.models import Site
+
+    return Site.objects.create(name="News", home_url="https://www.news.example/")
+
+
+def _article(site, n, title, path):
+    from monitor.models import Article
+
+    return Article.objects.create(site=site, url=f"https://www.news.example/{path}/{n}", title=title)
+
+
+@pytest.mark.django_db
+def test_each_condition_kind_as_a_rule_through_the_services(news_features, news_site, expert):
+    from classifier import services
+
+    politics = services.create_folder("Politics", expert)
+    case = services.ingest_case(
+        _article(news_site, 1, "Prime Minister visits Leeds", "politics"), ["prime", "minister", "visits", "leeds"]
+    )
+    assert {"prime minister", "title:leeds", "site:news.example", "url:politics"} <= set(case.keywords)
+    other = services.ingest_case(
+        _article(news_site, 2, "Minister for sport", "sport"), ["minister", "prime", "time"]
+    )  # the same words, not the phrase, another title and path
+    for feature in ("prime minister", "title:leeds", "url:politics"):
+        services.commit_rule(case, "new", expert, folder=politics, conditions=[feature], accepted_cornerstones=[])
+        assert {c.folder for c in services.infer(case)} == {politics.pk}
+        assert services.infer(other) == [], feature
+        services.undo_last_rule(expert)
+    services.commit_rule(case, "new", expert, folder=politics, conditions=["site:news.example"])
+    assert {c.folder for c in services.infer(other)} == {politics.pk}, "the whole site"
+
+
+@pytest.mark.django_db
+def test_changing_the_feature_settings_rebuilds_cases_and_is_refused_when_rules_would_change_meaning(
+    news_features, news_site, expert
+):
+    from django.core.exceptions import ValidationError
+
+    from classifier import kb, services
+    from classifier.models import AuditEntry, Case
+
+    article = _article(news_site, 1, "Diabetics", "health")
+    article.tokens = ["diabetics", "clinic"]  # what processing stores; rebuilding starts from it
+    article.save(update_fields=["tokens"])
+    case = services.ingest_case(article, article.tokens)
+    assert services.set_feature_settings(FeatureSettings(stemming="english")) == 1
+    keywords = set(Case.objects.get(pk=case.pk).keywords)
+    assert {"diabet", "diabet clinic", "title:diabet"} <= keywords and "diabetics" not in keywords
+    assert AuditEntry.objects.filter(action="kb.features").exists()
+    health = services.create_folder("Health", expert)
+    services.commit_rule(Case.objects.get(pk=case.pk), "new", expert, folder=health, conditions=["diabet clinic"])
+    with pytest.raises(ValidationError, match="stemming"):
+        services.set_feature_settings(FeatureSettings())
+    with pytest.raises(ValidationError, match="phrase"):
+        services.set_feature_settings(FeatureSettings(stemming="english", phrases=False))
+    services.set_feature_settings(FeatureSettings(stemming="english", scopes=False))  # no rule uses a scope
+    assert kb.current().features == FeatureSettings(stemming="english", scopes=False)
+    assert "title:diabet" in Case.objects.get(pk=case.pk).keywords, "a cornerstone case keeps its keywords"
+
+
+@pytest.mark.django_db
+def test_the_kb_features_command_shows_and_changes_the_settings(news_features, capsys):
+    from django.core.management import CommandError, call_command
+
+    from classifier import kb
+
+    call_command("kb_features")
+    assert "stemming: none; phrases: on; title/site/URL words: on" in capsys.readouterr().out
+    call_command("kb_features", "--stemming", "english", "--no-scopes")
+    assert "stemming: english; phrases: on; title/site/URL words: off" in capsys.readouterr().out
+    assert kb.current().features == FeatureSettings(stemming="english", scopes=False)
+    with pytest.raises(CommandError, match="no user"):
+        call_command("kb_features", "--phrases", "--user", "nobody")
+
+
+@pytest.mark.django_db
+def test_the_rule_page_offers_phrases_and_scoped_words_in_words(news_features, news_site, ec):
+    from django.urls import reverse
+
+    from classifier import services
+
+    article = _article(news_site, 1, "Prime Minister visits Leeds", "politics")
+    services.ingest_case(article, ["prime", "minister", "visits", "leeds"])
+    folder = services.create_folder("Politics", None)
+    response = ec.get(
+        reverse("classifier:rule", args=[article.pk]), {"kind": "new", "folder": folder.pk, "c": "title:leeds"}
+    )
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert 'value="title:leeds" checked' in page and "title has &quot;leeds&quot;" in page
+    assert 'value="prime minister"' in page and "&quot;prime minister&quot;" in page
+    assert 'value="site:news.example"' in page and "site is news.example" in page
+    assert 'value="url:politics"' in page and "URL path has &quot;politics&quot;" in page

@@ -9,7 +9,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 
+from classifier import kb
 from classifier import services as classifier
+from classifier.features import kind_of
 from classifier.models import Case, Classification
 from filters.models import SiteProfile
 from filters.services import learn_site_profile
@@ -94,7 +96,10 @@ def test_site_learns_its_profile_from_its_first_pages_and_refilters_its_articles
         assert recall(article.core_text, expected["core_text"]) >= 0.95, article.url
         assert article.title == expected["title"], "no site name around the title"
         case = Case.objects.get(article=article)
-        assert case.keywords == classifier.clean_keywords(article.tokens), "the case has the new tokens"
+        expected = classifier.case_keywords(article, article.tokens, kb.current().features)
+        assert case.keywords == expected, "the case has the new tokens"
+        # crawled articles' cases carry the conditions for news: phrases and title/site/URL words
+        assert {kind_of(k) for k in case.keywords} == {"word", "phrase", "title", "site", "url"}
 
 
 def test_experts_decisions_survive_the_refiltering(demo, auto_learn):
