@@ -301,6 +301,8 @@ def decide(
                 ph.removed_by = "tag"
             if ph.removed_by is None and redundant and text in redundant:
                 ph.removed_by = "redundancy"
+        if ph.removed_by is not None:
+            ph.rescued_by = None  # rescued from the length filter, then removed by another: not rescued
         if ph.removed_by is None:
             counts["core"] += 1
             if ph.rescued_by:

@@ -195,3 +195,9 @@ def test_the_walk_lists_the_links_inside_phrases_but_not_story_cards():
     )
     phrases, _title, blocks = html5.segment(tree, get_profile("default"))
     assert blocks.links == [(phrases[0].node, "/x", "the report"), (phrases[0].node, "/y", "this")]
+
+
+def test_a_phrase_rescued_from_the_length_filter_then_removed_by_link_density_is_not_rescued():
+    # found by the property test: <p><a>T</a></p> was removed by the tag filter and marked rescued by <p>
+    (phrase,) = [p for p in core(page("<p><a href='x'>T</a></p>")).phrases if p.text == "T"]
+    assert phrase.removed_by == "tag" and phrase.rescued_by is None
