@@ -57,7 +57,7 @@ WPNC_INVALID = [
 #: settings of the wpnc method (``Profile.wpnc`` overrides them): ``threshold`` is the paper's Tr,
 #: ``density`` which density it is compared with ("text": TD = characters / tags; "composite": CETD's
 #: composite text density, which weighs link characters and link tags), ``container_tags`` the container tags
-WPNC_DEFAULTS: dict[str, Any] = {"threshold": 0.0, "density": "text", "container_tags": WPNC_CONTAINERS}
+WPNC_DEFAULTS: dict[str, Any] = {"threshold": 20, "density": "text", "container_tags": WPNC_CONTAINERS}
 
 THESIS_NEGATIVE = ("a", "select", "option", "style", "script", "#comment")
 THESIS_POSITIVE = ("title", "meta", "p", "h1", "h2", "h3", "h4", "h5", "h6")
@@ -202,7 +202,7 @@ BUILTIN_PROFILES: dict[str, dict[str, Any]] = {
         head_phrases=False,  # the paper extracts <body> only
         parser="html5",
         method="wpnc",
-        wpnc={"threshold": 0.0, "density": "text"},
+        wpnc={"threshold": 20, "density": "text"},
         learning={"auto_sample": True, "sample_size": 8, "min_share": 0.6, "learn_threshold": False},
     ).to_dict(),
 }
