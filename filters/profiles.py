@@ -3,7 +3,7 @@
 A profile is plain data (numbers, lists, dicts) so that the Django model can
 store it as JSON and rebuild it with :meth:`Profile.from_dict`.
 
-Two built-in profiles:
+Three built-in profiles:
 
 ``thesis``
     The faithful configuration of the thesis: fixed phrase-length threshold 20,
@@ -23,6 +23,14 @@ Two built-in profiles:
     keeps the title); positive tags rescue from the length filter only; site
     learning picks the sample pages by template, keeps a phrase found in 60 %
     of the other sample pages and learns the threshold.
+
+``wpnc``
+    Bhamare & Pawar's web page noise cleaning (``method="wpnc"``, filters.wpnc):
+    the text density of each container tag (characters / tags holding text,
+    over its subtree) against a threshold Tr; a phrase is kept when the
+    container around it is above it (white list), removed otherwise (black
+    list); script, style, marquee... are removed first.  No length filter, no
+    positive tags.  Tr = 20, chosen on the tuning split (docs/benchmarks/wpnc.md).
 """
 
 from __future__ import annotations

@@ -204,3 +204,18 @@ def test_wpnc_on_real_pages_scores_above_its_floor(datasets):
         scores.append(shingle_scores(e.text, gold["main_content"]))
     # measured 0.878 (P 0.805, R 0.966) with threshold 20; the default profile gives 0.971 on these pages
     assert aggregate_scores(scores)["f1"] > 0.8
+
+
+@pytest.mark.django_db
+def test_a_site_profile_based_on_wpnc_stores_and_rebuilds_it():
+    from filters.models import SiteProfile
+    from monitor.models import Site
+
+    site = Site.objects.create(name="Harbour Herald", home_url="https://herald.example/")
+    sp = SiteProfile(site=site)
+    sp.set_profile(get_profile("wpnc").copy(filtering_phrases=["Home"]))
+    sp.save()
+    prof = SiteProfile.objects.get(pk=sp.pk).to_profile()
+    assert sp.base_profile == "wpnc" and prof.method == "wpnc" and prof.wpnc == get_profile("wpnc").wpnc
+    assert prof.filtering_phrases == ["Home"]
+    assert extract(PAGE, profile=prof).text == extract(PAGE, profile="wpnc").text
