@@ -207,10 +207,9 @@ def densities(phrases: list[Phrase], blocks: Blocks, profile: Profile) -> tuple[
             length = len(ph.text)
             chars[i] += length
             link_chars[i] += length * (ph.link_density or 0.0)
-    counts = getattr(blocks, "tag_counts", None)
-    if counts and len(counts) == n:
-        t = [float(x) for x in counts]
-        lt = [float(x) for x in blocks.link_counts]  # type: ignore[attr-defined]
+    if isinstance(blocks, WpncBlocks) and len(blocks.tag_counts) == n:
+        t = [float(x) for x in blocks.tag_counts]
+        lt = [float(x) for x in blocks.link_counts]
     else:  # no tag counts: each block holding text counts one tag, each link one more
         t = [1.0 if c else 0.0 for c in chars]
         lt = [0.0] * n

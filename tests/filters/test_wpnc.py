@@ -219,3 +219,14 @@ def test_a_site_profile_based_on_wpnc_stores_and_rebuilds_it():
     assert sp.base_profile == "wpnc" and prof.method == "wpnc" and prof.wpnc == get_profile("wpnc").wpnc
     assert prof.filtering_phrases == ["Home"]
     assert extract(PAGE, profile=prof).text == extract(PAGE, profile="wpnc").text
+
+
+def test_without_tag_counts_blocks_and_links_stand_in_for_the_tags():
+    from filters import html5
+    from filters.wpnc import decide
+
+    prof = get_profile("wpnc")
+    phrases, _title, blocks = html5.segment(html5.parse(PAGE), prof)  # plain Blocks: no tag counts
+    counts = decide(phrases, blocks, prof)
+    kept = {p.text for p in phrases if p.is_core}
+    assert ARTICLE in kept and "Home" not in kept and counts["wpnc"] >= 3
