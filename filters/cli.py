@@ -53,6 +53,10 @@ def _profile(arg: str | None) -> Profile:
     return Profile.from_dict(json.loads(path.read_text()))
 
 
+#: the stages some profiles add to the thesis's filters: count key, label
+_STAGES = (("content", "main content"), ("wpnc", "text density (wpnc)"))
+
+
 def cmd_extract(args: argparse.Namespace) -> int:
     try:
         result = extract(
@@ -65,10 +69,10 @@ def cmd_extract(args: argparse.Namespace) -> int:
         print(f"# {result.title}" if result.title else "# (no title)")
         print(result.explain())
         c = result.counts
+        stages = "".join(f", by {label} {c[key]}" for key, label in _STAGES if key in c)
         print(
-            f"# phrases {c['total']}: removed by main content {c.get('content', 0)}, by length {c['length']}, "
-            f"by tag {c['tag']}, by redundancy {c['redundancy']}; core {c['core']} "
-            f"({c['rescued']} rescued by a positive tag)"
+            f"# phrases {c['total']}: removed by length {c['length']}, by tag {c['tag']}, "
+            f"by redundancy {c['redundancy']}{stages}; core {c['core']} ({c['rescued']} rescued by a positive tag)"
         )
     elif args.json:
         print(json.dumps(result.to_dict(), ensure_ascii=False, indent=1))
@@ -110,10 +114,14 @@ def stats_table(counts: list[dict[str, int]]) -> str:
     total = sum(c["total"] for c in counts)
     rows = [
         ("phrases in total", total),
-        ("removed as outside the main content", sum(c.get("content", 0) for c in counts)),
         ("removed by phrase length", sum(c["length"] for c in counts)),
         ("removed by tag", sum(c["tag"] for c in counts)),
         ("removed by redundancy", sum(c["redundancy"] for c in counts)),
+        *(
+            (f"removed by {label}", sum(c.get(key, 0) for c in counts))
+            for key, label in _STAGES
+            if any(key in c for c in counts)
+        ),
         ("core phrases", sum(c["core"] for c in counts)),
         ("  of which rescued by a positive tag", sum(c["rescued"] for c in counts)),
     ]

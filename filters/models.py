@@ -92,6 +92,8 @@ class SiteProfile(models.Model):
             "stop_words": profile.stop_words,
             "title_prefix": profile.title_prefix,
             "title_suffix": profile.title_suffix,
+            "method": profile.method,
+            "wpnc": dict(profile.wpnc),
             "learning": dict(profile.learning),
         }
         self.learned_from = list(prov.get("learned_from") or [])

@@ -26,7 +26,7 @@ from typing import Any, cast
 
 from lxml import etree
 
-from . import content, html5
+from . import content, html5, wpnc
 from .charset import charset_from_content_type, control_bytes, decode_html, looks_binary
 from .phrases import Phrase
 from .phrases import norm as _norm
@@ -485,6 +485,8 @@ def segment_page(page: Page, profile: Profile) -> tuple[list[Phrase], str, Any]:
         tree = page.tree
         if tree is None:
             return [], "", html5.Blocks()
+        if profile.method == "wpnc":
+            return wpnc.segment(tree, profile)
         phrases, title, blocks = html5.segment(tree, profile)
         return phrases, title, blocks
     root = page.root
@@ -502,7 +504,10 @@ def decide(
     filtering_phrases: Set[str] | None = None,
 ) -> dict[str, int]:
     """Every filter stage of ``profile`` on the phrases of one page: main-content detection and the thesis's
-    filters in context (HTML5 profiles, :func:`filters.content.decide`), or the thesis's filters alone."""
+    filters in context (HTML5 profiles, :func:`filters.content.decide`), the thesis's filters alone, or
+    Bhamare & Pawar's text-density white and black lists (``method="wpnc"``, :func:`filters.wpnc.decide`)."""
+    if profile.method == "wpnc":
+        return wpnc.decide(phrases, blocks if blocks is not None else html5.Blocks(), profile, title, filtering_phrases)
     if profile.parser == "html5":
         return content.decide(
             phrases, blocks if blocks is not None else html5.Blocks(), profile, title, filtering_phrases

@@ -3,7 +3,7 @@
 A profile is plain data (numbers, lists, dicts) so that the Django model can
 store it as JSON and rebuild it with :meth:`Profile.from_dict`.
 
-Two built-in profiles:
+Three built-in profiles:
 
 ``thesis``
     The faithful configuration of the thesis: fixed phrase-length threshold 20,
@@ -23,6 +23,14 @@ Two built-in profiles:
     keeps the title); positive tags rescue from the length filter only; site
     learning picks the sample pages by template, keeps a phrase found in 60 %
     of the other sample pages and learns the threshold.
+
+``wpnc``
+    Bhamare & Pawar's web page noise cleaning (``method="wpnc"``, filters.wpnc):
+    the text density of each container tag (characters / tags holding text,
+    over its subtree) against a threshold Tr; a phrase is kept when the
+    container around it is above it (white list), removed otherwise (black
+    list); script, style, marquee... are removed first.  No length filter, no
+    positive tags.  Tr = 20, chosen on the tuning split (docs/benchmarks/wpnc.md).
 """
 
 from __future__ import annotations
@@ -31,11 +39,33 @@ import copy
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-__all__ = ["Profile", "get_profile", "BUILTIN_PROFILES", "FILTER_ORDER"]
+__all__ = ["Profile", "get_profile", "BUILTIN_PROFILES", "FILTER_ORDER", "METHODS", "WPNC_DEFAULTS"]
 
 #: The filters in the thesis's processing order (Fig. 4); the names are what
 #: ``Phrase.removed_by`` holds.
 FILTER_ORDER = ("length", "tag", "redundancy")
+
+#: the stages that can decide a page's phrases (``Profile.method``)
+METHODS = ("filters", "wpnc")
+
+#: Bhamare & Pawar's container ("main content") tags: the paper's body, div, table, tr, td, ul, form and,
+#: for its "etc.", their siblings (tbody, th, ol, dl, fieldset, frameset) and HTML5's sectioning elements,
+#: which modern pages use as their layout divs.  Every other tag is a designer tag (a, img, font, span, p,
+#: li, h1...): it counts in the density of the container around it and is decided with it.
+WPNC_CONTAINERS = [
+    "body", "div", "table", "thead", "tbody", "tfoot", "tr", "td", "th", "ul", "ol", "dl", "form", "fieldset",
+    "frameset", "frame", "center", "section", "article", "main", "header", "footer", "nav", "aside",
+]  # fmt: skip
+#: the paper's "invalid tags" (section 4.2.1: script, style, marquee, meta, anchor "etc."), removed in
+#: preprocessing with their text; the "etc." read as the other tags whose text is not page text
+WPNC_INVALID = [
+    "script", "style", "marquee", "meta", "anchor", "noscript", "template", "object", "embed", "iframe", "svg",
+    "#comment",
+]  # fmt: skip
+#: settings of the wpnc method (``Profile.wpnc`` overrides them): ``threshold`` is the paper's Tr,
+#: ``density`` which density it is compared with ("text": TD = characters / tags; "composite": CETD's
+#: composite text density, which weighs link characters and link tags), ``container_tags`` the container tags
+WPNC_DEFAULTS: dict[str, Any] = {"threshold": 20, "density": "text", "container_tags": WPNC_CONTAINERS}
 
 THESIS_NEGATIVE = ("a", "select", "option", "style", "script", "#comment")
 THESIS_POSITIVE = ("title", "meta", "p", "h1", "h2", "h3", "h4", "h5", "h6")
@@ -76,6 +106,11 @@ class Profile:
     parser: str = "libxml2"
     #: find the main content and decide each phrase in its context (filters.content; html5 parser only)
     main_content: bool = False
+    #: which stage decides the phrases: "filters" (the thesis's filters, in the main content's context where
+    #: ``main_content`` is set) or "wpnc" (Bhamare & Pawar's text-density white/black list, filters.wpnc)
+    method: str = "filters"
+    #: settings of the "wpnc" method, over WPNC_DEFAULTS (threshold, density, container_tags)
+    wpnc: dict[str, Any] = field(default_factory=dict)
     #: settings of site learning (see filters.learning.learn_profile)
     learning: dict[str, Any] = field(default_factory=dict)
     #: where the profile came from: base profile name, learned threshold details, sample pages
@@ -101,6 +136,10 @@ class Profile:
         data.update(changes)
         return Profile.from_dict(data)
 
+    def wpnc_settings(self) -> dict[str, Any]:
+        """The wpnc method's settings: WPNC_DEFAULTS with the profile's own over them."""
+        return {**WPNC_DEFAULTS, **self.wpnc}
+
     def validate(self) -> None:
         if not isinstance(self.min_length, int) or self.min_length < 0:
             raise ValueError(f"min_length must be a non-negative integer, not {self.min_length!r}")
@@ -113,6 +152,21 @@ class Profile:
             raise ValueError(f"parser must be 'libxml2' or 'html5', not {self.parser!r}")
         if self.main_content and self.parser != "html5":
             raise ValueError("main-content detection needs the html5 parser")
+        if self.method not in METHODS:
+            raise ValueError(f"method must be one of {', '.join(METHODS)}, not {self.method!r}")
+        if self.method == "wpnc" and (self.parser != "html5" or self.main_content):
+            raise ValueError("the wpnc method needs the html5 parser and no main-content detection")
+        unknown = set(self.wpnc) - set(WPNC_DEFAULTS)
+        if unknown:
+            raise ValueError(f"unknown wpnc setting(s): {', '.join(sorted(unknown))}")
+        wpnc = self.wpnc_settings()
+        tr = wpnc["threshold"]
+        if isinstance(tr, bool) or not isinstance(tr, (int, float)) or tr < 0:
+            raise ValueError(f"wpnc threshold must be a non-negative number, not {tr!r}")
+        if wpnc["density"] not in ("text", "composite"):
+            raise ValueError(f"wpnc density must be 'text' or 'composite', not {wpnc['density']!r}")
+        if not isinstance(wpnc["container_tags"], list) or not all(isinstance(t, str) for t in wpnc["container_tags"]):
+            raise ValueError("wpnc container_tags must be a list of tag names")
         if any(not isinstance(v, int) or v < 1 for v in self.filtering_words.values()):
             raise ValueError("filtering_words counts must be positive integers")
 
@@ -144,6 +198,20 @@ BUILTIN_PROFILES: dict[str, dict[str, Any]] = {
         parser="html5",
         main_content=True,
         learning={"auto_sample": True, "sample_size": 8, "min_share": 0.6, "learn_threshold": True},
+    ).to_dict(),
+    "wpnc": Profile(
+        name="wpnc",
+        # no phrase-length filter, no positive tags: the text density of the container decides
+        min_length=0,
+        negative_tags=list(WPNC_INVALID),
+        positive_tags=[],
+        rescue_from=[],
+        block_phrases=True,
+        head_phrases=False,  # the paper extracts <body> only
+        parser="html5",
+        method="wpnc",
+        wpnc={"threshold": 20, "density": "text"},
+        learning={"auto_sample": True, "sample_size": 8, "min_share": 0.6, "learn_threshold": False},
     ).to_dict(),
 }
 

@@ -72,15 +72,15 @@ def html_documents(draw, depth=0):
 def _check(e):
     c = e.counts
     assert c["total"] == len(e.phrases)
-    assert c["length"] + c["tag"] + c["redundancy"] + c.get("content", 0) + c["core"] == c["total"]
+    assert c["length"] + c["tag"] + c["redundancy"] + c.get("content", 0) + c.get("wpnc", 0) + c["core"] == c["total"]
     assert e.text.split("\n") == [p.text for p in e.phrases if p.is_core] or (e.text == "" and c["core"] == 0)
     for p in e.phrases:
-        assert p.removed_by in (None, "length", "tag", "redundancy", "content")
+        assert p.removed_by in (None, "length", "tag", "redundancy", "content", "wpnc")
         assert p.rescued_by is None or p.removed_by is None
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(html_documents(), st.sampled_from(["thesis", "default"]))
+@given(html_documents(), st.sampled_from(["thesis", "default", "wpnc"]))
 def test_random_html_never_crashes(doc, profile):
     try:
         e = extract(doc, profile=profile)
@@ -112,7 +112,7 @@ def test_mutated_html_never_crashes(data):
             doc[pos:pos] = data.draw(st.binary(max_size=10))
         else:
             del doc[pos:]
-    for profile in ("thesis", "default"):
+    for profile in ("thesis", "default", "wpnc"):
         try:
             e = extract(bytes(doc), profile=profile)
         except ExtractionError:
