@@ -268,7 +268,7 @@ def _timed(fn, html, count=True):
         out = fn(html)
     except Exception as exc:  # an extractor failing on a page scores an empty output
         out = ""
-        name = getattr(fn, "__name__", "?")
+        name = getattr(fn, "__name__", "?").lstrip("_")
         if count:
             _timed.failures[name] += 1
             if _timed.failures[name] <= 2:
