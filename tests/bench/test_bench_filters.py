@@ -1,0 +1,75 @@
+"""The benchmark script's own logic (tests/bench/bench_filters.py): splits, profiles measured, targets, no network.
+
+No dataset is read: Result is filled by hand.
+"""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+import filters
+from tests.bench import bench_filters as bf
+
+
+def test_splits_follow_the_held_out_rules():
+    assert bf.wcxb_split("1999") == "tune"
+    assert bf.wcxb_split("2000") == "test"
+    assert bf.wcxb_split("0001") == "tune"
+    assert {bf.ctf_split(y) for y in ("2000", "2005")} == {"tune"}
+    assert {bf.ctf_split(y) for y in ("2010", "2015")} == {"test"}
+
+
+def test_every_builtin_profile_is_measured_thesis_and_default_first(monkeypatch):
+    profiles = dict(filters.profiles.BUILTIN_PROFILES)
+    profiles["wpnc"] = filters.get_profile("default").copy(name="wpnc").to_dict()
+    monkeypatch.setattr(filters.profiles, "BUILTIN_PROFILES", {"wpnc": profiles["wpnc"], **profiles})
+    assert bf.builtin_profiles()[:2] == ["thesis", "default"]
+    assert "wpnc" in bf.builtin_profiles()
+
+
+def _result(scores: dict[str, list[tuple[str, str]]], ms: dict[str, list[float]], sites: list[str]) -> bf.Result:
+    res = bf.Result(bf.CTF, "test")
+    res.pages = [{"id": f"p{i}", "site": s} for i, s in enumerate(sites)]
+    for name, pairs in scores.items():
+        for (pred, gold), t in zip(pairs, ms[name], strict=True):
+            res.add(name, pred, gold, t)
+    return res
+
+
+def test_targets_per_site_and_failures():
+    gold = "one two three four five six seven eight"
+    half = "one two three four five"
+    names = [bf.single("default"), bf.learned("default"), "trafilatura", bf.FLOOR]
+    scores = {
+        bf.single("default"): [(gold, gold), (gold, gold)],
+        bf.learned("default"): [(gold, gold), ("nothing like it at all", gold)],
+        "trafilatura": [(gold, gold), (half, gold)],
+        bf.FLOOR: [("", gold), ("", gold)],
+    }
+    ms = {bf.single("default"): [2, 2], bf.learned("default"): [3, 3], "trafilatura": [30, 30], bf.FLOOR: [1, 2]}
+    res = _result({n: scores[n] for n in names}, ms, ["a", "b"])
+    tgts = bf.targets({("test", bf.CTF): res}, "default")
+    assert [t["measured"] for t in tgts if t["target"].startswith("wcxb test")] == [None]  # no wcxb result
+    by_goal = {t["goal"]: t for t in tgts}
+    assert by_goal[f"≤ {bf.TARGET_FLOOR_RATIO}"]["measured"] == pytest.approx(2.25)  # per-page ratios 3 and 1.5
+    assert by_goal[f"≥ {bf.TARGET_TRAFILATURA_SPEEDUP}"]["measured"] == pytest.approx(10)
+    assert by_goal[f"≥ {bf.TARGET_TRAFILATURA_SPEEDUP}"]["pass"] is True
+    site_b = {r["site"]: r for r in res.per_site([bf.learned("default"), "trafilatura"])}["b"]
+    assert site_b[bf.learned("default")] == 0.0
+    assert by_goal[f"≥ −{bf.TARGET_SITE_GAP}"]["pass"] is False
+    assert [f["id"] for f in res.failures(bf.learned("default"))] == ["p1"]
+    assert "**FAIL**" in bf.targets_table(tgts)
+
+
+def test_network_is_refused(monkeypatch):
+    for name in ("create_connection", "getaddrinfo"):
+        monkeypatch.setattr(socket, name, getattr(socket, name))
+    for name in ("connect", "connect_ex"):
+        monkeypatch.setattr(socket.socket, name, getattr(socket.socket, name))
+    bf.refuse_network()
+    with pytest.raises(OSError, match="refused"):
+        socket.create_connection(("127.0.0.1", 9))
+    with pytest.raises(OSError, match="refused"):
+        socket.getaddrinfo("example.com", 80)
