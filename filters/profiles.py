@@ -76,6 +76,9 @@ class Profile:
     parser: str = "libxml2"
     #: find the main content and decide each phrase in its context (filters.content; html5 parser only)
     main_content: bool = False
+    #: the site's style tree (filters.sst, learned): its noisy nodes, content-redundant phrases and low word
+    #: weights; empty: none (left out of ``to_dict`` then, so profiles without one serialise as before)
+    style_tree: dict[str, Any] = field(default_factory=dict)
     #: settings of site learning (see filters.learning.learn_profile)
     learning: dict[str, Any] = field(default_factory=dict)
     #: where the profile came from: base profile name, learned threshold details, sample pages
@@ -83,7 +86,10 @@ class Profile:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-serialisable data."""
-        return asdict(self)
+        data = asdict(self)
+        if not data["style_tree"]:
+            del data["style_tree"]
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Profile:
@@ -113,6 +119,8 @@ class Profile:
             raise ValueError(f"parser must be 'libxml2' or 'html5', not {self.parser!r}")
         if self.main_content and self.parser != "html5":
             raise ValueError("main-content detection needs the html5 parser")
+        if not isinstance(self.style_tree, dict):
+            raise ValueError("style_tree must be a dict (filters.sst)")
         if any(not isinstance(v, int) or v < 1 for v in self.filtering_words.values()):
             raise ValueError("filtering_words counts must be positive integers")
 
