@@ -61,7 +61,7 @@ EPSILON = 0.01
 U = 0.2
 #: noisy: CompImp at most this (the paper picks it per site by hand; chosen on the tuning split, see
 #: docs/benchmarks/sst.md)
-THRESHOLD = 0.2
+THRESHOLD = 0.05
 #: the mapped state of a block below a maximal noisy node
 NOISY = 1
 VERSION = 1
@@ -115,7 +115,14 @@ def _entropy(counts: Sequence[int], m: int) -> float:
     return max(0.0, -sum((c / total) * math.log(c / total) for c in counts) / log_m)
 
 
-def _add_page(root: _Node, tags: Sequence[str], parents: Sequence[int], marks: Sequence[str], phrases: Any, tok: Any):
+def _add_page(
+    root: _Node,
+    tags: Sequence[str],
+    parents: Sequence[int],
+    marks: Sequence[str],
+    phrases: Iterable[Any],
+    tok: Callable[[str], list[str]],
+) -> None:
     n = len(tags)
     keys = [block_key(tags[i], marks[i]) for i in range(n)]
     kids: list[list[int]] = [[] for _ in range(n)]
@@ -270,7 +277,9 @@ def build(
     }
 
 
-def map_blocks(style_tree: dict[str, Any], tags: Sequence[str], parents: Sequence[int], marks: Sequence[str]) -> list:
+def map_blocks(
+    style_tree: dict[str, Any], tags: Sequence[str], parents: Sequence[int], marks: Sequence[str]
+) -> list[Any]:
     """Where each block of a page falls in the site's style tree: :data:`NOISY`, a node's dict, or None
     (not in the stored tree: keep, weight 1).  One dict lookup per block below a stored node."""
     n = len(tags)
