@@ -17,7 +17,11 @@ folded (``post-1234`` and ``post-87`` are one style): what both old and new page
 Element nodes below one node are merged by (tag, attributes, occurrence among the siblings with the same
 tag and attributes), across the style nodes of their parent: the paper's first enhancement (the same element
 node appearing in different presentation styles is one node), here without comparing contents.  Mapping a
-page is then a dict walk along its block paths, one lookup per block.
+page is then a dict walk along its block paths, one lookup per block.  The paper's MapSST descends only where
+the page's style matches a learned one ("possibly meaningful" otherwise); here that check is made at template
+nodes (one style on at least half of their pages, ``STABLE_SHARE``): a page laid out otherwise there (an extra
+table cell shifts every cell after it) is not mapped below, while a node whose style varies from page to page
+(an article's container, its paragraphs) is mapped slot by slot.
 
 Importance (Yi 2004, eqs. 5-1 to 5-5):
 
@@ -38,15 +42,17 @@ node is ``PathImp(text leaf) * (1 - H(word))``.  As in the paper's sampled varia
 the informative threshold ``U`` (0.2) are stored; any other word weighs 1.
 
 The learned tree is stored pruned, as JSON: a node is ``1`` when it is (maximally) noisy, else a dict with
-``"c"`` (children by slot), ``"r"`` (redundant phrases) and ``"f"`` (low word weights), each only when
-needed; a node that needs none of them (a meaningful subtree, all words informative) is left out, and a
-page's block that maps nowhere is kept with weight 1.
+``"c"`` (children by slot), ``"r"`` (redundant phrases), ``"f"`` (low word weights) and ``"s"`` (the
+checksums of a template node's presentation styles), each only when needed; a node that needs none of
+them (a meaningful subtree, all words informative) is left out, and a page's block that maps nowhere is
+kept with weight 1.
 """
 
 from __future__ import annotations
 
 import math
 import re
+import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -64,6 +70,10 @@ U = 0.2
 THRESHOLD = 0.05
 #: the mapped state of a block below a maximal noisy node
 NOISY = 1
+#: a node whose most common presentation style is on this share of its pages is a template node: a page
+#: whose style there is none of its (at most MAX_STYLES) learned ones is not mapped below it
+STABLE_SHARE = 0.5
+MAX_STYLES = 8
 VERSION = 1
 
 _DIGITS = re.compile(r"\d+")
@@ -80,6 +90,11 @@ def block_key(tag: str, marks: str) -> str:
         if len(_KEY_CACHE) < 50_000:
             _KEY_CACHE[(tag, marks)] = key
     return key
+
+
+def style_signature(keys: Iterable[str]) -> int:
+    """A presentation style (the child elements' keys in order) as a 32-bit checksum, for the stored tree."""
+    return zlib.crc32("\x1f".join(keys).encode("utf-8", "replace"))
 
 
 class _Node:
@@ -239,17 +254,24 @@ def build(
         comp[id(node)] = value
         noisy[id(node)] = value <= threshold and (own is None or own <= threshold) and all(noisy[id(c)] for c in full)
 
-    def encode(node: _Node, path_imp: float) -> Any:
-        """The pruned JSON of a node that is not below a noisy one; None when nothing needs storing."""
+    # PathImp top down (``order`` lists parents before their children), then the pruned JSON bottom up
+    path_of: dict[int, float] = {}
+    for node, parent in order:
+        m = node.pages
+        style_imp = 0.0 if m <= 1 else _entropy(list(node.styles.values()), m)
+        path_of[id(node)] = 1 - (1 - (path_of[id(parent)] if parent is not None else 0.0)) * (1 - style_imp)
+    encoded: dict[int, Any] = {}
+    for node, _parent in reversed(order):
+        if not node.has_text:
+            continue
         if noisy.get(id(node)):
-            return NOISY
+            encoded[id(node)] = NOISY
+            continue
         m = node.pages
         out: dict[str, Any] = {}
-        style_imp = 0.0 if m <= 1 else _entropy(list(node.styles.values()), m)
-        path_imp = 1 - (1 - path_imp) * (1 - style_imp)
         ti = text_imp.get(id(node))
         if ti is not None:
-            leaf_path = 1 - (1 - path_imp) * (1 - ti[0])
+            leaf_path = 1 - (1 - path_of[id(node)]) * (1 - ti[0])
             low = {w: round(leaf_path * (1 - h), 3) for w, h in ti[1].items() if leaf_path * (1 - h) < u}
             if low:
                 out["f"] = dict(sorted(low.items()))
@@ -259,16 +281,21 @@ def build(
                     out["r"] = sorted(red)
         children = {}
         for slot, child in node.children.items():
-            if child.has_text:
-                enc = encode(child, path_imp)
-                if enc is not None:
-                    children[slot] = enc
+            enc = encoded.get(id(child))
+            if enc is not None:
+                children[slot] = enc
         if children:
             out["c"] = children
-        return out or None
+            common = node.styles.most_common(MAX_STYLES)
+            if m > 1 and common[0][1] >= STABLE_SHARE * m:
+                # a template node (one presentation style on most pages): a page that presents it otherwise
+                # has another layout here, and its children are not mapped (the paper's MapSST: "possibly
+                # meaningful"); nodes whose style varies (an article's paragraphs) are mapped slot by slot
+                out["s"] = sorted({style_signature(style) for style, _n in common})
+        encoded[id(node)] = out or None
 
     # the root is the virtual root above <html>: never noisy itself, its children are mapped
-    tree = encode(root, 0.0) if not noisy.get(id(root)) else {"c": {}}
+    tree = encoded.get(id(root)) if not noisy.get(id(root)) else None
     return {
         "version": VERSION,
         "pages": count,
@@ -288,6 +315,7 @@ def map_blocks(
     if not root:
         return state
     seen: dict[int, dict[str, int]] = {}
+    kids: list[list[int]] | None = None
     for i in range(n):
         p = parents[i]
         ps = root if p < 0 else state[p]
@@ -305,7 +333,16 @@ def map_blocks(
             counter = seen[p] = {}
         k = counter.get(key, 0)
         counter[key] = k + 1
-        state[i] = children.get(key if k == 0 else f"{key}#{k}")
+        node = children.get(key if k == 0 else f"{key}#{k}")
+        if node.__class__ is dict and "s" in node:
+            if kids is None:
+                kids = [[] for _ in range(n)]
+                for j in range(n):
+                    if parents[j] >= 0:
+                        kids[parents[j]].append(j)
+            if style_signature(block_key(tags[j], marks[j]) for j in kids[i]) not in node["s"]:
+                node = None  # presented otherwise than on the site's pages: not mapped below
+        state[i] = node
     return state
 
 

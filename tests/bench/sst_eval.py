@@ -4,6 +4,7 @@ Each page is extracted with a profile learned from the *other* pages of its site
 is 2000 and 2005, the test split 2010 and 2015 (thresholds and the stage order are chosen on tuning only).
 
     .venv/bin/python tests/bench/sst_eval.py sweep   # tuning split: SST thresholds x before/after content
+    SST_THRESHOLDS=0,0.02,0.05 .venv/bin/python tests/bench/sst_eval.py sweep   # other thresholds
     .venv/bin/python tests/bench/sst_eval.py final   # both splits: the configurations, F1/P/R, time ratios
 
 Configurations (``final``): default single page; default + SST learning (today's learn_profile); default +
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
@@ -36,7 +38,7 @@ from filters.stopwords import get_stop_words  # noqa: E402
 from tests.bench.bench_filters import _lxml_floor, _timed_warm, load_ctf  # noqa: E402
 
 TUNING = ("2000", "2005")
-THRESHOLDS = (0.05, 0.1, 0.2, 0.3, 0.45)
+THRESHOLDS = tuple(float(t) for t in os.environ.get("SST_THRESHOLDS", "0.05,0.1,0.2,0.3,0.45").split(","))
 
 
 def _groups(years):
@@ -119,7 +121,7 @@ def _weight_check(weights, members):
 
 def _report(name, scores):
     agg = aggregate_scores(scores)
-    return f"{name:45s} F1 {agg['f1']:.3f}  P {agg['precision']:.3f}  R {agg['recall']:.3f}  (n={len(scores)})"
+    return f"{name:45s} F1 {agg['f1']:.4f}  P {agg['precision']:.4f}  R {agg['recall']:.4f}  (n={len(scores)})"
 
 
 def main() -> None:

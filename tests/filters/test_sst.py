@@ -148,3 +148,27 @@ def test_crawl_to_the_future_style_tree_floor():
 
 #: measured 0.941 (bbc 2010: 0.950, cnn 2015: 0.932; the built-in default on the same pages: 0.946, 0.930)
 FLOOR = 0.92
+
+
+def _table_page(k: int, extra_cell: bool = False) -> str:
+    title, who, what, whom = _STORIES[k]
+    story = f"{title}: {who} told reporters that the {what} would change life for {whom} this year, story {k}."
+    extra = (
+        "<td>Breaking news alert for this edition only, read it before anything else today</td>" if extra_cell else ""
+    )
+    return (
+        f"<html><body><table><tr>{extra}<td><h1>{title}</h1><p>{story}</p><p>{story} Again.</p></td>"
+        f"<td>{COPYRIGHT}</td></tr></table></body></html>"
+    )
+
+
+def test_a_page_laid_out_otherwise_is_not_mapped_below_the_change():
+    """An extra table cell shifts the article into the slot of the template's copyright cell: the row's
+    presentation style is new, so nothing below it is mapped (the paper's "possibly meaningful")."""
+    prof = learn_profile([_table_page(k) for k in range(4)], base="default")
+    row = prof.style_tree["root"]["c"]["html"]["c"]["body"]["c"]["table"]["c"]["tbody"]["c"]["tr"]
+    assert row["c"]["td#1"] == sst.NOISY and row["s"]
+    assert COPYRIGHT not in extract(_table_page(4), profile=prof).text
+    shifted = extract(_table_page(4, extra_cell=True), profile=prof)
+    assert "geologists told reporters that the magma" in shifted.text
+    assert not any(p.note and "style tree" in p.note for p in shifted.phrases)
