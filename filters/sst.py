@@ -269,10 +269,10 @@ def build(
             continue
         m = node.pages
         out: dict[str, Any] = {}
-        ti = text_imp.get(id(node))
-        if ti is not None:
-            leaf_path = 1 - (1 - path_of[id(node)]) * (1 - ti[0])
-            low = {w: round(leaf_path * (1 - h), 3) for w, h in ti[1].items() if leaf_path * (1 - h) < u}
+        leaf = text_imp.get(id(node))
+        if leaf is not None:
+            leaf_path = 1 - (1 - path_of[id(node)]) * (1 - leaf[0])
+            low = {w: round(leaf_path * (1 - h), 3) for w, h in leaf[1].items() if leaf_path * (1 - h) < u}
             if low:
                 out["f"] = dict(sorted(low.items()))
             if m > 1:
