@@ -67,7 +67,7 @@ EPSILON = 0.01
 U = 0.2
 #: noisy: CompImp at most this (the paper picks it per site by hand; chosen on the tuning split, see
 #: docs/benchmarks/sst.md)
-THRESHOLD = 0.05
+THRESHOLD = 0.1
 #: the mapped state of a block below a maximal noisy node
 NOISY = 1
 #: a node whose most common presentation style is on this share of its pages is a template node: a page
@@ -315,7 +315,7 @@ def map_blocks(
     if not root:
         return state
     seen: dict[int, dict[str, int]] = {}
-    kids: list[list[int]] | None = None
+    styled: dict[int, list[str]] = {}  # the children's keys of the blocks on template nodes (style check)
     for i in range(n):
         p = parents[i]
         ps = root if p < 0 else state[p]
@@ -331,18 +331,31 @@ def map_blocks(
         counter = seen.get(p)
         if counter is None:
             counter = seen[p] = {}
+            if p >= 0 and "s" in ps:
+                styled[p] = []
         k = counter.get(key, 0)
         counter[key] = k + 1
-        node = children.get(key if k == 0 else f"{key}#{k}")
-        if node.__class__ is dict and "s" in node:
-            if kids is None:
-                kids = [[] for _ in range(n)]
-                for j in range(n):
-                    if parents[j] >= 0:
-                        kids[parents[j]].append(j)
-            if style_signature(block_key(tags[j], marks[j]) for j in kids[i]) not in node["s"]:
-                node = None  # presented otherwise than on the site's pages: not mapped below
-        state[i] = node
+        if k == 0:
+            state[i] = children.get(key)
+        else:
+            state[i] = children.get(f"{key}#{k}")
+        if p in styled:
+            styled[p].append(key)
+    # a block presented otherwise than on the site's pages (its children's sequence is none of its template
+    # node's styles) is not mapped, nor anything below it; checked after the walk, as the children are only
+    # all known then (the usual page has no such block: no second pass)
+    bad = [p for p, keys in styled.items() if style_signature(keys) not in state[p]["s"]]
+    if bad:
+        off = [False] * n
+        for p in bad:
+            off[p] = True
+        for i in range(n):
+            p = parents[i]
+            if p >= 0 and off[p]:
+                off[i] = True
+                state[i] = None
+        for p in bad:
+            state[p] = None
     return state
 
 
