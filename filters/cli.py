@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from . import sst
 from .learning import learn_profile
 from .pipeline import ExtractionError, extract
 from .profiles import BUILTIN_PROFILES, Profile, get_profile
@@ -99,7 +100,8 @@ def cmd_learn(args: argparse.Namespace) -> int:
         p = profile.provenance
         print(
             f"learned {len(profile.filtering_phrases)} filtering phrases, {len(profile.filtering_words)} "
-            f"filtering words, threshold {profile.min_length} from {p['sample_size']} of "
+            f"filtering words, {sst.stats(profile.style_tree)['noisy']} noisy style-tree nodes, "
+            f"threshold {profile.min_length} from {p['sample_size']} of "
             f"{p['pages_seen']} pages -> {args.output}",
             file=sys.stderr,
         )

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeAlias, TypeVar
 
+from . import sst
 from .pipeline import ExtractionError, Phrase, decide, read_page, segment_page, tokenize
 from .profiles import Profile, get_profile
 from .stopwords import get_stop_words
@@ -57,6 +58,10 @@ LEARNING_DEFAULTS: dict[str, Any] = {
     "max_pages": 200,
     "title_affixes": True,
     "title_affix_share": 0.6,
+    # HTML5 profiles: learn the site style tree (filters.sst) instead of the redundant phrases and words
+    "style_tree": True,
+    # its noise threshold (None: filters.sst.THRESHOLD)
+    "style_threshold": None,
 }
 
 
@@ -371,8 +376,20 @@ def learn_profile(
 
     learned_prof = plain.copy(min_length=threshold)
     stop_words = get_stop_words(plain.stop_words)
+    style_tree: dict[str, Any] = {}
+    if cfg["style_tree"] and plain.parser == "html5" and plain.method == "filters":  # not wpnc: its own method
+        # the site style tree replaces the redundant phrases and words: it finds the template's blocks by
+        # where they stand and how they are presented, and its content-redundant phrases per block
+        t = cfg["style_threshold"]
+        style_tree = sst.build(
+            ((s.blocks, s.phrases) for s in samples if s.blocks is not None),
+            lambda text: tokenize(text, stop_words),
+            threshold=sst.THRESHOLD if t is None else float(t),
+        )
+        if style_tree:
+            phrases = []
     words: dict[str, int] = {}
-    for group in groups:
+    for group in groups if not style_tree else ():
         token_lists = [_core_tokens(s, learned_prof, redundant, stop_words) for s in group]
         for w, c in redundant_words(token_lists, cfg["min_share"]).items():
             if c > words.get(w, 0):
@@ -382,7 +399,7 @@ def learn_profile(
     if cfg["title_affixes"]:
         prefix, suffix = title_affixes([s.title for s in samples], cfg["title_affix_share"])
 
-    used = [s.url for g in groups for s in g]
+    used = [s.url for s in samples] if style_tree else [s.url for g in groups for s in g]
     return plain.copy(
         name=name or f"{base_prof.name}+learned",
         min_length=threshold,
@@ -390,6 +407,7 @@ def learn_profile(
         title_suffix=suffix,
         filtering_phrases=phrases,
         filtering_words=dict(sorted(words.items())),
+        style_tree=style_tree,
         provenance={
             "base": base_prof.name,
             "learned_at": datetime.now(UTC).isoformat(timespec="seconds"),

@@ -56,7 +56,7 @@ class SiteProfile(models.Model):
     def to_profile(self) -> Profile:
         """The pure profile object for filters.extract(..., profile=...)."""
         data = get_profile(self.base_profile).to_dict()
-        data.update({k: v for k, v in (self.settings or {}).items() if k in data})
+        data.update({k: v for k, v in (self.settings or {}).items() if k in data or k == "style_tree"})
         data.update(
             name=f"site:{self.site_id}",
             min_length=self.threshold,
@@ -96,6 +96,8 @@ class SiteProfile(models.Model):
             "wpnc": dict(profile.wpnc),
             "learning": dict(profile.learning),
         }
+        if profile.style_tree:  # the site style tree (filters.sst); to_profile reads it back from here
+            self.settings["style_tree"] = profile.style_tree
         self.learned_from = list(prov.get("learned_from") or [])
         self.sample_size = int(prov.get("sample_size") or 0)
         self.pages_seen = int(prov.get("pages_seen") or 0)

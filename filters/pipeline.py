@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections import Counter
 from collections.abc import Set
 from dataclasses import dataclass, field
 from itertools import chain, filterfalse
@@ -26,7 +27,7 @@ from typing import Any, cast
 
 from lxml import etree
 
-from . import content, html5, wpnc
+from . import content, html5, sst, wpnc
 from .charset import charset_from_content_type, control_bytes, decode_html, looks_binary
 from .phrases import Phrase
 from .phrases import norm as _norm
@@ -58,6 +59,9 @@ class Extraction:
     #: the page's block tree (HTML5 walk: tags, parents, main content, the links inside phrases); None
     #: with the libxml2 parser.  Not in ``to_dict``: the phrases' ``node`` indexes it.
     blocks: html5.Blocks | None = None
+    #: CST feature weights (filters.sst) of the core tokens, each the largest weight among its occurrences
+    #: (1.0: informative; lower: the site repeats it where it stands); empty without a learned style tree
+    token_weights: dict[str, float] = field(default_factory=dict)
 
     @property
     def core_phrases(self) -> list[Phrase]:
@@ -83,6 +87,7 @@ class Extraction:
             "text": self.text,
             "tokens": list(self.tokens),
             "phrases": [p.to_dict() for p in self.phrases],
+            **({"token_weights": dict(self.token_weights)} if self.token_weights else {}),
         }
 
 
@@ -505,14 +510,99 @@ def decide(
 ) -> dict[str, int]:
     """Every filter stage of ``profile`` on the phrases of one page: main-content detection and the thesis's
     filters in context (HTML5 profiles, :func:`filters.content.decide`), the thesis's filters alone, or
-    Bhamare & Pawar's text-density white and black lists (``method="wpnc"``, :func:`filters.wpnc.decide`)."""
+    Bhamare & Pawar's text-density white and black lists (``method="wpnc"``, :func:`filters.wpnc.decide`); with a
+    learned style tree (HTML5 profiles), the site's template blocks first (:func:`decide_style_tree`)."""
     if profile.method == "wpnc":
         return wpnc.decide(phrases, blocks if blocks is not None else html5.Blocks(), profile, title, filtering_phrases)
     if profile.parser == "html5":
-        return content.decide(
-            phrases, blocks if blocks is not None else html5.Blocks(), profile, title, filtering_phrases
-        )
+        if blocks is None:
+            blocks = html5.Blocks()
+        if profile.style_tree:
+            return decide_style_tree(phrases, profile, blocks, title, filtering_phrases)[0]
+        return content.decide(phrases, blocks, profile, title, filtering_phrases)
     return apply_filters(phrases, profile, filtering_phrases)
+
+
+#: the style tree's removals come before main-content detection (measured on the tuning split:
+#: docs/benchmarks/sst.md); False: after it, on what it kept
+STYLE_TREE_FIRST = True
+STYLE_TREE_NOTE = "site template (style tree)"
+STYLE_TREE_REDUNDANT = "repeated in its place on the site's pages (style tree)"
+
+
+def decide_style_tree(
+    phrases: list[Phrase],
+    profile: Profile,
+    blocks: html5.Blocks,
+    title: str = "",
+    filtering_phrases: Set[str] | None = None,
+) -> tuple[dict[str, int], list[Any]]:
+    """:func:`filters.content.decide` with the site's style tree (:mod:`filters.sst`): a phrase whose block
+    maps onto a noisy node, or that is content-redundant in its node, is removed by "redundancy" with the
+    note saying so.  Returns the counts and each block's mapped state (for the token weights)."""
+    state = sst.map_blocks(profile.style_tree, blocks.tags, blocks.parents, blocks.marks)
+    template: list[Phrase] = []
+    kept: list[Phrase] = []
+    for ph in phrases:
+        i = ph.node
+        found = state[i] if i >= 0 and ph.neg is None else None
+        if found is None:
+            kept.append(ph)
+        elif found.__class__ is int:  # sst.NOISY
+            template.append(ph)
+            ph.note = STYLE_TREE_NOTE
+        elif ph.text in found.get("r", ()):
+            template.append(ph)
+            ph.note = STYLE_TREE_REDUNDANT
+        else:
+            kept.append(ph)
+    if not template:
+        return content.decide(phrases, blocks, profile, title, filtering_phrases), state
+    if STYLE_TREE_FIRST:
+        counts = content.decide(kept, blocks, profile, title, filtering_phrases)
+        for ph in template:
+            ph.removed_by, ph.rescued_by = "redundancy", None
+    else:
+        notes = [ph.note for ph in template]
+        counts = content.decide(phrases, blocks, profile, title, filtering_phrases)
+        for ph, note in zip(template, notes, strict=True):
+            if ph.removed_by is not None:  # removed by main-content detection already
+                continue
+            if ph.rescued_by:
+                counts["rescued"] -= 1
+            ph.removed_by, ph.rescued_by, ph.note = "redundancy", None, note
+            counts["core"] -= 1
+            counts["redundancy"] += 1
+        return counts, state
+    counts["total"] += len(template)
+    counts["redundancy"] += len(template)
+    return counts, state
+
+
+def token_weights(
+    phrases: list[Phrase], state: list[Any], tokens: list[str], stop_words: frozenset[str]
+) -> dict[str, float]:
+    """The CST weight of each core token (:mod:`filters.sst`): the largest among its occurrences, 1.0 where
+    its block stores no lower weight."""
+    low: dict[str, float] = {}
+    low_counts: Counter[str] = Counter()
+    for ph in phrases:
+        i = ph.node
+        if ph.removed_by is not None or i < 0:
+            continue
+        found = state[i]
+        if found is None or found.__class__ is int:
+            continue
+        weights = found.get("f")
+        if not weights:
+            continue
+        for tok in tokenize(ph.text, stop_words):
+            w = weights.get(tok, 1.0)
+            low_counts[tok] += 1
+            if w > low.get(tok, -1.0):
+                low[tok] = w
+    counts = Counter(tokens)
+    return {t: (low[t] if t in low and low_counts[t] >= c else 1.0) for t, c in counts.items()}
 
 
 _TOKEN_RE = re.compile(r"[^\W\d_]{2,}")
@@ -662,11 +752,18 @@ def extract(
     phrases, title, blocks = segment_page(page, prof)
     if not phrases and not title:
         return result
-    counts = decide(phrases, prof, blocks, title)
+    state = None
+    if prof.style_tree and blocks is not None:
+        counts, state = decide_style_tree(phrases, prof, blocks, title)
+    else:
+        counts = decide(phrases, prof, blocks, title)
     core = [p.text for p in phrases if p.removed_by is None]
     core_text = "\n".join(core)
-    tokens = tokenize(core_text, get_stop_words(prof.stop_words))
+    stop_words = get_stop_words(prof.stop_words)
+    tokens = tokenize(core_text, stop_words)
     tokens = remove_words(tokens, prof.filtering_words)
+    if state is not None:
+        result.token_weights = token_weights(phrases, state, tokens, stop_words)
     result.title = strip_title_affixes(title, prof.title_prefix, prof.title_suffix)
     result.phrases = phrases
     result.text = core_text

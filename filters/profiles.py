@@ -111,6 +111,9 @@ class Profile:
     method: str = "filters"
     #: settings of the "wpnc" method, over WPNC_DEFAULTS (threshold, density, container_tags)
     wpnc: dict[str, Any] = field(default_factory=dict)
+    #: the site's style tree (filters.sst, learned): its noisy nodes, content-redundant phrases and low word
+    #: weights; empty: none (left out of ``to_dict`` then, so profiles without one serialise as before)
+    style_tree: dict[str, Any] = field(default_factory=dict)
     #: settings of site learning (see filters.learning.learn_profile)
     learning: dict[str, Any] = field(default_factory=dict)
     #: where the profile came from: base profile name, learned threshold details, sample pages
@@ -118,7 +121,10 @@ class Profile:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-serialisable data."""
-        return asdict(self)
+        data = asdict(self)
+        if not data["style_tree"]:
+            del data["style_tree"]
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Profile:
@@ -167,6 +173,10 @@ class Profile:
             raise ValueError(f"wpnc density must be 'text' or 'composite', not {wpnc['density']!r}")
         if not isinstance(wpnc["container_tags"], list) or not all(isinstance(t, str) for t in wpnc["container_tags"]):
             raise ValueError("wpnc container_tags must be a list of tag names")
+        if not isinstance(self.style_tree, dict):
+            raise ValueError("style_tree must be a dict (filters.sst)")
+        if self.style_tree and (self.parser != "html5" or self.method != "filters"):
+            raise ValueError("a style tree needs the html5 parser and the filters method")
         if any(not isinstance(v, int) or v < 1 for v in self.filtering_words.values()):
             raise ValueError("filtering_words counts must be positive integers")
 

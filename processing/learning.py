@@ -29,6 +29,7 @@ from django.db import IntegrityError, transaction
 
 import filters
 from classifier.services import ingest_case
+from filters import sst
 from filters.models import SiteProfile
 from filters.services import learn_site_profile, profile_for_site
 from monitor import conf
@@ -100,13 +101,15 @@ def learn_site(site_id: int, batch: int = REFILTER_BATCH) -> Outcome:
     if learned_here:
         log.info(
             "site %s (%s): filter profile learned automatically from %d of %d pages: %d filtering "
-            "phrases, %d filtering words, length threshold %d, title prefix %r, suffix %r",
+            "phrases, %d filtering words, %d noisy style-tree nodes, length threshold %d, title prefix %r, "
+            "suffix %r",
             site.pk,
             site,
             len(profile.provenance.get("learned_from") or []),
             len(pages),
             len(profile.filtering_phrases),
             len(profile.filtering_words),
+            sst.stats(profile.style_tree)["noisy"],
             profile.min_length,
             profile.title_prefix,
             profile.title_suffix,
@@ -232,6 +235,7 @@ def relearn_preview(site: Site, pages: list[tuple[str, bytes]], show_pages: int 
         "profile": learned,
         "filtering_phrases": learned.filtering_phrases[:200],
         "filtering_words": sorted(learned.filtering_words.items())[:200],
+        "style_tree": sst.stats(learned.style_tree),
         "min_length": learned.min_length,
         "current_min_length": current.min_length,
         "examples": examples,

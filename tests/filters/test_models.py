@@ -31,15 +31,24 @@ def test_learn_site_profile_stores_and_round_trips(site):
     sp = learn_site_profile(site, pages, learn_threshold=False)
     sp = SiteProfile.objects.get(pk=sp.pk)
     assert site.filter_profile == sp
-    assert BANNER in sp.filtering_phrases
+    # the default profile learns the site style tree (filters.sst) instead of the redundant phrases
+    assert sp.settings["style_tree"]["root"] and not sp.filtering_phrases
     assert sp.base_profile == "default" and sp.threshold == 20 and not sp.threshold_learned
     assert sp.learned_at is not None
     assert set(sp.learned_from) <= {u for u, _ in pages} and sp.sample_size == len(sp.learned_from) >= 2
     prof = sp.to_profile()
     assert prof.block_phrases and prof.filtering_phrases == sp.filtering_phrases
+    assert prof.style_tree == sp.settings["style_tree"]
     e = extract(_page(7), profile=prof)
     assert BANNER not in e.text and "fish market" in e.text
-    assert profile_for_site(site).filtering_phrases == sp.filtering_phrases
+    assert profile_for_site(site).style_tree == prof.style_tree
+
+
+def test_redundant_phrase_learning_is_stored_too(site):
+    pages = [(f"https://herald.example/{n}", _page(n)) for n in range(5)]
+    sp = learn_site_profile(site, pages, learn_threshold=False, style_tree=False)
+    assert BANNER in sp.filtering_phrases and "style_tree" not in sp.settings
+    assert BANNER not in extract(_page(7), profile=sp.to_profile()).text
 
 
 def test_relearning_updates_the_same_row_and_keeps_the_base(site):

@@ -230,3 +230,18 @@ def test_without_tag_counts_blocks_and_links_stand_in_for_the_tags():
     counts = decide(phrases, blocks, prof)
     kept = {p.text for p in phrases if p.is_core}
     assert ARTICLE in kept and "Home" not in kept and counts["wpnc"] >= 3
+
+
+def test_learning_a_wpnc_site_profile_keeps_its_method_and_builds_no_style_tree():
+    from filters import learn_profile
+
+    pages = [
+        f"<html><body><div class='menu'><a href='/'>Home</a> <a href='/n'>News</a></div><div><p>Story {i}: "
+        f"the council met on Tuesday to discuss the new clinic and its opening hours, number {i}.</p></div>"
+        "</body></html>"
+        for i in range(4)
+    ]
+    learned = learn_profile(pages, base="wpnc")
+    assert learned.method == "wpnc" and not learned.style_tree
+    with pytest.raises(ValueError, match="style tree needs"):
+        learned.copy(style_tree={"n": {}})
