@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import gzip
+import random
 import socket
 import threading
 import time
@@ -41,12 +42,47 @@ class HostileSite:
         return f"http://{self.address}:{port}/"
 
 
-def _page(title: str, text: str) -> bytes:
-    return (
-        f"<html><head><title>{title}</title></head><body><article><h1>{title}</h1>"
-        + "".join(f"<p>{text} Paragraph {i} of the story, long enough to be read as content.</p>" for i in range(6))
-        + "</article></body></html>"
-    ).encode()
+_WORDS = [
+    "clinic",
+    "vaccine",
+    "council",
+    "river",
+    "school",
+    "harvest",
+    "market",
+    "storm",
+    "library",
+    "museum",
+    "bridge",
+    "festival",
+    "hospital",
+    "railway",
+    "garden",
+    "theatre",
+    "doctor",
+    "nurse",
+    "winter",
+    "summer",
+    "budget",
+    "election",
+    "stadium",
+    "orchestra",
+    "bakery",
+    "harbour",
+    "village",
+    "tunnel",
+]
+
+
+def _page(title: str, text: str, story: str) -> bytes:
+    # each story its own words: two stories that differ by one word are near-duplicates (and WIMS says so)
+    rng = random.Random(story)
+    paragraphs = "".join(
+        f"<p>{text} Paragraph {i}: {' '.join(rng.sample(_WORDS, 12))}, long enough to be read as content.</p>"
+        for i in range(6)
+    )
+    head = f"<html><head><title>{title}</title></head>"
+    return f"{head}<body><article><h1>{title}</h1>{paragraphs}</article></body></html>".encode()
 
 
 class HostileServer:
@@ -140,7 +176,7 @@ class HostileServer:
             return self._send(conn, "200 OK", html, home)
         if not path.startswith("/story/"):
             return self._send(conn, "404 Not Found", html, b"not found")
-        page = _page(f"{case} story {path}", f"The {case} site tells a story at {path}.")
+        page = _page(f"{case} story {path}", f"The {case} site tells a story at {path}.", path)
         if case == "trickle-body":
             conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 100000\r\n\r\n")
             return self._trickle(conn, page * 50)
