@@ -252,6 +252,7 @@ def ranked_difference_lists(
     precision: Mapping[str, float] | None = None,
     prior: Iterable[str] = (),
     chosen: Iterable[str] = (),
+    weights: Mapping[str, float] | None = None,
 ) -> RankedDifferences:
     """The difference lists both ways against the cornerstone cases that would still change, ranked.
 
@@ -262,7 +263,9 @@ def ranked_difference_lists(
     cornerstones holding it). Both are ranked by how many changing cornerstones the word excludes, then
     by ``precision`` (word -> the share of stored accepted cases holding it whose decisions agree with the
     rule's conclusion: high first for conditions, low first for must-be-absent words; unknown last), then
-    by whether ``prior`` (the words of earlier rules for the same folder) holds it, then alphabetically.
+    by whether ``prior`` (the words of earlier rules for the same folder) holds it, then by ``weights`` (the
+    CST weight of each word of the case's page, filters.sst: 1.0 informative, lower where the site repeats it;
+    a phrase weighs as its lighter word; a missing word 1.0), then alphabetically.
     ``chosen``: words already in the draft, left out of both lists.
 
     Example: case {a, b, c} against {a, c, x} and {b, c, y}: conditions a and b (one each), then c
@@ -273,6 +276,15 @@ def ranked_difference_lists(
     stones = {case_id: as_case(other) for case_id, other in changing_cornerstones.items()}
     known = precision or {}
     earlier = frozenset(prior)
+    weight_of = weights or {}
+
+    def weight(word: str) -> float:
+        if not weight_of:
+            return 1.0
+        if " " in word:
+            return min(weight_of.get(part, 1.0) for part in word.split())
+        return weight_of.get(word, 1.0)
+
     held: dict[str, int] = {}  # word -> how many changing cornerstones hold it
     for other in stones.values():
         for word in other:
@@ -282,10 +294,10 @@ def ranked_difference_lists(
     def ranked(candidates: Iterable[str], excludes: Callable[[str], int], absent: bool) -> tuple[RankedWord, ...]:
         items = [RankedWord(w, excludes(w), known.get(w), w in earlier) for w in candidates if w not in skip]
 
-        def key(item: RankedWord) -> tuple[int, float, bool, str]:
+        def key(item: RankedWord) -> tuple[int, float, bool, float, str]:
             # an unknown precision (2.0) sorts after every known one
             score = 2.0 if item.precision is None else item.precision if absent else -item.precision
-            return (-item.excludes, score, not item.prior, item.word)
+            return (-item.excludes, score, not item.prior, -weight(item.word), item.word)
 
         return tuple(sorted(items, key=key))
 

@@ -916,16 +916,31 @@ def validate_rule(
     chosen = proposal.conditions | proposal.absent
     wrong_id = _folder_id(wrong_folder)
     prior = _prior_words(snapshot.tree, proposal, wrong_id)
-    unscored = ranked_difference_lists(words, offending, prior=prior, chosen=chosen)
+    weights = _token_weights(case)
+    unscored = ranked_difference_lists(words, offending, prior=prior, chosen=chosen, weights=weights)
     front = {i.word for items in (unscored.conditions, unscored.absent) for i in items[:PRECISION_WORDS]}
     needle = search.strip().casefold()
     if needle:
         for items in (unscored.conditions, unscored.absent):
             front.update([i.word for i in items if needle in i.word.casefold()][:SEARCH_WORDS])
     differences = ranked_difference_lists(
-        words, offending, precision=_precision(front, proposal.folder, wrong_id), prior=prior, chosen=chosen
+        words,
+        offending,
+        precision=_precision(front, proposal.folder, wrong_id),
+        prior=prior,
+        chosen=chosen,
+        weights=weights,
     )
     return Validation(case, proposal, stones, diff, selected, snapshot.version, differences)
+
+
+def _token_weights(case: Case) -> dict[str, float]:
+    """The CST weights of the words of the case's page, as processing stored them (a site with a learned style
+    tree; filters.sst), or none."""
+    article = getattr(case, "article", None)
+    extraction = getattr(article, "extraction", None) or {}
+    weights = extraction.get("token_weights") if isinstance(extraction, dict) else None
+    return weights if isinstance(weights, dict) else {}
 
 
 def affected_cases(validation: Validation, limit: int | None = None) -> list[AffectedCase]:

@@ -81,6 +81,8 @@ def extract_article(article: Article, profile, page: filters.Page | None = None)
         "counts": extraction.counts,
         "phrases": [[p.text, p.removed_by, p.rescued_by, p.note] for p in extraction.phrases],
     }
+    if extraction.token_weights:  # a site with a learned style tree: the rule page ranks words by them
+        article.extraction["token_weights"] = extraction.token_weights
     return extraction
 
 

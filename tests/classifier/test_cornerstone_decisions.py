@@ -285,3 +285,15 @@ def test_a_cornerstone_case_says_when_its_article_s_text_changed(sport, make_cas
     services.ingest_case(c1.article, ["match", "tennis", "serve"])  # the validated keywords again
     c1.refresh_from_db()
     assert c1.text_changed_at is None
+
+
+def test_difference_list_ties_are_broken_by_the_pages_cst_word_weights():
+    """A word the site repeats where it stands (low CST weight, filters.sst) ranks after an informative one."""
+    from classifier.acquisition import ranked_difference_lists
+
+    plain = ranked_difference_lists({"advertisement", "insulin", "advertisement insulin"}, {})
+    assert [i.word for i in plain.conditions] == ["advertisement", "advertisement insulin", "insulin"]
+    weighted = ranked_difference_lists(
+        {"advertisement", "insulin", "advertisement insulin"}, {}, weights={"advertisement": 0.2, "insulin": 1.0}
+    )
+    assert [i.word for i in weighted.conditions] == ["insulin", "advertisement", "advertisement insulin"]

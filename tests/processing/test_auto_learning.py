@@ -90,6 +90,9 @@ def test_site_learns_its_profile_from_its_first_pages_and_refilters_its_articles
     assert len(articles) == PAGES == len(truth)
     for article in articles:
         assert article.extraction["profile"] == f"site:{site.pk}"
+        # the learned style tree's word weights are kept for the rule page's ranking
+        weights = article.extraction["token_weights"]
+        assert weights and all(0 <= w <= 1 for w in weights.values()) and set(weights) <= set(article.tokens)
         for noise in NOISE[key]:
             assert noise not in article.core_text, (article.url, noise)
         expected = truth[article.url]
