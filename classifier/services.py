@@ -420,8 +420,9 @@ def ingest_case(article, tokens: Iterable[str]) -> Case:
     Inside a caller's transaction it takes no savepoint of its own (processing calls it once per article:
     a new case costs four statements and the suggestions two more).
     """
-    tokens = list(tokens) if not isinstance(tokens, str) else tokens
-    clean_keywords(tokens)  # the tokens' checks (a string, a blank or non-string token), before any feature
+    if isinstance(tokens, str):  # case_keywords checks each token (clean_keywords); a string is not a list
+        raise ValidationError("tokens must be a list of keywords, not a single string")
+    tokens = list(tokens)
     snapshot = kb.shared()
     words = case_keywords(article, tokens, snapshot.features)
     case_id = _insert_case(article, words)
@@ -440,13 +441,18 @@ def ingest_case(article, tokens: Iterable[str]) -> Case:
                 case.text_changed_at = timezone.now()
                 case.save(update_fields=["text_changed_at"])
         else:
-            old = set(case.keywords)
-            case.keywords = words
-            case.save(update_fields=["keywords"])
-            CaseKeyword.objects.filter(case=case, keyword__in=list(old - set(words))).delete()
-            _index_keywords(case.pk, [w for w in words if w not in old])
+            _replace_keywords(case, words)
     _sync_classifications({case.pk: _folder_map(snapshot.tree, frozenset(case.keywords))})
     return case
+
+
+def _replace_keywords(case: Case, words: list[str]) -> None:
+    """Store a case's new keywords and bring its keyword index in line (no re-inference)."""
+    old = set(case.keywords)
+    case.keywords = words
+    case.save(update_fields=["keywords"])
+    CaseKeyword.objects.filter(case=case, keyword__in=list(old - set(words))).delete()
+    _index_keywords(case.pk, [w for w in words if w not in old])
 
 
 def infer(case: Case) -> list[Conclusion]:
@@ -1365,11 +1371,7 @@ def set_feature_settings(settings: FeatureSettings, user=None) -> int:
                 continue
             words = case_keywords(article, list(article.tokens or []), settings)
             if words != case.keywords:
-                old_words = set(case.keywords)
-                case.keywords = words
-                case.save(update_fields=["keywords"])
-                CaseKeyword.objects.filter(case=case, keyword__in=list(old_words - set(words))).delete()
-                _index_keywords(case.pk, [w for w in words if w not in old_words])
+                _replace_keywords(case, words)
                 rebuilt += 1
         _audit(user, "kb.features", before=old.to_dict(), after=settings.to_dict(), rebuilt=rebuilt)
         reinfer_all(user)

@@ -18,73 +18,14 @@ from dataclasses import dataclass, field
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from .phrases import Phrase, norm
+from .phrases import BLOCK_TAGS, Phrase, norm
 from .profiles import Profile
 
 __all__ = ["Blocks", "parse", "segment"]
 
-#: elements whose text starts a new phrase (the libxml2 walk's list, with HTML5's own)
-_BLOCK_TAGS = frozenset(
-    [
-        "address",
-        "article",
-        "aside",
-        "blockquote",
-        "body",
-        "center",
-        "dd",
-        "details",
-        "dialog",
-        "dir",
-        "div",
-        "dl",
-        "dt",
-        "fieldset",
-        "figcaption",
-        "figure",
-        "footer",
-        "form",
-        "frame",
-        "frameset",
-        "h1",
-        "h2",
-        "h3",
-        "h4",
-        "h5",
-        "h6",
-        "head",
-        "header",
-        "hgroup",
-        "hr",
-        "html",
-        "iframe",
-        "legend",
-        "li",
-        "main",
-        "menu",
-        "nav",
-        "noscript",
-        "ol",
-        "optgroup",
-        "option",
-        "p",
-        "pre",
-        "section",
-        "select",
-        "summary",
-        "table",
-        "tbody",
-        "td",
-        "tfoot",
-        "th",
-        "thead",
-        "title",
-        "tr",
-        "ul",
-        "caption",
-        "button",
-    ]
-)
+#: elements whose text starts a new phrase: the libxml2 walk's list, and
+#: a <button> is phrasing content in HTML5, but what it says is not part of the sentence around it
+_BLOCK_TAGS = BLOCK_TAGS | {"button"}
 _SOFT_TAGS = frozenset(("nav", "aside", "footer", "form", "select", "figcaption", "button"))
 _META_NAMES = frozenset(("description", "keywords"))
 _PATH_LIMIT = 400

@@ -5,7 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Phrase", "norm"]
+__all__ = ["BLOCK_TAGS", "Phrase", "norm"]
+
+#: Elements that start a new line of text: with ``block_phrases`` a phrase
+#: never crosses their boundary, while inline tags (a, b, span, ...) do not cut it.
+_BLOCK_TAG_NAMES = """
+    address article aside blockquote body center dd details dialog dir div dl dt fieldset figcaption
+    figure footer form frame frameset h1 h2 h3 h4 h5 h6 head header hgroup hr html iframe legend li main
+    menu nav noscript ol optgroup option p pre section select summary table tbody td tfoot th thead
+    title tr ul caption
+"""
+BLOCK_TAGS = frozenset(_BLOCK_TAG_NAMES.split())
 
 
 def norm(text: str) -> str:

@@ -29,7 +29,7 @@ from lxml import etree
 
 from . import content, html5, sst, wpnc
 from .charset import charset_from_content_type, control_bytes, decode_html, looks_binary
-from .phrases import Phrase
+from .phrases import BLOCK_TAGS, Phrase
 from .phrases import norm as _norm
 from .profiles import Profile, get_profile
 from .stopwords import get_stop_words
@@ -196,15 +196,6 @@ def parse_html(text: str | bytes) -> etree._Element | None:
 
 # --------------------------------------------------------------------------- phrases
 
-#: Elements that start a new line of text: with ``block_phrases`` a phrase
-#: never crosses their boundary, while inline tags (a, b, span, ...) do not cut it.
-_BLOCK_TAG_NAMES = """
-    address article aside blockquote body center dd details dialog dir div dl dt fieldset figcaption
-    figure footer form frame frameset h1 h2 h3 h4 h5 h6 head header hgroup hr html iframe legend li main
-    menu nav noscript ol optgroup option p pre section select summary table tbody td tfoot th thead
-    title tr ul caption
-"""
-BLOCK_TAGS = frozenset(_BLOCK_TAG_NAMES.split())
 _LINK_TAGS = frozenset(("a",))
 _META_NAMES = frozenset(("description", "keywords"))
 
