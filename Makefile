@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-test
 BENCH_STAMP := $(VENV)/.installed-bench
 
-.PHONY: run test lint check soak bench-filters bench-mcrdr bench-kb bench-webmon bench-workspace bench-feeds clean
+.PHONY: run test lint check soak bench-filters bench-mcrdr bench-kb bench-webmon bench-workspace bench-feeds bench-distribution clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -54,6 +54,10 @@ bench-feeds: $(BENCH_STAMP)
 ## bench-workspace: inbox and article page speed with 100,000 articles and 10,000 rules (PostgreSQL)
 bench-workspace: $(STAMP)
 	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/wims} $(BIN)/python tests/bench/bench_workspace.py
+
+## bench-distribution: search, REST API and digest speed on PostgreSQL with 100,000 articles -> docs/benchmarks/distribution.md
+bench-distribution: $(STAMP)
+	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/wims} $(BIN)/python tests/bench/bench_distribution.py
 
 clean:
 	rm -rf var/broker var/test-* var/static

@@ -37,7 +37,7 @@ class FolderAdmin(admin.ModelAdmin):
             services.set_folder_public(obj, form.cleaned_data["public"], request.user)
 
     def delete_model(self, request, obj):
-        services.delete_folder(obj, request.user)
+        services.discard_folder(obj, request.user)  # the workspace's delete: the same refusals and audit
 
 
 @admin.register(Rule)

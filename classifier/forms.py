@@ -1,6 +1,7 @@
 """Forms of the experts' workspace: they only parse and check input; views call the services."""
 
 from datetime import date
+from typing import cast
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -24,7 +25,8 @@ KIND_LABELS = {
 FIRST_DAY, LAST_DAY = date(1900, 1, 1), date(2999, 12, 31)
 
 
-def _date_field(label: str) -> forms.DateField:
+def date_field(label: str) -> forms.DateField:
+    """A day as the article lists' filters take it (the inbox, search): bounded so it can be made aware."""
     return forms.DateField(
         required=False,
         widget=forms.DateInput(attrs={"type": "date"}),
@@ -36,8 +38,8 @@ def _date_field(label: str) -> forms.DateField:
 class InboxFilterForm(forms.Form):
     site = forms.ModelChoiceField(queryset=Site.objects.order_by("name"), required=False, empty_label="All sites")
     state = forms.ChoiceField(choices=[("", "Any state"), *selectors.STATES.items()], required=False)
-    date_from = _date_field("From")
-    date_to = _date_field("To")
+    date_from = date_field("From")
+    date_to = date_field("To")
 
     def clean(self):
         data = super().clean()
@@ -161,3 +163,30 @@ class MoveForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["from_folder"].choices = [("", "(no folder)")] + [(f.pk, f.path) for f in current_folders]
         self.fields["to_folder"].choices = selectors.folder_choices()
+
+
+# --------------------------------------------------------------------------- folder management
+class FolderRenameForm(forms.Form):
+    name = forms.CharField(max_length=Folder.NAME_MAX_LENGTH, label="New name")
+
+
+def _outside(folder: Folder) -> list[tuple[int, str]]:
+    """Folder choices without ``folder`` and the folders below it (neither a move nor a merge may go there)."""
+    return [(pk, path) for pk, path in selectors.folder_choices() if not folder.holds(path)]
+
+
+class FolderMoveForm(forms.Form):
+    parent = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label="Move under")
+
+    def __init__(self, *args, folder: Folder, **kwargs):
+        super().__init__(*args, **kwargs)
+        cast(forms.TypedChoiceField, self.fields["parent"]).choices = [("", "(top level)"), *_outside(folder)]
+
+
+class FolderMergeForm(forms.Form):
+    target = forms.TypedChoiceField(coerce=int, label="Merge into")
+    confirm = forms.BooleanField(label="I understand this folder is then deleted")
+
+    def __init__(self, *args, folder: Folder, **kwargs):
+        super().__init__(*args, **kwargs)
+        cast(forms.TypedChoiceField, self.fields["target"]).choices = [("", "(choose a folder)"), *_outside(folder)]

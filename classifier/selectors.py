@@ -10,30 +10,29 @@ classifier/services.py. Queries are shaped for 100,000 articles: keyset paginati
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, time, timedelta
+from datetime import datetime
 
 from django.db.models import Count, Prefetch, Q, Subquery
 from django.http import Http404
-from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from classifier import kb, services
-from classifier.models import Case, CaseKeyword, Classification, Folder, ReviewState, Rule, RuleCornerstone
+from classifier.filtering import (  # noqa: F401 - the workspace's names for them
+    CLASSIFIED,
+    COUNT_CAP,
+    FAILED,
+    PAGE_SIZE,
+    PENDING,
+    STATES,
+    UNREVIEWED,
+    filter_state,
+    narrow,
+)
+from classifier.models import Case, CaseKeyword, Classification, Folder, Rule, RuleCornerstone
 from classifier.models_labels import PhraseLabel, contingency_cells, contingency_counts
 from filters.metrics import Contingency
 from filters.services import profile_for_site
 from monitor.models import Article, Site
-
-PAGE_SIZE = 50
-#: The inbox counts matching articles only up to this many ("more than 1,000"): an exact COUNT(*)
-#: over 100,000 filtered rows costs more than the page itself, and nobody pages that far.
-COUNT_CAP = 1_000
-
-UNREVIEWED, PENDING, CLASSIFIED = ReviewState.UNREVIEWED, ReviewState.PENDING, ReviewState.CLASSIFIED
-#: WebMon could not fetch or read the article: no case to review (Article.state, not a review state)
-FAILED = "failed"
-STATES = {**dict(ReviewState.choices), FAILED: "Failed (not fetched or not readable)"}
-
 
 #: Article columns the workspace never reads (the stored page and the extraction are large).
 HEAVY_ARTICLE_FIELDS = ("raw_html", "extraction", "tokens", "headers", "fingerprint")
@@ -85,22 +84,6 @@ def document_frequencies(terms) -> tuple[dict[str, int], int]:
 
 
 # --------------------------------------------------------------------------- article state
-def filter_state(qs, state: str):
-    """Articles in one review state (classifier.models.ReviewState: disjoint, covering every article).
-
-    The state is stored on the article (Article.review_state, kept by services.refresh_review_states
-    in the transaction of every classification change) and indexed in inbox order, so a filtered page
-    is one index range scan however rare or common the state is.
-    """
-    if state not in STATES:
-        raise ValueError(f"unknown state {state!r}; choose one of {', '.join(STATES)}")
-    if state == FAILED:
-        return qs.filter(state=Article.State.FAILED)
-    if state == UNREVIEWED:  # a failed article has no case: it is listed as failed, not as waiting for review
-        return qs.filter(review_state=state).exclude(state=Article.State.FAILED)
-    return qs.filter(review_state=state)
-
-
 # --------------------------------------------------------------------------- inbox
 @dataclass(frozen=True)
 class Cursor:
@@ -157,32 +140,22 @@ class InboxPage:
     total_capped: bool
 
 
-def _day_start(day) -> datetime:
-    return timezone.make_aware(datetime.combine(day, time.min))
-
-
 def inbox_queryset(site_id: int | None = None, date_from=None, date_to=None, state: str | None = None):
     """Articles matching the inbox's site, date and state filters (dates: inclusive days of collection,
     in the site's time zone). Bounds on collected_at itself, so that an index in inbox order serves the
     range: (collected_at), or (review_state, collected_at, id) and (site, review_state, collected_at, id)."""
-    qs = Article.objects.all()
-    if site_id:
-        qs = qs.filter(site_id=site_id)
-    if state:
-        qs = filter_state(qs, state)
-    if date_from:
-        qs = qs.filter(collected_at__gte=_day_start(date_from))
-    if date_to:
-        qs = qs.filter(collected_at__lt=_day_start(date_to + timedelta(days=1)))
-    return qs
+    return narrow(Article.objects.all(), site_id, state, date_from, date_to)
 
 
-def inbox_page(qs, after: Cursor | None = None, before: Cursor | None = None, size: int = PAGE_SIZE) -> InboxPage:
+def inbox_page(
+    qs, after: Cursor | None = None, before: Cursor | None = None, size: int = PAGE_SIZE, *, count: bool = True
+) -> InboxPage:
     """One page of the inbox, newest first, by keyset on (collected_at, id).
 
     ``qs``: the filtered articles (:func:`inbox_queryset`); ``after``: rows older than the cursor (the
     next page); ``before``: rows newer (the previous page). A page costs one indexed range scan plus
-    bulk loads, however deep it is and whichever filters are set.
+    bulk loads, however deep it is and whichever filters are set. ``count=False`` skips the capped count of
+    all matching articles (the page's total is then 0): a list that shows no total need not pay for it.
     """
     page_qs = qs.select_related("site").only(
         "id",
@@ -214,7 +187,7 @@ def inbox_page(qs, after: Cursor | None = None, before: Cursor | None = None, si
         InboxRow(a, FAILED if a.state == Article.State.FAILED else a.review_state, by_article.get(a.pk, []))
         for a in articles
     ]
-    total = qs.order_by()[: COUNT_CAP + 1].count()
+    total = qs.order_by()[: COUNT_CAP + 1].count() if count else 0
     return InboxPage(
         rows=rows,
         next_cursor=Cursor.of(articles[-1]) if articles and has_more_older else None,

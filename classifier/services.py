@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -646,23 +646,6 @@ def move_folder(folder: Folder, new_parent: Folder | None, user) -> Folder:
     return given
 
 
-@transaction.atomic
-def delete_folder(folder: Folder, user) -> None:
-    """Delete an empty folder: no subfolders, no rules concluding it, no classified articles."""
-    folder = Folder.objects.select_for_update().get(pk=folder.pk)
-    reasons = []
-    if folder.children.exists():
-        reasons.append("it has subfolders")
-    if folder.rules.exists():
-        reasons.append("rules conclude it")
-    if folder.classifications.exists():
-        reasons.append("articles are classified in it")
-    if reasons:
-        raise ValidationError(f"folder {folder.path} is not empty: {', '.join(reasons)}")
-    _audit(user, "folder.delete", folder=folder.pk, path=folder.path)
-    folder.delete()
-
-
 # --------------------------------------------------------------------------- knowledge acquisition
 @dataclass(frozen=True)
 class CornerstoneChange:
@@ -1137,24 +1120,19 @@ def commit_rule(
             _decide(stone_id, gained, Classification.State.ACCEPTED, user, concluded.get(gained))
         for lost in sorted(before - after):
             _decide(stone_id, lost, Classification.State.REJECTED, user, None)
-    if proposal.kind == RuleKind.NEW:
-        sync = _add_ground_breaking(added[0], now)
-        desired = {case.pk: _folder_map(new.tree, words)}
-        _sync_classifications(desired)
-    else:
-        desired = _changed(snapshot.tree, new.tree, _path_candidates(new.tree, added))
-        desired[case.pk] = _folder_map(new.tree, words)
-        sync = _sync_classifications(desired)
+    # and the expert's own decisions on the case: the re-inference must not report them as conflicts
+    concluded = _folder_map(new.tree, words)
     if proposal.folder is not None:
-        _decide(
-            case.pk,
-            proposal.folder,
-            Classification.State.ACCEPTED,
-            user,
-            desired[case.pk].get(proposal.folder),
-        )
+        _decide(case.pk, proposal.folder, Classification.State.ACCEPTED, user, concluded.get(proposal.folder))
     if wrong_id is not None:
         _decide(case.pk, wrong_id, Classification.State.REJECTED, user, None)
+    if proposal.kind == RuleKind.NEW:
+        sync = _add_ground_breaking(added[0], now)
+        _sync_classifications({case.pk: concluded})
+    else:
+        desired = _changed(snapshot.tree, new.tree, _path_candidates(new.tree, added))
+        desired[case.pk] = concluded
+        sync = _sync_classifications(desired)
     published = kb.publish(new)
     _audit(
         user,
@@ -1376,3 +1354,182 @@ def set_feature_settings(settings: FeatureSettings, user=None) -> int:
         _audit(user, "kb.features", before=old.to_dict(), after=settings.to_dict(), rebuilt=rebuilt)
         reinfer_all(user)
     return rebuilt
+
+
+# --------------------------------------------------------------------------- folder management (workspace)
+# Creating, renaming and moving are create_folder, rename_folder and move_folder above (the admin uses them
+# too); the workspace adds merging and deleting a folder that still holds articles.
+
+#: Which row wins when a merge brings two rows of one case together (unique (case, folder)): an expert's
+#: acceptance over a rejection (the case belonged to one of the two folders, which are now one), any decision
+#: over a suggestion; on a tie the target's row stays.
+_MERGE_RANK: dict[str, int] = {
+    Classification.State.ACCEPTED: 2,
+    Classification.State.REJECTED: 1,
+    Classification.State.SUGGESTED: 0,
+}
+
+
+@dataclass(frozen=True)
+class FolderDependents:
+    """What points at a folder from outside the knowledge base (feeds, search, alerts), counted for the
+    confirm step and the audit log. All three foreign keys CASCADE: deleting the folder deletes them."""
+
+    classifications: int
+    feed_tokens: int
+    saved_searches: int
+    subscriptions: int
+
+
+def folder_dependents(folder: Folder) -> FolderDependents:
+    # the reverse relations, not the models: the classifier imports neither feeds, search nor alerts
+    return FolderDependents(
+        classifications=folder.classifications.count(),
+        feed_tokens=folder.feed_tokens.count(),
+        saved_searches=folder.saved_searches.count(),
+        subscriptions=folder.subscriptions.count(),
+    )
+
+
+def _merged_rule_clash(tree: RuleTree, source_id: int, target_id: int) -> str | None:
+    """Why retargeting the rules concluding ``source_id`` to ``target_id`` breaks the rule tree, or None.
+
+    The engine refuses a refining rule that concludes its parent's own folder; after a merge that is every
+    refinement from one of the two folders to the other."""
+    pair = {source_id, target_id}
+    for rule in tree:
+        if rule.parent_id is None or rule.folder not in pair:
+            continue
+        parent = tree.get(rule.parent_id)
+        if parent.folder in pair and parent.folder != rule.folder:
+            return (
+                f"rule {rule.id} refines rule {rule.parent_id} to give one of the two folders instead of the other: "
+                "merged, it would conclude its parent's own folder (undo it, or correct it with a stopping rule, first)"
+            )
+    return None
+
+
+@transaction.atomic
+def merge_folder(source: Folder, target: Folder, user) -> dict:
+    """Merge ``source`` into ``target``: the rules concluding ``source`` conclude ``target`` (same ids), its
+    classifications, subfolders, saved searches and subscriptions move to ``target``, and ``source`` is
+    deleted; one transaction, audited, the knowledge base published when rules were retargeted.
+
+    Two rows of one case meet on the unique (case, folder): the accepted row wins, then the rejected one,
+    then the suggestion (on a tie the target's row stays). A subscription whose user already subscribes to
+    ``target`` and ``source``'s feed tokens are deleted with ``source``: a token to ``target`` would open more
+    than its subscriber was given. Returns the audit details.
+    """
+    snapshot = kb.locked()
+    source = Folder.objects.select_for_update().get(pk=source.pk)
+    target = Folder.objects.select_for_update().get(pk=target.pk)
+    if source.pk == target.pk:
+        raise ValidationError("a folder cannot be merged into itself")
+    if source.holds(target.path):
+        raise ValidationError(f"{source.path} cannot be merged into its own subfolder {target.path}")
+    clashes = sorted(
+        set(source.children.values_list("name", flat=True))
+        & set(target.children.exclude(pk=source.pk).values_list("name", flat=True))
+    )
+    if clashes:
+        raise ValidationError(
+            f"{source.path} and {target.path} both have a subfolder named {', '.join(map(repr, clashes))}: "
+            "merge or rename those first"
+        )
+    clash = _merged_rule_clash(snapshot.tree, source.pk, target.pk)
+    if clash:
+        raise ValidationError(f"{source.path} cannot be merged into {target.path}: {clash}")
+    retargeted = [r for r in snapshot.tree if r.folder == source.pk]
+    new = snapshot.derive(
+        remove=[r.id for r in retargeted],
+        add=[replace(r, folder=target.pk) for r in retargeted],
+    )
+    # the rows of both folders for the cases that have one in each: the lower-ranked of each pair goes
+    rows = Classification.objects.filter(folder=source).values_list("case_id", "id", "state")
+    moving = {case_id: (pk, state) for case_id, pk, state in rows}
+    dropped = []
+    for case_id, pk, state in Classification.objects.filter(folder=target, case_id__in=list(moving)).values_list(
+        "case_id", "id", "state"
+    ):
+        source_pk, source_state = moving[case_id]
+        loser = (pk, state) if _MERGE_RANK[source_state] > _MERGE_RANK[state] else (source_pk, source_state)
+        dropped.append({"case": case_id, "row": loser[0], "state": loser[1]})
+    Classification.objects.filter(id__in=[d["row"] for d in dropped]).delete()
+    # updated_at and decided_at stay: the feeds keep their order and alerts do not announce the articles again
+    moved = Classification.objects.filter(folder=source).update(folder=target)
+    Rule.objects.filter(folder=source).update(folder=target)
+    children = list(source.children.order_by("name"))
+    for child in children:
+        old_path = child.path
+        child.parent = target
+        child.path = child.compute_path()
+        child.save(update_fields=["parent", "path"])
+        _repath(child, old_path)
+        if not target.public:  # a public feed below a private folder would name it
+            set_folder_public(child, False, user)
+    searches = source.saved_searches.update(folder=target)
+    subscribed = target.subscriptions.values("user_id")
+    kept = source.subscriptions.exclude(user_id__in=subscribed).update(folder=target)
+    dependents = folder_dependents(source)  # what is left goes with it
+    sync = SyncResult()
+    published_version = snapshot.version
+    if retargeted:
+        desired = {
+            pk: _folder_map(new.tree, frozenset(words))
+            for pk, words in Case.objects.filter(id__in=list(moving)).values_list("id", "keywords")
+        }
+        sync = _sync_classifications(desired)
+        published_version = kb.publish(new).version
+    refresh_review_states(moving)
+    details = {
+        "folder": source.pk,
+        "path": source.path,
+        "target": target.pk,
+        "target_path": target.path,
+        "rules": [r.id for r in retargeted],
+        "classifications": moved,
+        "dropped": dropped[:100],
+        "dropped_count": len(dropped),
+        "subfolders": [c.path for c in children],
+        "saved_searches_moved": searches,
+        "subscriptions_moved": kept,
+        "subscriptions_dropped": dependents.subscriptions,
+        "feed_tokens_dropped": dependents.feed_tokens,
+        "version": published_version,
+        "reclassified": sync.as_details(),
+    }
+    _audit(user, "folder.merge", **details)
+    source.delete()
+    return details
+
+
+@transaction.atomic
+def discard_folder(folder: Folder, user) -> FolderDependents:
+    """Delete a folder with its classifications (its articles stay, out of it); audited.
+
+    Refused with the reason while it has subfolders or rules conclude it: merging it into another folder
+    keeps both. Its feed tokens, the saved searches narrowed to it and the subscriptions to it are deleted
+    with it (CASCADE); the confirm step names them. No conclusion changes, so the knowledge base keeps its
+    version; the articles' review states are recomputed.
+    """
+    kb.locked()  # no rule may be committed for it meanwhile
+    folder = Folder.objects.select_for_update().get(pk=folder.pk)
+    children = list(folder.children.order_by("name").values_list("name", flat=True))
+    if children:
+        raise ValidationError(
+            f"{folder.path} has subfolders ({', '.join(children)}): move or delete them first, "
+            "or merge it into another folder"
+        )
+    rules = list(folder.rules.order_by("id").values_list("id", flat=True))
+    if rules:
+        listed = ", ".join(map(str, rules[:10])) + (" …" if len(rules) > 10 else "")
+        raise ValidationError(
+            f"rule{'s' if len(rules) != 1 else ''} {listed} conclude{'' if len(rules) != 1 else 's'} {folder.path}: "
+            "merge it into another folder (the rules follow), or undo them first"
+        )
+    cases = list(folder.classifications.values_list("case_id", flat=True))
+    dependents = folder_dependents(folder)
+    _audit(user, "folder.delete", folder=folder.pk, path=folder.path, **asdict(dependents))
+    folder.delete()
+    refresh_review_states(cases)
+    return dependents

@@ -20,4 +20,8 @@ urlpatterns = [
     path("folders/", views.folders, name="folders"),
     path("folders/new", views.folder_create, name="folder_create"),
     path("folders/<int:pk>/", views.folder_detail, name="folder"),
+    path("folders/<int:pk>/rename", views.folder_rename, name="folder_rename"),
+    path("folders/<int:pk>/move", views.folder_move, name="folder_move"),
+    path("folders/<int:pk>/merge", views.folder_merge, name="folder_merge"),
+    path("folders/<int:pk>/delete", views.folder_delete, name="folder_delete"),
 ]

@@ -18,7 +18,16 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from classifier import selectors, services
-from classifier.forms import KIND_LABELS, FolderCreateForm, InboxFilterForm, MoveForm, RuleDraft
+from classifier.forms import (
+    KIND_LABELS,
+    FolderCreateForm,
+    FolderMergeForm,
+    FolderMoveForm,
+    FolderRenameForm,
+    InboxFilterForm,
+    MoveForm,
+    RuleDraft,
+)
 from classifier.kinds import RuleKind
 from classifier.models import Case, Folder, Rule
 from classifier.models_labels import PhraseLabel
@@ -359,7 +368,105 @@ def folder_detail(request, pk):
     except ValueError:
         before = None
     return render(
-        request, "classifier/folder.html", {**selectors.folder_page(folder, before, FOLDER_PAGE), "folder": folder}
+        request,
+        "classifier/folder.html",
+        {
+            **selectors.folder_page(folder, before, FOLDER_PAGE),
+            "folder": folder,
+            "rename_form": FolderRenameForm(initial={"name": folder.name}),
+            "move_form": FolderMoveForm(folder=folder, initial={"parent": folder.parent_id}),
+            "merge_form": FolderMergeForm(folder=folder),
+        },
+    )
+
+
+# --------------------------------------------------------------------------- folder management
+def _folder_action(request, pk, form_class, act, done: str):
+    """One folder action from the folder page's small forms: parse, call the service, say what happened."""
+    folder = get_object_or_404(Folder, pk=pk)
+    kwargs = {} if form_class is FolderRenameForm else {"folder": folder}
+    form = form_class(request.POST, **kwargs)
+    if not form.is_valid():
+        messages.error(request, "; ".join(f"{form.fields[f].label}: {' '.join(e)}" for f, e in form.errors.items()))
+        return redirect("classifier:folder", pk=pk)
+    try:
+        result = act(folder, form.cleaned_data)
+    except ValidationError as exc:
+        messages.error(request, _error_text(exc))
+        return redirect("classifier:folder", pk=pk)
+    messages.success(request, done.format(folder=folder, result=result))
+    return redirect("classifier:folder", pk=result.pk if isinstance(result, Folder) else pk)
+
+
+@expert_required
+@require_POST
+def folder_rename(request, pk):
+    return _folder_action(
+        request,
+        pk,
+        FolderRenameForm,
+        lambda folder, data: services.rename_folder(folder, data["name"], request.user),
+        "Renamed: the folder is now {result.path}; its rules, subfolders and feeds follow.",
+    )
+
+
+@expert_required
+@require_POST
+def folder_move(request, pk):
+    def move(folder, data):
+        parent = Folder.objects.get(pk=data["parent"]) if data["parent"] else None
+        return services.move_folder(folder, parent, request.user)
+
+    return _folder_action(request, pk, FolderMoveForm, move, "Moved: the folder is now {result.path}.")
+
+
+@expert_required
+@require_POST
+def folder_merge(request, pk):
+    folder = get_object_or_404(Folder, pk=pk)
+    form = FolderMergeForm(request.POST, folder=folder)
+    if not form.is_valid():
+        if "confirm" in form.errors:
+            messages.error(request, "Tick the box to confirm the merge: the merged folder is deleted.")
+        else:
+            messages.error(request, "Choose the folder to merge into.")
+        return redirect("classifier:folder", pk=pk)
+    old_path, target = folder.path, Folder.objects.get(pk=form.cleaned_data["target"])
+    try:
+        details = services.merge_folder(folder, target, request.user)
+    except ValidationError as exc:
+        messages.error(request, _error_text(exc))
+        return redirect("classifier:folder", pk=pk)
+    messages.success(
+        request,
+        f"Merged {old_path} into {target.path}: {len(details['rules'])} rule(s) retargeted, "
+        f"{details['classifications']} article(s) and {len(details['subfolders'])} subfolder(s) moved.",
+    )
+    return redirect("classifier:folder", pk=target.pk)
+
+
+@expert_required
+@require_http_methods(["GET", "POST"])
+def folder_delete(request, pk):
+    """GET: the confirm step (what goes with the folder, or why it cannot go); POST: delete it."""
+    folder = get_object_or_404(Folder, pk=pk)
+    if request.method == "POST":
+        try:
+            services.discard_folder(folder, request.user)
+        except ValidationError as exc:
+            messages.error(request, _error_text(exc))
+            return redirect("classifier:folder", pk=pk)
+        messages.success(request, f"Deleted folder {folder.path}.")
+        return redirect("classifier:folders")
+    return render(
+        request,
+        "classifier/folder_delete.html",
+        {
+            "folder": folder,
+            "dependents": services.folder_dependents(folder),
+            "children": folder.children.order_by("name"),
+            "rules": folder.rules.order_by("id"),
+        },
     )
 
 

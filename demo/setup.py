@@ -18,17 +18,22 @@ from .sites import DEMO_SITES
 
 DEMO_USERNAME = "demo"
 DEMO_PASSWORD = "demo-wims"  # noqa: S105 - a local development login; the demo package is not installed in production
+#: so that a subscription's e-mails reach var/mail/ at once (make run's file backend); the expert can change it
+DEMO_EMAIL = "demo@example.org"
 
 
 def ensure_demo_user(groups):
     """The demo login, an expert and site administrator (superuser, so the admin shows everything)."""
     user_model = get_user_model()
     user, created = user_model.objects.get_or_create(
-        username=DEMO_USERNAME, defaults={"is_staff": True, "is_superuser": True}
+        username=DEMO_USERNAME, defaults={"is_staff": True, "is_superuser": True, "email": DEMO_EMAIL}
     )
     if created:
         user.set_password(DEMO_PASSWORD)
         user.save()
+    elif not user.email:  # a demo login made before alerts existed
+        user.email = DEMO_EMAIL
+        user.save(update_fields=["email"])
     user.groups.add(*groups)
     return user
 

@@ -26,12 +26,18 @@ class FeedTokenQuerySet(models.QuerySet):
 
 
 class FeedToken(models.Model):
-    """One subscriber's access to a private folder's feeds (the folder and its subfolders).
+    """One subscriber's access to a private folder's feeds (the folder and its subfolders), or to the feeds of
+    one saved search (search.SavedSearch) that are not open: exactly one of the two.
 
     Revoking keeps the row (who had access, until when) but the token stops opening the feed at once.
     """
 
-    folder = models.ForeignKey("classifier.Folder", on_delete=models.CASCADE, related_name="feed_tokens")
+    folder = models.ForeignKey(
+        "classifier.Folder", null=True, blank=True, on_delete=models.CASCADE, related_name="feed_tokens"
+    )
+    saved_search = models.ForeignKey(
+        "search.SavedSearch", null=True, blank=True, on_delete=models.CASCADE, related_name="feed_tokens"
+    )
     subscriber = models.CharField(max_length=200, help_text="Who the token was given to.")
     digest = models.CharField(max_length=64, unique=True, editable=False)
     prefix = models.CharField(max_length=8, editable=False, help_text="First characters, to tell tokens apart.")
@@ -48,6 +54,13 @@ class FeedToken(models.Model):
 
     class Meta:
         ordering = ["folder_id", "-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(folder__isnull=False, saved_search__isnull=True)
+                | models.Q(folder__isnull=True, saved_search__isnull=False),
+                name="feed_token_folder_or_saved_search",
+            )
+        ]
 
     def __str__(self) -> str:
         state = "revoked" if self.revoked_at else "active"
@@ -58,14 +71,18 @@ class FeedToken(models.Model):
         return self.revoked_at is None
 
     @classmethod
-    def issue(cls, folder, subscriber: str, user=None) -> tuple["FeedToken", str]:
-        """Create a token for ``subscriber``; returns the row and the plain token (shown only now)."""
+    def issue(cls, folder, subscriber: str, user=None, *, saved_search=None) -> tuple["FeedToken", str]:
+        """Create a token for ``subscriber`` to a folder or (folder None) a saved search; returns the row and
+        the plain token (shown only now)."""
         subscriber = (subscriber or "").strip()
         if not subscriber:
             raise ValueError("name the subscriber the token is for")
+        if (folder is None) == (saved_search is None):
+            raise ValueError("a token opens a folder's feeds or a saved search's, one of the two")
         token = secrets.token_urlsafe(TOKEN_BYTES)
         row = cls.objects.create(
             folder=folder,
+            saved_search=saved_search,
             subscriber=subscriber[:200],
             digest=token_digest(token),
             prefix=token[:8],
@@ -84,4 +101,4 @@ class FeedToken(models.Model):
         """The active token row for a plain token, or None (unknown, malformed or revoked)."""
         if not token or len(token) > 200:
             return None
-        return cls.objects.active().filter(digest=token_digest(token)).select_related("folder").first()
+        return cls.objects.active().filter(digest=token_digest(token)).select_related("folder", "saved_search").first()

@@ -476,8 +476,11 @@ def _not_modified(request, etag: str, last_modified: datetime | None) -> bool:
     return since is not None and last_modified is not None and since == int(last_modified.timestamp())
 
 
-def serve(request, scope: FeedScope) -> HttpResponse:
-    """Answer a feed request: 304 from the feed version, else the cached or freshly rendered feed."""
+def serve(request, scope, render=render_feed) -> HttpResponse:
+    """Answer a feed request: 304 from the feed version, else the cached or freshly rendered feed.
+
+    ``scope``: a FeedScope, or any object with its ``state()``, ``url()`` and ``grant`` (a saved search's:
+    feeds/saved_searches.py, which passes its own ``render``)."""
     state = scope.state()
     headers = {"ETag": quote_etag(state.etag)}
     if state.last_modified is not None:
@@ -491,7 +494,7 @@ def serve(request, scope: FeedScope) -> HttpResponse:
         key = "wims:feed:" + hashlib.blake2b(f"{state.etag}|{where}".encode(), digest_size=16).hexdigest()
         cached = cache.get(key)
         if cached is None:
-            cached = render_feed(scope, state, request)
+            cached = render(scope, state, request)
             cache.set(key, cached, cache_seconds())
         body, content_type = cached
         response = HttpResponse(body, content_type=content_type)

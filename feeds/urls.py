@@ -6,7 +6,7 @@ rename the old slug answers 301 to the new one, so subscriptions keep working.
 
 from django.urls import path, register_converter
 
-from feeds import syndication, views
+from feeds import saved_searches, syndication, views
 
 
 class FeedFormatConverter:
@@ -28,6 +28,7 @@ urlpatterns = [
     path("tokens/", views.tokens, name="tokens"),
     path("tokens/<int:token_id>/revoke/", views.revoke_token, name="token-revoke"),
     path("all/<feedformat:fmt>/", syndication.all_feed, name="all"),
+    path("saved/<int:saved_id>/<feedformat:fmt>/", saved_searches.saved_search_feed, name="saved-search"),
     path("<int:folder_id>-<str:slug>/<feedformat:fmt>/", syndication.folder_feed, name="folder"),
     path("<int:folder_id>/<feedformat:fmt>/", syndication.folder_feed_by_id, name="folder-by-id"),
 ]

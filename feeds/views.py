@@ -17,6 +17,7 @@ from classifier.models import Folder
 from classifier.permissions import expert_required
 from feeds import selectors
 from feeds.models import FeedToken
+from feeds.saved_searches import saved_search_feed_url
 from feeds.syndication import all_feed_url, folder_feed_url, xml_text
 from wims.roles import is_expert
 
@@ -46,13 +47,22 @@ def feed_list(request):
             "all_rss": all_feed_url("rss"),
             "all_atom": all_feed_url("atom"),
             "is_expert": expert,
+            "saved_searches": [
+                {
+                    "saved": saved,
+                    "rss": saved_search_feed_url(saved, "rss"),
+                    "atom": saved_search_feed_url(saved, "atom"),
+                }
+                for saved in selectors.open_saved_searches()
+            ],
         },
     )
 
 
 @require_safe
 def opml(request):
-    """OPML 2.0 of every public folder's feed (?format=atom for Atom URLs), for importing into a reader."""
+    """OPML 2.0 of every public folder's feed and every public saved search's (?format=atom for Atom URLs), for
+    importing into a reader."""
     fmt = request.GET.get("format", "rss")
     if fmt not in ("rss", "atom"):
         raise Http404("format must be rss or atom")
@@ -69,6 +79,8 @@ def opml(request):
     outline("WIMS: everything classified", all_feed_url(fmt))
     for folder in selectors.public_folders():
         outline(f"WIMS: {xml_text(folder.path)}", folder_feed_url(folder, fmt))
+    for saved in selectors.open_saved_searches():
+        outline(f"WIMS search: {xml_text(saved.name)}", saved_search_feed_url(saved, fmt))
     data = ET.tostring(root, encoding="utf-8", xml_declaration=True)
     response = HttpResponse(data, content_type="text/x-opml; charset=utf-8")
     response.headers["Content-Disposition"] = 'attachment; filename="wims-feeds.opml"'
@@ -76,11 +88,18 @@ def opml(request):
 
 
 def _tokens_page(request, created=None, error=None, status=200):
+    page = selectors.tokens_page(request.user)
+    # never a public folder by default (its feed needs no token): the one a folder page links with, else the
+    # first private folder, else none chosen
+    chosen = selectors.folder_by_id(request.GET.get("folder") or "")
+    if chosen is None:
+        chosen = page["private_folders"].first()
     return render(
         request,
         "feeds/tokens.html",
         {
-            **selectors.tokens_page(),
+            **page,
+            "chosen_folder": chosen,
             "created": created,
             "error": error,
         },
@@ -90,13 +109,16 @@ def _tokens_page(request, created=None, error=None, status=200):
 
 @expert_required
 def tokens(request):
-    """GET: the tokens and a form; POST (folder, subscriber): a new token, whose URLs are shown once."""
+    """GET: the tokens and a form; POST (folder or saved_search, subscriber): a new token, whose URLs are
+    shown once."""
     if request.method == "GET":
         return _tokens_page(request)
     if request.method != "POST":
         return HttpResponse(status=405, headers={"Allow": "GET, POST"})
-    folder = selectors.folder_by_id(request.POST.get("folder") or "")
     subscriber = (request.POST.get("subscriber") or "").strip()
+    if "saved_search" in request.POST:
+        return _saved_search_token(request, subscriber)
+    folder = selectors.folder_by_id(request.POST.get("folder") or "")
     if folder is None or not subscriber:
         return _tokens_page(request, error="Choose a folder and name the subscriber.", status=400)
     row, token = FeedToken.issue(folder, subscriber, request.user)
@@ -110,6 +132,22 @@ def tokens(request):
                 "Atom with subfolders",
                 request.build_absolute_uri(folder_feed_url(folder, "atom", True, token)),
             ),
+        ],
+    }
+    return _tokens_page(request, created=created, status=201)
+
+
+def _saved_search_token(request, subscriber: str):
+    """A token for one of the expert's own saved searches; its RSS and Atom URLs are shown once."""
+    saved = selectors.own_saved_search(request.user, request.POST.get("saved_search") or "")
+    if saved is None or not subscriber:
+        return _tokens_page(request, error="Choose one of your saved searches and name the subscriber.", status=400)
+    row, token = FeedToken.issue(None, subscriber, request.user, saved_search=saved)
+    created = {
+        "token": row,
+        "urls": [
+            ("RSS", request.build_absolute_uri(saved_search_feed_url(saved, "rss", token))),
+            ("Atom", request.build_absolute_uri(saved_search_feed_url(saved, "atom", token))),
         ],
     }
     return _tokens_page(request, created=created, status=201)

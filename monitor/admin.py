@@ -24,18 +24,6 @@ from .canonical import canonicalise
 from .models import Article, FetchAttempt, Host, RobotsFile, Site
 from .tasks import enqueue, poll_site
 
-#: written by WebMon, shown read-only in the site's "Health" section
-HEALTH_FIELDS = (
-    "last_poll_at",
-    "last_success_at",
-    "last_error_at",
-    "last_error",
-    "consecutive_failures",
-    "articles_found_last_poll",
-    "next_poll_at",
-    "created_at",
-)
-
 
 @admin.register(Site)
 class SiteAdmin(admin.ModelAdmin):
@@ -53,7 +41,7 @@ class SiteAdmin(admin.ModelAdmin):
     list_filter = ("active", "allow_private_addresses")
     search_fields = ("name", "home_url")
     actions = ["poll_now"]
-    readonly_fields = HEALTH_FIELDS
+    readonly_fields = Site.HEALTH_FIELDS
 
     def get_readonly_fields(self, request, obj=None):
         # Letting a site reach the local network is a superuser's decision (it opens the intranet to anyone who
@@ -76,7 +64,7 @@ class SiteAdmin(admin.ModelAdmin):
                 )
             },
         ),
-        ("Health", {"fields": HEALTH_FIELDS}),
+        ("Health", {"fields": Site.HEALTH_FIELDS}),
     )
 
     def get_queryset(self, request):

@@ -39,6 +39,18 @@ def validate_url_lines(text: str) -> None:
 class Site(models.Model):
     """A news site that WebMon polls for new articles."""
 
+    #: written by WebMon, read-only for site administrators (the admin's "Health" section, the API)
+    HEALTH_FIELDS = (
+        "last_poll_at",
+        "last_success_at",
+        "last_error_at",
+        "last_error",
+        "consecutive_failures",
+        "articles_found_last_poll",
+        "next_poll_at",
+        "created_at",
+    )
+
     name = models.CharField(max_length=200, unique=True)
     home_url = models.URLField(max_length=500, unique=True)
     active = models.BooleanField(default=True, help_text="Inactive sites are not polled.")

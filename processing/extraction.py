@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import hashlib
 
+from django.db import connection
+
 import filters
 from classifier.selectors import document_frequencies
 from filters import docview
@@ -100,6 +102,21 @@ def set_docview(article: Article, extraction: filters.Extraction) -> docview.Doc
     article.relevant_links = [[url, anchor] for url, anchor in view.links]
     article.fingerprint = docview.fingerprint_bytes(view.fingerprint) or None
     return view
+
+
+def lock_bands(article: Article) -> None:
+    """Lock the article's LSH band keys until the transaction ends (PostgreSQL advisory locks, in key order
+    so that two articles sharing keys never deadlock): a near-copy processed at the same moment waits here,
+    then finds this article's bands. SQLite needs none: WIMS's transactions there take the database's write
+    lock at BEGIN (``transaction_mode`` IMMEDIATE), and processing's claim already serialises them."""
+    if connection.vendor != "postgresql":
+        return
+    keys = sorted(set(docview.band_keys(docview.fingerprint_from_bytes(article.fingerprint))))
+    if keys:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock(key) FROM (SELECT unnest(%s::bigint[]) AS key ORDER BY 1) AS keys", [keys]
+            )
 
 
 def near_duplicate_of(article: Article) -> tuple[Article, float] | None:

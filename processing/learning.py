@@ -36,6 +36,7 @@ from monitor import conf
 from monitor.canonical import canonicalise
 from monitor.models import Article, Site
 from monitor.services import Outcome
+from search.services import index_article
 
 from .extraction import DOCVIEW_FIELDS, content_hash, extract_article, set_docview, store_bands
 
@@ -195,6 +196,7 @@ def refilter_article(article_id: int, profile) -> bool | None:
         # Its fingerprint's bands follow its new core text (a near-copy of another original is kept too).
         store_bands(article, replace=True)
         ingest_case(article, extraction.tokens)
+        index_article(article)  # the search index follows the new core text and keywords
     return article.core_text != before
 
 

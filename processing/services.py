@@ -18,12 +18,14 @@ from classifier.services import ingest_case
 from filters.services import profile_for_site
 from monitor.models import Article
 from monitor.services import Outcome, alias_to_canonical, run_claimed
+from search.services import index_article
 
 from . import learning
 from .extraction import (
     DOCVIEW_FIELDS,
     content_hash,
     extract_article,
+    lock_bands,
     near_duplicate_of,
     read_article,
     read_metadata,
@@ -80,32 +82,31 @@ def _process(article_id: int) -> Outcome:
     article.processed_at = timezone.now()
     article.content_hash = digest
     follow_up = learning.after_processing  # after the transaction: it may read what others committed
-    # A re-publication with a changed byline, date or a sentence more: the same article, not a new case.
-    # (Looked up before the transaction, so two near-copies processed at the same moment may both stay
-    # originals; exact copies cannot, the unique content hash below refuses the second.)
-    near = near_duplicate_of(article)
-    if near is not None:
-        earlier, score = near
-        article.state, article.duplicate_of = S.DUPLICATE, earlier
-        article.extraction["timings"] = timings
-        article.save(update_fields=[*PROCESSED_FIELDS, "duplicate_of"])
-        return Outcome(
-            "duplicate",
-            f"near re-publication of article {earlier.pk} (resemblance {score:.2f})",
-            follow_up(site, extraction.profile),
-        )
+    near = None
     try:
         # One transaction: the case, its suggestions and the article's final state. The content-hash claim
         # is part of the final save: the unique index on (content_hash) of originals refuses a second
         # original with the same core text, and the whole transaction, case included, is rolled back.
         with transaction.atomic():
-            t2 = time.perf_counter()
-            ingest_case(article, extraction.tokens)
-            timings["inference_ms"] = round((time.perf_counter() - t2) * 1000, 3)
-            article.state = S.PROCESSED
-            article.extraction["timings"] = timings
-            article.save(update_fields=PROCESSED_FIELDS)
-            store_bands(article)  # an original: later near-copies are found by its bands
+            # A re-publication with a changed byline, date or a sentence more: the same article, not a new
+            # case. Looked up under the locks of the article's band keys, so that of two near-copies processed
+            # at the same moment the second waits for the first's bands and finds them.
+            lock_bands(article)
+            near = near_duplicate_of(article)
+            if near is not None:
+                article.state, article.duplicate_of = S.DUPLICATE, near[0]
+                article.extraction["timings"] = timings
+                article.save(update_fields=[*PROCESSED_FIELDS, "duplicate_of"])
+                index_article(article)  # a re-publication is not searchable (it drops a document it had)
+            else:
+                t2 = time.perf_counter()
+                ingest_case(article, extraction.tokens)
+                timings["inference_ms"] = round((time.perf_counter() - t2) * 1000, 3)
+                article.state = S.PROCESSED
+                article.extraction["timings"] = timings
+                article.save(update_fields=PROCESSED_FIELDS)
+                store_bands(article)  # an original: later near-copies are found by its bands
+                index_article(article)  # title, core text and keywords searchable with the case
     except IntegrityError:
         original = (
             Article.objects.filter(content_hash=digest, duplicate_of__isnull=True).exclude(pk=article_id).first()
@@ -116,6 +117,14 @@ def _process(article_id: int) -> Outcome:
             raise
         article.state, article.duplicate_of = S.DUPLICATE, original
         article.save(update_fields=[*PROCESSED_FIELDS, "duplicate_of"])
+        index_article(article)
         return Outcome("duplicate", f"re-publication of article {original.pk}", follow_up(site, extraction.profile))
+    if near is not None:
+        earlier, score = near
+        return Outcome(
+            "duplicate",
+            f"near re-publication of article {earlier.pk} (resemblance {score:.2f})",
+            follow_up(site, extraction.profile),
+        )
     # The site's first pages: once enough are stored, learn its filter profile (processing/learning.py).
     return Outcome("processed", "", follow_up(site, extraction.profile))

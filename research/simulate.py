@@ -313,7 +313,22 @@ class SimulatedExpert:
         if not start:  # no word it knows for this: never an arbitrary one (say, the alphabetically first)
             self.stats.unresolved += 1
             return False
-        proposal = proposal.with_conditions(self._pick(start, score, self.k))
+        return self._validate_and_commit(
+            case_id, case, proposal.with_conditions(self._pick(start, score, self.k)), score
+        )
+
+    def _exclude(
+        self, case: frozenset[str], proposal: RuleProposal, selected: list[int], bad: list[int], score
+    ) -> RuleProposal | None:
+        """The proposal with one more condition that leaves the ``selected`` cornerstone cases unchanged
+        (``bad``: those the last check found), or None when the expert knows none."""
+        diff = difference_list(case, (self.cornerstones[c] for c in selected))
+        diff = [t for t in diff if t not in proposal.conditions]
+        return proposal.with_conditions(self._pick(diff, score, 1)) if diff else None
+
+    def _validate_and_commit(self, case_id: int, case: frozenset[str], proposal: RuleProposal, score) -> bool:
+        """Show the cornerstone cases the proposal would change; while one would change unacceptably, add a
+        condition (:meth:`_exclude`); then commit. False (counted unresolved) when no condition is found."""
         selected: list[int] = []
         shown: set[int] = set()
         while True:
@@ -327,12 +342,11 @@ class SimulatedExpert:
             if not bad:
                 break
             selected.extend(bad)
-            diff = difference_list(case, (self.cornerstones[c] for c in selected))
-            diff = [t for t in diff if t not in proposal.conditions]
-            if not diff:
+            refined = self._exclude(case, proposal, selected, bad, score)
+            if refined is None:
                 self.stats.unresolved += 1
                 return False
-            proposal = proposal.with_conditions(self._pick(diff, score, 1))
+            proposal = refined
         rules = apply(self.tree, proposal, self.tree.max_id + 1, commit=True)
         self.cornerstones[case_id] = case
         self.index.add(case_id, case)
@@ -612,41 +626,22 @@ class RuleTraceExpert(SimulatedExpert):
                 return False
             present = [best]
             self.stats.fallbacks += 1
-        proposal = proposal.with_conditions(present, absent)
-        selected: list[int] = []
-        shown: set[int] = set()
-        while True:
-            changed = cornerstones_changed(self.tree, proposal, self.cornerstones, self.index)
-            shown.update(changed)
-            bad = [
-                cid
-                for cid, (before, after) in changed.items()
-                if cid != case_id and not self._acceptable(cid, before, after)
-            ]
-            if not bad:
-                break
-            selected.extend(bad)
-            diff = difference_list(case, (self.cornerstones[c] for c in selected))
-            diff = [w for w in diff if w not in proposal.conditions and score(w) > 0]
-            if diff:
-                proposal = proposal.with_conditions([max(diff, key=lambda w: (score(w), w))])
-                continue
-            # no word of the case excludes them: a word they all hold and the case lacks, must be absent
-            common = set.intersection(*(set(self.cornerstones[c]) for c in bad)) - case - proposal.absent
-            common = {w for w in common if self.trace.support(w) >= self.settings.min_support}
-            if not common:
-                self.stats.unresolved += 1
-                return False
-            proposal = proposal.with_conditions(absent=[min(common, key=lambda w: (score(w), w))])
-        rules = apply(self.tree, proposal, self.tree.max_id + 1, commit=True)
-        self.cornerstones[case_id] = case
-        self.index.add(case_id, case)
-        for rule in rules:
-            self.rule_cornerstone[rule.id] = case_id
-        self.stats.rules += len(rules)
-        self.stats.conditions += len(rules) * (len(proposal.conditions) + len(proposal.absent))
-        self.stats.shown += len(shown - {case_id})
-        return True
+        return self._validate_and_commit(case_id, case, proposal.with_conditions(present, absent), score)
+
+    def _exclude(
+        self, case: frozenset[str], proposal: RuleProposal, selected: list[int], bad: list[int], score
+    ) -> RuleProposal | None:
+        """The best word of the recomputed difference list the expert knows for the label; failing that, a
+        word the offending cornerstone cases all hold and the case lacks, must be absent."""
+        diff = difference_list(case, (self.cornerstones[c] for c in selected))
+        diff = [w for w in diff if w not in proposal.conditions and score(w) > 0]
+        if diff:
+            return proposal.with_conditions([max(diff, key=lambda w: (score(w), w))])
+        common = set.intersection(*(set(self.cornerstones[c]) for c in bad)) - case - proposal.absent
+        common = {w for w in common if self.trace.support(w) >= self.settings.min_support}
+        if not common:
+            return None
+        return proposal.with_conditions(absent=[min(common, key=lambda w: (score(w), w))])
 
 
 EXPERTS = ("trace", "svm")

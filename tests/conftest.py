@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser import browser, page, shot  # noqa: F401 - the browser tests' fixtures, registered once
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -159,13 +161,22 @@ def purge_queues(queues: str) -> None:
 
 
 @pytest.fixture
-def expert_user(db, django_user_model):
-    """A user in the experts' group (wims/roles.py)."""
+def make_expert(db, django_user_model):
+    """make_expert("ada", email=...): a user (password "pw") in the experts' group (wims/roles.py)."""
     from wims.roles import EXPERTS, ensure_groups
 
-    user = django_user_model.objects.create_user("ada", password="pw")  # noqa: S106
-    user.groups.add(ensure_groups()[EXPERTS])
-    return user
+    def make(username: str, **fields):
+        user = django_user_model.objects.create_user(username, password="pw", **fields)  # noqa: S106
+        user.groups.add(ensure_groups()[EXPERTS])
+        return user
+
+    return make
+
+
+@pytest.fixture
+def expert_user(make_expert):
+    """A user in the experts' group (wims/roles.py)."""
+    return make_expert("ada")
 
 
 @pytest.fixture

@@ -92,6 +92,14 @@ INSTALLED_APPS = [
     "classifier.apps.ClassifierConfig",
     "processing.apps.ProcessingConfig",
     "feeds.apps.FeedsConfig",
+    "search.apps.SearchConfig",
+    "rest_framework",
+    "knox",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "api.apps.ApiConfig",
+    "alerts.apps.AlertsConfig",
+    "dashboards.apps.DashboardsConfig",
 ]
 
 MIDDLEWARE = [
@@ -132,6 +140,47 @@ AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15, minimum=1))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+
+# The REST API (api/): JSON only, every endpoint signed in (per-view roles narrow it: api/permissions.py), a
+# per-user token (django-rest-knox, stored as a digest) or the browser's session with its CSRF check; cursor
+# pagination on every list. Token first, so that an anonymous request gets 401 with WWW-Authenticate.
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "api.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PAGINATION_CLASS": "api.pagination.NewestFirst",
+    "PAGE_SIZE": 50,
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
+}
+# API tokens: a named model of our own (api.ApiToken) on knox's digest scheme; they last until revoked.
+KNOX_TOKEN_MODEL = "api.ApiToken"  # noqa: S105 (a model name, not a secret)
+REST_KNOX = {"TOKEN_TTL": None, "AUTO_REFRESH": False, "TOKEN_PREFIX": "wims_"}
+# knox's own migrations create its default token table even when the model is swapped for ours: a table no model
+# owns, which a test database's flush cannot truncate on PostgreSQL (its foreign key to the users). Not needed.
+MIGRATION_MODULES = {"knox": None}
+# The OpenAPI schema at /api/schema/ and Swagger UI at /api/docs/, its files served from here (drf-spectacular-
+# sidecar), its start-up script a file of its own (the split view): the CSP above allows no CDN and no inline script.
+SPECTACULAR_SETTINGS = {
+    "TITLE": "WIMS API",
+    "DESCRIPTION": "Articles, suggestions, folders, feeds, saved searches and sites of WIMS. Authenticate with "
+    "`Authorization: Token <token>` (create one at /api/tokens/) or the browser session.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "ClassificationStateEnum": "classifier.models.Classification.State",
+        "ArticleStateEnum": "monitor.models.Article.State",
+        "ReviewStateEnum": "api.serializers.REVIEW_STATES",
+    },
+}
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
 
@@ -267,13 +316,37 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # the dispatcher first, then polls (they find the work), then fetches, so a fetch backlog never delays
 # polling. (The embedded filesystem broker takes them round robin.)
 CELERY_TASK_DEFAULT_QUEUE = "celery"
-WIMS_QUEUES = ("celery", "poll", "fetch", "process")
+WIMS_QUEUES = ("celery", "poll", "fetch", "process", "alerts")
 CELERY_TASK_ROUTES = {
     "monitor.dispatch_due_polls": {"queue": "celery"},
     "monitor.poll_site": {"queue": "poll"},
     "monitor.fetch_article": {"queue": "fetch"},
     "processing.*": {"queue": "process"},
+    # the alert scan is database work beside the dispatcher; sending waits on mail servers and webhooks
+    "alerts.scan": {"queue": "celery"},
+    "alerts.send": {"queue": "alerts"},
 }
+
+# E-mail (alerts and digests, alerts/). EMAIL_HOST set: SMTP through it; else development writes each message
+# to a file in EMAIL_FILE_PATH (var/mail/, so `make run` shows what was sent) and production uses SMTP on
+# localhost. EMAIL_BACKEND names any other Django backend (e.g. django.core.mail.backends.console.EmailBackend).
+EMAIL_HOST = os.environ.get("EMAIL_HOST") or "localhost"
+EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1)
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 30, minimum=1)
+EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH") or str(VAR_DIR / "mail")
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND") or (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if os.environ.get("EMAIL_HOST") or PRODUCTION
+    else "django.core.mail.backends.filebased.EmailBackend"
+)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "WIMS <wims@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# Tries of one alert or digest before it is shown as failed (transient errors back off: 1, 2, 4… minutes).
+WIMS_ALERT_MAX_ATTEMPTS = env_int("WIMS_ALERT_MAX_ATTEMPTS", 5, minimum=1)
 
 LOGGING = {
     "version": 1,

@@ -1,4 +1,4 @@
-"""URL map: health probe, admin, login, the experts' workspace, the public feeds."""
+"""URL map: health probe, admin, login, the experts' workspace, search, the public feeds, the REST API, alerts."""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -10,5 +10,9 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("feeds/", include("feeds.urls")),
+    path("search/", include("search.urls")),
+    path("api/", include("api.urls")),
+    path("alerts/", include("alerts.urls")),
+    path("dashboards/", include("dashboards.urls")),
     path("", include("classifier.urls")),
 ]

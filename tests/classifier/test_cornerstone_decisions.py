@@ -297,3 +297,26 @@ def test_difference_list_ties_are_broken_by_the_pages_cst_word_weights():
         {"advertisement", "insulin", "advertisement insulin"}, {}, weights={"advertisement": 0.2, "insulin": 1.0}
     )
     assert [i.word for i in weighted.conditions] == ["insulin", "advertisement", "advertisement insulin"]
+
+
+def test_the_commit_reports_no_conflict_on_its_own_case(sport, make_case, folders, expert):
+    """A refinement made for a case the expert had accepted in the wrong folder: the commit rejects that folder
+    on the case itself, so its report must not list the case's old accepted row as a conflict."""
+    case = make_case("match tennis doping")
+    services.accept(case, expert, [folders["sport"]])
+    services.commit_rule(case, user=expert, accepted_cornerstones=[sport[0]], **refine_kwargs(folders))
+    entry = AuditEntry.objects.filter(action="rule.commit").first()
+    assert case.pk not in {c["case"] for c in entry.details["reclassified"]["conflicts"]}
+    assert rows(case) == {"Sport": ("rejected", None), "Politics": ("accepted", Rule.objects.latest("pk").pk)}
+
+
+def test_a_new_rule_reports_no_conflict_on_its_own_case_rejected_before(make_case, folders, expert):
+    """The expert rejected a folder on the case, then makes the rule that gives it: the commit's own decision
+    (accepted) replaces the rejection; the report does not call it a conflict."""
+    case = make_case("match tennis serve")
+    services.commit_rule(make_case("match report"), "new", expert, folder=folders["sport"], conditions=["match"])
+    services.reject(case, folders["sport"], expert)
+    services.commit_rule(case, "new", expert, folder=folders["sport"], conditions=["tennis"], accepted_cornerstones=[])
+    entry = AuditEntry.objects.filter(action="rule.commit").first()
+    assert case.pk not in {c["case"] for c in entry.details["reclassified"]["conflicts"]}
+    assert rows(case)["Sport"][0] == "accepted"

@@ -171,13 +171,13 @@ def test_folder_moves_and_renames_that_would_break_the_tree_are_refused(folders,
         services.rename_folder(folders["economy"], "A/B", expert)
 
 
-def test_delete_folder_only_when_empty(make_case, folders, expert):
+def test_delete_folder_refused_with_subfolders_or_rules(make_case, folders, expert):
     with pytest.raises(ValidationError, match="subfolders"):
-        services.delete_folder(folders["sport"], expert)
+        services.discard_folder(folders["sport"], expert)
     services.commit_rule(make_case("vote"), "new", expert, folder=folders["politics"], conditions=["vote"])
-    with pytest.raises(ValidationError, match="rules conclude it"):
-        services.delete_folder(folders["politics"], expert)
-    services.delete_folder(folders["economy"], expert)
+    with pytest.raises(ValidationError, match="conclude"):
+        services.discard_folder(folders["politics"], expert)
+    services.discard_folder(folders["economy"], expert)
     assert AuditEntry.objects.filter(action="folder.delete").exists()
 
 
@@ -258,7 +258,8 @@ def test_commit_new_rule_reclassifies_cases_and_accepts_cornerstone(make_case, f
     assert rows(others[2]) == {}
     assert kb.version() == before_version + 1
     entry = AuditEntry.objects.get(action="rule.commit")
-    assert entry.details["rules"] == [rule.pk] and entry.details["reclassified"]["created"] == 3
+    # suggestions the rule created: the two other "budget" cases (the rule's own case is the expert's decision)
+    assert entry.details["rules"] == [rule.pk] and entry.details["reclassified"]["created"] == 2
     check_kb()
 
 

@@ -24,7 +24,6 @@ from classifier.models import Case, Classification, Folder
 from feeds.models import FeedToken
 from feeds.syndication import article_guid, folder_feed_url, summary_text, xml_text
 from monitor.models import Article, Site
-from wims.roles import EXPERTS, ensure_groups
 
 _n = itertools.count(1)
 
@@ -39,11 +38,9 @@ def _empty_cache(settings):
 
 
 @pytest.fixture
-def editor(django_user_model):
+def editor(make_expert):
     """An expert (member of the experts group)."""
-    user = django_user_model.objects.create_user("feed-editor", password="pw")  # noqa: S106
-    user.groups.add(ensure_groups()[EXPERTS])
-    return user
+    return make_expert("feed-editor")
 
 
 @pytest.fixture

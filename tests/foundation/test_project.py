@@ -44,6 +44,7 @@ def test_bootstrap_is_idempotent():
     assert set(Site.objects.values_list("poll_interval", flat=True)) == {60}, "new articles within two minutes"
     user = get_user_model().objects.get(username="demo")
     assert user.check_password("demo-wims") and user.is_staff
+    assert user.email == "demo@example.org", "a newcomer's alerts reach var/mail/ without setting an address"
     assert roles.is_expert(user) and roles.is_site_administrator(user)
     assert Group.objects.filter(name__in=[roles.EXPERTS, roles.SITE_ADMINISTRATORS]).count() == 2
     assert PeriodicTask.objects.filter(task="monitor.dispatch_due_polls").count() == 1
@@ -59,10 +60,12 @@ def test_bootstrap_keeps_what_an_administrator_changed():
     site.save()
     user = get_user_model().objects.get(username="demo")
     user.set_password("changed-by-the-user")
+    user.email = "me@example.net"
     user.save()
     call_command("bootstrap", "--demo", stdout=StringIO())
     assert Site.objects.get(pk=site.pk).active is False
-    assert get_user_model().objects.get(username="demo").check_password("changed-by-the-user")
+    user = get_user_model().objects.get(username="demo")
+    assert user.check_password("changed-by-the-user") and user.email == "me@example.net"
 
 
 @pytest.mark.django_db

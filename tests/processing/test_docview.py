@@ -66,3 +66,65 @@ def test_a_republication_with_another_byline_and_date_is_a_near_duplicate(demo, 
     # the site's other articles, on health topics too, are originals
     assert other.state == "processed" and other.duplicate_of is None
     assert processing.process_article(copy.pk).result == "skipped", "idempotent"
+
+
+def test_two_near_copies_processed_at_the_same_moment_one_is_the_duplicate(demo, fast_env, monkeypatch):
+    """The second copy's lookup waits for the first's transaction (band-key locks on PostgreSQL, the write lock on
+    SQLite), so it finds the first's bands: one original, one duplicate, never two originals. The first is held
+    inside its transaction, after storing its bands, while the second is processed."""
+    import threading
+    import time
+
+    from django.db import connection
+
+    site = register(demo, "healthwatch")
+    first, *_ = crawl(site)
+    page = first.get_raw_html().decode("utf-8")
+    byline = re.search(r'<div class="byline">(.*?)</div>', page).group(1)
+    copies = []
+    for n, line in enumerate(("By Jo Syndicate | 2 January 2027", "By Al Wire | 3 January 2027")):
+        # a site each, with its filter profile made before: nothing else makes one copy wait for the other
+        mirror = Site.objects.create(
+            name=f"Mirror {n}", home_url=f"http://mirror{n}.test/", allow_private_addresses=True
+        )
+
+        copy = Article(site=mirror, url=f"http://mirror{n}.test/copy", state="fetched", headers=first.headers)
+        # another byline, and a sentence more in the text: nearly the same core text, not the same
+        text = page.replace(byline, line).replace("</p>", f" Reported by agency {n}.</p>", 1)
+        copy.set_raw_html(text.encode("utf-8"))
+        copy.save()
+        copies.append(copy)
+    # the original leaves the picture: the two copies are each other's only near-duplicate
+    Article.objects.filter(site=site).update(duplicate_of=None)
+    FingerprintBand.objects.filter(article__site=site).delete()
+
+    held, second_started = threading.Event(), threading.Event()
+    store_bands = processing.store_bands
+
+    def store_and_hold(article, **kwargs):
+        store_bands(article, **kwargs)
+        if article.pk == copies[0].pk:
+            held.set()
+            second_started.wait(10)
+            time.sleep(1.0)  # the second copy reaches its lookup meanwhile (or waits for this transaction)
+
+    monkeypatch.setattr(processing, "store_bands", store_and_hold)
+    results = {}
+
+    def process(copy):
+        try:
+            results[copy.pk] = processing.process_article(copy.pk).result
+        finally:
+            connection.close()
+
+    first_thread = threading.Thread(target=process, args=(copies[0],))
+    first_thread.start()
+    assert held.wait(30), "the first copy never reached its bands"
+    second_thread = threading.Thread(target=process, args=(copies[1],))
+    second_thread.start()
+    second_started.set()
+    first_thread.join(60)
+    second_thread.join(60)
+    assert results == {copies[0].pk: "processed", copies[1].pk: "duplicate"}
+    copies[1].refresh_from_db()
+    assert copies[1].duplicate_of_id == copies[0].pk

@@ -34,8 +34,9 @@ class Command(BaseCommand):
             "web": [python, "manage.py", "runserver", addr, "--noreload"],
             # The dispatcher and its sweep on their own consumer: a stuck fetch can never stop them.
             "worker-dispatch": [*worker, "-Q", "celery", "-P", "threads", "-c", "2", "-n", "dispatch@%h"],
-            # Polls and fetches mostly wait on the network and on politeness delays: threads.
-            "worker-net": [*worker, "-Q", "poll,fetch", "-P", "threads", "-c", "16", "-n", "net@%h"],
+            # Polls, fetches and alerts mostly wait on the network and on politeness delays: threads. Alerts
+            # first: they are few, and someone waits for them.
+            "worker-net": [*worker, "-Q", "alerts,poll,fetch", "-P", "threads", "-c", "16", "-n", "net@%h"],
             # Processing (filters, inference) is CPU-bound: processes, acknowledged late.
             "worker-process": [*worker, "-Q", "process", "-c", str(concurrency), "-n", "process@%h"],
             # Exactly one beat, with schedules in the database.

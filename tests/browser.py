@@ -1,7 +1,10 @@
-"""Browser tests in real headless Chromium (Playwright driving the Debian `chromium` executable).
+"""Browser tests in real headless Chromium (Playwright driving the Debian `chromium` executable): the fixtures
+``browser``, ``page`` and ``shot``, registered once for the whole suite by tests/conftest.py.
 
-Where Chromium is missing the tests are skipped with the reason, except under CI (env CI set),
-where a missing browser is a failure: CI must run them.
+Once, because a session fixture defined (or imported) in two conftest files is two fixtures: the second would
+start a second Playwright in the same thread while the first still runs, and every later browser test errors.
+Where Chromium is missing the tests are skipped with the reason, except under CI (env CI set), where a missing
+browser is a failure: CI must run them.
 """
 
 import os
@@ -23,7 +26,7 @@ ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SCREENSHOTS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 
 
 def _unavailable(reason: str):

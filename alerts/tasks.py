@@ -1,0 +1,27 @@
+"""Alerts' Celery tasks: thin shells over alerts/services.py.
+
+``alerts.scan`` runs every 30 s (django-celery-beat; its schedule is created by this app's migration 0002) on
+the dispatcher's queue: database work only. It sends one ``alerts.send`` per subscription with something due,
+by name, on the ``alerts`` queue (CELERY_TASK_ROUTES), so a slow mail server or webhook never delays the
+dispatcher. Retries are the database's: a failed send puts its rows back with a backoff and the next scan
+sends them again (alerts/services.py), like WebMon's sweep.
+"""
+
+from celery import current_app, shared_task
+
+from alerts import services
+
+SEND_TASK = "alerts.send"
+
+
+@shared_task(name="alerts.scan", time_limit=120, soft_time_limit=100)
+def scan() -> str:
+    due = services.scan()
+    for subscription_id in due:
+        current_app.send_task(SEND_TASK, (subscription_id,))
+    return f"{len(due)} subscriptions to send"
+
+
+@shared_task(name=SEND_TASK, time_limit=240, soft_time_limit=200)
+def send(subscription_id: int) -> str:
+    return services.send(subscription_id)

@@ -1,0 +1,325 @@
+"""How the API shows and reads WIMS's rows. Article text and titles are untrusted: JSON carries them as data,
+never markup, and the API never renders them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from api import selectors
+from api.services import canonical_url
+from classifier import selectors as workspace
+from classifier.models import Classification, Folder, Rule
+from feeds.saved_searches import saved_search_feed_url
+from feeds.syndication import folder_feed_url
+from monitor.models import Article, Site
+from search.models import SavedSearch
+from search.query import QuerySyntaxError, parse
+
+REVIEW_STATES = list(workspace.STATES)
+
+
+# --------------------------------------------------------------------------- small pieces
+class SiteRefSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Site
+        fields = ["id", "name"]
+
+
+class FolderRefSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Folder
+        fields = ["id", "path"]
+
+
+class FolderChipSerializer(serializers.Serializer):
+    folder_id = serializers.IntegerField()
+    path = serializers.CharField()
+    state = serializers.ChoiceField(choices=Classification.State.choices)
+
+
+class RuleSerializer(serializers.ModelSerializer):
+    folder = FolderRefSerializer(allow_null=True, help_text="The rule's conclusion; null for a stopping rule.")
+    kind = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Rule
+        fields = ["id", "kind", "conditions", "absent", "folder", "parent", "created_at"]
+
+    def get_kind(self, rule: Rule) -> str:
+        return str(rule.kind)
+
+
+class ClassificationSerializer(serializers.ModelSerializer):
+    folder = FolderRefSerializer()
+    decided_by: serializers.SlugRelatedField = serializers.SlugRelatedField(
+        slug_field="username", read_only=True, allow_null=True
+    )
+
+    class Meta:
+        model = Classification
+        fields = ["folder", "state", "rule", "decided_by", "decided_at"]
+
+
+class SuggestionSerializer(serializers.Serializer):
+    folder = FolderRefSerializer()
+    rules = RuleSerializer(many=True, help_text="The rule path that gives the folder, from the root side down.")
+    state = serializers.SerializerMethodField(help_text="The stored decision: suggested, accepted or rejected.")
+
+    @extend_schema_field(serializers.ChoiceField(choices=Classification.State.choices, allow_null=True))
+    def get_state(self, suggestion: selectors.Suggestion) -> str | None:
+        return suggestion.classification.state if suggestion.classification else None
+
+
+class KeywordSerializer(serializers.Serializer):
+    term = serializers.CharField()
+    weight = serializers.FloatField()
+
+
+# --------------------------------------------------------------------------- articles
+class ArticleListSerializer(serializers.ModelSerializer):
+    site = SiteRefSerializer()
+    folders = serializers.SerializerMethodField(help_text="Folders holding or suggested for the article.")
+
+    class Meta:
+        model = Article
+        fields = ["id", "url", "title", "site", "published_at", "collected_at", "state", "review_state", "folders"]
+
+    @extend_schema_field(FolderChipSerializer(many=True))
+    def get_folders(self, article: Article) -> list[dict]:
+        chips = self.context.get("folder_chips", {}).get(article.pk, [])
+        return [{"folder_id": c.folder_id, "path": c.path, "state": c.state} for c in chips]
+
+
+class ArticleDetailSerializer(serializers.ModelSerializer):
+    site = SiteRefSerializer()
+    keywords = serializers.SerializerMethodField(help_text="DocView keywords, highest weight first.")
+    suggestions = serializers.SerializerMethodField()
+    classifications = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Article
+        fields = [
+            "id",
+            "url",
+            "title",
+            "site",
+            "published_at",
+            "collected_at",
+            "state",
+            "review_state",
+            "duplicate_of",
+            "core_text",
+            "abstract",
+            "keywords",
+            "suggestions",
+            "classifications",
+        ]
+
+    @extend_schema_field(KeywordSerializer(many=True))
+    def get_keywords(self, article: Article) -> list[dict]:
+        return [{"term": term, "weight": weight} for term, weight in article.keywords or []]
+
+    @extend_schema_field(SuggestionSerializer(many=True))
+    def get_suggestions(self, article: Article) -> Any:
+        return SuggestionSerializer(self.context["suggestions"], many=True).data
+
+    @extend_schema_field(ClassificationSerializer(many=True))
+    def get_classifications(self, article: Article) -> Any:
+        return ClassificationSerializer(self.context["classifications"], many=True).data
+
+
+class ArticleFilterSerializer(serializers.Serializer):
+    """The list's query parameters; a value that cannot be read is a 400 that names it, never ignored."""
+
+    site = serializers.PrimaryKeyRelatedField(queryset=Site.objects.all(), required=False, help_text="A site id.")
+    folder = serializers.PrimaryKeyRelatedField(
+        queryset=Folder.objects.all(),
+        required=False,
+        help_text="A folder id: articles accepted or suggested in it or below it.",
+    )
+    state = serializers.ChoiceField(choices=REVIEW_STATES, required=False, help_text="A review state.")
+
+
+class AcceptSerializer(serializers.Serializer):
+    folders = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        allow_empty=False,
+        help_text="Folder ids of the suggestions to accept (a rejected one is accepted again); absent: every "
+        "pending suggestion.",
+    )
+
+
+class RejectSerializer(serializers.Serializer):
+    folder = serializers.IntegerField(help_text="The folder id of the suggestion to reject.")
+
+
+# --------------------------------------------------------------------------- folders and feeds
+class FolderSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Folder
+        fields = ["id", "name", "path", "parent", "public", "created_at"]
+
+
+class FolderDetailSerializer(FolderSerializer):
+    ancestors = serializers.SerializerMethodField(help_text="The folders above this one, root first.")
+    children = FolderRefSerializer(many=True, read_only=True)
+
+    class Meta(FolderSerializer.Meta):
+        fields = [*FolderSerializer.Meta.fields, "ancestors", "children"]
+
+    @extend_schema_field(FolderRefSerializer(many=True))
+    def get_ancestors(self, folder: Folder) -> Any:
+        return FolderRefSerializer(selectors.ancestors(folder), many=True).data
+
+
+class FeedSerializer(serializers.ModelSerializer):
+    """A folder's feeds; a private folder's URLs answer only with a feed token (``&token=`` / ``?token=``)."""
+
+    folder = serializers.SerializerMethodField()
+    rss = serializers.SerializerMethodField()
+    atom = serializers.SerializerMethodField()
+    rss_subfolders = serializers.SerializerMethodField()
+    atom_subfolders = serializers.SerializerMethodField()
+    needs_token = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Folder
+        fields = ["folder", "public", "needs_token", "rss", "atom", "rss_subfolders", "atom_subfolders"]
+
+    def _url(self, path: str) -> str:
+        request = self.context.get("request")
+        return request.build_absolute_uri(path) if request is not None else path
+
+    @extend_schema_field(FolderRefSerializer)
+    def get_folder(self, folder: Folder) -> dict:
+        return FolderRefSerializer(folder).data
+
+    def get_needs_token(self, folder: Folder) -> bool:
+        return not folder.public
+
+    @extend_schema_field(serializers.URLField())
+    def get_rss(self, folder: Folder) -> str:
+        return self._url(folder_feed_url(folder, "rss"))
+
+    @extend_schema_field(serializers.URLField())
+    def get_atom(self, folder: Folder) -> str:
+        return self._url(folder_feed_url(folder, "atom"))
+
+    @extend_schema_field(serializers.URLField())
+    def get_rss_subfolders(self, folder: Folder) -> str:
+        return self._url(folder_feed_url(folder, "rss", subfolders=True))
+
+    @extend_schema_field(serializers.URLField())
+    def get_atom_subfolders(self, folder: Folder) -> str:
+        return self._url(folder_feed_url(folder, "atom", subfolders=True))
+
+
+# --------------------------------------------------------------------------- saved searches
+class SavedSearchSerializer(serializers.ModelSerializer):
+    owner = serializers.HiddenField(default=serializers.CurrentUserDefault())
+    state = serializers.ChoiceField(choices=["", *REVIEW_STATES], required=False, allow_blank=True)
+    rss = serializers.SerializerMethodField(help_text="Its RSS feed (a private one answers only with a feed token).")
+    atom = serializers.SerializerMethodField(help_text="Its Atom feed.")
+
+    class Meta:
+        model = SavedSearch
+        fields = [
+            "id",
+            "owner",
+            "name",
+            "query",
+            "site",
+            "folder",
+            "state",
+            "date_from",
+            "date_to",
+            "public",
+            "created_at",
+            "last_seen_at",
+            "rss",
+            "atom",
+        ]
+        read_only_fields = ["created_at", "last_seen_at"]
+
+    def _url(self, path: str) -> str:
+        request = self.context.get("request")
+        return request.build_absolute_uri(path) if request is not None else path
+
+    @extend_schema_field(serializers.URLField())
+    def get_rss(self, saved: SavedSearch) -> str:
+        return self._url(saved_search_feed_url(saved, "rss"))
+
+    @extend_schema_field(serializers.URLField())
+    def get_atom(self, saved: SavedSearch) -> str:
+        return self._url(saved_search_feed_url(saved, "atom"))
+
+    def validate_name(self, value: str) -> str:
+        value = value.strip()
+        if not value:
+            raise serializers.ValidationError("Name the saved search.")
+        return value
+
+    def validate_query(self, value: str) -> str:
+        value = value.strip()
+        try:
+            parse(value)  # the search box's syntax: a query that could never be searched is refused now
+        except QuerySyntaxError as exc:
+            raise serializers.ValidationError(str(exc)) from exc
+        return value
+
+    def validate(self, attrs: dict) -> dict:
+        start = attrs.get("date_from", getattr(self.instance, "date_from", None))
+        end = attrs.get("date_to", getattr(self.instance, "date_to", None))
+        if start and end and start > end:
+            raise serializers.ValidationError({"date_to": "The 'to' date is before the 'from' date."})
+        return attrs
+
+
+# --------------------------------------------------------------------------- sites
+class SiteSerializer(serializers.ModelSerializer):
+    """A site as the admin's form edits it: the model's validators (URLs, regular expressions, the polling
+    interval's minimum, unique name and home page) plus the admin's rule that only a superuser decides whether a
+    site may reach private addresses (it opens the local network to whoever can edit the site's URLs)."""
+
+    class Meta:
+        model = Site
+        fields = [
+            "id",
+            "name",
+            "home_url",
+            "active",
+            "section_urls",
+            "feed_url",
+            "include_patterns",
+            "exclude_patterns",
+            "poll_interval",
+            "allow_private_addresses",
+            *Site.HEALTH_FIELDS,
+        ]
+        read_only_fields = Site.HEALTH_FIELDS
+
+    def _unique_url(self, field: str, value: str) -> str:
+        value = canonical_url(value)
+        others = Site.objects.filter(**{field: value})
+        if self.instance is not None:
+            others = others.exclude(pk=self.instance.pk)
+        if value and others.exists():
+            raise serializers.ValidationError(f"Another site has this URL ({value}).")
+        return value
+
+    def validate_home_url(self, value: str) -> str:
+        return self._unique_url("home_url", value)
+
+    def validate_feed_url(self, value: str) -> str:
+        return canonical_url(value)
+
+    def validate_allow_private_addresses(self, value: bool) -> bool:
+        current = self.instance.allow_private_addresses if self.instance is not None else False
+        user = self.context["request"].user
+        if value != current and not user.is_superuser:
+            raise serializers.ValidationError("Only a superuser may change whether a site reaches private addresses.")
+        return value

@@ -1,0 +1,49 @@
+"""The API's own use cases: issuing and revoking tokens, saving a site as the admin does.
+
+Classification decisions are not here: the API calls classifier.services.accept / reject, as the workspace does,
+so that the audit log and the articles' review states stay right whichever door a decision came through.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from api.models import ApiToken
+from monitor.canonical import canonicalise
+from monitor.models import Site
+
+#: changing one of these sends the site to the next dispatch (as the admin's save does)
+WATCHED_FIELDS = frozenset({"section_urls", "feed_url", "include_patterns", "exclude_patterns"})
+
+
+def issue_token(user, name: str) -> tuple[ApiToken, str]:
+    """A new named token for ``user``: the row and the token itself, which nobody can see again after this."""
+    name = (name or "").strip()
+    if not name:
+        raise ValueError("name the token (what it is for)")
+    if ApiToken.objects.filter(user=user, name=name).exists():
+        raise ValueError(f"you already have a token named {name!r}")
+    return ApiToken.objects.create(user=user, name=name[:100], expiry=None)
+
+
+def revoke_token(user, token_id: int) -> bool:
+    """Revoke one of the user's tokens (its next request is refused); False if the user has no such token."""
+    deleted, _ = ApiToken.objects.filter(user=user, pk=token_id).delete()
+    return bool(deleted)
+
+
+def canonical_url(url: str) -> str:
+    """The spelling discovery compares with (monitor.canonical); unchanged when it cannot be canonicalised."""
+    return canonicalise(url) or url if url else url
+
+
+@transaction.atomic
+def save_site(site: Site, changed: set[str]) -> Site:
+    """Store a new or edited site as the admin's save does: a new site, or one whose watched URLs or patterns
+    changed, is due at the next dispatch."""
+    site.home_url = canonical_url(site.home_url)
+    site.feed_url = canonical_url(site.feed_url)
+    if site.pk is None or WATCHED_FIELDS & changed:
+        site.next_poll_at = None
+    site.save()
+    return site

@@ -1,0 +1,75 @@
+"""The article filters every list of articles shares (the inbox, search, the REST API): review state, site, days
+of collection, folder; and the lists' page size and count cap.
+
+Kept apart from classifier/selectors.py, which composes the workspace's pages and reaches the knowledge base
+and services: the search app (and the feeds through it) filter articles the inbox's way without that.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time, timedelta
+
+from django.db.models import Exists, OuterRef, QuerySet
+from django.utils import timezone
+
+from classifier.models import Classification, Folder, ReviewState
+from monitor.models import Article
+
+PAGE_SIZE = 50
+#: Lists count matching articles only up to this many ("more than 1,000"): an exact COUNT(*)
+#: over 100,000 filtered rows costs more than the page itself, and nobody pages that far.
+COUNT_CAP = 1_000
+
+UNREVIEWED, PENDING, CLASSIFIED = ReviewState.UNREVIEWED, ReviewState.PENDING, ReviewState.CLASSIFIED
+#: WebMon could not fetch or read the article: no case to review (Article.state, not a review state)
+FAILED = "failed"
+STATES = {**dict(ReviewState.choices), FAILED: "Failed (not fetched or not readable)"}
+
+
+def filter_state(qs: QuerySet[Article], state: str) -> QuerySet[Article]:
+    """Articles in one review state (classifier.models.ReviewState: disjoint, covering every article).
+
+    The state is stored on the article (Article.review_state, kept by services.refresh_review_states
+    in the transaction of every classification change) and indexed in inbox order, so a filtered page
+    is one index range scan however rare or common the state is.
+    """
+    if state not in STATES:
+        raise ValueError(f"unknown state {state!r}; choose one of {', '.join(STATES)}")
+    if state == FAILED:
+        return qs.filter(state=Article.State.FAILED)
+    if state == UNREVIEWED:  # a failed article has no case: it is listed as failed, not as waiting for review
+        return qs.filter(review_state=state).exclude(state=Article.State.FAILED)
+    return qs.filter(review_state=state)
+
+
+def day_start(day: date) -> datetime:
+    """The first moment of a day in the server's time zone (a date filter's bound)."""
+    return timezone.make_aware(datetime.combine(day, time.min))
+
+
+def narrow(
+    qs: QuerySet[Article],
+    site_id: int | None = None,
+    state: str | None = None,
+    date_from: date | None = None,
+    date_to: date | None = None,
+) -> QuerySet[Article]:
+    """``qs`` narrowed to a site, a review state and inclusive days of collection. Bounds on collected_at
+    itself, so that an index in inbox order serves the range: (collected_at), or (review_state, collected_at,
+    id) and (site, review_state, collected_at, id)."""
+    if site_id:
+        qs = qs.filter(site_id=site_id)
+    if state:
+        qs = filter_state(qs, state)
+    if date_from:
+        qs = qs.filter(collected_at__gte=day_start(date_from))
+    if date_to:
+        qs = qs.filter(collected_at__lt=day_start(date_to + timedelta(days=1)))
+    return qs
+
+
+def in_folder(folder: Folder) -> Exists:
+    """The article is accepted or suggested (not rejected) in the folder or below it: what a list filtered by
+    folder shows, suggestions beside decisions, as the folder tree's counts do."""
+    rows = Classification.objects.filter(case__article_id=OuterRef("pk")).exclude(state=Classification.State.REJECTED)
+    return Exists(rows.filter(folder.subtree_q("folder__")))

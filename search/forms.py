@@ -1,0 +1,69 @@
+"""Forms of the search pages: they parse and check input; views call search/services.py."""
+
+from __future__ import annotations
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from classifier.forms import date_field
+from classifier.models import Folder
+from monitor.models import Site
+from search.models import SavedSearch
+from search.query import MAX_QUERY_CHARS
+from search.services import STATES
+
+
+class FolderChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, obj) -> str:
+        return obj.path
+
+
+class SearchForm(forms.Form):
+    """The query and the filters of /search/ (GET), also what a saved search stores."""
+
+    q = forms.CharField(required=False, max_length=MAX_QUERY_CHARS, label="Search")
+    site = forms.ModelChoiceField(queryset=Site.objects.order_by("name"), required=False, empty_label="All sites")
+    folder = FolderChoiceField(queryset=Folder.objects.order_by("path"), required=False, empty_label="Any folder")
+    state = forms.ChoiceField(choices=[("", "Any state"), *STATES.items()], required=False)
+    date_from = date_field("From")
+    date_to = date_field("To")
+
+    FILTERS = ("site", "folder", "state", "date_from", "date_to")
+
+    def clean(self):
+        data = super().clean()
+        if data.get("date_from") and data.get("date_to") and data["date_from"] > data["date_to"]:
+            raise ValidationError("The 'from' date is after the 'to' date.")
+        return data
+
+    def filters(self) -> dict:
+        """The cleaned filters as search.services takes them (only after is_valid())."""
+        data = self.cleaned_data
+        return {
+            "site": data.get("site"),
+            "folder": data.get("folder"),
+            "state": data.get("state") or "",
+            "date_from": data.get("date_from"),
+            "date_to": data.get("date_to"),
+        }
+
+
+class SavedSearchForm(forms.ModelForm):
+    """Name and public flag of a saved search (saving the current search, or renaming one)."""
+
+    class Meta:
+        model = SavedSearch
+        fields = ["name", "public"]
+
+    def __init__(self, *args, owner, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.owner = owner
+
+    def clean_name(self) -> str:
+        name = (self.cleaned_data.get("name") or "").strip()
+        if not name:
+            raise ValidationError("Name the search.")
+        taken = SavedSearch.objects.filter(owner=self.owner, name=name).exclude(pk=self.instance.pk)
+        if taken.exists():
+            raise ValidationError(f"You already have a saved search named {name!r}.")
+        return name

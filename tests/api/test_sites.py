@@ -1,0 +1,126 @@
+"""Sites through the API, for site administrators: validated as the admin's form validates them, saved as the
+admin saves them (canonical URLs, due at the next dispatch), deactivated rather than deleted."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from monitor.models import Site
+
+NEW = {"name": "Health News", "home_url": "HTTPS://News.Example.ORG:443/Health/?utm_source=x#top"}
+
+
+@pytest.mark.django_db
+def test_register_a_site_canonical_and_due_at_the_next_dispatch(api_as):
+    response = api_as("site_admin").post(
+        "/api/sites/",
+        {
+            **NEW,
+            "feed_url": "https://News.Example.org/feed.xml",
+            "include_patterns": r"/health/\d+",
+            "poll_interval": 300,
+        },
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    site = Site.objects.get(name="Health News")
+    assert site.home_url == "https://news.example.org/Health/"
+    assert site.feed_url == "https://news.example.org/feed.xml"
+    assert site.next_poll_at is None and site.active and not site.allow_private_addresses
+    assert response.json()["home_url"] == site.home_url
+    assert response.json()["id"] == site.pk
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "change, field",
+    [
+        ({"include_patterns": "/health/(\\d+"}, "include_patterns"),
+        ({"exclude_patterns": "ok\n[unclosed"}, "exclude_patterns"),
+        ({"section_urls": "https://news.example.org/a\nftp://news.example.org/b"}, "section_urls"),
+        ({"home_url": "not a url"}, "home_url"),
+        ({"feed_url": "javascript:alert(1)"}, "feed_url"),
+        ({"poll_interval": 10}, "poll_interval"),
+        ({"name": ""}, "name"),
+    ],
+)
+def test_the_admins_validation_applies(api_as, change, field):
+    response = api_as("site_admin").post("/api/sites/", {**NEW, **change}, format="json")
+    assert response.status_code == 400
+    assert field in response.json(), response.json()
+    assert not Site.objects.exists()
+
+
+@pytest.mark.django_db
+def test_names_and_home_pages_are_unique_after_canonicalisation(api_as, site):
+    client = api_as("site_admin")
+    response = client.post("/api/sites/", {"name": "Daily", "home_url": "https://other.example/"}, format="json")
+    assert response.status_code == 400 and "name" in response.json()
+    response = client.post("/api/sites/", {"name": "Other", "home_url": "HTTPS://DAILY.example:443/"}, format="json")
+    assert response.status_code == 400 and "home_url" in response.json()  # a clear error, not an IntegrityError
+    assert Site.objects.count() == 1
+    # a site keeps its own home page when edited
+    assert client.patch(f"/api/sites/{site.pk}/", {"home_url": site.home_url}, format="json").status_code == 200
+
+
+@pytest.mark.django_db
+def test_only_a_superuser_lets_a_site_reach_private_addresses(api_as, site):
+    admin = api_as("site_admin")
+    response = admin.post("/api/sites/", {**NEW, "allow_private_addresses": True}, format="json")
+    assert response.status_code == 400
+    assert "superuser" in str(response.json()["allow_private_addresses"])
+    assert admin.patch(f"/api/sites/{site.pk}/", {"allow_private_addresses": True}, format="json").status_code == 400
+    site.refresh_from_db()
+    assert not site.allow_private_addresses
+    root = api_as("superuser")
+    assert root.patch(f"/api/sites/{site.pk}/", {"allow_private_addresses": True}, format="json").status_code == 200
+    site.refresh_from_db()
+    assert site.allow_private_addresses
+    # a site administrator edits such a site (sending the flag unchanged) but cannot take the decision back
+    response = admin.put(
+        f"/api/sites/{site.pk}/",
+        {"name": "Daily", "home_url": site.home_url, "allow_private_addresses": True, "poll_interval": 120},
+        format="json",
+    )
+    assert response.status_code == 200, response.json()
+    assert admin.patch(f"/api/sites/{site.pk}/", {"allow_private_addresses": False}, format="json").status_code == 400
+    site.refresh_from_db()
+    assert site.allow_private_addresses and site.poll_interval == 120
+
+
+@pytest.mark.django_db
+def test_changing_what_is_watched_makes_the_site_due_now_other_changes_do_not(api_as, site):
+    later = timezone.now() + timedelta(hours=1)
+    Site.objects.filter(pk=site.pk).update(next_poll_at=later)
+    client = api_as("site_admin")
+    assert client.patch(f"/api/sites/{site.pk}/", {"poll_interval": 900}, format="json").status_code == 200
+    site.refresh_from_db()
+    assert site.next_poll_at == later and site.poll_interval == 900
+    assert client.patch(f"/api/sites/{site.pk}/", {"include_patterns": "/news/"}, format="json").status_code == 200
+    site.refresh_from_db()
+    assert site.next_poll_at is None
+
+
+@pytest.mark.django_db
+def test_health_is_shown_and_read_only(api_as, site):
+    Site.objects.filter(pk=site.pk).update(consecutive_failures=3, last_error="timeout")
+    client = api_as("site_admin")
+    data = client.get(f"/api/sites/{site.pk}/").json()
+    assert data["consecutive_failures"] == 3 and data["last_error"] == "timeout"
+    client.patch(f"/api/sites/{site.pk}/", {"consecutive_failures": 0, "last_error": ""}, format="json")
+    site.refresh_from_db()
+    assert site.consecutive_failures == 3 and site.last_error == "timeout"
+
+
+@pytest.mark.django_db
+def test_a_site_is_deactivated_never_deleted(api_as, site, other_site):
+    client = api_as("site_admin")
+    response = client.post(f"/api/sites/{site.pk}/deactivate/")
+    assert response.status_code == 200 and response.json()["active"] is False
+    site.refresh_from_db()
+    assert not site.active
+    assert client.delete(f"/api/sites/{site.pk}/").status_code == 405
+    assert Site.objects.count() == 2
+    names = [row["name"] for row in client.get("/api/sites/").json()["results"]]
+    assert names == ["Daily", "Weekly"]

@@ -1,0 +1,106 @@
+"""The dashboards in real headless Chromium under the site's Content-Security-Policy: every chart is drawn (a uPlot
+canvas each), nothing is refused and nothing fails, and the page does not scroll sideways at 1,366 px or 390 px."""
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from classifier import services
+from classifier.models import Classification, Rule
+from monitor.models import Article
+from tests.e2e import demo_data
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+CHARTS = ("sites", "folders", "backlog", "rules")
+# Recorded by the page itself: a refused inline script or style fires this event (a console message too).
+WATCH_CSP = """window.__refused = [];
+document.addEventListener('securitypolicyviolation',
+    e => window.__refused.push(e.violatedDirective + ' ' + e.blockedURI));"""
+
+OVERFLOWING = """w => [...document.querySelectorAll('main, main *')]
+    .filter(e => e.getBoundingClientRect().right > w + 0.5
+        || e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible')
+    .map(e => e.tagName + '.' + e.className + '#' + e.id + ' ' + Math.round(e.getBoundingClientRect().right))"""
+
+
+def history(data):
+    """The demo data spread over two weeks, with decisions: a second rule (asthma), the diabetes suggestions
+    accepted but one, which is rejected, and a rule that never fires (as an imported knowledge base has)."""
+    expert, folders, articles = data["expert"], data["folders"], data["articles"]
+    asthma = next(a for slug, a in articles.items() if "asthma" in a.case.keywords and "asthma" in slug)
+    services.commit_rule(asthma.case, "new", expert, folder=folders["asthma"], conditions=["asthma"])
+    rows = list(Classification.objects.filter(state=Classification.State.SUGGESTED).select_related("case", "folder"))
+    assert len(rows) >= 3, "the rules suggest folders on the demo articles"
+    services.reject(rows[0].case, rows[0].folder, expert)
+    for row in rows[1:-1]:  # the last stays pending
+        services.accept(row.case, expert, [row.folder])
+    Rule.objects.create(folder=folders["sleep"], conditions=["hibernation"], created_by=expert)
+    now = timezone.now()
+    for i, article in enumerate(sorted(articles.values(), key=lambda a: a.pk)):
+        Article.objects.filter(pk=article.pk).update(collected_at=now - timedelta(days=i % 14, hours=i % 5))
+        Classification.objects.filter(case__article=article, decided_at__isnull=False).update(
+            decided_at=now - timedelta(days=i % 9)
+        )
+
+
+def test_dashboards_draw_every_chart_under_the_csp_on_a_wide_and_a_phone_screen(
+    browser, live_server, django_user_model, shot
+):
+    data = demo_data.load(django_user_model)
+    history(data)
+    for width, height in ((1366, 900), (390, 844)):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        context.set_default_timeout(15_000)
+        context.add_init_script(WATCH_CSP)
+        page = context.new_page()
+        errors, refused = [], []
+        page.on("console", lambda msg, errors=errors: msg.type == "error" and errors.append(msg.text))
+        page.on("pageerror", lambda exc, errors=errors: errors.append(str(exc)))
+        page.goto(f"{live_server.url}/accounts/login/?next=/dashboards/")
+        page.fill("input[name=username]", "ada")
+        page.fill("input[name=password]", demo_data.PASSWORD)
+        page.click("button[type=submit]")
+        expect(page).to_have_url(re.compile(r"/dashboards/$"))
+        response = page.reload()
+        assert "script-src 'self'" in response.headers["content-security-policy"]
+        expect(page.locator("h1")).to_have_text("Dashboards")
+        for chart in CHARTS:
+            canvas = page.locator(f'.chart[data-chart="{chart}"] canvas')
+            expect(canvas).to_have_count(1)
+            box = canvas.bounding_box()
+            assert box["width"] > 200 and box["height"] > 100, (chart, box)
+        # what the charts drew comes from the page's data: the demo sites and folders are in the legends
+        site = next(iter(data["sites"].values()))[0]
+        expect(page.locator('.chart[data-chart="sites"] .u-legend')).to_contain_text(site.name)
+        expect(page.locator('.chart[data-chart="folders"] .u-legend')).to_contain_text("Health/Diabetes")
+        expect(page.locator('.chart[data-chart="rules"] .u-legend')).to_contain_text("rejected")
+        expect(page.locator("#never-fired")).to_be_visible()
+        # a canvas with something drawn on it is not all one colour
+        painted = page.evaluate(
+            """() => [...document.querySelectorAll('.chart canvas')].map(c => {
+                const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+                let ink = 0; for (let i = 3; i < d.length; i += 4) if (d[i] > 0) ink++;
+                return ink; })"""
+        )
+        assert all(ink > 500 for ink in painted), painted
+        if width > 1000:
+            scroll = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+            assert scroll[0] <= scroll[1], f"sideways scrolling at {width} px: {scroll}"
+        # Nothing of the page's own content reaches past the window. (The shared header, base.html's topbar, does
+        # not wrap at 390 px before the responsive-layout work of issue 16 item 9; it is not this page's.)
+        wide = page.evaluate(OVERFLOWING, width)
+        assert wide == [], f"wider than {width} px: {wide}"
+        refused += page.evaluate("() => window.__refused")
+        assert refused == [], refused
+        assert errors == [], errors
+        if width > 1000:
+            shot(page, "dashboards", full_page=True)
+        # the CSV link under a chart downloads its data
+        with page.expect_download() as download:
+            page.locator("#chart-backlog a.csv").click()
+        assert download.value.suggested_filename.startswith("wims-backlog-")
+        context.close()

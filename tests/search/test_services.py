@@ -1,0 +1,255 @@
+"""The search API on the database the tests run on (SQLite FTS5 by default, PostgreSQL with DATABASE_URL)."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from classifier.models import Classification, ReviewState
+from monitor.models import Article
+from search import services
+from search.models import SavedSearch, SearchDocument
+from search.services import QuerySyntaxError, matching_articles, saved_search_articles, search
+
+from .conftest import ids
+
+pytestmark = pytest.mark.django_db
+
+
+def test_words_must_all_occur(make_article):
+    both = make_article("Outbreak report", "Measles cases rise in the north; vaccination teams sent.")
+    make_article("Other", "Measles only.")
+    assert ids(matching_articles("measles vaccination")) == [both.pk]
+
+
+def test_stemming_vaccines_finds_vaccine(make_article):
+    a = make_article("Clinic news", "The vaccine arrived on Monday.")
+    assert ids(matching_articles("vaccines")) == [a.pk]
+    assert ids(matching_articles('"vaccines arrived"')) == [a.pk], "stemmed inside a phrase too"
+
+
+def test_phrase_or_and_negation(make_article):
+    phrase = make_article("A", "Public health officials met.")
+    apart = make_article("B", "Health is public knowledge.")
+    flu = make_article("C", "Bird flu spreads among farms.")
+    cholera = make_article("D", "Cholera in the port city.")
+    assert ids(matching_articles('"public health"')) == [phrase.pk]
+    assert ids(matching_articles("public health")) == sorted([phrase.pk, apart.pk])
+    assert ids(matching_articles("flu or cholera")) == sorted([flu.pk, cholera.pk])
+    assert ids(matching_articles("health -knowledge")) == [phrase.pk]
+    assert ids(matching_articles('health -"public health"')) == [apart.pk]
+
+
+def test_title_and_keywords_are_searched(make_article):
+    titled = make_article("Dengue warning", "Nothing else here.")
+    keyworded = make_article("Report", "Some text.", keywords=["malaria"])
+    assert ids(matching_articles("dengue")) == [titled.pk]
+    assert ids(matching_articles("malaria")) == [keyworded.pk]
+
+
+def test_title_match_ranks_first(make_article):
+    body = make_article("Weather today", "Rain. The word cholera appears once in a long text about other things.")
+    title = make_article("Cholera outbreak", "Officials confirmed new cases.")
+    page = search("cholera")
+    assert [r.article.pk for r in page.results] == [title.pk, body.pk]
+    assert page.results[0].score > page.results[1].score
+    assert page.total == 2 and not page.total_capped and not page.has_next
+
+
+@pytest.mark.parametrize(
+    "query",
+    ['"', 'measles"', "*", "measles*", "title:measles", "(measles", "measles)", "NEAR(measles x)", "a AND", "^x", "-"],
+)
+def test_stray_syntax_never_raises_a_database_error(make_article, query):
+    make_article("Measles", "measles and x")
+    try:
+        list(matching_articles(query))
+        search(query)
+    except QuerySyntaxError as error:
+        assert str(error)
+
+
+def test_near_and_operators_are_plain_words(make_article):
+    a = make_article("Near the border", "Cases near the border and in the city or the port.")
+    assert ids(matching_articles("NEAR border")) == [a.pk]
+    assert ids(matching_articles("city OR port AND")) == [a.pk]
+
+
+def test_empty_and_negative_only_queries_are_refused(make_article):
+    for query in ("", "  ", "-measles"):
+        with pytest.raises(QuerySyntaxError):
+            matching_articles(query)
+
+
+def test_site_filter(make_article, other_site):
+    here = make_article("Flu", "flu")
+    make_article("Flu", "flu", site=other_site)
+    assert ids(matching_articles("flu", site=here.site)) == [here.pk]
+    assert ids(matching_articles("flu", site=here.site_id)) == [here.pk]
+
+
+def test_date_filters_are_inclusive_days_of_collection(make_article):
+    old = make_article("Flu", "flu", days_ago=10)
+    recent = make_article("Flu", "flu", days_ago=1)
+    today = timezone.localdate()
+    assert ids(matching_articles("flu", date_from=today - timedelta(days=2))) == [recent.pk]
+    assert ids(matching_articles("flu", date_to=today - timedelta(days=10))) == [old.pk]
+    assert ids(matching_articles("flu", date_from=today - timedelta(days=10), date_to=today)) == sorted(
+        [old.pk, recent.pk]
+    )
+
+
+def test_folder_filter_takes_the_subtree_accepted_or_suggested_not_rejected(make_article, classify):
+    accepted = make_article("Flu", "flu")
+    suggested_below = make_article("Flu", "flu")
+    rejected = make_article("Flu", "flu")
+    elsewhere = make_article("Flu", "flu")
+    classify(accepted, "Health")
+    classify(suggested_below, "Health/Influenza", Classification.State.SUGGESTED)
+    row = classify(rejected, "Health")
+    row.state = Classification.State.REJECTED
+    row.save()
+    classify(elsewhere, "Healthcare")  # a path that starts like Health's but is not below it
+    health = row.folder
+    assert ids(matching_articles("flu", folder=health)) == sorted([accepted.pk, suggested_below.pk])
+    assert ids(matching_articles("flu", folder=health.pk)) == sorted([accepted.pk, suggested_below.pk])
+
+
+def test_state_filter_uses_the_inbox_states(make_article):
+    pending = make_article("Flu", "flu", review_state=ReviewState.PENDING)
+    unreviewed = make_article("Flu", "flu")
+    assert ids(matching_articles("flu", state="pending")) == [pending.pk]
+    assert ids(matching_articles("flu", state="unreviewed")) == [unreviewed.pk]
+    with pytest.raises(QuerySyntaxError, match="Unknown state"):
+        matching_articles("flu", state="bogus")
+
+
+def test_duplicates_and_failed_articles_are_not_indexed(make_article):
+    original = make_article("Flu", "flu season")
+    duplicate = make_article("Flu", "flu season", state=Article.State.DUPLICATE, duplicate_of=original)
+    failed = make_article("Flu", "flu season", state=Article.State.FAILED)
+    assert ids(matching_articles("flu")) == [original.pk]
+    assert not SearchDocument.objects.filter(pk__in=[duplicate.pk, failed.pk]).exists()
+    # an indexed article that becomes a duplicate leaves the index when it is indexed again
+    Article.objects.filter(pk=original.pk).update(state=Article.State.DUPLICATE)
+    services.index_article(original.pk)
+    assert ids(matching_articles("flu")) == []
+
+
+def test_reindexing_follows_changed_text(make_article):
+    a = make_article("Report", "cholera")
+    Article.objects.filter(pk=a.pk).update(core_text="typhoid")
+    assert ids(matching_articles("cholera")) == [a.pk]  # not indexed again yet
+    services.index_article(a)
+    assert ids(matching_articles("cholera")) == []
+    assert ids(matching_articles("typhoid")) == [a.pk]
+
+
+def test_reindex_fills_the_index_for_articles_stored_before(site):
+    a = Article.objects.create(site=site, url="https://daily.example/x", title="Anthrax", state="processed")
+    assert ids(matching_articles("anthrax")) == []
+    services.reindex(batch=1)
+    assert ids(matching_articles("anthrax")) == [a.pk]
+
+
+def test_snippets_are_escaped_and_marked(make_article):
+    make_article("Title", "Before <script>alert(1)</script> the measles outbreak & more \ue000odd\ue001 text.")
+    (result,) = search("measles").results
+    snippet = str(result.snippet)
+    assert "<script>" not in snippet and "&lt;script&gt;" in snippet
+    assert "<mark>measles</mark>" in snippet
+    assert "&amp;" in snippet
+    assert snippet.count("<mark>") == 1  # the article's own sentinel characters are not markers
+
+
+def test_results_carry_folders_and_state(make_article, classify):
+    a = make_article("Flu", "flu", review_state=ReviewState.PENDING)
+    classify(a, "Health/Influenza", Classification.State.SUGGESTED)
+    (result,) = search("flu").results
+    assert result.state == "pending"
+    assert [(c.path, c.state) for c in result.folders] == [("Health/Influenza", "suggested")]
+
+
+def test_paging(make_article):
+    made = [make_article(f"Flu {i}", "flu") for i in range(7)]
+    first = search("flu", size=3)
+    second = search("flu", page=2, size=3)
+    third = search("flu", page=3, size=3)
+    seen = [r.article.pk for p in (first, second, third) for r in p.results]
+    assert sorted(seen) == sorted(a.pk for a in made)
+    assert first.has_next and second.has_next and not third.has_next
+    assert not first.has_previous and third.has_previous
+    assert first.total == 7
+
+
+def test_saved_search_articles_apply_every_filter(make_article, other_site, expert_user):
+    here = make_article("Flu", "flu", days_ago=3)
+    make_article("Flu", "flu", site=other_site)
+    saved = SavedSearch.objects.create(
+        owner=expert_user, name="flu here", query="flu", site=here.site, date_from=timezone.localdate() - timedelta(5)
+    )
+    assert ids(saved_search_articles(saved)) == [here.pk]
+
+
+def test_search_reindex_command(site):
+    from django.core.management import call_command
+
+    a = Article.objects.create(site=site, url="https://daily.example/y", title="Leprosy", state="processed")
+    call_command("search_reindex", "--batch", "1")
+    assert ids(matching_articles("leprosy")) == [a.pk]
+
+
+def test_a_selective_query_uses_the_full_text_index(site):
+    """PostgreSQL: the GIN index, not a scan of every vector (the vectors stay in the table's pages so that
+    the planner sees what a scan costs); SQLite: the FTS5 table's own index."""
+    from django.db import connection
+
+    from search import backends
+    from search.query import parse
+
+    filler = " ".join(f"word{i}" for i in range(400))
+    Article.objects.bulk_create(
+        Article(
+            site=site, url=f"https://daily.example/bulk/{i}", title=f"Report {i}", core_text=filler, state="processed"
+        )
+        for i in range(3000)
+    )
+    rare = Article.objects.create(site=site, url="https://daily.example/rare", title="Rabies", state="processed")
+    services.reindex()
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE") if connection.vendor == "postgresql" else None
+    qs = backends.filter_matching(Article.objects.all(), parse("rabies"))
+    assert ids(qs) == [rare.pk]
+    plan = qs.explain()
+    if connection.vendor == "postgresql":
+        assert "search_document_vector_gin" in plan, plan
+    else:
+        assert "VIRTUAL TABLE INDEX" in plan, plan
+
+
+def test_ranked_pages_apply_every_filter(make_article, classify, other_site):
+    inside = make_article("Flu in the folder", "flu", review_state=ReviewState.PENDING, days_ago=2)
+    classify(inside, "Health/Influenza", Classification.State.SUGGESTED)
+    make_article("Flu elsewhere", "flu", review_state=ReviewState.PENDING, days_ago=2)
+    other = make_article("Flu other site", "flu", site=other_site, review_state=ReviewState.PENDING, days_ago=2)
+    classify(other, "Health")
+    health = other.case.classifications.get().folder
+    today = timezone.localdate()
+    page = search(
+        "flu",
+        site=inside.site,
+        folder=health,
+        state="pending",
+        date_from=today - timedelta(days=3),
+        date_to=today - timedelta(days=1),
+    )
+    assert [r.article.pk for r in page.results] == [inside.pk] and page.total == 1
+    assert search("flu", folder=health, date_from=today).results == []
+
+
+def test_a_huge_core_text_is_indexed_not_refused(make_article):
+    # 120,000 distinct words: a PostgreSQL tsvector of all of them would pass its 1 MB limit
+    text = "smallpox " + " ".join(f"w{i}x" for i in range(120_000))
+    a = make_article("Long", text)
+    assert ids(matching_articles("smallpox")) == [a.pk]
+    assert "<mark>smallpox</mark>" in search("smallpox").results[0].snippet

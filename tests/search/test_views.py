@@ -1,0 +1,223 @@
+"""The search page, the header's search box and the saved searches' pages."""
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, get_resolver, reverse
+from django.utils import timezone
+
+from monitor.models import Article
+from search.models import SavedSearch
+from wims.roles import SITE_ADMINISTRATORS, ensure_groups
+
+pytestmark = pytest.mark.django_db
+
+RESULTS = reverse("search:results")
+
+
+def _search_urls():
+    for pattern in get_resolver().url_patterns:
+        if getattr(pattern, "namespace", None) == "search":
+            for p in pattern.url_patterns:
+                assert isinstance(p, URLPattern)
+                yield p.name, reverse(f"search:{p.name}", args=[1] * len(p.pattern.converters)), p
+
+
+def test_every_search_view_requires_the_expert_role():
+    names = {name for name, _, p in _search_urls() if getattr(p.callback, "required_role", None) == "experts"}
+    assert names == {name for name, _, _ in _search_urls()}
+    assert {"results", "save", "saved", "saved-open", "saved-edit", "saved-delete"} <= names
+
+
+def test_anonymous_visitors_are_sent_to_login(client):
+    for name, url, _ in _search_urls():
+        response = client.get(url)
+        assert response.status_code == 302 and response["Location"].startswith(reverse("login")), name
+
+
+def test_signed_in_non_experts_get_403(client, django_user_model):
+    admin = django_user_model.objects.create_user("site-admin", password="pw")  # noqa: S106
+    admin.groups.add(ensure_groups()[SITE_ADMINISTRATORS])
+    client.force_login(admin)
+    for name, url, _ in _search_urls():
+        response = client.post(url) if name in {"save", "saved-edit", "saved-delete"} else client.get(url)
+        assert response.status_code == 403, name
+    assert 'role="search"' not in client.get(reverse("feeds:list")).content.decode(), "no search box"
+
+
+def test_the_header_has_the_search_box_for_experts(ec):
+    page = ec.get(reverse("classifier:inbox")).content.decode()
+    assert f'action="{RESULTS}"' in page and 'name="q"' in page
+
+
+def test_empty_query_explains_the_syntax(ec):
+    for params in ({}, {"q": "   "}):
+        response = ec.get(RESULTS, params)
+        assert response.status_code == 200
+        assert response.context["page"] is None
+        assert "Type a word or a phrase" in response.content.decode()
+
+
+def test_invalid_query_is_a_400_with_the_reason(ec):
+    response = ec.get(RESULTS, {"q": "-measles"})
+    assert response.status_code == 400
+    assert "This search cannot be run" in response.content.decode()
+    assert "at least one word" in response.content.decode()
+
+
+def test_bad_filters_are_a_400_not_ignored(ec):
+    response = ec.get(RESULTS, {"q": "flu", "date_from": "2026-05-02", "date_to": "2026-05-01"})
+    assert response.status_code == 400
+    assert "Nothing was searched" in response.content.decode()
+
+
+def test_no_results(ec, make_article):
+    make_article("Flu", "flu")
+    response = ec.get(RESULTS, {"q": "ebola"})
+    assert response.status_code == 200
+    assert "No article matches this search" in response.content.decode()
+    assert "0 articles found" in response.content.decode()
+
+
+def test_results_show_title_site_folders_escaped_snippet_and_link(ec, make_article, classify):
+    a = make_article(
+        "<b>Measles</b> alert", "Officials said <script>alert('x')</script> measles cases doubled this week."
+    )
+    classify(a, "Health/Measles")
+    response = ec.get(RESULTS, {"q": "measles"})
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "<script>alert" not in page and "&lt;script&gt;alert" in page
+    assert "<b>Measles</b>" not in page and "&lt;b&gt;Measles&lt;/b&gt; alert" in page
+    assert "<mark>measles</mark>" in page
+    assert reverse("classifier:article", args=[a.pk]) in page
+    assert "Daily" in page and "Health/Measles" in page
+    assert "1 article found" in page
+
+
+def test_filters_reach_the_search(ec, make_article, other_site):
+    make_article("Flu", "flu")
+    there = make_article("Flu", "flu", site=other_site)
+    response = ec.get(RESULTS, {"q": "flu", "site": other_site.pk})
+    assert [r.article.pk for r in response.context["page"].results] == [there.pk]
+
+
+def test_paging_keeps_the_filters(ec, make_article, site):
+    for i in range(52):
+        make_article(f"Flu {i}", "flu")
+    first = ec.get(RESULTS, {"q": "flu", "site": site.pk})
+    assert len(first.context["page"].results) == 50 and first.context["page"].has_next
+    link = re.search(r'href="\?([^"]+)">More results', first.content.decode()).group(1).replace("&amp;", "&")
+    assert "page=2" in link and f"site={site.pk}" in link
+    second = ec.get(f"{RESULTS}?{link}")
+    assert len(second.context["page"].results) == 2
+    assert "results 51–52" in second.content.decode()
+    beyond = ec.get(RESULTS, {"q": "flu", "page": 3}).content.decode()
+    assert "No more results" in beyond and "No article matches" not in beyond
+
+
+# --------------------------------------------------------------------------- saved searches
+def test_save_a_search_with_its_filters(ec, expert_user, make_article, site, classify):
+    folder = classify(make_article("Flu", "flu"), "Health").folder
+    response = ec.post(
+        reverse("search:save"),
+        {"q": '"bird flu" -test', "site": site.pk, "folder": folder.pk, "state": "pending", "name": "Bird flu"},
+    )
+    assert response.status_code == 302 and response["Location"] == reverse("search:saved")
+    saved = SavedSearch.objects.get(owner=expert_user)
+    assert (saved.name, saved.query, saved.site, saved.folder, saved.state, saved.public) == (
+        "Bird flu",
+        '"bird flu" -test',
+        site,
+        folder,
+        "pending",
+        False,
+    )
+
+
+def test_save_refuses_a_bad_query_or_a_taken_name(ec, expert_user):
+    ec.post(reverse("search:save"), {"q": "flu", "name": "Flu"})
+    response = ec.post(reverse("search:save"), {"q": "flu", "name": "Flu"}, follow=True)
+    assert "already have a saved search" in response.content.decode()
+    response = ec.post(reverse("search:save"), {"q": "-flu", "name": "Other"}, follow=True)
+    assert "Not saved" in response.content.decode()
+    assert list(SavedSearch.objects.values_list("name", flat=True)) == ["Flu"]
+
+
+def test_save_needs_csrf(expert_user):
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(expert_user)
+    assert strict.post(reverse("search:save"), {"q": "flu", "name": "Flu"}).status_code == 403
+    page = strict.get(RESULTS, {"q": "flu"}).content.decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    response = strict.post(reverse("search:save"), {"q": "flu", "name": "Flu", "csrfmiddlewaretoken": token})
+    assert response.status_code == 302 and SavedSearch.objects.filter(name="Flu").exists()
+
+
+def test_new_matches_count_since_last_opened(ec, expert_user, make_article):
+    seen = timezone.now() - timedelta(days=1)
+    saved = SavedSearch.objects.create(owner=expert_user, name="Flu", query="flu", last_seen_at=seen)
+    make_article("Flu", "flu", processed_at=seen - timedelta(hours=1))  # before the owner looked
+    make_article("Flu", "flu", processed_at=seen + timedelta(hours=1))
+    make_article("Cholera", "cholera", processed_at=seen + timedelta(hours=1))
+    rows = ec.get(reverse("search:saved")).context["rows"]
+    assert [(r.saved.name, r.new) for r in rows] == [("Flu", 1)]
+    assert "1 new" in ec.get(reverse("search:saved")).content.decode()
+
+    response = ec.get(reverse("search:saved-open", args=[saved.pk]))
+    assert response.status_code == 302 and response["Location"].startswith(RESULTS + "?q=flu")
+    saved.refresh_from_db()
+    assert saved.last_seen_at > seen
+    assert ec.get(reverse("search:saved")).context["rows"][0].new == 0
+    make_article("Flu", "flu", processed_at=timezone.now() + timedelta(seconds=1))
+    assert ec.get(reverse("search:saved")).context["rows"][0].new == 1
+
+
+def test_opening_a_saved_search_shows_its_filters(ec, expert_user, make_article, other_site):
+    make_article("Flu", "flu")
+    there = make_article("Flu", "flu", site=other_site)
+    saved = SavedSearch.objects.create(owner=expert_user, name="Flu there", query="flu", site=other_site)
+    results = ec.get(reverse("search:saved-open", args=[saved.pk]), follow=True)
+    assert [r.article.pk for r in results.context["page"].results] == [there.pk]
+
+
+def test_rename_public_flag_and_delete(ec, expert_user):
+    saved = SavedSearch.objects.create(owner=expert_user, name="Flu", query="flu")
+    SavedSearch.objects.create(owner=expert_user, name="Taken", query="x")
+    ec.post(reverse("search:saved-edit", args=[saved.pk]), {"name": "Influenza", "public": "on"})
+    saved.refresh_from_db()
+    assert (saved.name, saved.public) == ("Influenza", True)
+    response = ec.post(reverse("search:saved-edit", args=[saved.pk]), {"name": "Taken"}, follow=True)
+    assert "already have a saved search" in response.content.decode()
+    saved.refresh_from_db()
+    assert saved.name == "Influenza"
+    ec.post(reverse("search:saved-delete", args=[saved.pk]))
+    assert not SavedSearch.objects.filter(pk=saved.pk).exists()
+
+
+def test_another_experts_saved_search_is_a_404(ec, django_user_model):
+    other = django_user_model.objects.create_user("grace")
+    theirs = SavedSearch.objects.create(owner=other, name="Theirs", query="flu")
+    assert ec.get(reverse("search:saved-open", args=[theirs.pk])).status_code == 404
+    assert ec.post(reverse("search:saved-edit", args=[theirs.pk]), {"name": "Mine"}).status_code == 404
+    assert ec.post(reverse("search:saved-delete", args=[theirs.pk])).status_code == 404
+    assert SavedSearch.objects.filter(pk=theirs.pk, name="Theirs").exists()
+    assert ec.get(reverse("search:saved")).context["rows"] == []
+
+
+def test_saved_list_links_feeds_of_open_searches_only(ec, expert_user):
+    public = SavedSearch.objects.create(owner=expert_user, name="Open", query="flu", public=True)
+    private = SavedSearch.objects.create(owner=expert_user, name="Closed", query="flu")
+    page = ec.get(reverse("search:saved")).content.decode()
+    assert reverse("feeds:saved-search", kwargs={"saved_id": public.pk, "fmt": "rss"}) in page
+    assert reverse("feeds:saved-search", kwargs={"saved_id": private.pk, "fmt": "rss"}) not in page
+    assert reverse("feeds:tokens") in page
+
+
+def test_failed_state_filter(ec, make_article):
+    # the index never holds failed articles: the state filter answers an empty page, not an error
+    make_article("Flu", "flu", state=Article.State.FAILED)
+    response = ec.get(RESULTS, {"q": "flu", "state": "failed"})
+    assert response.status_code == 200 and response.context["page"].total == 0
