@@ -221,12 +221,50 @@ def classifications_by_article(article_ids: list[int]) -> dict[int, list[FolderC
     return result
 
 
-def neighbours(article: Article) -> tuple[Article | None, Article | None]:
-    """The next older and next newer article in inbox order (for the j / k keys)."""
+def _capped(n: int) -> str:
+    return f"more than {COUNT_CAP:,}" if n > COUNT_CAP else f"{n:,}"
+
+
+@dataclass(frozen=True)
+class ViewPosition:
+    """Where an article stands in an inbox view (the inbox's filters): its neighbours and a progress count.
+
+    The neighbours are found by keyset from the article's own (collected_at, id), never by index: an article
+    the expert just accepted may have left the view (a state filter), and the next one is still the first
+    row after it.
+    """
+
+    older: Article | None  # the next article of the view (j, and where accept and skip go)
+    newer: Article | None  # the previous one (k)
+    newer_count: int  # rows of the view before this article, counted up to COUNT_CAP + 1
+    total: int  # rows of the view, counted up to COUNT_CAP + 1
+    in_view: bool
+
+    @property
+    def text(self) -> str:
+        """ "12 of 50 in this view", capped as the inbox counts ("more than 1,000")."""
+        if not self.in_view:
+            return f"no longer in this view ({_capped(self.total)} article{'s' if self.total != 1 else ''} in it)"
+        return f"{_capped(self.newer_count + 1)} of {_capped(self.total)} in this view"
+
+
+def next_in_view(view, article: Article) -> Article | None:
+    """The article after ``article`` in the view's order (older), whether or not ``article`` is still in it."""
+    return view.filter(_older(Cursor.of(article))).order_by("-collected_at", "-id").only("id").first()
+
+
+def view_position(view, article: Article) -> ViewPosition:
+    """The article's place in ``view`` (a queryset of the inbox, :func:`inbox_queryset`), in five small
+    indexed queries however long the view is."""
     here = Cursor.of(article)
-    older = Article.objects.filter(_older(here)).order_by("-collected_at", "-id").only("id").first()
-    newer = Article.objects.filter(_newer(here)).order_by("collected_at", "id").only("id").first()
-    return older, newer
+    newer_rows = view.filter(_newer(here))
+    return ViewPosition(
+        older=next_in_view(view, article),
+        newer=newer_rows.order_by("collected_at", "id").only("id").first(),
+        newer_count=newer_rows.order_by()[: COUNT_CAP + 1].count(),
+        total=view.order_by()[: COUNT_CAP + 1].count(),
+        in_view=view.filter(pk=article.pk).exists(),
+    )
 
 
 # --------------------------------------------------------------------------- folders
@@ -343,9 +381,9 @@ def last_rule() -> Rule | None:
 
 
 # --------------------------------------------------------------------------- pages
-def article_page(article: Article, case: Case | None) -> dict:
+def article_page(article: Article, case: Case | None, view) -> dict:
     """The article page: every folder with the rule path that gives it (or the expert's decision), the
-    paths that stopped a folder, the pending suggestions, the neighbours in inbox order, the last rule."""
+    paths that stopped a folder, the pending suggestions, its place in the inbox ``view``, the last rule."""
     suggestions: list[dict] = []
     stopped = []
     if case is not None:
@@ -361,7 +399,6 @@ def article_page(article: Article, case: Case | None) -> dict:
         ]
         # decided by hand, or no longer given by the knowledge base
         suggestions += [{"folder": row.folder, "rules": [], "row": row} for row in rows if row.folder_id not in why]
-    older, newer = neighbours(article)
     return {
         "suggestions": suggestions,
         "pending": [
@@ -371,8 +408,7 @@ def article_page(article: Article, case: Case | None) -> dict:
             s["folder"] for s in suggestions if not (s["row"] and s["row"].state == Classification.State.REJECTED)
         ],
         "stopped": stopped,
-        "older": older,
-        "newer": newer,
+        "position": view_position(view, article),
         "last_rule": last_rule(),
     }
 

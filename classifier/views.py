@@ -11,7 +11,7 @@ from urllib.parse import urlencode, urlsplit
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import HttpResponseBadRequest
+from django.http import HttpResponseBadRequest, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -59,6 +59,60 @@ def _safe_link(url: str) -> str | None:
     return url if urlsplit(url or "").scheme in {"http", "https"} else None
 
 
+#: The parameter that carries the inbox view (its filter query string) from the inbox to an article and through
+#: the decisions and rule page made there, so that "next" means the next article of that view.
+VIEW = "view"
+
+
+def _inbox_view(request, params: QueryDict):
+    """The inbox's filter form, its filtered articles (the "view") and its filters as a query string.
+
+    The inbox and every page opened from it read the view here: a filter added to InboxFilterForm and to the
+    queryset below reaches the article pages' next/previous, progress and auto-advance unchanged.
+    """
+    form = InboxFilterForm(params or None)
+    filters = form.cleaned_data if form.is_bound and form.is_valid() else {}
+    qs = selectors.inbox_queryset(
+        site_id=filters["site"].pk if filters.get("site") else None,
+        date_from=filters.get("date_from"),
+        date_to=filters.get("date_to"),
+        state=filters.get("state") or None,
+    )
+    # only the form's own fields travel (never a cursor, never anything a link could be made to carry)
+    query = urlencode([(k, v) for k, v in params.items() if k in form.fields and v])
+    return form, qs, query
+
+
+def _view_of(request):
+    """The view an article page was opened in (its ``view`` parameter, GET or POST): (queryset, query string)."""
+    raw = request.POST.get(VIEW) or request.GET.get(VIEW) or ""
+    _, qs, query = _inbox_view(request, QueryDict(raw))
+    return qs, query
+
+
+def _with_view(url: str, view: str) -> str:
+    return f"{url}?{urlencode({VIEW: view})}" if view else url
+
+
+def _article_url(pk: int, view: str) -> str:
+    return _with_view(reverse("classifier:article", args=[pk]), view)
+
+
+def _advance(request, article: Article):
+    """After a decision on ``article``: open the next article of the expert's view (found from the article's
+    own position, so one that just left the view skips nothing), or, at the end, the article again."""
+    qs, view = _view_of(request)
+    following = selectors.next_in_view(qs, article)
+    if following is None:
+        messages.info(request, "That was the last article of this view.")
+        return redirect(_article_url(article.pk, view))
+    return redirect(_article_url(following.pk, view))
+
+
+def _back_to_article(request, pk: int):
+    return redirect(_article_url(pk, _view_of(request)[1]))
+
+
 def _rule_url(article_id: int, **params) -> str:
     query = urlencode([(k, v) for k, v in params.items() if v not in (None, "")])
     return reverse("classifier:rule", args=[article_id]) + (f"?{query}" if query else "")
@@ -68,30 +122,24 @@ def _rule_url(article_id: int, **params) -> str:
 @expert_required
 @require_GET
 def inbox(request):
-    form = InboxFilterForm(request.GET or None)
-    filters = form.cleaned_data if form.is_bound and form.is_valid() else {}
-    qs = selectors.inbox_queryset(
-        site_id=filters["site"].pk if filters.get("site") else None,
-        date_from=filters.get("date_from"),
-        date_to=filters.get("date_to"),
-        state=filters.get("state") or None,
-    )
+    form, qs, filter_query = _inbox_view(request, request.GET)
     page = selectors.inbox_page(
         qs,
         after=selectors.Cursor.decode(request.GET.get("after")),
         before=selectors.Cursor.decode(request.GET.get("before")),
     )
     prefix = reverse("classifier:article", args=[0])[: -len("0/")]
+    suffix = _with_view("", filter_query)  # the article opens in this view: next/previous walk it
     for row in page.rows:
-        row.href = f"{prefix}{row.article.pk}/"
-    keep = [(k, v) for k, v in request.GET.items() if k in form.fields and v]
+        row.href = f"{prefix}{row.article.pk}/{suffix}"
+    keep = list(QueryDict(filter_query).items())
     return render(
         request,
         "classifier/inbox.html",
         {
             "form": form,
             "page": page,
-            "filter_query": urlencode(keep),
+            "filter_query": filter_query,
             "next_query": urlencode([*keep, ("after", page.next_cursor.encode())]) if page.next_cursor else "",
             "prev_query": urlencode([*keep, ("before", page.prev_cursor.encode())]) if page.prev_cursor else "",
             "states": selectors.STATES,
@@ -105,7 +153,9 @@ def inbox(request):
 @require_GET
 def article_detail(request, pk):
     article, case = selectors.article_and_case(pk, case_required=False)
-    page = selectors.article_page(article, case)
+    view_qs, view = _view_of(request)
+    page = selectors.article_page(article, case, view_qs)
+    position = page["position"]
     return render(
         request,
         "classifier/article.html",
@@ -119,6 +169,10 @@ def article_detail(request, pk):
             # DocView's relevant links: web addresses only, whatever the stored row holds
             "relevant_links": [(u, a) for u, a in (article.relevant_links or []) if _safe_link(u)],
             "move_form": MoveForm(current_folders=page["current_folders"]),
+            "view": view,
+            "inbox_url": reverse("classifier:inbox") + (f"?{view}" if view else ""),
+            "older_url": _article_url(position.older.pk, view) if position.older else None,
+            "newer_url": _article_url(position.newer.pk, view) if position.newer else None,
         },
     )
 
@@ -126,7 +180,7 @@ def article_detail(request, pk):
 @expert_required
 @require_POST
 def accept(request, pk):
-    _, case = selectors.article_and_case(pk)
+    article, case = selectors.article_and_case(pk)
     raw = request.POST.getlist("folder")
     folders = None
     if "selected" in request.POST:
@@ -136,17 +190,19 @@ def accept(request, pk):
             return HttpResponseBadRequest("folder must be a folder id")
         if not folders:
             messages.error(request, "Select the suggestions to accept first (keys 1–9).")
-            return redirect("classifier:article", pk=pk)
+            return _back_to_article(request, pk)
     try:
         accepted = services.accept(case, request.user, folders)
     except ValidationError as exc:
         messages.error(request, _error_text(exc))
-        return redirect("classifier:article", pk=pk)
-    if accepted:
-        messages.success(request, "Accepted: " + ", ".join(row.folder.path for row in accepted))
-    else:
+        return _back_to_article(request, pk)
+    if not accepted:
         messages.info(request, "There were no pending suggestions to accept.")
-    return redirect(_safe_next(request, reverse("classifier:article", args=[pk])))
+        return _back_to_article(request, pk)
+    messages.success(request, "Accepted: " + ", ".join(row.folder.path for row in accepted))
+    if request.POST.get("next"):
+        return redirect(_safe_next(request, reverse("classifier:article", args=[pk])))
+    return _advance(request, article)
 
 
 @expert_required
@@ -161,15 +217,16 @@ def reject(request, pk):
         return HttpResponseBadRequest("folder must be a folder id")
     except ValidationError as exc:
         messages.error(request, _error_text(exc))
-        return redirect("classifier:article", pk=pk)
+        return _back_to_article(request, pk)
     messages.info(
         request,
         f"Rejected {row.folder.path}. Now make the rule that fixes it: stop it, or refine it to the right folder.",
     )
     concluded = {c.folder for c in services.infer(case)}
     if folder_id not in concluded:  # set by hand: there is no rule to correct
-        return redirect("classifier:article", pk=pk)
-    return redirect(_rule_url(pk, kind=request.POST.get("kind") or RuleKind.STOP, wrong=folder_id))
+        return _back_to_article(request, pk)
+    kind = request.POST.get("kind") or RuleKind.STOP
+    return redirect(_rule_url(pk, kind=kind, wrong=folder_id, view=_view_of(request)[1]))
 
 
 @expert_required
@@ -180,14 +237,15 @@ def move(request, pk):
     form = MoveForm(request.POST, current_folders=selectors.current_folders(case))
     if not form.is_valid():
         messages.error(request, "Choose the folder to move or copy the article to.")
-        return redirect("classifier:article", pk=pk)
+        return _back_to_article(request, pk)
     data = form.cleaned_data
     try:
         draft = services.move_article(case, data["from_folder"], data["to_folder"], request.user, copy=data["copy"])
     except ValidationError as exc:
         messages.error(request, _error_text(exc))
-        return redirect("classifier:article", pk=pk)
-    return redirect(_rule_url(pk, kind=draft.kind, folder=draft.folder, wrong=draft.wrong_folder))
+        return _back_to_article(request, pk)
+    view = _view_of(request)[1]
+    return redirect(_rule_url(pk, kind=draft.kind, folder=draft.folder, wrong=draft.wrong_folder, view=view))
 
 
 # --------------------------------------------------------------------------- rule building
@@ -206,6 +264,7 @@ def _validation_context(request, article: Article, case: Case, draft: RuleDraft,
         "concluded": [],
         # read before validating: a commit made meanwhile makes the draft's version stale, never newer
         "kb_version": selectors.kb_version(),
+        "view": _view_of(request)[1],
     }
     context["concluded"] = selectors.concluded_folders(case)
     if draft.errors:
@@ -277,7 +336,7 @@ def rule_commit(request, pk):
     draft = RuleDraft(request.POST)
     if draft.errors:
         messages.error(request, "; ".join(draft.errors))
-        return redirect(_rule_url(pk, **dict(draft.query())))
+        return redirect(_rule_url(pk, **dict(draft.query()), view=_view_of(request)[1]))
     kwargs = draft.service_kwargs()
     affected_ids: list[int] = []
     try:
@@ -293,7 +352,10 @@ def rule_commit(request, pk):
         return render(request, "classifier/rule.html", context, status=400)
     # the commit page lists the articles this rule reclassified, as computed right before the commit
     request.session[f"committed-{rules[0].pk}"] = {"rules": [r.pk for r in rules], "cases": affected_ids}
-    messages.success(request, f"Rule committed: {len(affected_ids)} other stored article(s) reclassified.")
+    numbers = ", ".join(str(r.pk) for r in rules)
+    messages.success(request, f"Rule {numbers} committed: {len(affected_ids)} other stored article(s) reclassified.")
+    if draft.kind != RuleKind.NEW:  # a correction (a rejection or a move) decides the article: on to the next
+        return _advance(request, article)
     return redirect("classifier:rule_detail", pk=rules[0].pk)
 
 

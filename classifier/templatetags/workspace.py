@@ -1,8 +1,12 @@
 """Small display helpers for the workspace templates (plain text out: templates escape it)."""
 
+import json
+
 from django import template
+from django.utils.html import format_html, format_html_join
 
 from classifier.features import describe
+from classifier.keys import KEYS, page_keys, script_keys
 
 register = template.Library()
 
@@ -46,3 +50,28 @@ def word_score(item) -> str:
     if item.prior:
         parts.append("used by an earlier rule for this folder")
     return "; ".join(parts)
+
+
+# --------------------------------------------------------------------------- the key map (classifier/keys.py)
+@register.simple_tag
+def key(action: str) -> str:
+    """``data-key="s"`` for the element a shortcut activates (static/js/workspace.js clicks or focuses it)."""
+    return format_html('data-key="{}" aria-keyshortcuts="{}"', KEYS[action].key, KEYS[action].key)
+
+
+@register.simple_tag
+def kbd(action: str) -> str:
+    """A shortcut as the page shows it: ``<kbd>s</kbd>``, ``<kbd>Ctrl</kbd>+<kbd>Enter</kbd>``."""
+    return format_html_join("+", "<kbd>{}</kbd>", ((part,) for part in KEYS[action].label_parts))
+
+
+@register.inclusion_tag("classifier/_shortcuts.html")
+def shortcuts(page: str, may_search: bool) -> dict:
+    """The ? dialog's list: exactly the keys this page offers (the search key only to those who may search)."""
+    return {"keys": page_keys(page, may_search=may_search)}
+
+
+@register.simple_tag
+def keymap() -> str:
+    """The keys the script handles itself, for the body's ``data-keymap`` (escaped by the template)."""
+    return json.dumps(script_keys())

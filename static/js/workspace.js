@@ -6,6 +6,11 @@
 (function () {
   "use strict";
 
+  /* the keys this script handles itself, from the one key map (classifier/keys.py via the body's data-keymap);
+     every other shortcut is a data-key attribute on the element it clicks */
+  var keymap = { down: "j", up: "k", open: "o" };
+  try { keymap = JSON.parse(document.body.dataset.keymap || "{}"); } catch (e) { /* keep the defaults */ }
+
   /* keys go to text fields while the expert types; checkboxes and radios keep the shortcuts */
   function typing(target) {
     if (!target.closest) return false;
@@ -72,6 +77,12 @@
   }
 
   document.addEventListener("keydown", function (event) {
+    /* the move form: m focuses its folder picker, and Enter there moves (a select alone would not submit) */
+    if (event.key === "Enter" && event.target.matches && event.target.matches(".move-form select")) {
+      event.preventDefault();
+      event.target.form.requestSubmit();
+      return;
+    }
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
       var submit = document.getElementById("commit") || document.getElementById("save-labels");
       if (submit && !submit.disabled) { event.preventDefault(); submit.click(); }
@@ -79,12 +90,12 @@
     }
     if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
     var key = event.key;
-    if (rows.length && (key === "j" || key === "k")) {
+    if (rows.length && (key === keymap.down || key === keymap.up)) {
       event.preventDefault();
-      moveRow(key === "j" ? 1 : -1);
+      moveRow(key === keymap.down ? 1 : -1);
       return;
     }
-    if (rows.length && (key === "o" || key === "Enter") && current >= 0) {
+    if (rows.length && (key === keymap.open || key === "Enter") && current >= 0) {
       event.preventDefault();
       window.location.href = rows[current].dataset.href;
       return;

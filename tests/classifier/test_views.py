@@ -162,7 +162,7 @@ def test_article_page_escapes_core_text_and_shows_why(ec, sport_kb):
     assert 'href="javascript:' not in html  # an unsafe original URL is not a link
     assert "Sport/Football" in html
     assert f"rule {sport_kb['rule'].pk}" in html and "goal → Sport/Football" in html
-    for key in ("<kbd>a</kbd>", "<kbd>s</kbd>", "<kbd>r</kbd>", "<kbd>n</kbd>", "<kbd>m</kbd>"):
+    for key in ("<kbd>a</kbd>", "<kbd>s</kbd>", "<kbd>r</kbd>", "<kbd>c</kbd>", "<kbd>m</kbd>"):
         assert key in html
 
 

@@ -58,7 +58,7 @@ def test_classify_and_build_a_rule_with_a_cornerstone_case_then_undo(page, live_
     assert ("Health/Diabetes", "accepted") in folders_of(walking)
 
     # add the missing folder: a new rule for Health/Exercise
-    page.keyboard.press("n")
+    page.keyboard.press("c")
     expect(page).to_have_url(re.compile(r"/rule\?kind=new"))
     page.select_option("#folder-select", label="Health/Exercise")
     expect(page.locator("#difference-list label.kw")).to_have_count(20)  # the best ranked first
@@ -135,7 +135,7 @@ def test_accepting_a_cornerstone_change_changes_the_case_s_folders(page, live_se
     assert folders_of(stone) == {("Health/Diabetes", "accepted")}
     login(page, live_server)
     page.goto(f"{live_server.url}/articles/{walking.pk}/")
-    page.keyboard.press("n")
+    page.keyboard.press("c")
     page.select_option("#folder-select", label="Health/Exercise")
     page.fill("#word-search", "people")
     page.locator("#difference-list label.kw", has_text=re.compile(r"^people$")).click()
@@ -171,8 +171,11 @@ def test_reject_starts_a_stopping_rule_and_folders_explain(page, live_server, dj
     page.locator("#difference-list label.kw", has_text=re.compile(r"^walking$")).click()
     expect(page.locator("#proposal")).to_contain_text("withhold the wrong folder")
     page.get_by_role("button", name=re.compile("Commit rule")).click()
-    expect(page.locator("#rule-summary")).to_contain_text("STOP")
+    # the rejection is done: the next article of the inbox opens; the rule page shows the stop
+    expect(page.locator(".messages")).to_contain_text("committed")
     stop = Rule.objects.order_by("-id").first()
+    page.goto(f"{live_server.url}/rules/{stop.pk}/")
+    expect(page.locator("#rule-summary")).to_contain_text("STOP")
     assert stop.folder is None and stop.parent_id == data["rule"].pk
 
     page.goto(f"{live_server.url}/folders/")
