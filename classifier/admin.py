@@ -14,6 +14,14 @@ class KnowledgeBaseReadOnlyAdmin(ReadOnlyAdmin):
     deletable = False
 
 
+def _case_name(case) -> str:
+    """A case as the workspace names it: its article's title (services.case_titles), not "case 9"."""
+    if case is None:
+        return "-"
+    article = case.article
+    return (article.title or article.url) if article else (case.source or str(case))
+
+
 @admin.register(Folder)
 class FolderAdmin(admin.ModelAdmin):
     list_display = ["path", "public", "created_at"]
@@ -42,9 +50,23 @@ class FolderAdmin(admin.ModelAdmin):
 
 @admin.register(Rule)
 class RuleAdmin(KnowledgeBaseReadOnlyAdmin):
-    list_display = ["id", "kind", "parent", "folder", "conditions", "absent", "cornerstone", "created_by", "created_at"]
-    list_select_related = ["folder", "parent", "created_by"]
+    list_display = [
+        "id",
+        "kind",
+        "parent",
+        "folder",
+        "conditions",
+        "absent",
+        "cornerstone_case",
+        "created_by",
+        "created_at",
+    ]
+    list_select_related = ["folder", "parent", "created_by", "cornerstone__article"]
     list_filter = ["folder"]
+
+    @admin.display(description="cornerstone case")
+    def cornerstone_case(self, obj) -> str:
+        return _case_name(obj.cornerstone)
 
 
 @admin.register(Case)
@@ -56,9 +78,13 @@ class CaseAdmin(KnowledgeBaseReadOnlyAdmin):
 
 @admin.register(Classification)
 class ClassificationAdmin(KnowledgeBaseReadOnlyAdmin):
-    list_display = ["case", "folder", "state", "rule", "decided_by", "decided_at", "updated_at"]
+    list_display = ["article", "folder", "state", "rule", "decided_by", "decided_at", "updated_at"]
     list_filter = ["state", "folder"]
-    list_select_related = ["folder", "decided_by"]
+    list_select_related = ["folder", "decided_by", "case__article", "rule__folder"]
+
+    @admin.display(description="article")
+    def article(self, obj) -> str:
+        return _case_name(obj.case)
 
 
 @admin.register(AuditEntry)

@@ -13,6 +13,7 @@ from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
 from classifier.models import Classification, Folder, ReviewState
+from classifier.vocabulary import ARTICLE_STATES, FAILED
 from monitor.models import Article
 
 PAGE_SIZE = 50
@@ -21,9 +22,8 @@ PAGE_SIZE = 50
 COUNT_CAP = 1_000
 
 UNREVIEWED, PENDING, CLASSIFIED = ReviewState.UNREVIEWED, ReviewState.PENDING, ReviewState.CLASSIFIED
-#: WebMon could not fetch or read the article: no case to review (Article.state, not a review state)
-FAILED = "failed"
-STATES = {**dict(ReviewState.choices), FAILED: "Failed (not fetched or not readable)"}
+#: review state -> the filters' label for it (the one vocabulary: classifier/vocabulary.py)
+STATES = {state: word.choice for state, word in ARTICLE_STATES.items()}
 
 
 def filter_state(qs: QuerySet[Article], state: str) -> QuerySet[Article]:

@@ -390,15 +390,21 @@ def article_page(article: Article, case: Case | None, view) -> dict:
         rows = list(Classification.objects.filter(case=case).select_related("folder", "decided_by"))
         explained = services.explain(case, include_stopped=True)
         why = {e.folder.pk: e.rules for e in explained if not e.stopped}
-        stopped = [e for e in explained if e.stopped and e.folder.pk not in why]
+        withheld = {e.folder.pk: e.rules for e in explained if e.stopped and e.folder.pk not in why}
         by_folder = {row.folder_id: row for row in rows}
         suggestions = [
-            {"folder": e.folder, "rules": e.rules, "row": by_folder.get(e.folder.pk)}
+            {"folder": e.folder, "rules": e.rules, "row": by_folder.get(e.folder.pk), "stopped_by": []}
             for e in explained
             if not e.stopped
         ]
-        # decided by hand, or no longer given by the knowledge base
-        suggestions += [{"folder": row.folder, "rules": [], "row": row} for row in rows if row.folder_id not in why]
+        # decided by hand, or no longer given by the knowledge base: a folder a stopping rule withholds says so
+        # beside the expert's decision, once (not "no rule gives it" in one place and "stopped" in another)
+        suggestions += [
+            {"folder": row.folder, "rules": [], "row": row, "stopped_by": withheld.get(row.folder_id, [])}
+            for row in rows
+            if row.folder_id not in why
+        ]
+        stopped = [e for e in explained if e.stopped and e.folder.pk not in why and e.folder.pk not in by_folder]
     return {
         "suggestions": suggestions,
         "pending": [

@@ -484,6 +484,13 @@ def explain(case: Case, include_stopped: bool = False) -> list[Explained]:
     return [Explained(folders[f], [rules[r] for r in path], stopped) for f, path, stopped in paths]
 
 
+def case_titles(case_ids: Iterable[int]) -> dict[int, str]:
+    """case id -> how the workspace names the case: its article's title (else its URL), or for an imported case
+    without an article its source; one query. Experts know articles by title, not by case number."""
+    rows = Case.objects.filter(pk__in=list(case_ids)).values_list("id", "article__title", "article__url", "source")
+    return {pk: title or url or source or f"case {pk}" for pk, title, url, source in rows}
+
+
 # --------------------------------------------------------------------------- accept / reject
 @transaction.atomic
 def accept(case: Case, user, folders: Iterable[Folder | int] | None = None) -> list[Classification]:
@@ -1077,10 +1084,12 @@ def commit_rule(
         wanted = {_case_id(c) for c in accepted_cornerstones}
         unseen = sorted(set(changing) - wanted)
         if unseen:
-            listed = ", ".join(map(str, unseen[:10])) + (f" and {len(unseen) - 10} more" if len(unseen) > 10 else "")
+            titles = case_titles(unseen[:10])
+            listed = "; ".join(f"“{titles[i]}”" for i in unseen[:10])
+            listed += f" and {len(unseen) - 10} more" if len(unseen) > 10 else ""
             raise ValidationError(
                 f"{len(unseen)} cornerstone case{'s' if len(unseen) != 1 else ''} would change without your "
-                f"decision (case {listed}): leave {'them' if len(unseen) != 1 else 'it'} unchanged with a "
+                f"decision ({listed}): leave {'them' if len(unseen) != 1 else 'it'} unchanged with a "
                 "condition from the difference lists, or accept the change"
             )
         accepted = {i: changing[i] for i in sorted(wanted & set(changing))}

@@ -267,13 +267,16 @@ def _validation_context(request, article: Article, case: Case, draft: RuleDraft,
         "view": _view_of(request)[1],
     }
     context["concluded"] = selectors.concluded_folders(case)
+    # what the article is in as the experts decided it (a rejected folder says so), not what the rules conclude
+    context["folder_chips"] = selectors.classifications_by_article([article.pk]).get(article.pk, [])
     if draft.errors:
         return context
+    # a choice not made yet is the next step, not an error: the page opens without a red message
     if draft.needs_folder:
-        context["errors"].append("Choose the folder the article belongs in (or create it).")
+        context["next_step"] = "Choose the folder the article belongs in above (or create it below)."
         return context
     if draft.needs_wrong:
-        context["errors"].append("Choose the wrong folder this rule corrects.")
+        context["next_step"] = "Choose the wrong folder this rule corrects above."
         return context
     try:
         validation = services.validate_rule(
@@ -292,7 +295,9 @@ def _validation_context(request, article: Article, case: Case, draft: RuleDraft,
     context["stones"] = selectors.cornerstone_items(validation, SHOWN_CASES, SHOWN_WORDS)
     context["stones_hidden"] = len(validation.cornerstone_cases) - len(context["stones"])
     # accepted cases that no longer change stay listed, so the expert's decision survives a condition taken back
-    context["accepted_unchanged"] = sorted(set(draft.accepted) - {s.case.pk for s in validation.cornerstone_cases})
+    unchanged = sorted(set(draft.accepted) - {s.case.pk for s in validation.cornerstone_cases})
+    titles = services.case_titles(unchanged)
+    context["accepted_unchanged"] = [(pk, titles.get(pk, f"case {pk}")) for pk in unchanged]
     if with_affected:
         context["affected"] = _affected(validation, context)
     return context

@@ -7,6 +7,8 @@ from django.utils.html import format_html, format_html_join
 
 from classifier.features import describe
 from classifier.keys import KEYS, page_keys, script_keys
+from classifier.vocabulary import article_state as article_word
+from classifier.vocabulary import folder_state as folder_word
 
 register = template.Library()
 
@@ -75,3 +77,26 @@ def shortcuts(page: str, may_search: bool) -> dict:
 def keymap() -> str:
     """The keys the script handles itself, for the body's ``data-keymap`` (escaped by the template)."""
     return json.dumps(script_keys())
+
+
+# --------------------------------------------------------------------------- status words (classifier/vocabulary.py)
+@register.filter
+def article_state(state) -> str:
+    """An article's review state as every page says it ("suggested" for pending)."""
+    return article_word(state).word
+
+
+@register.filter
+def article_state_meaning(state) -> str:
+    return article_word(state).meaning
+
+
+@register.filter
+def folder_state(state) -> str:
+    """A folder's state on an article (suggested, accepted, rejected)."""
+    return folder_word(state).word
+
+
+@register.filter
+def folder_state_meaning(state) -> str:
+    return folder_word(state).meaning

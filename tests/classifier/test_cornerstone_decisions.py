@@ -55,7 +55,7 @@ def test_a_cornerstone_change_must_be_decided_and_an_accepted_one_is_stored_with
     assert change.case.pk == c1.pk and not change.accepted and validation.to_exclude == [change]
     # not decided: the commit is refused and names the case; nothing is stored
     version = kb.version()
-    with pytest.raises(ValidationError, match=f"case {c1.pk}"):
+    with pytest.raises(ValidationError, match=f"“{c1.article.title}”"):
         services.commit_rule(case, user=expert, accepted_cornerstones=[], **refine_kwargs(folders))
     assert Rule.objects.count() == 1 and kb.version() == version
     # accepted: the validation says so, and the commit changes the case's stored decisions
@@ -144,7 +144,7 @@ def test_commit_revalidates_decisions_against_the_knowledge_base_of_the_commit(
     again = services.validate_rule(case, accepted_cornerstones=[c1], **refine_kwargs(folders))
     assert [(s.case.pk, s.accepted) for s in again.cornerstone_cases] == [(c1.pk, True), (c3.pk, False)]
     with pytest.raises(
-        ValidationError, match=f"1 cornerstone case would change without your decision \\(case {c3.pk}\\)"
+        ValidationError, match=f"1 cornerstone case would change without your decision \\(“{c3.article.title}”\\)"
     ):
         services.commit_rule(
             case, user=expert, version=again.version, accepted_cornerstones=[c1], **refine_kwargs(folders)

@@ -4,6 +4,7 @@ import re
 
 import pytest
 from django.urls import URLPattern, get_resolver, reverse
+from django.utils.html import escape
 
 from classifier import services
 from classifier.models import Classification, Folder, Rule
@@ -297,7 +298,8 @@ def test_the_rule_page_commits_an_accepted_cornerstone_change_and_refuses_an_und
     count = Rule.objects.count()
     refused = ec.post(reverse("classifier:rule_commit", args=[article.pk]), draft)
     assert refused.status_code == 400 and Rule.objects.count() == count
-    assert f"would change without your decision (case {stone.pk})" in refused.content.decode()
+    # the case is named by its article's title, not by its number
+    assert f"would change without your decision (“{escape(article_of(stone).title)}”)" in refused.content.decode()
     accepted = ec.post(reverse("classifier:rule", args=[article.pk]), {**draft, "ok": stone.pk})
     assert accepted.context["validation"].accepted == [stone.pk]
     assert 'title="decide on every cornerstone case first"' not in accepted.content.decode()
@@ -424,7 +426,10 @@ def test_stopping_rule_from_reject(ec, sport_kb):
     stop = Rule.objects.order_by("-id").first()
     assert stop.folder is None and stop.parent_id == sport_kb["rule"].pk
     html = ec.get(reverse("classifier:article", args=[article.pk])).content.decode()
-    assert "Withheld: Sport/Football" in html
+    # one account of the rejected folder: the expert's decision and the stopping rule, never "no rule gives it"
+    row = html.split(f'data-folder="{sport_kb["football"].pk}"', 1)[1].split("</div>", 1)[0]
+    assert "Rejected by " in row and "withheld by the stopping" in row and f"rule {stop.pk}" in row
+    assert "no rule gives this folder now" not in html and "Withheld: Sport/Football" not in html
 
 
 # --------------------------------------------------------------------------- folders

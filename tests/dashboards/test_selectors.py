@@ -70,7 +70,7 @@ def test_backlog_now_by_review_state_as_the_inbox_counts(board):
     with CaptureQueriesContext(connection) as queries:
         chart = selectors.backlog()
     assert len(queries) == 1
-    assert chart.x == ["Unreviewed", "Suggestions pending", "Classified", "Failed (not fetched or not readable)"]
+    assert chart.x == ["Unreviewed", "Suggested", "Reviewed", "Failed"]
     # b2 (no rule fires); "old" (its suggestion undecided); a1-a4 and b1 (rejected only); b3
     assert chart.series[0].values == [1, 1, 5, 1]
 

@@ -91,9 +91,9 @@ def test_csv_of_folders_backlog_and_rules(client, expert, board):
     assert backlog == [
         ["state", "articles"],
         ["Unreviewed", "1"],
-        ["Suggestions pending", "1"],
-        ["Classified", "5"],
-        ["Failed (not fetched or not readable)", "1"],
+        ["Suggested", "1"],
+        ["Reviewed", "5"],
+        ["Failed", "1"],
     ]
     rules = board["rules"]
     assert rows_of(client.get(reverse("dashboards:csv", args=["rules"]))) == [

@@ -1,0 +1,55 @@
+"""The workspace's status words, defined once: an article's review state and a folder's state on an article, as
+every page says them (inbox, article, rule and folder pages, search results, dashboards).
+
+Templates read them through classifier/templatetags/workspace.py (``{{ state|article_state }}``,
+``{{ row.state|folder_state }}``, and ``…_meaning`` for a tooltip); the filter forms' choices come from
+classifier.filtering.STATES, built from ARTICLE_STATES. A new state adds one entry here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from classifier.models import Classification, ReviewState
+
+#: WebMon could not fetch or read the article: no case to review (monitor.Article.state, not a review state)
+FAILED = "failed"
+
+
+@dataclass(frozen=True)
+class Word:
+    word: str  # the badge's word, lower case
+    meaning: str  # one line for a tooltip or a filter's choice
+
+    @property
+    def choice(self) -> str:
+        """The word as a filter's choice: "Suggested: a rule suggests a folder nobody decided on yet"."""
+        return f"{self.word.capitalize()}: {self.meaning}"
+
+
+#: an article's review state (monitor.Article.review_state, or failed)
+ARTICLE_STATES: dict[str, Word] = {
+    ReviewState.UNREVIEWED: Word("unreviewed", "no folder yet, and nobody decided"),
+    ReviewState.PENDING: Word("suggested", "a rule suggests a folder nobody decided on yet"),
+    ReviewState.CLASSIFIED: Word("reviewed", "an expert decided on every folder"),
+    FAILED: Word("failed", "not fetched or not readable"),
+}
+
+#: a folder's state on an article (Classification.state)
+FOLDER_STATES: dict[str, Word] = {
+    Classification.State.SUGGESTED: Word("suggested", "a rule suggests this folder; nobody decided yet"),
+    Classification.State.ACCEPTED: Word("accepted", "an expert accepted this folder"),
+    Classification.State.REJECTED: Word("rejected", "an expert rejected this folder: the article is not in it"),
+}
+
+
+def _word(words: dict[str, Word], state) -> Word:
+    return words.get(str(state), Word(str(state), str(state)))
+
+
+def article_state(state) -> Word:
+    return _word(ARTICLE_STATES, state)
+
+
+def folder_state(state) -> Word:
+    return _word(FOLDER_STATES, state)
