@@ -1,0 +1,130 @@
+"""The review flow's server side: the inbox view carried as one parameter, next by keyset after a decision, the
+progress count, and the one key map."""
+
+import re
+from datetime import timedelta
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from classifier import keys, selectors, services
+from classifier.models import Classification
+from monitor.models import Article
+
+
+@pytest.fixture
+def ec(client, expert_user):
+    client.force_login(expert_user)
+    return client
+
+
+@pytest.fixture
+def football_view(folders, make_case, expert_user):
+    """Six articles newest first, a rule ("goal" -> Sport/Football) suggesting a folder for the even ones."""
+    stone = make_case("goal stone")
+    services.commit_rule(stone, "new", expert_user, folder=folders["football"], conditions=["goal"])
+    now = timezone.now()
+    articles = []
+    for i in range(6):
+        # each with a word of its own ("wa", "wb"...): a rule on it changes no other article
+        case = make_case(f"goal match w{'abcdef'[i]}" if i % 2 == 0 else f"parliament vote w{'abcdef'[i]}")
+        Article.objects.filter(pk=case.article_id).update(collected_at=now - timedelta(minutes=i))
+        articles.append(Article.objects.get(pk=case.article_id))
+    Article.objects.filter(pk=stone.article_id).update(collected_at=now - timedelta(days=1))
+    return articles  # pending: 0, 2, 4
+
+
+def view_of(response):
+    return parse_qs(urlsplit(response["Location"]).query).get("view", [""])[0]
+
+
+@pytest.mark.django_db
+def test_accept_opens_the_next_article_of_the_view_although_the_accepted_one_left_it(ec, football_view):
+    first, third, fifth = football_view[0], football_view[2], football_view[4]
+    view = "state=pending"
+    page = ec.get(reverse("classifier:inbox"), {"state": "pending"})
+    assert f'href="/articles/{first.pk}/?view=state%3Dpending"' in page.content.decode()
+    assert ec.get(reverse("classifier:article", args=[first.pk]), {"view": view}).context["position"].text == (
+        "1 of 3 in this view"
+    )
+    response = ec.post(reverse("classifier:accept", args=[first.pk]), {"view": view})
+    # the first left the view (accepted): an index-based "next" (position 2 of the new view) would skip the third
+    assert response["Location"] == f"/articles/{third.pk}/?view=state%3Dpending"
+    assert Classification.objects.get(case__article=first).state == "accepted"
+    position = ec.get(response["Location"]).context["position"]
+    assert position.text == "1 of 2 in this view" and position.older.pk == fifth.pk and position.newer is None
+    # at the end of the view: the article again, said so
+    ec.post(reverse("classifier:accept", args=[third.pk]), {"view": view})
+    last = ec.post(reverse("classifier:accept", args=[fifth.pk]), {"view": view}, follow=True)
+    assert last.redirect_chain[-1][0] == f"/articles/{fifth.pk}/?view=state%3Dpending"
+    html = last.content.decode()
+    assert "That was the last article of this view." in html and 'id="end-of-view"' in html
+    assert 'href="/?state=pending"' in html  # back to the inbox, filtered as it was
+
+
+@pytest.mark.django_db
+def test_the_view_carries_only_the_inbox_filters(ec, football_view):
+    """Whatever the parameter holds, only the inbox form's fields travel: no cursor, no address to go to."""
+    first = football_view[0]
+    hostile = "state=pending&after=x~1&next=https://evil.example/&view=//evil.example"
+    response = ec.post(reverse("classifier:accept", args=[first.pk]), {"view": hostile})
+    assert response["Location"].startswith("/articles/") and view_of(response) == "state=pending"
+    # an unreadable filter is ignored as the inbox ignores it: the whole inbox is the view
+    page = ec.get(reverse("classifier:article", args=[football_view[1].pk]), {"view": "state=nonsense"})
+    assert page.status_code == 200 and page.context["position"].total == Article.objects.count()
+    # a next outside the site is refused (the existing _safe_next)
+    away = ec.post(reverse("classifier:accept", args=[football_view[2].pk]), {"next": "https://evil.example/"})
+    assert not away["Location"].startswith("https://evil.example")
+
+
+@pytest.mark.django_db
+def test_a_committed_correction_opens_the_next_article_and_a_new_rule_its_page(ec, football_view, folders):
+    first, third = football_view[0], football_view[2]
+    view = "state=pending"
+    rejected = ec.post(reverse("classifier:reject", args=[first.pk]), {"folder": folders["football"].pk, "view": view})
+    assert "kind=stop" in rejected["Location"] and "view=state%3Dpending" in rejected["Location"]
+    rule_page = ec.get(rejected["Location"]).content.decode()
+    assert '<input type="hidden" name="view" value="state=pending">' in rule_page
+    stop = {"kind": "stop", "wrong": folders["football"].pk, "c": ["wa"], "view": view}
+    committed = ec.post(reverse("classifier:rule_commit", args=[first.pk]), stop)
+    assert committed["Location"] == f"/articles/{third.pk}/?view=state%3Dpending"
+    # adding a missing folder is not a decision on the article: the new rule's page, as before
+    new = {"kind": "new", "folder": folders["politics"].pk, "c": ["parliament"], "view": view}
+    made = ec.post(reverse("classifier:rule_commit", args=[football_view[1].pk]), new)
+    assert made["Location"].startswith("/rules/")
+
+
+@pytest.mark.django_db
+def test_progress_counts_are_capped_like_the_inbox(ec, football_view, monkeypatch):
+    monkeypatch.setattr(selectors, "COUNT_CAP", 2)
+    last = football_view[5]
+    position = ec.get(reverse("classifier:article", args=[last.pk])).context["position"]
+    assert position.text == "more than 2 of more than 2 in this view"
+
+
+def test_one_key_one_meaning():
+    by_key: dict[str, set[str]] = {}
+    for name, key in keys.KEYS.items():
+        by_key.setdefault(key.key, set()).add(name)
+    # Ctrl+Enter submits the page's main form: a rule's commit, the labels' save (never on the same page)
+    shared = {k: names for k, names in by_key.items() if len(names) > 1}
+    assert shared == {"Ctrl+Enter": {"commit", "save_labels"}}
+    for page, names in keys.PAGES.items():
+        assert len({keys.KEYS[n].key for n in names}) == len(names), page
+
+
+@pytest.mark.django_db
+def test_the_help_dialog_lists_exactly_the_page_s_keys(ec, football_view):
+    """Every key an element of the page answers to is in its ? list, and the list has no key the page lacks."""
+    html = ec.get(reverse("classifier:article", args=[football_view[2].pk])).content.decode()
+    dialog = html.split('<dialog id="shortcuts"', 1)[1].split("</dialog>", 1)[0]
+    listed = {"".join(re.findall(r"<kbd>(.*?)</kbd>", dt)) for dt in re.findall(r"<dt>(.*?)</dt>", dialog)}
+    answered = set(re.findall(r'data-key="([^"]+)"', html))
+    shown = {keys.KEYS[n].key: keys.KEYS[n].label.replace("+", "") for n in keys.KEYS}
+    assert {shown[k] for k in answered} <= listed
+    assert "n" not in listed and "p" not in listed  # a list's pages: not an article's keys
+    inbox = ec.get(reverse("classifier:inbox")).content.decode()
+    inbox_dialog = inbox.split('<dialog id="shortcuts"', 1)[1].split("</dialog>", 1)[0]
+    assert "<kbd>n</kbd>" in inbox_dialog and "<kbd>a</kbd>" not in inbox_dialog
