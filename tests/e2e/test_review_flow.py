@@ -26,7 +26,9 @@ def _word(i: int) -> str:
 
 
 def _article(site, title, when, words):
-    article = Article.objects.create(site=site, url=f"{site.home_url}{title.replace(' ', '-').lower()}", title=title)
+    text = f"{title}. " + " ".join(words) + ": the weekly news of the clinic, its opening hours and its advice."
+    url = f"{site.home_url}{title.replace(' ', '-').lower()}"
+    article = Article.objects.create(site=site, url=url, title=title, core_text=text)
     Article.objects.filter(pk=article.pk).update(collected_at=when)  # collected_at is set on insert
     article.refresh_from_db()
     services.ingest_case(article, words)
