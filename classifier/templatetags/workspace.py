@@ -80,23 +80,19 @@ def keymap() -> str:
 
 
 # --------------------------------------------------------------------------- status words (classifier/vocabulary.py)
-@register.filter
-def article_state(state) -> str:
-    """An article's review state as every page says it ("suggested" for pending)."""
-    return article_word(state).word
+def _part(word, part: str) -> str:
+    if part not in ("word", "meaning"):
+        raise ValueError(f"a status has a word and a meaning, not {part!r}")
+    return getattr(word, part)
 
 
 @register.filter
-def article_state_meaning(state) -> str:
-    return article_word(state).meaning
+def article_state(state, part: str = "word") -> str:
+    """An article's review state as every page says it ("suggested" for pending); ``:"meaning"`` for a tooltip."""
+    return _part(article_word(state), part)
 
 
 @register.filter
-def folder_state(state) -> str:
-    """A folder's state on an article (suggested, accepted, rejected)."""
-    return folder_word(state).word
-
-
-@register.filter
-def folder_state_meaning(state) -> str:
-    return folder_word(state).meaning
+def folder_state(state, part: str = "word") -> str:
+    """A folder's state on an article (suggested, accepted, rejected); ``:"meaning"`` for a tooltip."""
+    return _part(folder_word(state), part)
