@@ -79,6 +79,7 @@ PAGES: dict[str, tuple[str, ...]] = {
         "to_list",
     ),
     "rule": ("commit", "list_affected", "back"),
+    "rule_detail": ("back",),
     "filters": ("mark", "back"),
     "filters_marking": ("mark", "save_labels", "back"),
     "other": (),

@@ -361,7 +361,7 @@ def rule_commit(request, pk):
     messages.success(request, f"Rule {numbers} committed: {len(affected_ids)} other stored article(s) reclassified.")
     if draft.kind != RuleKind.NEW:  # a correction (a rejection or a move) decides the article: on to the next
         return _advance(request, article)
-    return redirect("classifier:rule_detail", pk=rules[0].pk)
+    return redirect(_with_view(reverse("classifier:rule_detail", args=[rules[0].pk]), _view_of(request)[1]))
 
 
 @expert_required
@@ -371,7 +371,14 @@ def rule_detail(request, pk):
     rule_obj = get_object_or_404(Rule.objects.select_related("folder", "cornerstone", "created_by"), pk=pk)
     committed = request.session.get(f"committed-{pk}")
     page = selectors.rule_page(rule_obj, committed, AFFECTED_LIMIT)
-    return render(request, "classifier/rule_detail.html", {**page, "rule": rule_obj, "just_committed": bool(committed)})
+    stone = page["stone_article"]
+    # just committed from an article: the way back to it, in the inbox view it was opened in
+    back = _article_url(stone.pk, _view_of(request)[1]) if stone and committed else None
+    return render(
+        request,
+        "classifier/rule_detail.html",
+        {**page, "rule": rule_obj, "just_committed": bool(committed), "back_to_article": back},
+    )
 
 
 @expert_required
@@ -576,6 +583,7 @@ def article_filters(request, pk):
             "phrases": shown,
             "origin": origin,
             "marking": request.GET.get("mark") == "1",
+            "article_url": _article_url(article.pk, _view_of(request)[1]),
             "labelled": len(labels),
         },
     )

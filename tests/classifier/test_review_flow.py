@@ -93,7 +93,10 @@ def test_a_committed_correction_opens_the_next_article_and_a_new_rule_its_page(e
     # adding a missing folder is not a decision on the article: the new rule's page, as before
     new = {"kind": "new", "folder": folders["politics"].pk, "c": ["parliament"], "view": view}
     made = ec.post(reverse("classifier:rule_commit", args=[football_view[1].pk]), new)
-    assert made["Location"].startswith("/rules/")
+    assert made["Location"].startswith("/rules/") and "view=state%3Dpending" in made["Location"]
+    # whose page leads back (b) to the article in the view it was opened in
+    detail = ec.get(made["Location"]).content.decode()
+    assert f'href="/articles/{football_view[1].pk}/?view=state%3Dpending" id="back-to-article"' in detail
 
 
 @pytest.mark.django_db
@@ -128,3 +131,12 @@ def test_the_help_dialog_lists_exactly_the_page_s_keys(ec, football_view):
     inbox = ec.get(reverse("classifier:inbox")).content.decode()
     inbox_dialog = inbox.split('<dialog id="shortcuts"', 1)[1].split("</dialog>", 1)[0]
     assert "<kbd>n</kbd>" in inbox_dialog and "<kbd>a</kbd>" not in inbox_dialog
+
+
+@pytest.mark.django_db
+def test_the_filter_view_keeps_the_article_s_view(ec, football_view):
+    article = football_view[2]
+    html = ec.get(reverse("classifier:article", args=[article.pk]), {"view": "state=pending"}).content.decode()
+    assert f'href="/articles/{article.pk}/filters?view=state%3Dpending"' in html
+    filters = ec.get(reverse("classifier:article_filters", args=[article.pk]), {"view": "state=pending"})
+    assert f'href="/articles/{article.pk}/?view=state%3Dpending" data-key="b"' in filters.content.decode()
