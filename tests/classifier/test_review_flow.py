@@ -140,3 +140,13 @@ def test_the_filter_view_keeps_the_article_s_view(ec, football_view):
     assert f'href="/articles/{article.pk}/filters?view=state%3Dpending"' in html
     filters = ec.get(reverse("classifier:article_filters", args=[article.pk]), {"view": "state=pending"})
     assert f'href="/articles/{article.pk}/?view=state%3Dpending" data-key="b"' in filters.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_admin_names_cases_by_their_article_s_title(client, django_user_model, football_view):
+    client.force_login(django_user_model.objects.create_superuser("root", password="pw"))  # noqa: S106
+    rules = client.get("/admin/classifier/rule/").content.decode()
+    stone = Classification.objects.filter(rule__isnull=False).select_related("rule__cornerstone__article").first()
+    assert stone.rule.cornerstone.article.title in rules and not re.search(r"\bcase \d+", rules)
+    rows = client.get("/admin/classifier/classification/").content.decode()
+    assert football_view[0].title in rows

@@ -89,3 +89,20 @@ def test_cases_are_named_by_their_article_s_title(page, live_server, django_user
     expect(page.locator("#cornerstone")).not_to_contain_text(re.compile(r"\bcase \d+"))
     expect(page.locator("#cornerstone")).to_contain_text("its folders now")
     assert page.dialogs == [] and page.console_errors == []
+
+
+def test_m_moves_with_the_keyboard_alone(page, live_server, django_user_model):
+    """m focuses the move form's folder picker and Enter there moves (the key no longer only focuses)."""
+    data = demo_data.load(django_user_model, slugs={WALKING})
+    walking = data["articles"][WALKING]
+    login(page, live_server)
+    page.goto(f"{live_server.url}/articles/{walking.pk}/")
+    page.keyboard.press("m")
+    expect(page.locator("#id_to_folder")).to_be_focused()
+    page.select_option("#id_from_folder", label="Health/Diabetes")
+    page.locator("#id_to_folder").focus()
+    page.keyboard.type("Health/Ex")  # a select's type-ahead picks the folder
+    expect(page.locator("#id_to_folder option:checked")).to_have_text("Health/Exercise")
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(r"/rule\?kind=refine"))
+    expect(page.locator("ul.errors")).to_have_count(0)
