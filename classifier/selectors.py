@@ -239,13 +239,15 @@ class ViewPosition:
     newer_count: int  # rows of the view before this article, counted up to COUNT_CAP + 1
     total: int  # rows of the view, counted up to COUNT_CAP + 1
     in_view: bool
+    filtered: bool = True  # False: the whole inbox (no filter carried)
 
     @property
     def text(self) -> str:
-        """ "12 of 50 in this view", capped as the inbox counts ("more than 1,000")."""
+        """The progress line: "12 of 50 in this view", capped as the inbox counts ("more than 1,000")."""
+        where = "this view" if self.filtered else "the inbox"
         if not self.in_view:
-            return f"no longer in this view ({_capped(self.total)} article{'s' if self.total != 1 else ''} in it)"
-        return f"{_capped(self.newer_count + 1)} of {_capped(self.total)} in this view"
+            return f"no longer in {where} ({_capped(self.total)} article{'s' if self.total != 1 else ''} in it)"
+        return f"{_capped(self.newer_count + 1)} of {_capped(self.total)} in {where}"
 
 
 def next_in_view(view, article: Article) -> Article | None:
@@ -253,7 +255,7 @@ def next_in_view(view, article: Article) -> Article | None:
     return view.filter(_older(Cursor.of(article))).order_by("-collected_at", "-id").only("id").first()
 
 
-def view_position(view, article: Article) -> ViewPosition:
+def view_position(view, article: Article, *, filtered: bool = True) -> ViewPosition:
     """The article's place in ``view`` (a queryset of the inbox, :func:`inbox_queryset`), in five small
     indexed queries however long the view is."""
     here = Cursor.of(article)
@@ -264,6 +266,7 @@ def view_position(view, article: Article) -> ViewPosition:
         newer_count=newer_rows.order_by()[: COUNT_CAP + 1].count(),
         total=view.order_by()[: COUNT_CAP + 1].count(),
         in_view=view.filter(pk=article.pk).exists(),
+        filtered=filtered,
     )
 
 
@@ -381,7 +384,7 @@ def last_rule() -> Rule | None:
 
 
 # --------------------------------------------------------------------------- pages
-def article_page(article: Article, case: Case | None, view) -> dict:
+def article_page(article: Article, case: Case | None, view, *, filtered: bool = True) -> dict:
     """The article page: every folder with the rule path that gives it (or the expert's decision), the
     paths that stopped a folder, the pending suggestions, its place in the inbox ``view``, the last rule."""
     suggestions: list[dict] = []
@@ -414,7 +417,7 @@ def article_page(article: Article, case: Case | None, view) -> dict:
             s["folder"] for s in suggestions if not (s["row"] and s["row"].state == Classification.State.REJECTED)
         ],
         "stopped": stopped,
-        "position": view_position(view, article),
+        "position": view_position(view, article, filtered=filtered),
         "last_rule": last_rule(),
     }
 

@@ -154,7 +154,7 @@ def inbox(request):
 def article_detail(request, pk):
     article, case = selectors.article_and_case(pk, case_required=False)
     view_qs, view = _view_of(request)
-    page = selectors.article_page(article, case, view_qs)
+    page = selectors.article_page(article, case, view_qs, filtered=bool(view))
     position = page["position"]
     return render(
         request,

@@ -104,7 +104,7 @@ def test_progress_counts_are_capped_like_the_inbox(ec, football_view, monkeypatc
     monkeypatch.setattr(selectors, "COUNT_CAP", 2)
     last = football_view[5]
     position = ec.get(reverse("classifier:article", args=[last.pk])).context["position"]
-    assert position.text == "more than 2 of more than 2 in this view"
+    assert position.text == "more than 2 of more than 2 in the inbox"  # no filter carried: the whole inbox
 
 
 def test_one_key_one_meaning():
