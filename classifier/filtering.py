@@ -23,7 +23,7 @@ COUNT_CAP = 1_000
 
 UNREVIEWED, PENDING, CLASSIFIED = ReviewState.UNREVIEWED, ReviewState.PENDING, ReviewState.CLASSIFIED
 #: review state -> the filters' label for it (the one vocabulary: classifier/vocabulary.py)
-STATES = {state: word.choice for state, word in ARTICLE_STATES.items()}
+STATES = {state: word.word.capitalize() for state, word in ARTICLE_STATES.items()}
 
 
 def filter_state(qs: QuerySet[Article], state: str) -> QuerySet[Article]:

@@ -18,13 +18,8 @@ FAILED = "failed"
 
 @dataclass(frozen=True)
 class Word:
-    word: str  # the badge's word, lower case
-    meaning: str  # one line for a tooltip or a filter's choice
-
-    @property
-    def choice(self) -> str:
-        """The word as a filter's choice: "Suggested: a rule suggests a folder nobody decided on yet"."""
-        return f"{self.word.capitalize()}: {self.meaning}"
+    word: str  # the badge's word, lower case (capitalised: a filter's choice, a chart's label)
+    meaning: str  # one line for a tooltip
 
 
 #: an article's review state (monitor.Article.review_state, or failed)

@@ -18,9 +18,8 @@ from django.db.models.functions import TruncDate
 from django.utils import timezone
 
 from classifier.features import describe
-from classifier.filtering import CLASSIFIED, FAILED, PENDING, UNREVIEWED, day_start
+from classifier.filtering import CLASSIFIED, FAILED, PENDING, STATES, UNREVIEWED, day_start
 from classifier.models import Classification, Rule
-from classifier.vocabulary import ARTICLE_STATES
 from monitor.models import Article
 
 DAYS = 30
@@ -173,7 +172,7 @@ def backlog() -> Chart:
     return Chart(
         "backlog",
         "state",
-        [ARTICLE_STATES[state].word.capitalize() for state in BACKLOG_STATES],
+        [STATES[state] for state in BACKLOG_STATES],
         [Series("articles", [totals[state] for state in BACKLOG_STATES])],
         by_day=False,
     )
