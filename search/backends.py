@@ -249,7 +249,8 @@ class DocumentFilter:
 
     def sql(self, alias: str) -> tuple[str, list]:
         """(" AND ..." conditions on the documents' alias, their parameters)."""
-        conditions, params = "", []
+        conditions = ""
+        params: list[object] = []
         if self.site_id:
             conditions += f" AND {alias}.site_id = %s"
             params.append(self.site_id)
