@@ -91,9 +91,7 @@ def _draft_for_exercise(page, live_server, walking):
     expect(page.locator("#proposal")).to_contain_text("walking")
 
 
-def test_an_article_excluded_from_the_would_reclassify_list_stays_unchanged(
-    page, live_server, django_user_model, shot
-):
+def test_an_article_excluded_from_the_would_reclassify_list_stays_unchanged(page, live_server, django_user_model, shot):
     data = demo_data.load(django_user_model, slugs={WALKING, FOOTBALL})
     walking, football = data["articles"][WALKING], data["articles"][FOOTBALL]
     login(page, live_server)
