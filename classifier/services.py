@@ -820,6 +820,16 @@ class Validation:
         return [s.case.pk for s in self.cornerstone_cases if s.accepted]
 
     @property
+    def changed_cornerstones(self) -> list[CornerstoneChange]:
+        """The cornerstone cases of earlier rules the rule would change (without the articles kept unchanged)."""
+        return [s for s in self.cornerstone_cases if not s.kept]
+
+    @property
+    def kept(self) -> list[CornerstoneChange]:
+        """The articles excluded from the "would reclassify" list that the rule still changes."""
+        return [s for s in self.cornerstone_cases if s.kept]
+
+    @property
     def to_exclude(self) -> list[CornerstoneChange]:
         """The cornerstone cases the rule would change and the expert has not accepted: each must be left
         unchanged by a condition before the rule can be committed (or its change accepted)."""
