@@ -196,3 +196,15 @@ def test_an_article_kept_unchanged_counts_like_a_cornerstone_case_and_blocks_the
     services.commit_rule(case, user=expert, accepted_cornerstones=[], kept_cases=[wrong.pk], **narrowed)
     assert not Classification.objects.filter(case=wrong).exists()  # left unchanged
     assert row(right, health).state == "suggested"
+
+
+def test_a_merge_carries_the_pending_correction_to_the_target_folder(sport, folders, expert):
+    rule, case = sport
+    services.reject(case, folders["sport"], expert)
+    services.merge_folder(folders["sport"], folders["economy"], expert)  # the rule now concludes Economy
+    correction = Correction.objects.get()
+    assert (correction.folder, correction.state) == (folders["economy"], "pending")
+    assert review_state(case) == "correction"
+    [stop] = services.commit_rule(case, "stop", expert, wrong_folder=folders["economy"], conditions=["chess"])
+    correction.refresh_from_db()
+    assert (correction.state, correction.rule) == ("resolved", stop)
