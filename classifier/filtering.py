@@ -21,6 +21,7 @@ PAGE_SIZE = 50
 COUNT_CAP = 1_000
 
 UNREVIEWED, PENDING, CLASSIFIED = ReviewState.UNREVIEWED, ReviewState.PENDING, ReviewState.CLASSIFIED
+CORRECTION = ReviewState.CORRECTION
 #: WebMon could not fetch or read the article: no case to review (Article.state, not a review state)
 FAILED = "failed"
 STATES = {**dict(ReviewState.choices), FAILED: "Failed (not fetched or not readable)"}

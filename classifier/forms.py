@@ -67,6 +67,7 @@ class RuleDraft:
     ``c`` (condition keywords, repeated), ``x`` (keywords that must be absent), ``sel`` (ids of the
     cornerstone cases selected as "must not change", the older difference list), ``ok`` (ids of the cornerstone
     cases whose change the expert accepts; every other one shown must be left unchanged by a condition),
+    ``keep`` (ids of stored cases the expert excluded from the "would reclassify" list: they must not change),
     ``q`` (the words to search in the difference lists), ``version`` (the knowledge-base version the draft was
     checked on; sent with a commit).
     """
@@ -86,6 +87,7 @@ class RuleDraft:
         self.absent = self._words(data.getlist("x"))
         self.selected = self._case_ids(data.getlist("sel"))
         self.accepted = self._case_ids(data.getlist("ok"))
+        self.kept = self._case_ids(data.getlist("keep"))
         self.search = (data.get("q") or "").strip()[: self.SEARCH_MAX]
         raw_version = data.get("version") or ""
         self.version: int | None = int(raw_version) if raw_version.isascii() and raw_version.isdigit() else None
@@ -141,6 +143,7 @@ class RuleDraft:
             pairs.append(("wrong", self.wrong))
         pairs += [("c", w) for w in self.conditions] + [("x", w) for w in self.absent]
         pairs += [("sel", i) for i in self.selected] + [("ok", i) for i in self.accepted]
+        pairs += [("keep", i) for i in self.kept]
         return pairs
 
 

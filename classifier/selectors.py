@@ -28,7 +28,7 @@ from classifier.filtering import (  # noqa: F401 - the workspace's names for the
     filter_state,
     narrow,
 )
-from classifier.models import Case, CaseKeyword, Classification, Folder, Rule, RuleCornerstone
+from classifier.models import Case, CaseKeyword, Classification, Correction, Folder, Rule, RuleCornerstone
 from classifier.models_labels import PhraseLabel, contingency_cells, contingency_counts
 from filters.metrics import Contingency
 from filters.services import profile_for_site
@@ -361,6 +361,9 @@ def article_page(article: Article, case: Case | None) -> dict:
         ]
         # decided by hand, or no longer given by the knowledge base
         suggestions += [{"folder": row.folder, "rules": [], "row": row} for row in rows if row.folder_id not in why]
+        waiting = {c.folder_id: c for c in pending_corrections().filter(case=case)}
+        for s in suggestions:
+            s["correction"] = waiting.get(s["folder"].pk)
     older, newer = neighbours(article)
     return {
         "suggestions": suggestions,
@@ -374,6 +377,32 @@ def article_page(article: Article, case: Case | None) -> dict:
         "older": older,
         "newer": newer,
         "last_rule": last_rule(),
+    }
+
+
+def pending_corrections(user=None):
+    """The rejections still waiting for the rule that corrects them, oldest first (``user``: only theirs), with
+    the case (without its keywords), folder and rejecting expert loaded."""
+    qs = (
+        Correction.objects.filter(state=Correction.State.PENDING)
+        .select_related("case", "folder", "rejected_by")
+        .defer("case__keywords")
+    )
+    if user is not None:
+        qs = qs.filter(rejected_by=user)
+    return qs.order_by("rejected_at", "id")
+
+
+def pending_corrections_page(user, mine: bool, limit: int) -> dict:
+    """The pending corrections list: the first ``limit`` (everyone's, or ``user``'s with ``mine``), each with
+    its article, and how many there are in all and of ``user``."""
+    everyone = pending_corrections()
+    shown = list((pending_corrections(user) if mine else everyone)[:limit])
+    articles = light_articles().in_bulk([c.case.article_id for c in shown if c.case.article_id])
+    return {
+        "corrections": [{"correction": c, "article": articles.get(c.case.article_id)} for c in shown],
+        "total": everyone.count(),
+        "mine_total": everyone.filter(rejected_by=user).count(),
     }
 
 

@@ -152,24 +152,58 @@ def accept(request, pk):
 @expert_required
 @require_POST
 def reject(request, pk):
-    """Reject one suggested folder and start the rule that corrects it (stopping by default)."""
+    """Reject one suggested folder: the decision is stored at once, and the rule that corrects it (stopping by
+    default) is pending until made; the expert goes on to make it now (the rule page) or later (the list)."""
     _, case = selectors.article_and_case(pk)
+    kind = request.POST.get("kind") or RuleKind.STOP
     try:
         folder_id = int(request.POST.get("folder", ""))
-        row = services.reject(case, folder_id, request.user)
+        row = services.reject(case, folder_id, request.user, kind=kind)
     except ValueError:
         return HttpResponseBadRequest("folder must be a folder id")
     except ValidationError as exc:
         messages.error(request, _error_text(exc))
         return redirect("classifier:article", pk=pk)
-    messages.info(
-        request,
-        f"Rejected {row.folder.path}. Now make the rule that fixes it: stop it, or refine it to the right folder.",
-    )
     concluded = {c.folder for c in services.infer(case)}
     if folder_id not in concluded:  # set by hand: there is no rule to correct
+        messages.info(request, f"Rejected {row.folder.path}.")
         return redirect("classifier:article", pk=pk)
-    return redirect(_rule_url(pk, kind=request.POST.get("kind") or RuleKind.STOP, wrong=folder_id))
+    messages.info(
+        request,
+        f"Rejected {row.folder.path}: rejected, rule pending. Make the rule that corrects it now, or later from "
+        "Corrections.",
+    )
+    return redirect(_rule_url(pk, kind=kind, wrong=folder_id))
+
+
+@expert_required
+@require_POST
+def correction_withdraw(request, pk):
+    """Take a rejection back while its rule is still pending."""
+    try:
+        correction = services.withdraw_correction(pk, request.user)
+    except ValidationError as exc:
+        messages.error(request, _error_text(exc))
+        return redirect(_safe_next(request, reverse("classifier:corrections")))
+    messages.success(request, f"Rejection of {correction.folder.path} withdrawn: it is as it was before.")
+    article_id = correction.case.article_id
+    fallback = reverse("classifier:article", args=[article_id]) if article_id else reverse("classifier:corrections")
+    return redirect(_safe_next(request, fallback))
+
+
+CORRECTIONS_SHOWN = 200
+
+
+@expert_required
+@require_GET
+def corrections(request):
+    """The rejections whose rule is still to be made, oldest first: everyone's, or the expert's own."""
+    mine = request.GET.get("who") == "mine"
+    page = selectors.pending_corrections_page(request.user, mine, CORRECTIONS_SHOWN)
+    for item in page["corrections"]:
+        c = item["correction"]
+        item["rule_url"] = _rule_url(item["article"].pk, kind=c.kind, wrong=c.folder_id) if item["article"] else ""
+    return render(request, "classifier/corrections.html", {**page, "mine": mine, "shown": CORRECTIONS_SHOWN})
 
 
 @expert_required
@@ -208,6 +242,9 @@ def _validation_context(request, article: Article, case: Case, draft: RuleDraft,
         "kb_version": selectors.kb_version(),
     }
     context["concluded"] = selectors.concluded_folders(case)
+    context["correction"] = (
+        selectors.pending_corrections().filter(case=case, folder_id=draft.wrong).first() if draft.wrong else None
+    )
     if draft.errors:
         return context
     if draft.needs_folder:
@@ -221,6 +258,7 @@ def _validation_context(request, article: Article, case: Case, draft: RuleDraft,
             case,
             selected_cornerstones=draft.selected,
             accepted_cornerstones=draft.accepted,
+            kept_cases=draft.kept,
             search=draft.search,
             **draft.service_kwargs(),
         )
@@ -234,6 +272,10 @@ def _validation_context(request, article: Article, case: Case, draft: RuleDraft,
     context["stones_hidden"] = len(validation.cornerstone_cases) - len(context["stones"])
     # accepted cases that no longer change stay listed, so the expert's decision survives a condition taken back
     context["accepted_unchanged"] = sorted(set(draft.accepted) - {s.case.pk for s in validation.cornerstone_cases})
+    # and so do the articles excluded from the "would reclassify" list that a condition now leaves unchanged
+    context["kept_unchanged"] = sorted(
+        set(draft.kept) - {s.case.pk for s in validation.cornerstone_cases if s.kept} - {case.pk}
+    )
     if with_affected:
         context["affected"] = _affected(validation, context)
     return context
@@ -285,7 +327,12 @@ def rule_commit(request, pk):
         if kwargs["conditions"] or kwargs["absent"] or kwargs["kind"] == RuleKind.STOP:
             affected_ids = [a.case_id for a in services.affected_cases(validation, limit=AFFECTED_LIMIT)]
         rules = services.commit_rule(
-            case, user=request.user, version=draft.version, accepted_cornerstones=draft.accepted, **kwargs
+            case,
+            user=request.user,
+            version=draft.version,
+            accepted_cornerstones=draft.accepted,
+            kept_cases=draft.kept,
+            **kwargs,
         )
     except ValidationError as exc:
         context = _validation_context(request, article, case, draft)

@@ -137,7 +137,8 @@ class Article(models.Model):
         max_length=10,
         default="unreviewed",
         editable=False,
-        help_text="unreviewed (no folder), pending (a suggestion nobody decided on) or classified.",
+        help_text="unreviewed (no folder), pending (a suggestion nobody decided on), correction (a rejected "
+        "folder waits for its rule) or classified.",
     )
 
     # Work state (see the module docstring).

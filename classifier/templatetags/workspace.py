@@ -3,6 +3,8 @@
 from django import template
 
 from classifier.features import describe
+from classifier.models import Correction
+from wims.roles import is_expert
 
 register = template.Library()
 
@@ -19,6 +21,20 @@ def rule_text(rule) -> str:
     words = [describe(w) for w in rule.conditions] + [f"not {describe(w)}" for w in rule.absent]
     target = rule.folder.path if rule.folder_id else "STOP (withhold the folder)"
     return f"{' & '.join(words)} → {target}"
+
+
+@register.simple_tag
+def pending_corrections_count(user) -> int | None:
+    """How many rejections wait for their rule (everyone's), for the header's link; None for a non-expert."""
+    if not user.is_authenticated or not is_expert(user):
+        return None
+    return Correction.objects.filter(state=Correction.State.PENDING).count()
+
+
+@register.filter
+def review_state_label(state: str) -> str:
+    """A review state as the lists' badges name it ("suggested", "rejected, rule pending", ...)."""
+    return {"pending": "suggested", "correction": "rejected, rule pending"}.get(state, state)
 
 
 @register.filter

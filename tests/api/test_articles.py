@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from classifier.models import AuditEntry, Classification
+from classifier.models import AuditEntry, Classification, Correction
 from monitor.models import Article
 from tests.api.conftest import make_article
 
@@ -177,14 +177,21 @@ def test_reject_goes_through_the_classifier_service_and_a_rejected_folder_can_be
     row = classification(article, kb["measles"])
     assert row.state == Classification.State.REJECTED and row.decided_by == users["expert"]
     article.refresh_from_db()
-    assert article.review_state == "classified"
+    # a rule still gives the folder: the rejection waits for the rule that corrects it, as in the workspace
+    assert article.review_state == "correction"
+    correction = Correction.objects.get(case=article.case, folder=kb["measles"])
+    assert correction.state == Correction.State.PENDING
     entry = AuditEntry.objects.get(action="classification.reject")
     assert entry.actor == users["expert"]
-    assert entry.details == {"case": article.case.pk, "folder": kb["measles"].pk}
+    assert entry.details == {"case": article.case.pk, "folder": kb["measles"].pk, "correction": correction.pk}
     assert response.json()["suggestions"][0]["state"] == "rejected"
-    # accepted again when named explicitly, as in the workspace
+    # accepted again when named explicitly, as in the workspace: the pending correction is withdrawn with it
     client.post(f"/api/articles/{article.pk}/accept/", {"folders": [kb["measles"].pk]}, format="json")
     assert classification(article, kb["measles"]).state == Classification.State.ACCEPTED
+    correction.refresh_from_db()
+    assert correction.state == Correction.State.WITHDRAWN
+    article.refresh_from_db()
+    assert article.review_state == "classified"
 
 
 @pytest.mark.django_db

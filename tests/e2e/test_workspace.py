@@ -252,6 +252,7 @@ def test_every_page_runs_under_the_content_security_policy(page, live_server, dj
         f"/articles/{walking.pk}/rule",
         "/folders/",
         f"/folders/{folder.pk}/",
+        "/corrections/",
         "/feeds/",
         "/feeds/tokens/",
         "/admin/",
