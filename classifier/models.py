@@ -103,6 +103,37 @@ class Case(models.Model):
         "Empty while they agree.",
     )
 
+    # Per-article review state that is not a folder (services.assign, services.mark_no_folder): who works on
+    # the article, and an expert's decision that it belongs in no folder (the review state counts it as
+    # classified while nothing is suggested). Who accepted or rejected a folder is on its Classification row.
+    assignee = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="assigned_cases",
+        help_text="The expert this article is assigned to (one at most).",
+    )
+    assigned_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    assigned_at = models.DateTimeField(null=True, blank=True)
+    no_folder_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The expert who reviewed the article and decided it belongs in no folder.",
+    )
+    no_folder_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            # "assigned to me" / "to X": the few cases of one expert; "unassigned" probes the article_id index
+            models.Index(fields=["assignee"], condition=models.Q(assignee__isnull=False), name="case_assignee_idx")
+        ]
+
     def __str__(self) -> str:
         return f"case {self.pk}"
 
@@ -201,7 +232,8 @@ class ReviewState(models.TextChoices):
 
     UNREVIEWED = "unreviewed", "Unreviewed"  # no folder: not processed yet, or no rule fires and nobody decided
     PENDING = "pending", "Suggestions pending"  # at least one suggested folder nobody decided on yet
-    CLASSIFIED = "classified", "Classified"  # nothing pending, and an expert accepted or rejected a folder
+    # nothing pending, and an expert accepted or rejected a folder or marked the article reviewed with no folder
+    CLASSIFIED = "classified", "Classified"
 
 
 class Classification(models.Model):
@@ -233,6 +265,24 @@ class Classification(models.Model):
 
     def __str__(self) -> str:
         return f"case {self.case_id} in folder {self.folder_id}: {self.state}"
+
+
+class ArticleRead(models.Model):
+    """An expert opened the article (its page marks it read for that expert; "mark unread" deletes the row).
+
+    Personal reading state, not a knowledge-base decision: it is not audited. The unique (user, article)
+    constraint is the index the inbox's "unread" filter probes for each row in inbox order.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="articles_read")
+    article = models.ForeignKey("monitor.Article", on_delete=models.CASCADE, related_name="reads")
+    read_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "article"], name="unique_article_read")]
+
+    def __str__(self) -> str:
+        return f"article {self.article_id} read by {self.user_id}"
 
 
 class AuditEntry(models.Model):
