@@ -84,6 +84,7 @@ def inbox(request):
         row.href = f"{prefix}{row.article.pk}/"
     keep = [(k, v) for k, v in request.GET.items() if k in form.fields and v]
     here = [(k, v) for k, v in request.GET.items() if k in {*form.fields, "after", "before"} and v]
+    report = request.session.pop("bulk-report", None)
     return render(
         request,
         "classifier/inbox.html",
@@ -101,7 +102,11 @@ def inbox(request):
             "bulk_actions": BulkActionForm.ACTIONS,
             "experts": expert_choices(),
             # what the last bulk action did (or why it was refused), per article: shown once
-            "bulk_report": request.session.pop("bulk-report", None),
+            "bulk_report": report,
+            # after a refusal, the articles that could take the action stay ticked: untick the others, post again
+            "keep_selected": {i["article_id"] for i in report["items"] if i["ok"]}
+            if report and report["refused"]
+            else (),
         },
         status=400 if form.is_bound and form.errors else 200,  # filters that cannot be read: said, not ignored
     )
@@ -241,7 +246,11 @@ def bulk(request):
             messages.error(request, refused)
         else:
             messages.success(request, f"{label}: done for {len(items)} articles.")
-        request.session["bulk-report"] = {"action": label, "items": [dataclasses.asdict(item) for item in items]}
+        request.session["bulk-report"] = {
+            "action": label,
+            "refused": bool(refused),
+            "items": [dataclasses.asdict(item) for item in items],
+        }
     return redirect(_safe_next(request, fallback))
 
 
