@@ -12,7 +12,7 @@ from datetime import date, datetime, time, timedelta
 from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
-from classifier.models import ArticleRead, Case, Classification, Folder, ReviewState
+from classifier.models import ArticleRead, Classification, Folder, ReviewState
 from monitor.models import Article
 
 PAGE_SIZE = 50
@@ -62,15 +62,13 @@ def assignee_for(value: str | None, user) -> int | str | None:
 
 
 def filter_assignee(qs: QuerySet[Article], assignee: int | str) -> QuerySet[Article]:
-    """Articles whose case is assigned to the user with this id, or to nobody (:data:`UNASSIGNED`; articles
-    without a case too). One expert's cases come from the partial index on Case.assignee; "unassigned" probes
-    the case's unique article_id index for each row in inbox order."""
-    assigned = Case.objects.filter(article_id=OuterRef("pk"))
+    """Articles assigned to the user with this id, or to nobody (:data:`UNASSIGNED`). The assignee is stored on
+    the article and indexed with the inbox order, (assignee, collected_at, id): one range scan."""
     if isinstance(assignee, int):
-        return qs.filter(Exists(assigned.filter(assignee_id=assignee)))
+        return qs.filter(assignee_id=assignee)
     if assignee != UNASSIGNED:
         raise ValueError(f"an assignee is a user id or {UNASSIGNED!r}, not {assignee!r}")
-    return qs.exclude(Exists(assigned.filter(assignee__isnull=False)))
+    return qs.filter(assignee__isnull=True)
 
 
 def filter_read(qs: QuerySet[Article], user_id: int, *, read: bool) -> QuerySet[Article]:

@@ -55,11 +55,12 @@ class InboxFilterForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self.experts = expert_choices()  # also the bulk form's picker: one query for both
         cast(forms.ChoiceField, self.fields["assigned"]).choices = [
             ("", "Anyone or nobody"),
             (MINE, "To me"),
             (UNASSIGNED, "Unassigned"),
-            *expert_choices(),
+            *self.experts,
         ]
 
     def clean(self):

@@ -103,21 +103,9 @@ class Case(models.Model):
         "Empty while they agree.",
     )
 
-    # Per-article review state that is not a folder (services.assign, services.mark_no_folder): who works on
-    # the article, and an expert's decision that it belongs in no folder (the review state counts it as
-    # classified while nothing is suggested). Who accepted or rejected a folder is on its Classification row.
-    assignee = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="assigned_cases",
-        help_text="The expert this article is assigned to (one at most).",
-    )
-    assigned_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    assigned_at = models.DateTimeField(null=True, blank=True)
+    # An expert's decision that the article belongs in no folder (services.bulk_mark_no_folder): the review state
+    # counts it as classified while nothing is suggested. Who accepted or rejected a folder is on its
+    # Classification row; who the article is assigned to is on the article (monitor.Article.assignee).
     no_folder_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -127,12 +115,6 @@ class Case(models.Model):
         help_text="The expert who reviewed the article and decided it belongs in no folder.",
     )
     no_folder_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        indexes = [
-            # "assigned to me" / "to X": the few cases of one expert; "unassigned" probes the article_id index
-            models.Index(fields=["assignee"], condition=models.Q(assignee__isnull=False), name="case_assignee_idx")
-        ]
 
     def __str__(self) -> str:
         return f"case {self.pk}"

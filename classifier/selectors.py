@@ -221,9 +221,7 @@ def inbox_page(
             ArticleRead.objects.filter(user=reader, article_id__in=page_ids).values_list("article_id", flat=True)
         )
         assigned = dict(
-            Case.objects.filter(article_id__in=page_ids, assignee__isnull=False).values_list(
-                "article_id", "assignee__username"
-            )
+            Article.objects.filter(pk__in=page_ids, assignee__isnull=False).values_list("id", "assignee__username")
         )
         for row in rows:
             row.unread = row.article.pk not in read
@@ -404,7 +402,7 @@ def article_page(article: Article, case: Case | None) -> dict:
         suggestions += [{"folder": row.folder, "rules": [], "row": row} for row in rows if row.folder_id not in why]
     older, newer = neighbours(article)
     return {
-        "review": review_record(case),
+        "review": review_record(article, case),
         "suggestions": suggestions,
         "pending": [
             s for s in suggestions if s["row"] is not None and s["row"].state == Classification.State.SUGGESTED
@@ -419,26 +417,35 @@ def article_page(article: Article, case: Case | None) -> dict:
     }
 
 
-def review_record(case: Case | None) -> list[dict]:
-    """Who decided what on the article and when, oldest first: each accepted or rejected folder (its row),
-    "reviewed, no folder" and the assignment (the case's fields); two queries."""
-    if case is None:
-        return []
-    case = Case.objects.select_related("assignee", "assigned_by", "no_folder_by").get(pk=case.pk)
-    rows = (
-        Classification.objects.filter(case=case)
-        .exclude(state=Classification.State.SUGGESTED)
-        .select_related("folder", "decided_by")
+def _name(user) -> str:
+    return user.get_username() if user is not None else ""
+
+
+def review_record(article: Article, case: Case | None) -> list[dict]:
+    """Who decided what on the article and when (usernames), oldest first: each accepted or rejected folder (its
+    row), "reviewed, no folder" (the case) and the assignment (the article); three queries."""
+    record = []
+    if case is not None:
+        case = Case.objects.select_related("no_folder_by").get(pk=case.pk)
+        rows = (
+            Classification.objects.filter(case=case)
+            .exclude(state=Classification.State.SUGGESTED)
+            .select_related("folder", "decided_by")
+        )
+        record = [
+            {"what": f"{row.get_state_display()} {row.folder.path}", "by": _name(row.decided_by), "at": row.decided_at}
+            for row in rows
+        ]
+        if case.no_folder_at:
+            record.append({"what": "Reviewed, no folder", "by": _name(case.no_folder_by), "at": case.no_folder_at})
+    assigned = (
+        Article.objects.filter(pk=article.pk, assigned_at__isnull=False)
+        .values_list("assignee__username", "assigned_by__username", "assigned_at")
+        .first()
     )
-    record = [
-        {"what": f"{row.get_state_display()} {row.folder.path}", "by": row.decided_by, "at": row.decided_at}
-        for row in rows
-    ]
-    if case.no_folder_at:
-        record.append({"what": "Reviewed, no folder", "by": case.no_folder_by, "at": case.no_folder_at})
-    if case.assigned_at:
-        what = f"Assigned to {case.assignee.get_username()}" if case.assignee else "Unassigned"
-        record.append({"what": what, "by": case.assigned_by, "at": case.assigned_at})
+    if assigned is not None:
+        to, by, at = assigned
+        record.append({"what": f"Assigned to {to}" if to else "Unassigned", "by": by or "", "at": at})
     return sorted(record, key=lambda item: (item["at"] is None, item["at"]))
 
 

@@ -1657,9 +1657,9 @@ def bulk_mark_no_folder(article_ids: Iterable[int], user) -> list[BulkItem]:
 
 @transaction.atomic
 def bulk_assign(article_ids: Iterable[int], assignee, user) -> list[BulkItem]:
-    """Assign each article (its case) to one expert, or to nobody (``assignee=None``); one audit entry per
-    article with the previous assignee, one transaction. Refused for a user who is not an active expert, and
-    as a whole for an article without a case."""
+    """Assign each article to one expert, or to nobody (``assignee=None``); one audit entry per article with the
+    previous assignee, one transaction. Refused for a user who is not an active expert, and as a whole for an
+    article without a case (nothing to review)."""
     if assignee is not None and not roles.is_expert(assignee):
         raise ValidationError(f"{assignee.get_username()} is not an expert: articles are assigned to experts only.")
     targets = _bulk_targets(article_ids)
@@ -1667,21 +1667,17 @@ def bulk_assign(article_ids: Iterable[int], assignee, user) -> list[BulkItem]:
         BulkItem(pk, title, case is not None, NOT_PROCESSED if case is None else "") for pk, title, case in targets
     ]
     _refuse_unless_all_ok(checked, "Assigning")
+    ids = [pk for pk, _, _ in targets]
+    before = dict(Article.objects.filter(pk__in=ids, assignee__isnull=False).values_list("id", "assignee__username"))
     now, to = timezone.now(), assignee.get_username() if assignee is not None else None
-    names = dict(
-        Case.objects.filter(pk__in=[c.pk for _, _, c in targets if c and c.assignee_id]).values_list(
-            "id", "assignee__username"
-        )
-    )
+    Article.objects.filter(pk__in=ids).update(assignee=assignee, assigned_by=_actor(user), assigned_at=now)
     done = []
     for pk, title, case in targets:
         assert case is not None  # checked above
-        before = names.get(case.pk)
-        case.assignee, case.assigned_by, case.assigned_at = assignee, _actor(user), now
-        case.save(update_fields=["assignee", "assigned_by", "assigned_at"])
-        _audit(user, "case.assign", case=case.pk, article=pk, assignee=to, previous=before)
+        was = before.get(pk)
+        _audit(user, "article.assign", case=case.pk, article=pk, assignee=to, previous=was)
         note = f"assigned to {to}" if to else "unassigned"
-        done.append(BulkItem(pk, title, True, note + (f" (was {before})" if before and before != to else "")))
+        done.append(BulkItem(pk, title, True, note + (f" (was {was})" if was and was != to else "")))
     return done
 
 

@@ -99,8 +99,7 @@ def inbox(request):
             "select_all": request.GET.get("select") == "all",
             "select_all_query": urlencode([*here, ("select", "all")]),
             "here": reverse("classifier:inbox") + (f"?{urlencode(here)}" if here else ""),
-            "bulk_actions": BulkActionForm.ACTIONS,
-            "experts": expert_choices(),
+            "experts": form.experts,
             # what the last bulk action did (or why it was refused), per article: shown once
             "bulk_report": report,
             # after a refusal, the articles that could take the action stay ticked: untick the others, post again

@@ -248,23 +248,21 @@ def timed_ms(fn, repeat: int = 20) -> float:
 
 
 def queue_data(user, colleague, rng: random.Random) -> None:
-    """Per-user state for the queue scenarios (kept between runs): 2,000 cases assigned to the measuring expert
-    and 8,000 to a colleague, a third of the articles read by the measuring expert."""
-    if Case.objects.filter(assignee__isnull=False).exists():
+    """Per-user state for the queue scenarios (kept between runs): 2,000 articles assigned to the measuring
+    expert and 8,000 to a colleague, a third of the articles read by the measuring expert."""
+    if Article.objects.filter(assignee__isnull=False).exists():
         return
-    case_ids = list(Case.objects.values_list("id", flat=True))
-    chosen = rng.sample(case_ids, 10_000)
-    Case.objects.filter(pk__in=chosen[:2000]).update(
-        assignee=user, assigned_by=colleague, assigned_at=datetime.now(UTC)
-    )
-    Case.objects.filter(pk__in=chosen[2000:]).update(
-        assignee=colleague, assigned_by=user, assigned_at=datetime.now(UTC)
-    )
+    chosen = rng.sample(list(Article.objects.values_list("id", flat=True)), 10_000)
+    now = datetime.now(UTC)
+    Article.objects.filter(pk__in=chosen[:2000]).update(assignee=user, assigned_by=colleague, assigned_at=now)
+    Article.objects.filter(pk__in=chosen[2000:]).update(assignee=colleague, assigned_by=user, assigned_at=now)
     article_ids = list(Article.objects.values_list("id", flat=True))
     read = rng.sample(article_ids, len(article_ids) // 3)
-    ArticleRead.objects.bulk_create([ArticleRead(user=user, article_id=pk) for pk in read], batch_size=10_000)
+    ArticleRead.objects.bulk_create(
+        [ArticleRead(user=user, article_id=pk) for pk in read], batch_size=10_000, ignore_conflicts=True
+    )
     with connection.cursor() as cursor:
-        cursor.execute("ANALYZE classifier_case, classifier_articleread")
+        cursor.execute("ANALYZE monitor_article, classifier_articleread")
 
 
 def run(repeat: int, seed: int = 7) -> dict:

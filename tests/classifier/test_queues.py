@@ -116,8 +116,8 @@ def test_reviewed_with_no_folder_makes_the_article_classified_and_says_who(desk,
         {"case": quiet.pk, "article": quiet.article_id},
     )
     # the review record on the article page says it
-    record = selectors.review_record(quiet)
-    assert [(r["what"], r["by"]) for r in record] == [("Reviewed, no folder", desk["bob"])]
+    record = selectors.review_record(quiet.article, quiet)
+    assert [(r["what"], r["by"]) for r in record] == [("Reviewed, no folder", "bob")]
     # a later rule that suggests a folder for it makes it pending again: that suggestion needs a decision
     budget = make_case("budget debate")
     services.commit_rule(budget, "new", desk["ada"], folder=folders["economy"], conditions=["budget"])
@@ -149,19 +149,20 @@ def test_assign_to_an_expert_then_to_another_then_to_nobody(desk):
     chosen = ids(desk["first"], desk["quiet"])
     items = services.bulk_assign(chosen, desk["bob"], desk["ada"])
     assert [i.note for i in items] == ["assigned to bob", "assigned to bob"]
-    first = Case.objects.get(pk=desk["first"].pk)
+    first = Article.objects.get(pk=desk["first"].article_id)
     assert (first.assignee, first.assigned_by) == (desk["bob"], desk["ada"]) and first.assigned_at is not None
-    assert [(r["what"], r["by"]) for r in selectors.review_record(first)] == [("Assigned to bob", desk["ada"])]
+    assert [(r["what"], r["by"]) for r in selectors.review_record(first, None)] == [("Assigned to bob", "ada")]
     items = services.bulk_assign(chosen[:1], desk["ada"], desk["bob"])
     assert [i.note for i in items] == ["assigned to ada (was bob)"]
     items = services.bulk_assign(chosen, None, desk["ada"])
     assert [i.note for i in items] == ["unassigned (was ada)", "unassigned (was bob)"]
-    assert not Case.objects.filter(assignee__isnull=False).exists()
+    assert not Article.objects.filter(assignee__isnull=False).exists()
     entries = list(AuditEntry.objects.order_by("id").values_list("action", "details"))
     assert [d["assignee"] for _, d in entries] == ["bob", "bob", "ada", None, None]
     assert [d["previous"] for _, d in entries] == [None, None, "bob", "ada", "bob"]
-    assert {a for a, _ in entries} == {"case.assign"}
-    assert [(r["what"], r["by"]) for r in selectors.review_record(first)] == [("Unassigned", desk["ada"])]
+    assert {a for a, _ in entries} == {"article.assign"}
+    assert [d["case"] for _, d in entries][:2] == [desk["first"].pk, desk["quiet"].pk]
+    assert [(r["what"], r["by"]) for r in selectors.review_record(first, None)] == [("Unassigned", "ada")]
 
 
 def test_assigning_to_a_user_who_is_not_an_expert_is_refused(desk, django_user_model):
@@ -175,7 +176,7 @@ def test_assigning_to_a_user_who_is_not_an_expert_is_refused(desk, django_user_m
     with pytest.raises(services.BulkRefused) as refused:
         services.bulk_assign([desk["first"].article_id, desk["raw"].pk], desk["ada"], desk["ada"])
     assert refused.value.items[1].note == "not processed yet: it has no case to review"
-    assert not Case.objects.filter(assignee__isnull=False).exists() and not AuditEntry.objects.exists()
+    assert not Article.objects.filter(assignee__isnull=False).exists() and not AuditEntry.objects.exists()
 
 
 # --------------------------------------------------------------------------- queues

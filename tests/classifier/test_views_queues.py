@@ -7,7 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 from classifier import services
-from classifier.models import ArticleRead, AuditEntry, Case, Classification
+from classifier.models import ArticleRead, AuditEntry, Classification
 from monitor.models import Article
 
 pytestmark = pytest.mark.django_db
@@ -66,7 +66,7 @@ def test_reviewed_no_folder_and_assign_from_the_inbox(ec, desk):
     ec.post(BULK, {"article": [quiet], "action": "no_folder"})
     assert Article.objects.get(pk=quiet).review_state == "classified"
     ec.post(BULK, {"article": [quiet, desk["first"].article_id], "action": "assign", "assignee": desk["bob"].pk})
-    assert set(Case.objects.filter(assignee=desk["bob"]).values_list("article_id", flat=True)) == {
+    assert set(Article.objects.filter(assignee=desk["bob"]).values_list("id", flat=True)) == {
         quiet,
         desk["first"].article_id,
     }

@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from classifier.models import ArticleRead, AuditEntry, Case, Classification
+from classifier.models import ArticleRead, AuditEntry, Classification
 from monitor.models import Article
 from tests.e2e import demo_data
 from tests.e2e.test_workspace import login
@@ -156,5 +156,5 @@ def test_assign_queues_read_unread_and_who_reviewed_on_the_article(page, live_se
     expect(page).to_have_url(re.compile(r"/$"))
     expect(page.locator(f'tr[data-href="/articles/{target}/"]')).to_have_class(re.compile(r"\bunread\b"))
     assert not ArticleRead.objects.filter(user__username="ada", article_id=target).exists()
-    assert Case.objects.get(article_id=target).assignee == bob
+    assert Article.objects.get(pk=target).assignee == bob
     assert page.console_errors == []
