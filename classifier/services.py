@@ -1644,7 +1644,7 @@ def bulk_mark_no_folder(article_ids: Iterable[int], user) -> list[BulkItem]:
         elif accepted.get(case.pk):
             checked.append(BulkItem(pk, title, False, f"already accepted in {', '.join(accepted[case.pk])}"))
         else:
-            checked.append(BulkItem(pk, title, True, "reviewed, no folder"))
+            checked.append(BulkItem(pk, title, True, "it belongs in no folder"))
     _refuse_unless_all_ok(checked, "Marking reviewed without a folder")
     now = timezone.now()
     Case.objects.filter(pk__in=case_ids).update(no_folder_by=_actor(user), no_folder_at=now)

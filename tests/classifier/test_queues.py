@@ -104,7 +104,7 @@ def test_reviewed_with_no_folder_makes_the_article_classified_and_says_who(desk,
     quiet = desk["quiet"]
     assert state(quiet) == "unreviewed"
     items = services.bulk_mark_no_folder([quiet.article_id], desk["bob"])
-    assert [(i.ok, i.note) for i in items] == [(True, "reviewed, no folder")]
+    assert [(i.ok, i.note) for i in items] == [(True, "it belongs in no folder")]
     quiet.refresh_from_db()
     assert quiet.no_folder_by == desk["bob"] and quiet.no_folder_at is not None
     assert state(quiet) == "classified"
@@ -138,7 +138,7 @@ def test_reviewed_with_no_folder_is_refused_as_a_whole_with_the_reason(desk, spo
     chosen = [desk["quiet"].article_id, spoil.pk if isinstance(spoil, Article) else spoil.article_id]
     with pytest.raises(services.BulkRefused) as refused:
         services.bulk_mark_no_folder(chosen, desk["ada"])
-    assert [(i.ok, i.note) for i in refused.value.items] == [(True, "reviewed, no folder"), (False, reason)]
+    assert [(i.ok, i.note) for i in refused.value.items] == [(True, "it belongs in no folder"), (False, reason)]
     desk["quiet"].refresh_from_db()
     assert desk["quiet"].no_folder_at is None and state(desk["quiet"]) == "unreviewed"
     assert not AuditEntry.objects.exists()

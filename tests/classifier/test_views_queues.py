@@ -112,3 +112,16 @@ def test_the_assigned_queues_and_the_article_s_review_record(ec, desk, expert_us
     record = page[page.index('id="review"') :]
     assert re.search(r"Assigned to ada <span class=\"muted\">by bob, ", record)
     assert re.search(r"Accepted Sport/Football <span class=\"muted\">by ada, ", record)
+
+
+def test_an_article_no_rule_fires_on_can_be_marked_reviewed_with_no_folder_from_its_page(ec, desk):
+    quiet = desk["quiet"].article_id
+    page = ec.get(reverse("classifier:article", args=[quiet])).content.decode()
+    assert 'value="no_folder"' in page
+    response = ec.post(BULK, {"article": [quiet], "action": "no_folder", "next": f"/articles/{quiet}/"}, follow=True)
+    html = response.content.decode()
+    assert "Reviewed, no folder: it belongs in no folder." in html
+    assert re.search(r"Reviewed, no folder <span class=\"muted\">by ada, ", html)
+    assert 'value="no_folder"' not in html  # classified now: nothing left to mark
+    pending = ec.get(reverse("classifier:article", args=[desk["first"].article_id])).content.decode()
+    assert 'value="no_folder"' not in pending  # a suggestion waits for a decision
