@@ -103,6 +103,19 @@ class Case(models.Model):
         "Empty while they agree.",
     )
 
+    # An expert's decision that the article belongs in no folder (services.bulk_mark_no_folder): the review state
+    # counts it as classified while nothing is suggested. Who accepted or rejected a folder is on its
+    # Classification row; who the article is assigned to is on the article (monitor.Article.assignee).
+    no_folder_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The expert who reviewed the article and decided it belongs in no folder.",
+    )
+    no_folder_at = models.DateTimeField(null=True, blank=True)
+
     def __str__(self) -> str:
         return f"case {self.pk}"
 
@@ -203,7 +216,8 @@ class ReviewState(models.TextChoices):
     PENDING = "pending", "Suggestions pending"  # at least one suggested folder nobody decided on yet
     # no suggestion pending, and a rejected folder still waits for the rule that corrects it (Correction)
     CORRECTION = "correction", "Rejected, rule pending"
-    CLASSIFIED = "classified", "Classified"  # nothing pending, and an expert accepted or rejected a folder
+    # nothing pending, and an expert accepted or rejected a folder or marked the article reviewed with no folder
+    CLASSIFIED = "classified", "Classified"
 
 
 class Classification(models.Model):
@@ -288,6 +302,24 @@ class Correction(models.Model):
 
     def __str__(self) -> str:
         return f"case {self.case_id} not in folder {self.folder_id}: {self.state}"
+
+
+class ArticleRead(models.Model):
+    """An expert opened the article (its page marks it read for that expert; "mark unread" deletes the row).
+
+    Personal reading state, not a knowledge-base decision: it is not audited. The unique (user, article)
+    constraint is the index the inbox's "unread" filter probes for each row in inbox order.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="articles_read")
+    article = models.ForeignKey("monitor.Article", on_delete=models.CASCADE, related_name="reads")
+    read_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "article"], name="unique_article_read")]
+
+    def __str__(self) -> str:
+        return f"article {self.article_id} read by {self.user_id}"
 
 
 class AuditEntry(models.Model):

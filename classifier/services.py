@@ -50,6 +50,7 @@ from classifier.engine import Conclusion, RuleTree, keyword_set
 from classifier.features import FeatureSettings, case_features, kind_of
 from classifier.kinds import RuleKind
 from classifier.models import (
+    ArticleRead,
     AuditEntry,
     Case,
     CaseKeyword,
@@ -151,7 +152,8 @@ _REFRESH_SQL = """
         SELECT c.article_id,
                CASE WHEN EXISTS (SELECT 1 FROM {classification} r WHERE r.case_id = c.id AND r.state = %s) THEN %s
                     WHEN EXISTS (SELECT 1 FROM {correction} k WHERE k.case_id = c.id AND k.state = %s) THEN %s
-                    WHEN EXISTS (SELECT 1 FROM {classification} r WHERE r.case_id = c.id) THEN %s
+                    WHEN c.no_folder_at IS NOT NULL
+                         OR EXISTS (SELECT 1 FROM {classification} r WHERE r.case_id = c.id) THEN %s
                     ELSE %s END AS review_state
         FROM {case} c
         WHERE c.id {ids} AND c.article_id IS NOT NULL
@@ -1729,3 +1731,160 @@ def discard_folder(folder: Folder, user) -> FolderDependents:
     folder.delete()
     refresh_review_states(cases)
     return dependents
+
+
+# --------------------------------------------------------------------------- bulk actions and per-user state
+#: the most articles one bulk action takes (a page holds 50; a form posting more is refused, not truncated)
+BULK_MAX = 500
+
+
+@dataclass(frozen=True)
+class BulkItem:
+    """What a bulk action did to one article, or why the action was refused for it."""
+
+    article_id: int
+    title: str
+    ok: bool
+    note: str
+
+
+class BulkRefused(ValidationError):
+    """A bulk action refused as a whole (nothing changed); ``items`` says, per article, what stood in the way."""
+
+    def __init__(self, message: str, items: list[BulkItem]):
+        super().__init__(message)
+        self.items = items
+
+
+def _bulk_targets(article_ids: Iterable[int]) -> list[tuple[int, str, Case | None]]:
+    """(article id, title, its case locked for the action's transaction, or None) in the order given."""
+    ids = list(dict.fromkeys(article_ids))
+    if not ids:
+        raise ValidationError("Select the articles first.")
+    if len(ids) > BULK_MAX:
+        raise ValidationError(f"{len(ids)} articles selected; one action takes {BULK_MAX} at most.")
+    titles = {
+        pk: title or url for pk, title, url in Article.objects.filter(pk__in=ids).values_list("id", "title", "url")
+    }
+    # locked in id order, so that two bulk actions on overlapping selections queue rather than deadlock
+    cases = {c.article_id: c for c in Case.objects.select_for_update().filter(article_id__in=ids).order_by("pk")}
+    missing = [pk for pk in ids if pk not in titles]
+    if missing:
+        raise ValidationError(f"There is no article {', '.join(map(str, missing[:10]))}.")
+    return [(pk, titles[pk], cases.get(pk)) for pk in ids]
+
+
+def _refuse_unless_all_ok(items: list[BulkItem], what: str) -> None:
+    refused = [item for item in items if not item.ok]
+    if refused:
+        raise BulkRefused(
+            f"{what} refused for {len(refused)} of {len(items)} selected article(s); nothing was changed.", items
+        )
+
+
+NOT_PROCESSED = "not processed yet: it has no case to review"
+
+
+def _folder_paths(case_ids: list[int], state: str) -> dict[int, list[str]]:
+    rows = Classification.objects.filter(case_id__in=case_ids, state=state).order_by("folder__path")
+    paths: dict[int, list[str]] = {}
+    for case_id, path in rows.values_list("case_id", "folder__path"):
+        paths.setdefault(case_id, []).append(path)
+    return paths
+
+
+@transaction.atomic
+def bulk_accept(article_ids: Iterable[int], user) -> list[BulkItem]:
+    """Accept every pending suggestion of each article, through :func:`accept` (one audit entry each), all in one
+    transaction: an article without a case or without suggestions refuses the whole action (BulkRefused)."""
+    targets = _bulk_targets(article_ids)
+    suggested = _folder_paths([c.pk for _, _, c in targets if c], Classification.State.SUGGESTED)
+    checked = [
+        BulkItem(pk, title, False, NOT_PROCESSED)
+        if case is None
+        else BulkItem(pk, title, False, "no suggestions to accept")
+        if not suggested.get(case.pk)
+        else BulkItem(pk, title, True, "")
+        for pk, title, case in targets
+    ]
+    _refuse_unless_all_ok(checked, "Accepting")
+    done = []
+    for pk, title, case in targets:
+        assert case is not None  # checked above
+        rows = accept(case, user)
+        if not rows:  # another expert decided them between the check and the row locks
+            raise BulkRefused(
+                "An article's suggestions changed meanwhile; nothing was changed.",
+                [BulkItem(pk, title, False, "its suggestions were decided meanwhile")],
+            )
+        done.append(BulkItem(pk, title, True, "accepted " + ", ".join(sorted(r.folder.path for r in rows))))
+    return done
+
+
+@transaction.atomic
+def bulk_mark_no_folder(article_ids: Iterable[int], user) -> list[BulkItem]:
+    """Record that each article was reviewed and belongs in no folder (it counts as classified); one audit
+    entry per article, one transaction. Refused as a whole for an article without a case, with suggestions
+    still pending (accept or reject them: a wrong suggestion needs a rule) or accepted in a folder."""
+    targets = _bulk_targets(article_ids)
+    case_ids = [c.pk for _, _, c in targets if c]
+    suggested = _folder_paths(case_ids, Classification.State.SUGGESTED)
+    accepted = _folder_paths(case_ids, Classification.State.ACCEPTED)
+    checked = []
+    for pk, title, case in targets:
+        if case is None:
+            checked.append(BulkItem(pk, title, False, NOT_PROCESSED))
+        elif suggested.get(case.pk):
+            pending = ", ".join(suggested[case.pk])
+            checked.append(BulkItem(pk, title, False, f"suggestions pending ({pending}): accept or reject them"))
+        elif accepted.get(case.pk):
+            checked.append(BulkItem(pk, title, False, f"already accepted in {', '.join(accepted[case.pk])}"))
+        else:
+            checked.append(BulkItem(pk, title, True, "it belongs in no folder"))
+    _refuse_unless_all_ok(checked, "Marking reviewed without a folder")
+    now = timezone.now()
+    Case.objects.filter(pk__in=case_ids).update(no_folder_by=_actor(user), no_folder_at=now)
+    refresh_review_states(case_ids)
+    for pk, _, case in targets:
+        assert case is not None  # checked above
+        _audit(user, "case.no_folder", case=case.pk, article=pk)
+    return checked
+
+
+@transaction.atomic
+def bulk_assign(article_ids: Iterable[int], assignee, user) -> list[BulkItem]:
+    """Assign each article to one expert, or to nobody (``assignee=None``); one audit entry per article with the
+    previous assignee, one transaction. Refused for a user who is not an active expert, and as a whole for an
+    article without a case (nothing to review)."""
+    if assignee is not None and not roles.is_expert(assignee):
+        raise ValidationError(f"{assignee.get_username()} is not an expert: articles are assigned to experts only.")
+    targets = _bulk_targets(article_ids)
+    checked = [
+        BulkItem(pk, title, case is not None, NOT_PROCESSED if case is None else "") for pk, title, case in targets
+    ]
+    _refuse_unless_all_ok(checked, "Assigning")
+    ids = [pk for pk, _, _ in targets]
+    before = dict(Article.objects.filter(pk__in=ids, assignee__isnull=False).values_list("id", "assignee__username"))
+    now, to = timezone.now(), assignee.get_username() if assignee is not None else None
+    Article.objects.filter(pk__in=ids).update(assignee=assignee, assigned_by=_actor(user), assigned_at=now)
+    done = []
+    for pk, title, case in targets:
+        assert case is not None  # checked above
+        was = before.get(pk)
+        _audit(user, "article.assign", case=case.pk, article=pk, assignee=to, previous=was)
+        note = f"assigned to {to}" if to else "unassigned"
+        done.append(BulkItem(pk, title, True, note + (f" (was {was})" if was and was != to else "")))
+    return done
+
+
+def mark_read(article_ids: Iterable[int], user) -> None:
+    """The articles are read by ``user`` (opening one's page does this). Personal state, not audited; a read
+    article stays read from its first reading (a conflict keeps the row). Ids of no article are left out."""
+    existing = Article.objects.filter(pk__in=list(article_ids)).values_list("id", flat=True)
+    ArticleRead.objects.bulk_create([ArticleRead(user=user, article_id=pk) for pk in existing], ignore_conflicts=True)
+
+
+def mark_unread(article_ids: Iterable[int], user) -> int:
+    """The articles are unread by ``user`` again; how many were read."""
+    deleted, _ = ArticleRead.objects.filter(user=user, article_id__in=list(article_ids)).delete()
+    return deleted

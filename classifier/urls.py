@@ -7,6 +7,7 @@ from . import views
 app_name = "classifier"
 urlpatterns = [
     path("", views.inbox, name="inbox"),
+    path("articles/bulk", views.bulk, name="bulk"),
     path("articles/<int:pk>/", views.article_detail, name="article"),
     path("articles/<int:pk>/accept", views.accept, name="accept"),
     path("articles/<int:pk>/reject", views.reject, name="reject"),

@@ -7,6 +7,7 @@ JavaScript endpoints read the token from the form they post.
 
 from __future__ import annotations
 
+import dataclasses
 from urllib.parse import urlencode, urlsplit
 
 from django.contrib import messages
@@ -20,6 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from classifier import selectors, services
 from classifier.forms import (
     KIND_LABELS,
+    BulkActionForm,
     FolderCreateForm,
     FolderMergeForm,
     FolderMoveForm,
@@ -27,6 +29,7 @@ from classifier.forms import (
     InboxFilterForm,
     MoveForm,
     RuleDraft,
+    expert_choices,
 )
 from classifier.kinds import RuleKind
 from classifier.models import Case, Folder, Rule
@@ -69,22 +72,19 @@ def _rule_url(article_id: int, **params) -> str:
 @require_GET
 def inbox(request):
     form = InboxFilterForm(request.GET or None)
-    filters = form.cleaned_data if form.is_bound and form.is_valid() else {}
-    qs = selectors.inbox_queryset(
-        site_id=filters["site"].pk if filters.get("site") else None,
-        date_from=filters.get("date_from"),
-        date_to=filters.get("date_to"),
-        state=filters.get("state") or None,
-    )
+    qs = selectors.inbox_queryset(**form.narrowing(request.user))
     page = selectors.inbox_page(
         qs,
         after=selectors.Cursor.decode(request.GET.get("after")),
         before=selectors.Cursor.decode(request.GET.get("before")),
+        reader=request.user,
     )
     prefix = reverse("classifier:article", args=[0])[: -len("0/")]
     for row in page.rows:
         row.href = f"{prefix}{row.article.pk}/"
     keep = [(k, v) for k, v in request.GET.items() if k in form.fields and v]
+    here = [(k, v) for k, v in request.GET.items() if k in {*form.fields, "after", "before"} and v]
+    report = request.session.pop("bulk-report", None)
     return render(
         request,
         "classifier/inbox.html",
@@ -95,6 +95,17 @@ def inbox(request):
             "next_query": urlencode([*keep, ("after", page.next_cursor.encode())]) if page.next_cursor else "",
             "prev_query": urlencode([*keep, ("before", page.prev_cursor.encode())]) if page.prev_cursor else "",
             "states": selectors.STATES,
+            # without JavaScript, "select all" is this page again with every box ticked
+            "select_all": request.GET.get("select") == "all",
+            "select_all_query": urlencode([*here, ("select", "all")]),
+            "here": reverse("classifier:inbox") + (f"?{urlencode(here)}" if here else ""),
+            "experts": form.experts,
+            # what the last bulk action did (or why it was refused), per article: shown once
+            "bulk_report": report,
+            # after a refusal, the articles that could take the action stay ticked: untick the others, post again
+            "keep_selected": {i["article_id"] for i in report["items"] if i["ok"]}
+            if report and report["refused"]
+            else (),
         },
         status=400 if form.is_bound and form.errors else 200,  # filters that cannot be read: said, not ignored
     )
@@ -105,6 +116,7 @@ def inbox(request):
 @require_GET
 def article_detail(request, pk):
     article, case = selectors.article_and_case(pk, case_required=False)
+    services.mark_read([article.pk], request.user)
     page = selectors.article_page(article, case)
     return render(
         request,
@@ -119,6 +131,7 @@ def article_detail(request, pk):
             # DocView's relevant links: web addresses only, whatever the stored row holds
             "relevant_links": [(u, a) for u, a in (article.relevant_links or []) if _safe_link(u)],
             "move_form": MoveForm(current_folders=page["current_folders"]),
+            "experts": expert_choices(),
         },
     )
 
@@ -222,6 +235,56 @@ def move(request, pk):
         messages.error(request, _error_text(exc))
         return redirect("classifier:article", pk=pk)
     return redirect(_rule_url(pk, kind=draft.kind, folder=draft.folder, wrong=draft.wrong_folder))
+
+
+@expert_required
+@require_POST
+def bulk(request):
+    """A bulk action on the ticked articles (the inbox's form, or the article page's assign and unread buttons
+    with one id): one service call, one transaction; what it did per article is shown on the next page."""
+    form = BulkActionForm(request.POST)
+    fallback = reverse("classifier:inbox")
+    if not form.is_valid():
+        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+        return redirect(_safe_next(request, fallback))
+    action, ids, user = form.cleaned_data["action"], form.cleaned_data["article"], request.user
+    label = BulkActionForm.ACTIONS[action]
+    try:
+        if action == "accept":
+            items = services.bulk_accept(ids, user)
+        elif action == "no_folder":
+            items = services.bulk_mark_no_folder(ids, user)
+        elif action == "assign":
+            items = services.bulk_assign(ids, form.cleaned_data["assignee"], user)
+        else:  # read / unread: personal state, no per-article report needed
+            (services.mark_read if action == "read" else services.mark_unread)(ids, user)
+            messages.success(request, f"{label}: {len(ids)} article(s).")
+            return redirect(_safe_next(request, fallback))
+    except services.BulkRefused as exc:
+        items, refused = exc.items, _error_text(exc)
+    except ValidationError as exc:
+        messages.error(request, _error_text(exc))
+        return redirect(_safe_next(request, fallback))
+    else:
+        refused = ""
+    if len(items) == 1:  # one article (its own page's buttons): the message says it all
+        note = items[0].note
+        messages.add_message(
+            request,
+            messages.ERROR if refused else messages.SUCCESS,
+            f"{label}: {'refused, ' if refused else ''}{note}.",
+        )
+    else:
+        if refused:
+            messages.error(request, refused)
+        else:
+            messages.success(request, f"{label}: done for {len(items)} articles.")
+        request.session["bulk-report"] = {
+            "action": label,
+            "refused": bool(refused),
+            "items": [dataclasses.asdict(item) for item in items],
+        }
+    return redirect(_safe_next(request, fallback))
 
 
 # --------------------------------------------------------------------------- rule building

@@ -71,6 +71,40 @@
     rows[current].scrollIntoView({ block: "nearest" });
   }
 
+  /* inbox: tick rows for the bulk actions (click, shift-click for a range, x on the chosen row) */
+  var picks = rows.map(function (row) { return row.querySelector('input[name="article"]'); }).filter(Boolean);
+  var lastPick = -1;
+  function countPicks() {
+    var n = picks.filter(function (box) { return box.checked; }).length;
+    var label = document.getElementById("bulk-count");
+    if (label) label.textContent = n + " selected";
+    picks.forEach(function (box) { box.closest("tr").classList.toggle("selected", box.checked); });
+    var all = document.getElementById("select-page");
+    if (all) { all.checked = n > 0 && n === picks.length; all.indeterminate = n > 0 && n < picks.length; }
+  }
+  function togglePick(i, shift) {
+    if (shift && lastPick >= 0) { // the range from the last ticked box takes this box's new state
+      for (var k = Math.min(i, lastPick); k <= Math.max(i, lastPick); k++) picks[k].checked = picks[i].checked;
+    }
+    lastPick = i;
+    countPicks();
+  }
+  if (picks.length) {
+    var selectPage = document.getElementById("select-page");
+    if (selectPage) {
+      selectPage.hidden = false;
+      selectPage.addEventListener("change", function () {
+        picks.forEach(function (box) { box.checked = selectPage.checked; });
+        countPicks();
+      });
+    }
+    document.querySelector("[data-keyboard-list]").addEventListener("click", function (event) {
+      var i = picks.indexOf(event.target);
+      if (i >= 0) togglePick(i, event.shiftKey);
+    });
+    countPicks();
+  }
+
   document.addEventListener("keydown", function (event) {
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
       var submit = document.getElementById("commit") || document.getElementById("save-labels");
@@ -82,6 +116,13 @@
     if (rows.length && (key === "j" || key === "k")) {
       event.preventDefault();
       moveRow(key === "j" ? 1 : -1);
+      return;
+    }
+    if (picks.length && key === "x") {
+      event.preventDefault();
+      if (current < 0) moveRow(1);
+      picks[current].checked = !picks[current].checked;
+      togglePick(current, false);
       return;
     }
     if (rows.length && (key === "o" || key === "Enter") && current >= 0) {

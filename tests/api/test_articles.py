@@ -56,6 +56,32 @@ def test_the_list_filters_by_site_folder_and_review_state(api_as, kb, site, othe
 
 
 @pytest.mark.django_db
+def test_the_list_filters_by_assignee_and_by_what_the_caller_has_read(api_as, kb, users):
+    from classifier import services
+
+    expert, root = users["expert"], users["superuser"]
+    services.bulk_assign([kb["pending"].pk], expert, root)
+    client = api_as("expert")
+    assert ids(client.get("/api/articles/", {"assigned": "me"})) == [kb["pending"].pk]
+    assert ids(client.get("/api/articles/", {"assigned": str(expert.pk)})) == [kb["pending"].pk]
+    assert ids(client.get("/api/articles/", {"assigned": "none"})) == [kb["cornerstone"].pk]
+    assert ids(api_as("superuser").get("/api/articles/", {"assigned": "me"})) == []
+    # read and unread are the caller's own: the workspace's article page (or mark_read) marks an article read
+    services.mark_read([kb["cornerstone"].pk], expert)
+    assert ids(client.get("/api/articles/", {"unread": "true"})) == [kb["pending"].pk]
+    assert ids(client.get("/api/articles/", {"unread": "false"})) == [kb["cornerstone"].pk]
+    assert ids(api_as("superuser").get("/api/articles/", {"unread": "true"})) == [
+        kb["pending"].pk,
+        kb["cornerstone"].pk,
+    ]
+    assert ids(client.get("/api/articles/", {"unread": "true", "assigned": "me", "state": "pending"})) == [
+        kb["pending"].pk
+    ]
+    response = client.get("/api/articles/", {"assigned": "someone"})
+    assert response.status_code == 400 and "assigned" in response.json()
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize(
     "params, field",
     [({"state": "lost"}, "state"), ({"site": "999"}, "site"), ({"folder": "x"}, "folder"), ({"site": "-1"}, "site")],
