@@ -12,18 +12,31 @@ from django.db.models import QuerySet
 
 from classifier import selectors as workspace
 from classifier import services
-from classifier.filtering import in_folder
+from classifier.filtering import assignee_for, in_folder
 from classifier.models import Case, Classification, Folder, Rule
 from monitor.models import Article, Site
 from search.models import SavedSearch
 from wims.roles import is_expert
 
 
-def articles(site: Site | None = None, folder: Folder | None = None, state: str | None = None) -> QuerySet[Article]:
-    """Articles filtered like the inbox (site, review state), and by folder as the search filters them: accepted
-    or suggested (not rejected) in the folder or below it. The pager (api.pagination.InboxOrder) orders and
-    loads them."""
-    qs = workspace.inbox_queryset(site_id=site.pk if site else None, state=state or None)
+def articles(
+    reader,
+    site: Site | None = None,
+    folder: Folder | None = None,
+    state: str | None = None,
+    assigned: str | None = None,
+    unread: bool | None = None,
+) -> QuerySet[Article]:
+    """Articles filtered like the inbox (site, review state, assignee: ``me``, ``none`` or a user id, read or
+    unread by ``reader``), and by folder as the search filters them: accepted or suggested (not rejected) in the
+    folder or below it. The pager (api.pagination.InboxOrder) orders and loads them."""
+    qs = workspace.inbox_queryset(
+        site_id=site.pk if site else None,
+        state=state or None,
+        assignee=assignee_for(assigned, reader),
+        unread_by=reader.pk if unread else None,
+        read_by=reader.pk if unread is False else None,
+    )
     if folder is not None:
         qs = qs.filter(in_folder(folder))
     return qs

@@ -141,6 +141,17 @@ class ArticleFilterSerializer(serializers.Serializer):
         help_text="A folder id: articles accepted or suggested in it or below it.",
     )
     state = serializers.ChoiceField(choices=REVIEW_STATES, required=False, help_text="A review state.")
+    assigned = serializers.RegexField(
+        r"^(me|none|[0-9]{1,18})$",
+        required=False,
+        help_text="Whose articles: `me` (assigned to you), `none` (unassigned) or a user id.",
+    )
+    unread = serializers.BooleanField(
+        required=False,
+        default=None,
+        allow_null=True,
+        help_text="true: only articles you have not opened; false: only those you have.",
+    )
 
 
 class AcceptSerializer(serializers.Serializer):

@@ -53,7 +53,7 @@ class ArticleViewSet(viewsets.ReadOnlyModelViewSet):
     def get_queryset(self):
         filters = s.ArticleFilterSerializer(data=self.request.query_params)
         filters.is_valid(raise_exception=True)
-        return selectors.articles(**filters.validated_data)
+        return selectors.articles(self.request.user, **filters.validated_data)
 
     def list(self, request: Request, *args, **kwargs) -> Response:
         return _article_page(self, request, self.get_queryset())

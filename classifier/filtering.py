@@ -1,5 +1,5 @@
 """The article filters every list of articles shares (the inbox, search, the REST API): review state, site, days
-of collection, folder; and the lists' page size and count cap.
+of collection, folder, assignee, read or unread by a user; and the lists' page size and count cap.
 
 Kept apart from classifier/selectors.py, which composes the workspace's pages and reaches the knowledge base
 and services: the search app (and the feeds through it) filter articles the inbox's way without that.
@@ -12,7 +12,7 @@ from datetime import date, datetime, time, timedelta
 from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
-from classifier.models import Classification, Folder, ReviewState
+from classifier.models import ArticleRead, Classification, Folder, ReviewState
 from classifier.vocabulary import ARTICLE_STATES, FAILED
 from monitor.models import Article
 
@@ -22,6 +22,7 @@ PAGE_SIZE = 50
 COUNT_CAP = 1_000
 
 UNREVIEWED, PENDING, CLASSIFIED = ReviewState.UNREVIEWED, ReviewState.PENDING, ReviewState.CLASSIFIED
+CORRECTION = ReviewState.CORRECTION
 #: review state -> the filters' label for it (the one vocabulary: classifier/vocabulary.py)
 STATES = {state: word.word.capitalize() for state, word in ARTICLE_STATES.items()}
 
@@ -47,16 +48,57 @@ def day_start(day: date) -> datetime:
     return timezone.make_aware(datetime.combine(day, time.min))
 
 
+#: the assignee filter's values for articles assigned to nobody and to the user asking (otherwise a user id)
+UNASSIGNED, MINE = "none", "me"
+
+
+def assignee_for(value: str | None, user) -> int | str | None:
+    """The assignee filter (:func:`narrow`) from a list's parameter: "me" is ``user``, "none" nobody, digits a
+    user id, nothing no filter."""
+    if not value:
+        return None
+    if value == MINE:
+        return user.pk
+    return UNASSIGNED if value == UNASSIGNED else int(value)
+
+
+def filter_assignee(qs: QuerySet[Article], assignee: int | str) -> QuerySet[Article]:
+    """Articles assigned to the user with this id, or to nobody (:data:`UNASSIGNED`). The assignee is stored on
+    the article and indexed with the inbox order, (assignee, collected_at, id): one range scan."""
+    if isinstance(assignee, int):
+        return qs.filter(assignee_id=assignee)
+    if assignee != UNASSIGNED:
+        raise ValueError(f"an assignee is a user id or {UNASSIGNED!r}, not {assignee!r}")
+    return qs.filter(assignee__isnull=True)
+
+
+def filter_read(qs: QuerySet[Article], user_id: int, *, read: bool) -> QuerySet[Article]:
+    """Articles the user has read (opened), or not: a probe of the (user, article) unique index per row."""
+    opened = Exists(ArticleRead.objects.filter(article_id=OuterRef("pk"), user_id=user_id))
+    return qs.filter(opened) if read else qs.exclude(opened)
+
+
 def narrow(
     qs: QuerySet[Article],
     site_id: int | None = None,
     state: str | None = None,
     date_from: date | None = None,
     date_to: date | None = None,
+    *,
+    assignee: int | str | None = None,
+    unread_by: int | None = None,
+    read_by: int | None = None,
 ) -> QuerySet[Article]:
-    """``qs`` narrowed to a site, a review state and inclusive days of collection. Bounds on collected_at
-    itself, so that an index in inbox order serves the range: (collected_at), or (review_state, collected_at,
-    id) and (site, review_state, collected_at, id)."""
+    """``qs`` narrowed to a site, a review state, inclusive days of collection, an assignee (a user id or
+    :data:`UNASSIGNED`) and the articles a user has not read or has read. Bounds on collected_at itself, so
+    that an index in inbox order serves the range: (collected_at), or (review_state, collected_at, id) and
+    (site, review_state, collected_at, id)."""
+    if assignee is not None:
+        qs = filter_assignee(qs, assignee)
+    if unread_by is not None:
+        qs = filter_read(qs, unread_by, read=False)
+    if read_by is not None:
+        qs = filter_read(qs, read_by, read=True)
     if site_id:
         qs = qs.filter(site_id=site_id)
     if state:

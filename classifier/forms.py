@@ -4,15 +4,19 @@ from datetime import date
 from typing import cast
 
 from django import forms
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 
 from classifier import selectors
 from classifier.acquisition import rule_kind
 from classifier.engine import keyword_set
+from classifier.filtering import MINE, UNASSIGNED, assignee_for
 from classifier.kinds import RuleKind
 from classifier.models import Folder
+from classifier.vocabulary import NO_FOLDER
 from monitor.models import Site
+from wims.roles import experts
 
 KIND_LABELS = {
     RuleKind.NEW: "New rule: add a folder",
@@ -35,16 +39,99 @@ def date_field(label: str) -> forms.DateField:
     )
 
 
+READING = {"unread": "Unread by me", "read": "Read by me"}
+
+
+def expert_choices() -> list[tuple[str, str]]:
+    return [(str(pk), name) for pk, name in experts().values_list("pk", "username")]
+
+
 class InboxFilterForm(forms.Form):
     site = forms.ModelChoiceField(queryset=Site.objects.order_by("name"), required=False, empty_label="All sites")
     state = forms.ChoiceField(choices=[("", "Any state"), *selectors.STATES.items()], required=False)
+    assigned = forms.ChoiceField(required=False, label="Assigned")
+    reading = forms.ChoiceField(choices=[("", "Read or not"), *READING.items()], required=False, label="Read")
     date_from = date_field("From")
     date_to = date_field("To")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.experts = expert_choices()  # also the bulk form's picker: one query for both
+        cast(forms.ChoiceField, self.fields["assigned"]).choices = [
+            ("", "Anyone or nobody"),
+            (MINE, "To me"),
+            (UNASSIGNED, "Unassigned"),
+            *self.experts,
+        ]
 
     def clean(self):
         data = super().clean()
         if data.get("date_from") and data.get("date_to") and data["date_from"] > data["date_to"]:
             raise ValidationError("The 'from' date is after the 'to' date.")
+        return data
+
+    def narrowing(self, user) -> dict:
+        """The cleaned filters as selectors.inbox_queryset takes them, "me" and "unread" read for ``user``."""
+        data = self.cleaned_data if self.is_bound and self.is_valid() else {}
+        reading = data.get("reading")
+        return {
+            "site_id": data["site"].pk if data.get("site") else None,
+            "date_from": data.get("date_from"),
+            "date_to": data.get("date_to"),
+            "state": data.get("state") or None,
+            "assignee": assignee_for(data.get("assigned"), user),
+            "unread_by": user.pk if reading == "unread" else None,
+            "read_by": user.pk if reading == "read" else None,
+        }
+
+
+class ArticleIdsField(forms.Field):
+    """Repeated article ids (the inbox's ticked rows): a list of distinct ints, in the order given."""
+
+    widget = forms.MultipleHiddenInput
+
+    def to_python(self, value):
+        values = value if isinstance(value, list | tuple) else [value] if value else []
+        if not all(isinstance(v, int) or (isinstance(v, str) and v.isascii() and v.isdigit()) for v in values):
+            raise ValidationError("An article must be given by its id.")
+        return list(dict.fromkeys(int(v) for v in values))
+
+
+class BulkActionForm(forms.Form):
+    """A bulk action on the ticked articles: accept their suggestions, reviewed with no folder, assign (or
+    unassign: ``assignee=none``), mark read or unread."""
+
+    ACTIONS = {
+        "accept": "Accept suggestions",
+        "no_folder": NO_FOLDER.word.capitalize(),
+        "assign": "Assign",
+        "read": "Mark read",
+        "unread": "Mark unread",
+    }
+    article = ArticleIdsField(required=False)
+    action = forms.ChoiceField(choices=list(ACTIONS.items()))
+    assignee = forms.CharField(required=False, max_length=20)
+
+    def clean_article(self):
+        ids = self.cleaned_data["article"]
+        if not ids:
+            raise ValidationError("Select the articles first (tick their boxes, or x on the chosen row).")
+        return ids
+
+    def clean(self):
+        data = super().clean()
+        if data.get("action") != "assign":
+            return data
+        raw = data.get("assignee") or ""
+        if raw == UNASSIGNED:
+            data["assignee"] = None
+        elif raw.isascii() and raw.isdigit():
+            user = get_user_model().objects.filter(pk=int(raw)).first()
+            if user is None:
+                raise ValidationError(f"There is no user {raw}.")
+            data["assignee"] = user  # whether they are an expert is the service's check, said in its words
+        else:
+            raise ValidationError("Choose the expert to assign the articles to.")
         return data
 
 
@@ -67,6 +154,7 @@ class RuleDraft:
     ``c`` (condition keywords, repeated), ``x`` (keywords that must be absent), ``sel`` (ids of the
     cornerstone cases selected as "must not change", the older difference list), ``ok`` (ids of the cornerstone
     cases whose change the expert accepts; every other one shown must be left unchanged by a condition),
+    ``keep`` (ids of stored cases the expert excluded from the "would reclassify" list: they must not change),
     ``q`` (the words to search in the difference lists), ``version`` (the knowledge-base version the draft was
     checked on; sent with a commit).
     """
@@ -86,6 +174,7 @@ class RuleDraft:
         self.absent = self._words(data.getlist("x"))
         self.selected = self._case_ids(data.getlist("sel"))
         self.accepted = self._case_ids(data.getlist("ok"))
+        self.kept = self._case_ids(data.getlist("keep"))
         self.search = (data.get("q") or "").strip()[: self.SEARCH_MAX]
         raw_version = data.get("version") or ""
         self.version: int | None = int(raw_version) if raw_version.isascii() and raw_version.isdigit() else None
@@ -141,6 +230,7 @@ class RuleDraft:
             pairs.append(("wrong", self.wrong))
         pairs += [("c", w) for w in self.conditions] + [("x", w) for w in self.absent]
         pairs += [("sel", i) for i in self.selected] + [("ok", i) for i in self.accepted]
+        pairs += [("keep", i) for i in self.kept]
         return pairs
 
 

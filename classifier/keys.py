@@ -38,9 +38,12 @@ KEYS: dict[str, Key] = {
     "down": Key("j", "next article (older) in the list or view"),
     "up": Key("k", "previous article (newer) in the list or view"),
     "open": Key("o", "open the chosen article (or Enter)"),
+    # x selects in every list, as in Gmail and Label Studio (so marking mode in the filter view is v)
+    "select": Key("x", "select / unselect the chosen article (shift-click a box: a range)"),
     "next_page": Key("n", "next page of the list"),
     "prev_page": Key("p", "previous page of the list"),
     "to_list": Key("u", "back to the list this article was opened from"),
+    "mark_unread": Key("U", "mark unread and go back to the list", shown="Shift+u"),
     # deciding on an article
     "pick": Key("1", "select / unselect a suggested folder", shown="1…9"),
     "accept_all": Key("a", "accept all suggestions, then open the next article"),
@@ -55,14 +58,14 @@ KEYS: dict[str, Key] = {
     "back": Key("b", "back to the article"),
     "list_affected": Key("l", "list every stored article the rule would reclassify"),
     "commit": Key("Ctrl+Enter", "commit the rule"),
-    "mark": Key("x", "start / leave marking mode"),
+    "mark": Key("v", "start / leave marking mode"),
     "save_labels": Key("Ctrl+Enter", "save the labels"),
 }
 
 #: page -> the actions it offers, in the order the ? dialog lists them (after the keys of every page).
 EVERYWHERE = ("inbox", "folders", "search")
 PAGES: dict[str, tuple[str, ...]] = {
-    "inbox": ("down", "up", "open", "next_page", "prev_page"),
+    "inbox": ("down", "up", "open", "select", "next_page", "prev_page"),
     "search": ("down", "up", "open", "next_page", "prev_page"),
     "article": (
         "pick",
@@ -77,6 +80,7 @@ PAGES: dict[str, tuple[str, ...]] = {
         "down",
         "up",
         "to_list",
+        "mark_unread",
     ),
     "rule": ("commit", "list_affected", "back"),
     "rule_detail": ("back",),
@@ -94,4 +98,4 @@ def page_keys(page: str, *, may_search: bool = True) -> list[Key]:
 
 def script_keys() -> dict[str, str]:
     """The keys static/js/workspace.js handles itself rather than by clicking a ``data-key`` element."""
-    return {name: KEYS[name].key for name in ("down", "up", "open")}
+    return {name: KEYS[name].key for name in ("down", "up", "open", "select")}

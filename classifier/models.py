@@ -103,6 +103,19 @@ class Case(models.Model):
         "Empty while they agree.",
     )
 
+    # An expert's decision that the article belongs in no folder (services.bulk_mark_no_folder): the review state
+    # counts it as classified while nothing is suggested. Who accepted or rejected a folder is on its
+    # Classification row; who the article is assigned to is on the article (monitor.Article.assignee).
+    no_folder_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The expert who reviewed the article and decided it belongs in no folder.",
+    )
+    no_folder_at = models.DateTimeField(null=True, blank=True)
+
     def __str__(self) -> str:
         return f"case {self.pk}"
 
@@ -195,13 +208,16 @@ class RuleCornerstone(models.Model):
 
 
 class ReviewState(models.TextChoices):
-    """An article's review state in the experts' inbox, from its classification rows. The three are
-    disjoint and cover every article; stored on the article (monitor.Article.review_state) by
+    """An article's review state in the experts' inbox, from its classification rows and pending corrections.
+    The four are disjoint and cover every article; stored on the article (monitor.Article.review_state) by
     classifier.services.refresh_review_states."""
 
     UNREVIEWED = "unreviewed", "Unreviewed"  # no folder: not processed yet, or no rule fires and nobody decided
     PENDING = "pending", "Suggestions pending"  # at least one suggested folder nobody decided on yet
-    CLASSIFIED = "classified", "Classified"  # nothing pending, and an expert accepted or rejected a folder
+    # no suggestion pending, and a rejected folder still waits for the rule that corrects it (Correction)
+    CORRECTION = "correction", "Rejected, rule pending"
+    # nothing pending, and an expert accepted or rejected a folder or marked the article reviewed with no folder
+    CLASSIFIED = "classified", "Classified"
 
 
 class Classification(models.Model):
@@ -233,6 +249,77 @@ class Classification(models.Model):
 
     def __str__(self) -> str:
         return f"case {self.case_id} in folder {self.folder_id}: {self.state}"
+
+
+class Correction(models.Model):
+    """An expert's rejection of a folder the knowledge base gave a case, kept until a rule corrects it.
+
+    Rejecting records the decision at once (the classification row becomes ``rejected``) and opens a pending
+    correction: the knowledge base still gives the folder, so the same wrong suggestion would come on other
+    articles until an expert makes the stopping or refining rule. The first commit after which the case no
+    longer gets the folder from the knowledge base resolves it and records that rule (undoing the rule makes
+    it pending again); the expert may also withdraw the rejection while it is pending.
+    """
+
+    class State(models.TextChoices):
+        PENDING = "pending", "Rejected, rule pending"
+        RESOLVED = "resolved", "Corrected by a rule"
+        WITHDRAWN = "withdrawn", "Rejection withdrawn"
+
+    case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="corrections")
+    folder = models.ForeignKey(Folder, on_delete=models.CASCADE, related_name="corrections")
+    #: the rule the expert asked for when rejecting (stop or refine): where the pending list's link starts
+    kind = models.CharField(
+        max_length=10, choices=[(k.value, k.label) for k in (RuleKind.STOP, RuleKind.REFINE)], default=RuleKind.STOP
+    )
+    state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING, db_index=True)
+    rejected_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    rejected_at = models.DateTimeField(default=timezone.now)
+    #: the classification row as it was before the rejection (state, rule, decider), restored by a withdrawal
+    row_before = models.JSONField(default=dict, blank=True)
+    rule = models.ForeignKey(
+        Rule,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="corrections",
+        help_text="The rule whose commit took the folder away from the case (resolved corrections).",
+    )
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["rejected_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["case", "folder"], condition=models.Q(state="pending"), name="unique_pending_correction"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"case {self.case_id} not in folder {self.folder_id}: {self.state}"
+
+
+class ArticleRead(models.Model):
+    """An expert opened the article (its page marks it read for that expert; "mark unread" deletes the row).
+
+    Personal reading state, not a knowledge-base decision: it is not audited. The unique (user, article)
+    constraint is the index the inbox's "unread" filter probes for each row in inbox order.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="articles_read")
+    article = models.ForeignKey("monitor.Article", on_delete=models.CASCADE, related_name="reads")
+    read_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "article"], name="unique_article_read")]
+
+    def __str__(self) -> str:
+        return f"article {self.article_id} read by {self.user_id}"
 
 
 class AuditEntry(models.Model):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db.models import Count, Prefetch, Q, Subquery
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, Subquery
 from django.http import Http404
 from django.utils.dateparse import parse_datetime
 
@@ -24,12 +24,14 @@ from classifier.filtering import (  # noqa: F401 - the workspace's names for the
     PAGE_SIZE,
     PENDING,
     STATES,
+    UNASSIGNED,
     UNREVIEWED,
     filter_state,
     narrow,
 )
-from classifier.models import Case, CaseKeyword, Classification, Folder, Rule, RuleCornerstone
+from classifier.models import ArticleRead, Case, CaseKeyword, Classification, Correction, Folder, Rule, RuleCornerstone
 from classifier.models_labels import PhraseLabel, contingency_cells, contingency_counts
+from classifier.vocabulary import CORRECTION_PENDING, NO_FOLDER
 from filters.metrics import Contingency
 from filters.services import profile_for_site
 from monitor.models import Article, Site
@@ -129,6 +131,8 @@ class InboxRow:
     state: str
     classifications: list[FolderChip] = field(default_factory=list)
     href: str = ""  # the article page's URL (set by the view: one reverse() per page, not per row)
+    unread: bool = False  # by the expert looking at the list (False when the list has no reader)
+    assignee: str = ""  # the username of the expert the article is assigned to
 
 
 @dataclass
@@ -140,15 +144,39 @@ class InboxPage:
     total_capped: bool
 
 
-def inbox_queryset(site_id: int | None = None, date_from=None, date_to=None, state: str | None = None):
-    """Articles matching the inbox's site, date and state filters (dates: inclusive days of collection,
-    in the site's time zone). Bounds on collected_at itself, so that an index in inbox order serves the
-    range: (collected_at), or (review_state, collected_at, id) and (site, review_state, collected_at, id)."""
-    return narrow(Article.objects.all(), site_id, state, date_from, date_to)
+def inbox_queryset(
+    site_id: int | None = None,
+    date_from=None,
+    date_to=None,
+    state: str | None = None,
+    *,
+    assignee: int | str | None = None,
+    unread_by: int | None = None,
+    read_by: int | None = None,
+):
+    """Articles matching the inbox's site, date, state, assignee and read filters (dates: inclusive days of
+    collection, in the site's time zone). Bounds on collected_at itself, so that an index in inbox order serves
+    the range: (collected_at), or (review_state, collected_at, id) and (site, review_state, collected_at, id)."""
+    return narrow(
+        Article.objects.all(),
+        site_id,
+        state,
+        date_from,
+        date_to,
+        assignee=assignee,
+        unread_by=unread_by,
+        read_by=read_by,
+    )
 
 
 def inbox_page(
-    qs, after: Cursor | None = None, before: Cursor | None = None, size: int = PAGE_SIZE, *, count: bool = True
+    qs,
+    after: Cursor | None = None,
+    before: Cursor | None = None,
+    size: int = PAGE_SIZE,
+    *,
+    count: bool = True,
+    reader=None,
 ) -> InboxPage:
     """One page of the inbox, newest first, by keyset on (collected_at, id).
 
@@ -156,6 +184,7 @@ def inbox_page(
     next page); ``before``: rows newer (the previous page). A page costs one indexed range scan plus
     bulk loads, however deep it is and whichever filters are set. ``count=False`` skips the capped count of
     all matching articles (the page's total is then 0): a list that shows no total need not pay for it.
+    ``reader``: the user whose unread rows are marked (two more queries: their read marks and the assignees).
     """
     page_qs = qs.select_related("site").only(
         "id",
@@ -187,6 +216,17 @@ def inbox_page(
         InboxRow(a, FAILED if a.state == Article.State.FAILED else a.review_state, by_article.get(a.pk, []))
         for a in articles
     ]
+    if reader is not None and rows:
+        page_ids = [a.pk for a in articles]
+        read = set(
+            ArticleRead.objects.filter(user=reader, article_id__in=page_ids).values_list("article_id", flat=True)
+        )
+        assigned = dict(
+            Article.objects.filter(pk__in=page_ids, assignee__isnull=False).values_list("id", "assignee__username")
+        )
+        for row in rows:
+            row.unread = row.article.pk not in read
+            row.assignee = assigned.get(row.article.pk, "")
     total = qs.order_by()[: COUNT_CAP + 1].count() if count else 0
     return InboxPage(
         rows=rows,
@@ -211,13 +251,19 @@ def classifications_by_article(article_ids: list[int]) -> dict[int, list[FolderC
     result: dict[int, list[FolderChip]] = {}
     if not article_ids:
         return result
+    # a rejection still waiting for its rule says so, as on the article's page (in the same query)
+    waiting = Correction.objects.filter(
+        state=Correction.State.PENDING, case_id=OuterRef("case_id"), folder_id=OuterRef("folder_id")
+    )
     rows = (
         Classification.objects.filter(case__article_id__in=article_ids)
+        .annotate(waiting=Exists(waiting))
         .order_by("folder__path")
-        .values_list("case__article_id", "folder_id", "folder__path", "state")
+        .values_list("case__article_id", "folder_id", "folder__path", "state", "waiting")
     )
-    for article_id, folder_id, path, state in rows:
-        result.setdefault(article_id, []).append(FolderChip(folder_id, path, state))
+    for article_id, folder_id, path, state, pending in rows:
+        shown = CORRECTION_PENDING if pending and state == Classification.State.REJECTED else state
+        result.setdefault(article_id, []).append(FolderChip(folder_id, path, shown))
     return result
 
 
@@ -408,7 +454,11 @@ def article_page(article: Article, case: Case | None, view, *, filtered: bool = 
             if row.folder_id not in why
         ]
         stopped = [e for e in explained if e.stopped and e.folder.pk not in why and e.folder.pk not in by_folder]
+        waiting = {c.folder_id: c for c in pending_corrections().filter(case=case)}
+        for s in suggestions:
+            s["correction"] = waiting.get(s["folder"].pk)
     return {
+        "review": review_record(article, case),
         "suggestions": suggestions,
         "pending": [
             s for s in suggestions if s["row"] is not None and s["row"].state == Classification.State.SUGGESTED
@@ -420,6 +470,66 @@ def article_page(article: Article, case: Case | None, view, *, filtered: bool = 
         "position": view_position(view, article, filtered=filtered),
         "last_rule": last_rule(),
     }
+
+
+def pending_corrections(user=None):
+    """The rejections still waiting for the rule that corrects them, oldest first (``user``: only theirs), with
+    the case (without its keywords), folder and rejecting expert loaded."""
+    qs = (
+        Correction.objects.filter(state=Correction.State.PENDING)
+        .select_related("case", "folder", "rejected_by")
+        .defer("case__keywords")
+    )
+    if user is not None:
+        qs = qs.filter(rejected_by=user)
+    return qs.order_by("rejected_at", "id")
+
+
+def pending_corrections_page(user, mine: bool, limit: int) -> dict:
+    """The pending corrections list: the first ``limit`` (everyone's, or ``user``'s with ``mine``), each with
+    its article, and how many there are in all and of ``user``."""
+    everyone = pending_corrections()
+    shown = list((pending_corrections(user) if mine else everyone)[:limit])
+    articles = light_articles().in_bulk([c.case.article_id for c in shown if c.case.article_id])
+    return {
+        "corrections": [{"correction": c, "article": articles.get(c.case.article_id)} for c in shown],
+        "total": everyone.count(),
+        "mine_total": everyone.filter(rejected_by=user).count(),
+    }
+
+
+def _name(user) -> str:
+    return user.get_username() if user is not None else ""
+
+
+def review_record(article: Article, case: Case | None) -> list[dict]:
+    """Who decided what on the article and when (usernames), oldest first: each accepted or rejected folder (its
+    row), "reviewed, no folder" (the case) and the assignment (the article); three queries."""
+    record = []
+    if case is not None:
+        case = Case.objects.select_related("no_folder_by").get(pk=case.pk)
+        rows = (
+            Classification.objects.filter(case=case)
+            .exclude(state=Classification.State.SUGGESTED)
+            .select_related("folder", "decided_by")
+        )
+        record = [
+            {"what": f"{row.get_state_display()} {row.folder.path}", "by": _name(row.decided_by), "at": row.decided_at}
+            for row in rows
+        ]
+        if case.no_folder_at:
+            record.append(
+                {"what": NO_FOLDER.word.capitalize(), "by": _name(case.no_folder_by), "at": case.no_folder_at}
+            )
+    assigned = (
+        Article.objects.filter(pk=article.pk, assigned_at__isnull=False)
+        .values_list("assignee__username", "assigned_by__username", "assigned_at")
+        .first()
+    )
+    if assigned is not None:
+        to, by, at = assigned
+        record.append({"what": f"Assigned to {to}" if to else "Unassigned", "by": by or "", "at": at})
+    return sorted(record, key=lambda item: (item["at"] is None, item["at"]))
 
 
 def current_folders(case: Case):

@@ -23,6 +23,7 @@ Classification policy (what re-inference may change):
 
 from __future__ import annotations
 
+import collections
 import functools
 import logging
 from collections.abc import Iterable, Iterator, Sequence
@@ -49,10 +50,12 @@ from classifier.engine import Conclusion, RuleTree, keyword_set
 from classifier.features import FeatureSettings, case_features, kind_of
 from classifier.kinds import RuleKind
 from classifier.models import (
+    ArticleRead,
     AuditEntry,
     Case,
     CaseKeyword,
     Classification,
+    Correction,
     Folder,
     KnowledgeBase,
     ReviewState,
@@ -148,7 +151,9 @@ _REFRESH_SQL = """
     FROM (
         SELECT c.article_id,
                CASE WHEN EXISTS (SELECT 1 FROM {classification} r WHERE r.case_id = c.id AND r.state = %s) THEN %s
-                    WHEN EXISTS (SELECT 1 FROM {classification} r WHERE r.case_id = c.id) THEN %s
+                    WHEN EXISTS (SELECT 1 FROM {correction} k WHERE k.case_id = c.id AND k.state = %s) THEN %s
+                    WHEN c.no_folder_at IS NOT NULL
+                         OR EXISTS (SELECT 1 FROM {classification} r WHERE r.case_id = c.id) THEN %s
                     ELSE %s END AS review_state
         FROM {case} c
         WHERE c.id {ids} AND c.article_id IS NOT NULL
@@ -163,17 +168,26 @@ def refresh_review_states(case_ids: Iterable[int]) -> int:
     Every writer of classification rows calls this in its own transaction, after its writes, with the
     cases whose rows it created, deleted or changed the state of: the stored state can then never
     drift from the rows (tests/classifier/test_review_state.py walks every writer). One UPDATE ... FROM
-    per chunk: the cases by primary key, two EXISTS probes each on the (case, folder) index (each stops
-    at its first row); only the articles whose state really changes are written. (The migration that
-    added the column fills it by the same rule: monitor/migrations/0003_article_review_state.py.)
+    per chunk: the cases by primary key, EXISTS probes on the case indexes (each stops at its first row):
+    a suggestion pending, a rejection waiting for its rule (Correction), any row; only the articles whose
+    state really changes are written. (The migration that added the column filled it by the rule of then:
+    monitor/migrations/0003_article_review_state.py; there were no corrections yet.)
     """
     quote = connection.ops.quote_name
     tables = {
         "article": quote(Article._meta.db_table),
         "case": quote(Case._meta.db_table),
         "classification": quote(Classification._meta.db_table),
+        "correction": quote(Correction._meta.db_table),
     }
-    states = [Classification.State.SUGGESTED, ReviewState.PENDING, ReviewState.CLASSIFIED, ReviewState.UNREVIEWED]
+    states = [
+        Classification.State.SUGGESTED,
+        ReviewState.PENDING,
+        Correction.State.PENDING,
+        ReviewState.CORRECTION,
+        ReviewState.CLASSIFIED,
+        ReviewState.UNREVIEWED,
+    ]
     ids = sorted(set(case_ids))
     if not ids:
         return 0
@@ -516,6 +530,8 @@ def accept(case: Case, user, folders: Iterable[Folder | int] | None = None) -> l
         row.state, row.decided_by, row.decided_at = Classification.State.ACCEPTED, _actor(user), now
         row.updated_at = now
     Classification.objects.bulk_update(targets, ["state", "decided_by", "decided_at", "updated_at"])
+    # a rejected folder accepted again: the rule it waited for is no longer wanted
+    withdrawn = _close_corrections(case.pk, [row.folder_id for row in targets], user, now)
     refresh_review_states([case.pk])
     _audit(
         user,
@@ -523,24 +539,118 @@ def accept(case: Case, user, folders: Iterable[Folder | int] | None = None) -> l
         case=case.pk,
         as_is=folders is None,
         folders=sorted(row.folder_id for row in targets),
+        **({"corrections_withdrawn": withdrawn} if withdrawn else {}),
     )
     return targets
 
 
 @transaction.atomic
-def reject(case: Case, folder: Folder | int, user) -> Classification:
-    """Reject one folder of the case (the row stays, so inference will not suggest it again); audited."""
+def reject(case: Case, folder: Folder | int, user, kind: str = RuleKind.STOP) -> Classification:
+    """Reject one folder of the case (the row stays, so inference will not suggest it again); audited.
+
+    The decision is recorded at once (who, when, which folder). When the knowledge base still gives the case
+    that folder, the rule that corrects it is still to be made: a pending :class:`Correction` (``kind``: the
+    stopping or refining rule the expert means to make) keeps the article "rejected, rule pending" until a
+    commit takes the folder away (:func:`commit_rule`) or the expert withdraws it (:func:`withdraw_correction`).
+    """
     folder_id = _folder_id(folder)
     if folder_id is None:
         raise ValidationError("choose the folder to reject")
+    kind = _correction_kind(kind)
     row = Classification.objects.select_for_update().filter(case=case, folder_id=folder_id).first()
     if row is None:
         raise ValidationError(f"case {case.pk} is not classified in folder {folder_id}")
-    row.state, row.decided_by, row.decided_at = Classification.State.REJECTED, _actor(user), timezone.now()
+    before = _decision_rows(case.pk, [folder_id])[0]["row"]
+    now = timezone.now()
+    row.state, row.decided_by, row.decided_at = Classification.State.REJECTED, _actor(user), now
     row.save(update_fields=["state", "decided_by", "decided_at", "updated_at"])
+    correction = None
+    if folder_id in {c.folder for c in infer(case)}:
+        correction = Correction.objects.filter(case=case, folder_id=folder_id, state=Correction.State.PENDING).first()
+        if correction is None:
+            correction = Correction.objects.create(
+                case=case, folder_id=folder_id, kind=kind, rejected_by=_actor(user), rejected_at=now, row_before=before
+            )
     refresh_review_states([case.pk])
-    _audit(user, "classification.reject", case=case.pk, folder=folder_id)
+    _audit(
+        user,
+        "classification.reject",
+        case=case.pk,
+        folder=folder_id,
+        **({"correction": correction.pk} if correction else {}),
+    )
     return row
+
+
+def _correction_kind(kind: str) -> RuleKind:
+    try:
+        value = rule_kind(kind)
+    except ValueError as exc:
+        raise ValidationError(str(exc)) from exc
+    if value == RuleKind.NEW:
+        raise ValidationError("a rejected folder is corrected by a stopping or a refining rule")
+    return value
+
+
+@transaction.atomic
+def withdraw_correction(correction: Correction | int, user) -> Correction:
+    """Take back a rejection whose rule is still pending: the folder's row is as it was before the rejection
+    (a suggestion again, or the earlier decision) and the correction is closed as withdrawn; audited."""
+    pk = correction.pk if isinstance(correction, Correction) else int(correction)
+    found = Correction.objects.select_for_update().filter(pk=pk).first()
+    if found is None:
+        raise ValidationError(f"no correction {pk}")
+    if found.state != Correction.State.PENDING:
+        raise ValidationError(
+            "a rule already corrects this folder: undo the rule instead"
+            if found.state == Correction.State.RESOLVED
+            else "this rejection was already withdrawn"
+        )
+    before = found.row_before or {}
+    concluded = _folder_map(kb.current().tree, Case.objects.get(pk=found.case_id).keyword_set)
+    Classification.objects.filter(case_id=found.case_id, folder_id=found.folder_id).update(
+        state=before.get("state", Classification.State.SUGGESTED),
+        rule_id=concluded.get(found.folder_id),
+        decided_by_id=before.get("decided_by_id"),
+        decided_at=before.get("decided_at"),
+        updated_at=timezone.now(),
+    )
+    found.state, found.closed_by, found.closed_at = Correction.State.WITHDRAWN, _actor(user), timezone.now()
+    found.save(update_fields=["state", "closed_by", "closed_at"])
+    refresh_review_states([found.case_id])
+    _audit(user, "correction.withdraw", correction=found.pk, case=found.case_id, folder=found.folder_id)
+    return found
+
+
+def _close_corrections(case_id: int, folder_ids: Iterable[int], user, now) -> list[int]:
+    """Close as withdrawn the case's pending corrections of these folders (an expert accepted them again)."""
+    qs = Correction.objects.filter(case_id=case_id, folder_id__in=list(folder_ids), state=Correction.State.PENDING)
+    ids = list(qs.values_list("id", flat=True))
+    qs.update(state=Correction.State.WITHDRAWN, closed_by=_actor(user), closed_at=now)
+    return ids
+
+
+def _resolve_corrections(
+    tree: RuleTree, case_ids: Iterable[int], user, now, rules: Sequence[Rule] = ()
+) -> list[Correction]:
+    """Resolve the pending corrections of these cases whose folder the knowledge base ``tree`` no longer gives
+    them, recording the committed ``rules``' one that took it away (the first under a rule that gave the
+    folder; none when an undo or a re-inference took the folder away); returns them. Only cases whose
+    inference changed can have lost a folder."""
+    pending = list(
+        Correction.objects.filter(case_id__in=list(case_ids), state=Correction.State.PENDING).select_related("case")
+    )
+    resolved = []
+    for correction in pending:
+        words = correction.case.keyword_set
+        if correction.folder_id in _folder_map(tree, words):
+            continue
+        under = (r for r in rules if r.parent_id is not None and tree.get(r.parent_id).folder == correction.folder_id)
+        correction.state, correction.rule = Correction.State.RESOLVED, next(under, rules[0] if rules else None)
+        correction.closed_by, correction.closed_at = _actor(user), now
+        resolved.append(correction)
+    Correction.objects.bulk_update(resolved, ["state", "rule", "closed_by", "closed_at"])
+    return resolved
 
 
 # --------------------------------------------------------------------------- folders
@@ -669,6 +779,9 @@ class CornerstoneChange:
     case_keywords: frozenset[str] = field(repr=False)
     cornerstone_keywords: frozenset[str] = field(repr=False)
     accepted: bool = False  # the expert accepts this change (it is recorded when the rule is committed)
+    # not a cornerstone case: a stored article the expert excluded from the "would reclassify" list, which must
+    # be left unchanged (its change cannot be accepted; the exclusion can be taken back)
+    kept: bool = False
 
     # computed on access: the widest validation lists every cornerstone case, the page shows a few
     @property
@@ -714,6 +827,16 @@ class Validation:
     def accepted(self) -> list[int]:
         """The cornerstone cases the rule would change whose change the expert accepts."""
         return [s.case.pk for s in self.cornerstone_cases if s.accepted]
+
+    @property
+    def changed_cornerstones(self) -> list[CornerstoneChange]:
+        """The cornerstone cases of earlier rules the rule would change (without the articles kept unchanged)."""
+        return [s for s in self.cornerstone_cases if not s.kept]
+
+    @property
+    def kept(self) -> list[CornerstoneChange]:
+        """The articles excluded from the "would reclassify" list that the rule still changes."""
+        return [s for s in self.cornerstone_cases if s.kept]
 
     @property
     def to_exclude(self) -> list[CornerstoneChange]:
@@ -822,6 +945,24 @@ def _cornerstones_to_decide(snapshot: kb.Snapshot, proposal: RuleProposal, case_
     return changed
 
 
+def _kept_keywords(snapshot: kb.Snapshot, kept: Iterable[Case | int], case_id: int) -> dict[int, frozenset[str]]:
+    """The keywords of the cases the expert excluded from the "would reclassify" list (they must not change);
+    the case the rule is made for is never one."""
+    ids = {_case_id(c) for c in kept} - {case_id}
+    words = {i: snapshot.cornerstones[i] for i in ids if i in snapshot.cornerstones}
+    if ids - set(words):
+        stored = Case.objects.filter(id__in=ids - set(words)).values_list("id", "keywords")
+        words.update((i, frozenset(w)) for i, w in stored)
+    return words
+
+
+def _kept_changes(
+    snapshot: kb.Snapshot, proposal: RuleProposal, kept: Iterable[Case | int], case_id: int
+) -> dict[int, tuple[set, set]]:
+    """Case id -> (folders before, after) for the excluded cases that the proposal still changes."""
+    return changed_cases(snapshot.tree, proposal, _kept_keywords(snapshot, kept, case_id))
+
+
 #: Difference-list words whose precision is computed per list (the best placed by exclusions and earlier
 #: rules), and at most how many words containing the expert's search are scored besides.
 PRECISION_WORDS = 30
@@ -872,6 +1013,7 @@ def validate_rule(
     selected_cornerstones: Iterable[Case | int] = (),
     accepted_cornerstones: Iterable[Case | int] = (),
     search: str = "",
+    kept_cases: Iterable[Case | int] = (),
 ) -> Validation:
     """The proposal with the cornerstone cases it would change and the difference lists.
 
@@ -881,19 +1023,26 @@ def validate_rule(
     unchanged, and ``differences`` ranks both ways the words that do so (acquisition.ranked_difference_lists:
     the case's words they lack, their words the case lacks), against only the cases still changing.
     ``difference_list`` is the older list: the case's keywords absent from every ``selected_cornerstones``
-    case (minus the conditions already chosen). Reads only the cached knowledge base, the cornerstone cases
-    and the keyword index, so it stays fast with many stored cases; the full list of stored cases it would
-    change is :func:`affected_cases`. Precision costs a join per word over the accepted cases holding it, so it
-    is computed for the :data:`PRECISION_WORDS` best placed words of each list by the other keys and for the
-    words containing ``search`` (at most :data:`SEARCH_WORDS`); the others rank as of unknown precision.
+    case (minus the conditions already chosen). ``kept_cases``: stored cases the expert excluded from the
+    articles the rule would reclassify; each one the proposal still changes is listed like a cornerstone case
+    to leave unchanged (``kept``, never accepted) and counts in the difference lists. Reads only the cached
+    knowledge base, the cornerstone cases and the keyword index, so it stays fast with many stored cases; the
+    full list of stored cases it would change is :func:`affected_cases`. Precision costs a join per word over the
+    accepted cases holding it, so it is computed for the :data:`PRECISION_WORDS` best placed words of each list by
+    the other keys and for the words containing ``search`` (at most :data:`SEARCH_WORDS`); the others rank as of
+    unknown precision.
     """
     snapshot = kb.current()
     proposal = _proposal(snapshot.tree, case, kind, folder, wrong_folder, conditions, absent)
     changed = _cornerstones_to_decide(snapshot, proposal, case.pk)
-    accepted = {_case_id(c) for c in accepted_cornerstones} & set(changed)
+    kept_words = _kept_keywords(snapshot, kept_cases, case.pk)
+    kept = changed_cases(snapshot.tree, proposal, kept_words)
+    changed.update(kept)
+    accepted = ({_case_id(c) for c in accepted_cornerstones} & set(changed)) - set(kept)
     folders = _folders_by_id({f for before, after in changed.values() for f in before | after})
     cases = snapshot.cornerstone_rows(changed)
     words = case.keyword_set
+    stone_words = collections.ChainMap(kept_words, snapshot.cornerstones)  # no copy of every cornerstone
     stones = [
         CornerstoneChange(
             cases[case_id],
@@ -901,14 +1050,15 @@ def validate_rule(
             frozenset(changed[case_id][1]),
             folders,
             words,
-            snapshot.cornerstones[case_id],
+            stone_words[case_id],
             case_id in accepted,
+            case_id in kept,
         )
         for case_id in sorted(changed)
     ]
     selected, selected_words = _selected_keywords(snapshot, selected_cornerstones)
     diff = [w for w in engine_difference_list(words, selected_words) if w not in proposal.conditions]
-    offending = {i: snapshot.cornerstones[i] for i in changed if i not in accepted}
+    offending = {i: stone_words[i] for i in changed if i not in accepted}
     chosen = proposal.conditions | proposal.absent
     wrong_id = _folder_id(wrong_folder)
     prior = _prior_words(snapshot.tree, proposal, wrong_id)
@@ -1036,8 +1186,12 @@ def commit_rule(
     absent: Iterable[str] = (),
     version: int | None = None,
     accepted_cornerstones: Iterable[Case | int] | None = None,
+    kept_cases: Iterable[Case | int] = (),
 ) -> list[Rule]:
     """Store the rule (one per parent rule for refine/stop), with ``case`` as its cornerstone case.
+
+    ``kept_cases``: stored cases the expert excluded from the "would reclassify" list (they must not change);
+    the commit is refused while the rule would still change one of them.
 
     ``accepted_cornerstones``: the cornerstone cases of earlier rules whose change the expert accepts (the
     workspace always sends them, possibly none). Every cornerstone case the rule would change (against the
@@ -1093,6 +1247,13 @@ def commit_rule(
                 "condition from the difference lists, or accept the change"
             )
         accepted = {i: changing[i] for i in sorted(wanted & set(changing))}
+    still = sorted(_kept_changes(snapshot, proposal, kept_cases, case.pk))
+    if still:
+        raise ValidationError(
+            f"the rule would still change case{'s' if len(still) != 1 else ''} {', '.join(map(str, still[:10]))}, "
+            "which you excluded from the articles it would reclassify: add a condition that leaves "
+            f"{'them' if len(still) != 1 else 'it'} unchanged, or take the exclusion back"
+        )
     wrong_id = _folder_id(wrong_folder)
     decisions_before = _decision_rows(case.pk, [proposal.folder, wrong_id])
     stones_before = {i: _decision_rows(i, before ^ after) for i, (before, after) in accepted.items()}
@@ -1122,19 +1283,21 @@ def commit_rule(
     words = case.keyword_set
     added = [kb.engine_rule(r) for r in rows]
     new = snapshot.derive(add=added, cornerstones={**snapshot.cornerstones, case.pk: words})
-    # the accepted changes first: the commit's re-inference then finds them decided (not as conflicts)
+    # the accepted changes first: the commit's re-inference then finds them decided (not as conflicts); a
+    # rejected row keeps the rule that gave the folder (its rejections count against that rule)
     for stone_id, (before, after) in accepted.items():
         concluded = _folder_map(new.tree, snapshot.cornerstones[stone_id])
+        gave = _folder_map(snapshot.tree, snapshot.cornerstones[stone_id])
         for gained in sorted(after - before):
             _decide(stone_id, gained, Classification.State.ACCEPTED, user, concluded.get(gained))
         for lost in sorted(before - after):
-            _decide(stone_id, lost, Classification.State.REJECTED, user, None)
+            _decide(stone_id, lost, Classification.State.REJECTED, user, gave.get(lost))
     # and the expert's own decisions on the case: the re-inference must not report them as conflicts
     concluded = _folder_map(new.tree, words)
     if proposal.folder is not None:
         _decide(case.pk, proposal.folder, Classification.State.ACCEPTED, user, concluded.get(proposal.folder))
     if wrong_id is not None:
-        _decide(case.pk, wrong_id, Classification.State.REJECTED, user, None)
+        _decide(case.pk, wrong_id, Classification.State.REJECTED, user, _folder_map(snapshot.tree, words).get(wrong_id))
     if proposal.kind == RuleKind.NEW:
         sync = _add_ground_breaking(added[0], now)
         _sync_classifications({case.pk: concluded})
@@ -1142,6 +1305,11 @@ def commit_rule(
         desired = _changed(snapshot.tree, new.tree, _path_candidates(new.tree, added))
         desired[case.pk] = concluded
         sync = _sync_classifications(desired)
+    # a folder taken away from a case whose rejection waited for its rule: that rejection is now corrected
+    # (a ground-breaking rule only adds folders, so then only the commit's own case is looked at)
+    reinferred = {case.pk, *accepted} if proposal.kind == RuleKind.NEW else {case.pk, *accepted, *desired}
+    resolved = _resolve_corrections(new.tree, reinferred, user, now, rows)
+    refresh_review_states(c.case_id for c in resolved)
     published = kb.publish(new)
     _audit(
         user,
@@ -1164,6 +1332,7 @@ def commit_rule(
             }
             for i, (before, after) in accepted.items()
         ],
+        corrections_resolved=[c.pk for c in resolved],
         version=published.version,
         reclassified=sync.as_details(),
     )
@@ -1283,6 +1452,10 @@ def undo_last_rule(user, rule_id: int | None = None) -> list[int]:
     for case_id, words in Case.objects.filter(id__in=stones).values_list("id", "keywords"):
         desired[case_id] = _folder_map(new.tree, frozenset(words))
     sync = _sync_classifications(desired)
+    reopened = _reopen_corrections(new.tree, ids)
+    # and the other way: a rejected folder that only the undone rules gave needs no rule any more
+    closed = _resolve_corrections(new.tree, desired, user, timezone.now())
+    refresh_review_states(c.case_id for c in closed)
     Classification.objects.filter(rule_id__in=ids).update(rule_id=None)
     Rule.objects.filter(id__in=ids).delete()
     published = kb.publish(new)
@@ -1292,10 +1465,29 @@ def undo_last_rule(user, rule_id: int | None = None) -> list[int]:
         rules=ids,
         undone_entry=entry.pk if entry else None,
         restored_folders=restored,
+        corrections_reopened=reopened,
+        corrections_resolved=[c.pk for c in closed],
         version=published.version,
         reclassified=sync.as_details(),
     )
     return ids
+
+
+def _reopen_corrections(tree: RuleTree, rule_ids: list[int]) -> list[int]:
+    """The corrections these (undone) rules resolved whose folder ``tree`` gives the case again: pending again,
+    so that the rejection waits for its rule as before the commit; returns their ids."""
+    resolved = Correction.objects.filter(rule_id__in=rule_ids, state=Correction.State.RESOLVED).select_related("case")
+    again = [c for c in resolved if c.folder_id in _folder_map(tree, c.case.keyword_set)]
+    for correction in again:
+        correction.state, correction.rule, correction.closed_by, correction.closed_at = (
+            Correction.State.PENDING,
+            None,
+            None,
+            None,
+        )
+    Correction.objects.bulk_update(again, ["state", "rule", "closed_by", "closed_at"])
+    refresh_review_states(c.case_id for c in again)
+    return [c.pk for c in again]
 
 
 @transaction.atomic
@@ -1310,6 +1502,7 @@ def reinfer_all(user=None) -> SyncResult:
             for pk, words in Case.objects.filter(id__in=chunk).values_list("id", "keywords")
         }
         part = _sync_classifications(desired)
+        _resolve_corrections(snapshot.tree, chunk, user, timezone.now())
         refresh_review_states(chunk)  # also repairs states after edits made outside the services
         result.cases += part.cases
         result.created += part.created
@@ -1476,6 +1669,11 @@ def merge_folder(source: Folder, target: Folder, user) -> dict:
         _repath(child, old_path)
         if not target.public:  # a public feed below a private folder would name it
             set_folder_public(child, False, user)
+    # pending corrections follow their rows; one the target already has for the case goes with the source
+    waiting = Correction.objects.filter(folder=target, state=Correction.State.PENDING).values("case_id")
+    Correction.objects.filter(folder=source).exclude(state=Correction.State.PENDING, case_id__in=waiting).update(
+        folder=target
+    )
     searches = source.saved_searches.update(folder=target)
     subscribed = target.subscriptions.values("user_id")
     kept = source.subscriptions.exclude(user_id__in=subscribed).update(folder=target)
@@ -1542,3 +1740,160 @@ def discard_folder(folder: Folder, user) -> FolderDependents:
     folder.delete()
     refresh_review_states(cases)
     return dependents
+
+
+# --------------------------------------------------------------------------- bulk actions and per-user state
+#: the most articles one bulk action takes (a page holds 50; a form posting more is refused, not truncated)
+BULK_MAX = 500
+
+
+@dataclass(frozen=True)
+class BulkItem:
+    """What a bulk action did to one article, or why the action was refused for it."""
+
+    article_id: int
+    title: str
+    ok: bool
+    note: str
+
+
+class BulkRefused(ValidationError):
+    """A bulk action refused as a whole (nothing changed); ``items`` says, per article, what stood in the way."""
+
+    def __init__(self, message: str, items: list[BulkItem]):
+        super().__init__(message)
+        self.items = items
+
+
+def _bulk_targets(article_ids: Iterable[int]) -> list[tuple[int, str, Case | None]]:
+    """(article id, title, its case locked for the action's transaction, or None) in the order given."""
+    ids = list(dict.fromkeys(article_ids))
+    if not ids:
+        raise ValidationError("Select the articles first.")
+    if len(ids) > BULK_MAX:
+        raise ValidationError(f"{len(ids)} articles selected; one action takes {BULK_MAX} at most.")
+    titles = {
+        pk: title or url for pk, title, url in Article.objects.filter(pk__in=ids).values_list("id", "title", "url")
+    }
+    # locked in id order, so that two bulk actions on overlapping selections queue rather than deadlock
+    cases = {c.article_id: c for c in Case.objects.select_for_update().filter(article_id__in=ids).order_by("pk")}
+    missing = [pk for pk in ids if pk not in titles]
+    if missing:
+        raise ValidationError(f"There is no article {', '.join(map(str, missing[:10]))}.")
+    return [(pk, titles[pk], cases.get(pk)) for pk in ids]
+
+
+def _refuse_unless_all_ok(items: list[BulkItem], what: str) -> None:
+    refused = [item for item in items if not item.ok]
+    if refused:
+        raise BulkRefused(
+            f"{what} refused for {len(refused)} of {len(items)} selected article(s); nothing was changed.", items
+        )
+
+
+NOT_PROCESSED = "not processed yet: it has no case to review"
+
+
+def _folder_paths(case_ids: list[int], state: str) -> dict[int, list[str]]:
+    rows = Classification.objects.filter(case_id__in=case_ids, state=state).order_by("folder__path")
+    paths: dict[int, list[str]] = {}
+    for case_id, path in rows.values_list("case_id", "folder__path"):
+        paths.setdefault(case_id, []).append(path)
+    return paths
+
+
+@transaction.atomic
+def bulk_accept(article_ids: Iterable[int], user) -> list[BulkItem]:
+    """Accept every pending suggestion of each article, through :func:`accept` (one audit entry each), all in one
+    transaction: an article without a case or without suggestions refuses the whole action (BulkRefused)."""
+    targets = _bulk_targets(article_ids)
+    suggested = _folder_paths([c.pk for _, _, c in targets if c], Classification.State.SUGGESTED)
+    checked = [
+        BulkItem(pk, title, False, NOT_PROCESSED)
+        if case is None
+        else BulkItem(pk, title, False, "no suggestions to accept")
+        if not suggested.get(case.pk)
+        else BulkItem(pk, title, True, "")
+        for pk, title, case in targets
+    ]
+    _refuse_unless_all_ok(checked, "Accepting")
+    done = []
+    for pk, title, case in targets:
+        assert case is not None  # checked above
+        rows = accept(case, user)
+        if not rows:  # another expert decided them between the check and the row locks
+            raise BulkRefused(
+                "An article's suggestions changed meanwhile; nothing was changed.",
+                [BulkItem(pk, title, False, "its suggestions were decided meanwhile")],
+            )
+        done.append(BulkItem(pk, title, True, "accepted " + ", ".join(sorted(r.folder.path for r in rows))))
+    return done
+
+
+@transaction.atomic
+def bulk_mark_no_folder(article_ids: Iterable[int], user) -> list[BulkItem]:
+    """Record that each article was reviewed and belongs in no folder (it counts as classified); one audit
+    entry per article, one transaction. Refused as a whole for an article without a case, with suggestions
+    still pending (accept or reject them: a wrong suggestion needs a rule) or accepted in a folder."""
+    targets = _bulk_targets(article_ids)
+    case_ids = [c.pk for _, _, c in targets if c]
+    suggested = _folder_paths(case_ids, Classification.State.SUGGESTED)
+    accepted = _folder_paths(case_ids, Classification.State.ACCEPTED)
+    checked = []
+    for pk, title, case in targets:
+        if case is None:
+            checked.append(BulkItem(pk, title, False, NOT_PROCESSED))
+        elif suggested.get(case.pk):
+            pending = ", ".join(suggested[case.pk])
+            checked.append(BulkItem(pk, title, False, f"suggestions pending ({pending}): accept or reject them"))
+        elif accepted.get(case.pk):
+            checked.append(BulkItem(pk, title, False, f"already accepted in {', '.join(accepted[case.pk])}"))
+        else:
+            checked.append(BulkItem(pk, title, True, "it belongs in no folder"))
+    _refuse_unless_all_ok(checked, "Marking reviewed without a folder")
+    now = timezone.now()
+    Case.objects.filter(pk__in=case_ids).update(no_folder_by=_actor(user), no_folder_at=now)
+    refresh_review_states(case_ids)
+    for pk, _, case in targets:
+        assert case is not None  # checked above
+        _audit(user, "case.no_folder", case=case.pk, article=pk)
+    return checked
+
+
+@transaction.atomic
+def bulk_assign(article_ids: Iterable[int], assignee, user) -> list[BulkItem]:
+    """Assign each article to one expert, or to nobody (``assignee=None``); one audit entry per article with the
+    previous assignee, one transaction. Refused for a user who is not an active expert, and as a whole for an
+    article without a case (nothing to review)."""
+    if assignee is not None and not roles.is_expert(assignee):
+        raise ValidationError(f"{assignee.get_username()} is not an expert: articles are assigned to experts only.")
+    targets = _bulk_targets(article_ids)
+    checked = [
+        BulkItem(pk, title, case is not None, NOT_PROCESSED if case is None else "") for pk, title, case in targets
+    ]
+    _refuse_unless_all_ok(checked, "Assigning")
+    ids = [pk for pk, _, _ in targets]
+    before = dict(Article.objects.filter(pk__in=ids, assignee__isnull=False).values_list("id", "assignee__username"))
+    now, to = timezone.now(), assignee.get_username() if assignee is not None else None
+    Article.objects.filter(pk__in=ids).update(assignee=assignee, assigned_by=_actor(user), assigned_at=now)
+    done = []
+    for pk, title, case in targets:
+        assert case is not None  # checked above
+        was = before.get(pk)
+        _audit(user, "article.assign", case=case.pk, article=pk, assignee=to, previous=was)
+        note = f"assigned to {to}" if to else "unassigned"
+        done.append(BulkItem(pk, title, True, note + (f" (was {was})" if was and was != to else "")))
+    return done
+
+
+def mark_read(article_ids: Iterable[int], user) -> None:
+    """The articles are read by ``user`` (opening one's page does this). Personal state, not audited; a read
+    article stays read from its first reading (a conflict keeps the row). Ids of no article are left out."""
+    existing = Article.objects.filter(pk__in=list(article_ids)).values_list("id", flat=True)
+    ArticleRead.objects.bulk_create([ArticleRead(user=user, article_id=pk) for pk in existing], ignore_conflicts=True)
+
+
+def mark_unread(article_ids: Iterable[int], user) -> int:
+    """The articles are unread by ``user`` again; how many were read."""
+    deleted, _ = ArticleRead.objects.filter(user=user, article_id__in=list(article_ids)).delete()
+    return deleted

@@ -7,6 +7,7 @@ from . import views
 app_name = "classifier"
 urlpatterns = [
     path("", views.inbox, name="inbox"),
+    path("articles/bulk", views.bulk, name="bulk"),
     path("articles/<int:pk>/", views.article_detail, name="article"),
     path("articles/<int:pk>/accept", views.accept, name="accept"),
     path("articles/<int:pk>/reject", views.reject, name="reject"),
@@ -15,6 +16,8 @@ urlpatterns = [
     path("articles/<int:pk>/rule/check", views.rule_check, name="rule_check"),
     path("articles/<int:pk>/rule/commit", views.rule_commit, name="rule_commit"),
     path("articles/<int:pk>/filters", views.article_filters, name="article_filters"),
+    path("corrections/", views.corrections, name="corrections"),
+    path("corrections/<int:pk>/withdraw", views.correction_withdraw, name="correction_withdraw"),
     path("rules/<int:pk>/", views.rule_detail, name="rule_detail"),
     path("rules/undo", views.rule_undo, name="rule_undo"),
     path("folders/", views.folders, name="folders"),

@@ -7,6 +7,7 @@ JavaScript endpoints read the token from the form they post.
 
 from __future__ import annotations
 
+import dataclasses
 from urllib.parse import urlencode, urlsplit
 
 from django.contrib import messages
@@ -20,6 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from classifier import selectors, services
 from classifier.forms import (
     KIND_LABELS,
+    BulkActionForm,
     FolderCreateForm,
     FolderMergeForm,
     FolderMoveForm,
@@ -27,11 +29,13 @@ from classifier.forms import (
     InboxFilterForm,
     MoveForm,
     RuleDraft,
+    expert_choices,
 )
 from classifier.kinds import RuleKind
 from classifier.models import Case, Folder, Rule
 from classifier.models_labels import PhraseLabel
 from classifier.permissions import expert_required
+from classifier.vocabulary import CORRECTION_PENDING, folder_state
 from monitor.models import Article
 
 #: How many cornerstone cases / reclassified articles a page lists before saying "and N more".
@@ -71,13 +75,8 @@ def _inbox_view(request, params: QueryDict):
     queryset below reaches the article pages' next/previous, progress and auto-advance unchanged.
     """
     form = InboxFilterForm(params or None)
-    filters = form.cleaned_data if form.is_bound and form.is_valid() else {}
-    qs = selectors.inbox_queryset(
-        site_id=filters["site"].pk if filters.get("site") else None,
-        date_from=filters.get("date_from"),
-        date_to=filters.get("date_to"),
-        state=filters.get("state") or None,
-    )
+    # "assigned to me" and "unread" are read for the expert looking, whoever made the link
+    qs = selectors.inbox_queryset(**form.narrowing(request.user))
     # only the form's own fields travel (never a cursor, never anything a link could be made to carry)
     query = urlencode([(k, v) for k, v in params.items() if k in form.fields and v])
     return form, qs, query
@@ -113,6 +112,15 @@ def _back_to_article(request, pk: int):
     return redirect(_article_url(pk, _view_of(request)[1]))
 
 
+#: a rule page opened from the Corrections list: its commit shows the rule, since there is no view to go on with
+FROM_CORRECTIONS = "corrections"
+
+
+def _origin(request) -> str:
+    origin = request.POST.get("origin") or request.GET.get("origin")
+    return FROM_CORRECTIONS if origin == FROM_CORRECTIONS else ""
+
+
 def _rule_url(article_id: int, **params) -> str:
     query = urlencode([(k, v) for k, v in params.items() if v not in (None, "")])
     return reverse("classifier:rule", args=[article_id]) + (f"?{query}" if query else "")
@@ -127,12 +135,15 @@ def inbox(request):
         qs,
         after=selectors.Cursor.decode(request.GET.get("after")),
         before=selectors.Cursor.decode(request.GET.get("before")),
+        reader=request.user,
     )
     prefix = reverse("classifier:article", args=[0])[: -len("0/")]
     suffix = _with_view("", filter_query)  # the article opens in this view: next/previous walk it
     for row in page.rows:
         row.href = f"{prefix}{row.article.pk}/{suffix}"
     keep = list(QueryDict(filter_query).items())
+    here = [(k, v) for k, v in request.GET.items() if k in {*form.fields, "after", "before"} and v]
+    report = request.session.pop("bulk-report", None)
     return render(
         request,
         "classifier/inbox.html",
@@ -143,6 +154,17 @@ def inbox(request):
             "next_query": urlencode([*keep, ("after", page.next_cursor.encode())]) if page.next_cursor else "",
             "prev_query": urlencode([*keep, ("before", page.prev_cursor.encode())]) if page.prev_cursor else "",
             "states": selectors.STATES,
+            # without JavaScript, "select all" is this page again with every box ticked
+            "select_all": request.GET.get("select") == "all",
+            "select_all_query": urlencode([*here, ("select", "all")]),
+            "here": reverse("classifier:inbox") + (f"?{urlencode(here)}" if here else ""),
+            "experts": form.experts,
+            # what the last bulk action did (or why it was refused), per article: shown once
+            "bulk_report": report,
+            # after a refusal, the articles that could take the action stay ticked: untick the others, post again
+            "keep_selected": {i["article_id"] for i in report["items"] if i["ok"]}
+            if report and report["refused"]
+            else (),
         },
         status=400 if form.is_bound and form.errors else 200,  # filters that cannot be read: said, not ignored
     )
@@ -154,7 +176,9 @@ def inbox(request):
 def article_detail(request, pk):
     article, case = selectors.article_and_case(pk, case_required=False)
     view_qs, view = _view_of(request)
+    # the position is read before the article is marked read: in an "unread" view it still counts as in it
     page = selectors.article_page(article, case, view_qs, filtered=bool(view))
+    services.mark_read([article.pk], request.user)
     position = page["position"]
     return render(
         request,
@@ -173,6 +197,7 @@ def article_detail(request, pk):
             "inbox_url": reverse("classifier:inbox") + (f"?{view}" if view else ""),
             "older_url": _article_url(position.older.pk, view) if position.older else None,
             "newer_url": _article_url(position.newer.pk, view) if position.newer else None,
+            "experts": expert_choices(),
         },
     )
 
@@ -208,25 +233,62 @@ def accept(request, pk):
 @expert_required
 @require_POST
 def reject(request, pk):
-    """Reject one suggested folder and start the rule that corrects it (stopping by default)."""
+    """Reject one suggested folder: the decision is stored at once, and the rule that corrects it (stopping by
+    default) is pending until made; the expert goes on to make it now (the rule page) or later (the list)."""
     _, case = selectors.article_and_case(pk)
+    kind = request.POST.get("kind") or RuleKind.STOP
     try:
         folder_id = int(request.POST.get("folder", ""))
-        row = services.reject(case, folder_id, request.user)
+        row = services.reject(case, folder_id, request.user, kind=kind)
     except ValueError:
         return HttpResponseBadRequest("folder must be a folder id")
     except ValidationError as exc:
         messages.error(request, _error_text(exc))
         return _back_to_article(request, pk)
-    messages.info(
-        request,
-        f"Rejected {row.folder.path}. Now make the rule that fixes it: stop it, or refine it to the right folder.",
-    )
     concluded = {c.folder for c in services.infer(case)}
     if folder_id not in concluded:  # set by hand: there is no rule to correct
+        messages.info(request, f"Rejected {row.folder.path}.")
         return _back_to_article(request, pk)
-    kind = request.POST.get("kind") or RuleKind.STOP
+    messages.info(
+        request,
+        f"Rejected {row.folder.path}: {folder_state(CORRECTION_PENDING).word}. Make the rule that corrects it now, "
+        "or later from Corrections.",
+    )
     return redirect(_rule_url(pk, kind=kind, wrong=folder_id, view=_view_of(request)[1]))
+
+
+@expert_required
+@require_POST
+def correction_withdraw(request, pk):
+    """Take a rejection back while its rule is still pending."""
+    try:
+        correction = services.withdraw_correction(pk, request.user)
+    except ValidationError as exc:
+        messages.error(request, _error_text(exc))
+        return redirect(_safe_next(request, reverse("classifier:corrections")))
+    messages.success(request, f"Rejection of {correction.folder.path} withdrawn: it is as it was before.")
+    article_id = correction.case.article_id
+    fallback = reverse("classifier:article", args=[article_id]) if article_id else reverse("classifier:corrections")
+    return redirect(_safe_next(request, fallback))
+
+
+CORRECTIONS_SHOWN = 200
+
+
+@expert_required
+@require_GET
+def corrections(request):
+    """The rejections whose rule is still to be made, oldest first: everyone's, or the expert's own."""
+    mine = request.GET.get("who") == "mine"
+    page = selectors.pending_corrections_page(request.user, mine, CORRECTIONS_SHOWN)
+    for item in page["corrections"]:
+        c = item["correction"]
+        item["rule_url"] = (
+            _rule_url(item["article"].pk, kind=c.kind, wrong=c.folder_id, origin=FROM_CORRECTIONS)
+            if item["article"]
+            else ""
+        )
+    return render(request, "classifier/corrections.html", {**page, "mine": mine, "shown": CORRECTIONS_SHOWN})
 
 
 @expert_required
@@ -248,6 +310,56 @@ def move(request, pk):
     return redirect(_rule_url(pk, kind=draft.kind, folder=draft.folder, wrong=draft.wrong_folder, view=view))
 
 
+@expert_required
+@require_POST
+def bulk(request):
+    """A bulk action on the ticked articles (the inbox's form, or the article page's assign and unread buttons
+    with one id): one service call, one transaction; what it did per article is shown on the next page."""
+    form = BulkActionForm(request.POST)
+    fallback = reverse("classifier:inbox")
+    if not form.is_valid():
+        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+        return redirect(_safe_next(request, fallback))
+    action, ids, user = form.cleaned_data["action"], form.cleaned_data["article"], request.user
+    label = BulkActionForm.ACTIONS[action]
+    try:
+        if action == "accept":
+            items = services.bulk_accept(ids, user)
+        elif action == "no_folder":
+            items = services.bulk_mark_no_folder(ids, user)
+        elif action == "assign":
+            items = services.bulk_assign(ids, form.cleaned_data["assignee"], user)
+        else:  # read / unread: personal state, no per-article report needed
+            (services.mark_read if action == "read" else services.mark_unread)(ids, user)
+            messages.success(request, f"{label}: {len(ids)} article(s).")
+            return redirect(_safe_next(request, fallback))
+    except services.BulkRefused as exc:
+        items, refused = exc.items, _error_text(exc)
+    except ValidationError as exc:
+        messages.error(request, _error_text(exc))
+        return redirect(_safe_next(request, fallback))
+    else:
+        refused = ""
+    if len(items) == 1:  # one article (its own page's buttons): the message says it all
+        note = items[0].note
+        messages.add_message(
+            request,
+            messages.ERROR if refused else messages.SUCCESS,
+            f"{label}: {'refused, ' if refused else ''}{note}.",
+        )
+    else:
+        if refused:
+            messages.error(request, refused)
+        else:
+            messages.success(request, f"{label}: done for {len(items)} articles.")
+        request.session["bulk-report"] = {
+            "action": label,
+            "refused": bool(refused),
+            "items": [dataclasses.asdict(item) for item in items],
+        }
+    return redirect(_safe_next(request, fallback))
+
+
 # --------------------------------------------------------------------------- rule building
 def _validation_context(request, article: Article, case: Case, draft: RuleDraft, with_affected=False) -> dict:
     context: dict = {
@@ -265,10 +377,14 @@ def _validation_context(request, article: Article, case: Case, draft: RuleDraft,
         # read before validating: a commit made meanwhile makes the draft's version stale, never newer
         "kb_version": selectors.kb_version(),
         "view": _view_of(request)[1],
+        "origin": _origin(request),
     }
     context["concluded"] = selectors.concluded_folders(case)
     # what the article is in as the experts decided it (a rejected folder says so), not what the rules conclude
     context["folder_chips"] = selectors.classifications_by_article([article.pk]).get(article.pk, [])
+    context["correction"] = (
+        selectors.pending_corrections().filter(case=case, folder_id=draft.wrong).first() if draft.wrong else None
+    )
     if draft.errors:
         return context
     # a choice not made yet is the next step, not an error: the page opens without a red message
@@ -283,6 +399,7 @@ def _validation_context(request, article: Article, case: Case, draft: RuleDraft,
             case,
             selected_cornerstones=draft.selected,
             accepted_cornerstones=draft.accepted,
+            kept_cases=draft.kept,
             search=draft.search,
             **draft.service_kwargs(),
         )
@@ -296,8 +413,11 @@ def _validation_context(request, article: Article, case: Case, draft: RuleDraft,
     context["stones_hidden"] = len(validation.cornerstone_cases) - len(context["stones"])
     # accepted cases that no longer change stay listed, so the expert's decision survives a condition taken back
     unchanged = sorted(set(draft.accepted) - {s.case.pk for s in validation.cornerstone_cases})
-    titles = services.case_titles(unchanged)
+    # and so do the articles excluded from the "would reclassify" list that a condition now leaves unchanged
+    kept = sorted(set(draft.kept) - {s.case.pk for s in validation.cornerstone_cases if s.kept} - {case.pk})
+    titles = services.case_titles(unchanged + kept)
     context["accepted_unchanged"] = [(pk, titles.get(pk, f"case {pk}")) for pk in unchanged]
+    context["kept_unchanged"] = [(pk, titles.get(pk, f"case {pk}")) for pk in kept]
     if with_affected:
         context["affected"] = _affected(validation, context)
     return context
@@ -341,7 +461,7 @@ def rule_commit(request, pk):
     draft = RuleDraft(request.POST)
     if draft.errors:
         messages.error(request, "; ".join(draft.errors))
-        return redirect(_rule_url(pk, **dict(draft.query()), view=_view_of(request)[1]))
+        return redirect(_rule_url(pk, **dict(draft.query()), view=_view_of(request)[1], origin=_origin(request)))
     kwargs = draft.service_kwargs()
     affected_ids: list[int] = []
     try:
@@ -349,7 +469,12 @@ def rule_commit(request, pk):
         if kwargs["conditions"] or kwargs["absent"] or kwargs["kind"] == RuleKind.STOP:
             affected_ids = [a.case_id for a in services.affected_cases(validation, limit=AFFECTED_LIMIT)]
         rules = services.commit_rule(
-            case, user=request.user, version=draft.version, accepted_cornerstones=draft.accepted, **kwargs
+            case,
+            user=request.user,
+            version=draft.version,
+            accepted_cornerstones=draft.accepted,
+            kept_cases=draft.kept,
+            **kwargs,
         )
     except ValidationError as exc:
         context = _validation_context(request, article, case, draft)
@@ -359,7 +484,8 @@ def rule_commit(request, pk):
     request.session[f"committed-{rules[0].pk}"] = {"rules": [r.pk for r in rules], "cases": affected_ids}
     numbers = ", ".join(str(r.pk) for r in rules)
     messages.success(request, f"Rule {numbers} committed: {len(affected_ids)} other stored article(s) reclassified.")
-    if draft.kind != RuleKind.NEW:  # a correction (a rejection or a move) decides the article: on to the next
+    # a correction (a rejection or a move) decides the article: on to the next, unless it came from Corrections
+    if draft.kind != RuleKind.NEW and not _origin(request):
         return _advance(request, article)
     return redirect(_with_view(reverse("classifier:rule_detail", args=[rules[0].pk]), _view_of(request)[1]))
 

@@ -14,6 +14,8 @@ from classifier.models import Classification, ReviewState
 
 #: WebMon could not fetch or read the article: no case to review (monitor.Article.state, not a review state)
 FAILED = "failed"
+#: a folder's state on an article when it was rejected and the rule correcting it is still to be made
+CORRECTION_PENDING = "correction"
 
 
 @dataclass(frozen=True)
@@ -26,7 +28,10 @@ class Word:
 ARTICLE_STATES: dict[str, Word] = {
     ReviewState.UNREVIEWED: Word("unreviewed", "no folder yet, and nobody decided"),
     ReviewState.PENDING: Word("suggested", "a rule suggests a folder nobody decided on yet"),
-    ReviewState.CLASSIFIED: Word("reviewed", "an expert decided on every folder"),
+    ReviewState.CORRECTION: Word(
+        "rejected, rule pending", "an expert rejected a folder; the rule that corrects it is not made yet"
+    ),
+    ReviewState.CLASSIFIED: Word("reviewed", "an expert decided on every folder, or that it belongs in no folder"),
     FAILED: Word("failed", "not fetched or not readable"),
 }
 
@@ -35,7 +40,14 @@ FOLDER_STATES: dict[str, Word] = {
     Classification.State.SUGGESTED: Word("suggested", "a rule suggests this folder; nobody decided yet"),
     Classification.State.ACCEPTED: Word("accepted", "an expert accepted this folder"),
     Classification.State.REJECTED: Word("rejected", "an expert rejected this folder: the article is not in it"),
+    # a rejected folder whose correcting rule is not made yet (a pending classifier.models.Correction)
+    CORRECTION_PENDING: Word(
+        "rejected, rule pending", "an expert rejected this folder; the rule that corrects it is not made yet"
+    ),
 }
+
+#: an expert's decision that the article belongs in no folder (a bulk action, or the article's Review box)
+NO_FOLDER = Word("reviewed, no folder", "an expert reviewed it and decided it belongs in no folder")
 
 
 def _word(words: dict[str, Word], state) -> Word:

@@ -18,7 +18,7 @@ from django.db.models.functions import TruncDate
 from django.utils import timezone
 
 from classifier.features import describe
-from classifier.filtering import CLASSIFIED, FAILED, PENDING, STATES, UNREVIEWED, day_start
+from classifier.filtering import CLASSIFIED, CORRECTION, FAILED, PENDING, STATES, UNREVIEWED, day_start
 from classifier.models import Classification, Rule
 from monitor.models import Article
 
@@ -126,7 +126,7 @@ def accepted_per_folder(today: date | None = None, top: int = TOP_SERIES) -> Cha
     return _over_time("folders", "day", days, counts, top)
 
 
-BACKLOG_STATES = (UNREVIEWED, PENDING, CLASSIFIED, FAILED)
+BACKLOG_STATES = (UNREVIEWED, PENDING, CORRECTION, CLASSIFIED, FAILED)
 
 
 def counts(**querysets: QuerySet) -> dict[str, int]:
@@ -159,6 +159,7 @@ def backlog() -> Chart:
     found = counts(
         unreviewed=articles.filter(review_state=UNREVIEWED),
         pending=articles.filter(review_state=PENDING),
+        correction=articles.filter(review_state=CORRECTION),
         classified=articles.filter(review_state=CLASSIFIED),
         failed=failed,
         failed_unreviewed=failed.filter(review_state=UNREVIEWED),
@@ -166,6 +167,7 @@ def backlog() -> Chart:
     totals = {
         UNREVIEWED: found["unreviewed"] - found["failed_unreviewed"],
         PENDING: found["pending"],
+        CORRECTION: found["correction"],
         CLASSIFIED: found["classified"],
         FAILED: found["failed"],
     }

@@ -10,6 +10,7 @@ lease that expires; the periodic dispatcher then enqueues the row again (see mon
 import re
 import zlib
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models
@@ -137,8 +138,24 @@ class Article(models.Model):
         max_length=10,
         default="unreviewed",
         editable=False,
-        help_text="unreviewed (no folder), pending (a suggestion nobody decided on) or classified.",
+        help_text="unreviewed (no folder), pending (a suggestion nobody decided on), correction (a rejected "
+        "folder waits for its rule) or classified.",
     )
+    # The expert the article is assigned to, written only by the classifier (classifier.services.bulk_assign,
+    # audited there) and kept here, like review_state, so that an expert's queue is one range scan of an index
+    # in inbox order (a join through the case scanned the articles in order, probing each one's case).
+    assignee = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        editable=False,
+        on_delete=models.SET_NULL,
+        related_name="assigned_articles",
+    )
+    assigned_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, editable=False, on_delete=models.SET_NULL, related_name="+"
+    )
+    assigned_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     # Work state (see the module docstring).
     state = models.CharField(max_length=12, choices=State.choices, default=State.PENDING)
@@ -200,6 +217,8 @@ class Article(models.Model):
             # the inbox's state filter, alone and with a site, in inbox order (newest first)
             models.Index(fields=["review_state", "-collected_at", "-id"], name="article_review_idx"),
             models.Index(fields=["site", "review_state", "-collected_at", "-id"], name="article_site_review_idx"),
+            # the inbox's assignee filter ("assigned to me", to an expert), in inbox order
+            models.Index(fields=["assignee", "-collected_at", "-id"], name="article_assignee_idx"),
         ]
 
     def __str__(self) -> str:

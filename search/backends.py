@@ -18,12 +18,15 @@ where it lies, never sent back and forth.
 # (the query, ids) is always a bound parameter
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.contrib.postgres.search import SearchHeadline, SearchQuery
 from django.db import connection
-from django.db.models import Func, QuerySet, Value
+from django.db.models import Exists, Func, OuterRef, QuerySet, Value
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Left
 
+from classifier.models import Classification
 from monitor.models import Article
 from search.models import SearchDocument
 from search.query import ParsedQuery, to_fts5, to_websearch
@@ -91,6 +94,78 @@ POSTGRES_TOASTED_VECTORS = [
 ]
 
 
+# The filters a search is narrowed by most, kept beside the vector in each document so that the ranking query
+# reads them in the rows it visits anyway: the article's site (indexed with the id: a site's documents newest
+# first), and the folders it is accepted or suggested in (not rejected: what a folder filter means,
+# classifier.filtering.in_folder). Joined from the articles and the classifications instead, a common word and
+# a folder cost 150-250 ms (100,000 articles, docs/benchmarks/distribution.md).
+# The folder ids are the classifications' own folders: a filter asks for a folder's subtree ids, so moving a
+# folder never touches a document. Triggers on the classifications keep them in step, whichever code writes
+# the rows (inference, experts, merges, deletions, bulk actions), in the same transaction. The folders are
+# not indexed and the pages keep room (fillfactor) so that those updates stay on their page (HOT): indexed, or
+# without room, each one re-inserted the document's every word into the vector's GIN index (5,000
+# classifications changed: 5.5 s instead of 0.45 s).
+CLASSIFICATIONS = "classifier_classification"
+CASES = "classifier_case"
+
+
+def _folders_of(article: str) -> str:
+    """SQL: the sorted ids of the folders the article is accepted or suggested in (an empty array for none)."""
+    return (
+        f"coalesce((SELECT array_agg(DISTINCT fc.folder_id ORDER BY fc.folder_id) FROM {CASES} fk "
+        f"JOIN {CLASSIFICATIONS} fc ON fc.case_id = fk.id AND fc.state <> 'rejected' WHERE fk.article_id = {article}), "
+        "ARRAY[]::bigint[])"
+    )
+
+
+POSTGRES_FILTER_COLUMNS = [
+    f"ALTER TABLE {DOCS} ADD COLUMN site_id bigint, ADD COLUMN folder_ids bigint[] NOT NULL DEFAULT '{{}}'",
+    f"ALTER TABLE {DOCS} SET (fillfactor = 70)",
+    f"UPDATE {DOCS} d SET site_id = a.site_id, folder_ids = {_folders_of('d.article_id')} "
+    f"FROM {ARTICLES} a WHERE a.id = d.article_id",
+    f"CREATE INDEX search_document_site ON {DOCS} (site_id, article_id)",
+    f"""CREATE FUNCTION search_document_folders_refresh() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE
+        cases bigint[];
+    BEGIN
+        IF TG_OP = 'INSERT' THEN
+            SELECT array_agg(DISTINCT case_id) INTO cases FROM classification_new;
+        ELSIF TG_OP = 'DELETE' THEN
+            SELECT array_agg(DISTINCT case_id) INTO cases FROM classification_old;
+        ELSE  -- only rows whose case, folder or state changed (a decision's date or rule alone changes nothing)
+            SELECT array_agg(DISTINCT x.case_id) INTO cases FROM (
+                SELECT n.case_id, o.case_id AS old_case
+                FROM classification_new n JOIN classification_old o ON o.id = n.id
+                WHERE (n.case_id, n.folder_id, n.state) IS DISTINCT FROM (o.case_id, o.folder_id, o.state)
+            ) changed, LATERAL (VALUES (changed.case_id), (changed.old_case)) x(case_id);
+        END IF;
+        IF cases IS NULL THEN
+            RETURN NULL;
+        END IF;
+        UPDATE {DOCS} d SET folder_ids = f.ids
+        FROM (SELECT k.article_id, {_folders_of("k.article_id")} AS ids FROM {CASES} k WHERE k.id = ANY(cases)) f
+        WHERE d.article_id = f.article_id AND d.folder_ids IS DISTINCT FROM f.ids;
+        RETURN NULL;
+    END $$""",
+    f"""CREATE TRIGGER search_document_folders_insert AFTER INSERT ON {CLASSIFICATIONS}
+        REFERENCING NEW TABLE AS classification_new
+        FOR EACH STATEMENT EXECUTE FUNCTION search_document_folders_refresh()""",
+    f"""CREATE TRIGGER search_document_folders_update AFTER UPDATE ON {CLASSIFICATIONS}
+        REFERENCING OLD TABLE AS classification_old NEW TABLE AS classification_new
+        FOR EACH STATEMENT EXECUTE FUNCTION search_document_folders_refresh()""",
+    f"""CREATE TRIGGER search_document_folders_delete AFTER DELETE ON {CLASSIFICATIONS}
+        REFERENCING OLD TABLE AS classification_old
+        FOR EACH STATEMENT EXECUTE FUNCTION search_document_folders_refresh()""",
+]
+_TRIGGERS = ("insert", "update", "delete")
+POSTGRES_DROP_FILTER_COLUMNS = [
+    *(f"DROP TRIGGER IF EXISTS search_document_folders_{t} ON {CLASSIFICATIONS}" for t in _TRIGGERS),
+    "DROP FUNCTION IF EXISTS search_document_folders_refresh()",
+    f"ALTER TABLE {DOCS} DROP COLUMN IF EXISTS site_id, DROP COLUMN IF EXISTS folder_ids",
+    f"ALTER TABLE {DOCS} RESET (fillfactor)",
+]
+
+
 def create_schema(schema_editor) -> None:
     """The GIN index (PostgreSQL) or the FTS5 table and its triggers (SQLite)."""
     postgres = schema_editor.connection.vendor == "postgresql"
@@ -106,15 +181,16 @@ def drop_schema(schema_editor) -> None:
 
 # --------------------------------------------------------------------------- indexing
 _PG_UPSERT = f"""
-    INSERT INTO {DOCS} (article_id, title, keywords, body, indexed_at, vector)
-    SELECT a.id, '', '', '', now(),
+    INSERT INTO {DOCS} (article_id, title, keywords, body, indexed_at, site_id, folder_ids, vector)
+    SELECT a.id, '', '', '', now(), a.site_id, {_folders_of("a.id")},
            setweight(to_tsvector('{CONFIG}', coalesce(a.title, '')), 'A')
         || setweight(to_tsvector('{CONFIG}', coalesce(
                (SELECT string_agg(k->>0, ' ') FROM jsonb_array_elements(
                    CASE WHEN jsonb_typeof(a.keywords) = 'array' THEN a.keywords ELSE '[]'::jsonb END) k), '')), 'B')
         || setweight(to_tsvector('{CONFIG}', left(coalesce(a.core_text, ''), {VECTOR_CHARS})), 'C')
     FROM {ARTICLES} a WHERE {_ELIGIBLE} AND {{where}}
-    ON CONFLICT (article_id) DO UPDATE SET vector = EXCLUDED.vector, indexed_at = EXCLUDED.indexed_at
+    ON CONFLICT (article_id) DO UPDATE SET vector = EXCLUDED.vector, indexed_at = EXCLUDED.indexed_at,
+        site_id = EXCLUDED.site_id, folder_ids = EXCLUDED.folder_ids
 """
 _SQLITE_UPSERT = f"""
     INSERT INTO {DOCS} (article_id, title, keywords, body, indexed_at, vector)
@@ -159,40 +235,107 @@ def _fts_match(parsed: ParsedQuery) -> RawSQL:
     return RawSQL(f"SELECT rowid FROM {FTS} WHERE {FTS} MATCH %s", (to_fts5(parsed),))
 
 
-def filter_matching(qs: QuerySet[Article], parsed: ParsedQuery) -> QuerySet[Article]:
-    """The articles of ``qs`` that the query matches (unranked)."""
+#: The ranking reads at most this many matches, the newest: a word in half of 100,000 articles would otherwise
+#: be ranked in all 50,000 documents (160-500 ms) for the first page. Beyond it, results are the newest
+#: matches' best; the count shown stops at COUNT_CAP (1,000, below this) anyway. docs/benchmarks/distribution.md
+RANK_WINDOW = 2_000
+#: How many of the newest articles (by id) the ranking looks in first (see ranked()).
+RECENT_ARTICLES = 20_000
+
+
+@dataclass(frozen=True)
+class DocumentFilter:
+    """The filters the PostgreSQL documents hold: a site, and folder ids (a folder's subtree) of which the
+    article must be accepted or suggested in one."""
+
+    site_id: int | None = None
+    folder_ids: tuple[int, ...] | None = None
+
+    def sql(self, alias: str) -> tuple[str, list]:
+        """(" AND ..." conditions on the documents' alias, their parameters)."""
+        conditions = ""
+        params: list[object] = []
+        if self.site_id:
+            conditions += f" AND {alias}.site_id = %s"
+            params.append(self.site_id)
+        if self.folder_ids is not None:
+            conditions += f" AND {alias}.folder_ids && %s::bigint[]"
+            params.append(list(self.folder_ids))
+        return conditions, params
+
+    def narrow(self, qs: QuerySet[Article]) -> QuerySet[Article]:
+        """SQLite (and any list without a search query): the same filters on the articles."""
+        if self.site_id:
+            qs = qs.filter(site_id=self.site_id)
+        if self.folder_ids is not None:
+            rows = Classification.objects.filter(case__article_id=OuterRef("pk"), folder_id__in=self.folder_ids)
+            qs = qs.filter(Exists(rows.exclude(state=Classification.State.REJECTED)))
+        return qs
+
+
+def filter_matching(
+    qs: QuerySet[Article], parsed: ParsedQuery, documents: DocumentFilter = DocumentFilter()
+) -> QuerySet[Article]:
+    """The articles of ``qs`` that the query and the document filters match (unranked)."""
     if vendor() == "postgresql":
-        return qs.filter(search_document__vector=_pg_query(parsed))
-    return qs.filter(pk__in=_fts_match(parsed))
+        conditions, params = documents.sql("d")
+        return qs.filter(
+            pk__in=RawSQL(
+                f"SELECT d.article_id FROM {DOCS} d WHERE d.vector @@ websearch_to_tsquery('{CONFIG}', %s){conditions}",
+                (to_websearch(parsed), *params),
+            )
+        )
+    return documents.narrow(qs.filter(pk__in=_fts_match(parsed)))
 
 
 def ranked(
-    filtered: QuerySet[Article], parsed: ParsedQuery, offset: int, limit: int
+    filtered: QuerySet[Article], parsed: ParsedQuery, documents: DocumentFilter, offset: int, limit: int
 ) -> tuple[list[tuple[int, float]], int | None]:
-    """(article id, score) of the best matches among ``filtered`` (the other filters, without the query),
-    best first (a higher score is a better match), then newest, ``limit`` from ``offset``; and how many
-    match in all where the ranking query counted them as it went (PostgreSQL, a page with rows), else None."""
+    """(article id, score) of the best matches among ``filtered`` (the other filters, without the query and
+    the document filters), best first (a higher score is a better match), then newest, ``limit`` from
+    ``offset``; and how many match in all where the ranking query counted them as it went (PostgreSQL, a page
+    with rows: up to RANK_WINDOW), else None."""
+    postgres = vendor() == "postgresql"
+    if not postgres:
+        filtered = documents.narrow(filtered)
     params: list = []
     among = ""  # the filtered articles' ids, a subquery
     if filtered.query.where:
         sub_sql, sub_params = filtered.values("id").query.sql_with_params()
-        among = f"IN ({sub_sql})"
+        among = f"AND {'d.article_id' if postgres else 'a.id'} IN ({sub_sql})"
         params += list(sub_params)
-    if vendor() == "postgresql":
-        # The filtered matches' ids and ranks first (a materialised CTE), then the join for the order: ranked
-        # in one query with the articles, the plan carried every vector through its sorts and spilled to disk
-        # (166 ms for the 5,000 of 100,000 articles holding a word; 45 ms like this). ts_rank, normalised by
-        # the length (1 + its log) like bm25: ts_rank_cd was four times as slow.
+    if postgres:
+        # The newest RANK_WINDOW matching documents first (a materialised CTE: the planner walks the documents
+        # newest first for a common word and takes the GIN bitmaps for a rare one; the tsquery is written out,
+        # not a CTE of its own, so that it can tell the two apart), ranked, then the page in rank order.
+        # ts_rank, normalised by the length (1 + its log) like bm25: ts_rank_cd was four times as slow.
+        conditions, doc_params = documents.sql("d")
+        tsquery = f"websearch_to_tsquery('{CONFIG}', %s)"
         sql = (
-            f"WITH q AS (SELECT websearch_to_tsquery('{CONFIG}', %s) AS q), "
-            f"m AS MATERIALIZED (SELECT d.article_id, ts_rank(d.vector, q.q, 1) AS score "
-            f"FROM {DOCS} d, q WHERE d.vector @@ q.q {'AND d.article_id ' + among if among else ''}) "
-            f"SELECT m.article_id, m.score, count(*) OVER () FROM m JOIN {ARTICLES} a ON a.id = m.article_id "
-            f"ORDER BY m.score DESC, a.collected_at DESC, a.id DESC LIMIT %s OFFSET %s"
+            f"WITH m AS MATERIALIZED (SELECT d.article_id, ts_rank(d.vector, {tsquery}, 1) AS score "
+            f"FROM {DOCS} d WHERE d.vector @@ {tsquery}{conditions} {among} {{recent}}"
+            f"ORDER BY d.article_id DESC LIMIT {RANK_WINDOW}) "
+            # newest first among equals: by id, the order of collection (no join to the articles for their date)
+            "SELECT m.article_id, m.score, count(*) OVER () FROM m ORDER BY m.score DESC, m.article_id DESC "
+            "LIMIT %s OFFSET %s"
         )
+        query = to_websearch(parsed)
         with connection.cursor() as cursor:
-            cursor.execute(sql, [to_websearch(parsed), *params, limit, offset])
-            return _scored(cursor.fetchall())
+            # First among the newest RECENT_ARTICLES articles only: for a word in many articles narrowed to a
+            # folder that holds few of them, every match would be read to find the folder's newest (85 ms);
+            # bounded by recency, at most those of the newest articles are. A full window found there is
+            # exactly the whole index's window (its newest matches); otherwise the whole index answers.
+            cursor.execute("SELECT max(id) FROM " + ARTICLES)
+            floor = (cursor.fetchone()[0] or 0) - RECENT_ARTICLES
+            cursor.execute(
+                sql.replace("{recent}", "AND d.article_id > %s "),
+                [query, query, *doc_params, *params, floor, limit, offset],
+            )
+            rows = cursor.fetchall()
+            if floor > 0 and not (rows and rows[0][2] == RANK_WINDOW):
+                cursor.execute(sql.replace("{recent}", ""), [query, query, *doc_params, *params, limit, offset])
+                rows = cursor.fetchall()
+            return _scored(rows)
     # One full-text query that ranks as it goes: bm25 per match, the filters as a subquery of article ids.
     # CROSS JOIN keeps the full-text table the outer loop: SQLite would otherwise walk the filtered articles
     # and run the full-text query once per article (quadratic; so was a correlated bm25 per article: 13 s
@@ -201,7 +344,7 @@ def ranked(
     sql = (
         f"SELECT {FTS}.rowid, -bm25({FTS}, {weights}) AS score FROM {FTS} "
         f"CROSS JOIN {ARTICLES} a ON a.id = {FTS}.rowid "
-        f"WHERE {FTS} MATCH %s {'AND a.id ' + among if among else ''} "
+        f"WHERE {FTS} MATCH %s {among} "
         f"ORDER BY score DESC, a.collected_at DESC, a.id DESC LIMIT %s OFFSET %s"
     )
     with connection.cursor() as cursor:

@@ -25,11 +25,11 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from django.db import transaction
-from django.db.models import Exists, Max, QuerySet
+from django.db.models import Max, QuerySet
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 
-from classifier.filtering import COUNT_CAP, FAILED, PAGE_SIZE, STATES, filter_state, in_folder, narrow
+from classifier.filtering import COUNT_CAP, FAILED, PAGE_SIZE, STATES, filter_state, narrow
 from classifier.models import Classification, Folder
 from monitor.models import Article, Site
 from search import backends
@@ -81,8 +81,15 @@ def _filter_state(qs: QuerySet[Article], state: str) -> QuerySet[Article]:
     return filter_state(qs, state)
 
 
-def _in_folder(folder: Folder | int) -> Exists:
-    return in_folder(folder if isinstance(folder, Folder) else Folder.objects.get(pk=folder))
+def _documents(site: Site | int | None, folder: Folder | int | None) -> backends.DocumentFilter:
+    """The site and folder filters, as the index applies them: the folder's subtree ids (a folder filter means
+    accepted or suggested in the folder or below it, as classifier.filtering.in_folder)."""
+    folder_ids = None
+    if folder:
+        if not isinstance(folder, Folder):
+            folder = Folder.objects.get(pk=folder)
+        folder_ids = tuple(Folder.objects.filter(folder.subtree_q()).values_list("pk", flat=True))
+    return backends.DocumentFilter(site_id=site.pk if isinstance(site, Site) else site, folder_ids=folder_ids)
 
 
 def matching_articles(
@@ -103,18 +110,15 @@ def matching_articles(
     return _filtered(parsed, site=site, folder=folder, state=state, date_from=date_from, date_to=date_to)
 
 
-def _filtered(parsed, **filters) -> QuerySet[Article]:
-    return _narrowed(backends.filter_matching(Article.objects.all(), parsed), **filters)
+def _filtered(parsed, *, site, folder, **others) -> QuerySet[Article]:
+    return backends.filter_matching(_narrowed(Article.objects.all(), **others), parsed, _documents(site, folder))
 
 
-def _narrowed(qs: QuerySet[Article], *, site, folder, state, date_from, date_to) -> QuerySet[Article]:
-    """``qs`` with the filters other than the query (the inbox's, classifier.filtering, and the folder)."""
+def _narrowed(qs: QuerySet[Article], *, state, date_from, date_to) -> QuerySet[Article]:
+    """``qs`` with the inbox's filters that the index does not hold (classifier.filtering): state and days."""
     if state:
         qs = _filter_state(qs, state)
-    qs = narrow(qs, site.pk if isinstance(site, Site) else site, None, date_from, date_to)
-    if folder:
-        qs = qs.filter(_in_folder(folder))
-    return qs
+    return narrow(qs, None, None, date_from, date_to)
 
 
 def saved_search_articles(saved: SavedSearch) -> QuerySet[Article]:
@@ -209,16 +213,18 @@ def search(
 ) -> SearchPage:
     """One page of ranked results (best first; then newest), each with a highlighted snippet and folders.
 
-    Paged by number: a rank is not a stable key for a keyset like the inbox's (collected_at, id), and
-    ranking has to score every match anyway. The total is counted up to COUNT_CAP, like the inbox's.
+    Paged by number: a rank is not a stable key for a keyset like the inbox's (collected_at, id). On
+    PostgreSQL the ranking reads the newest backends.RANK_WINDOW matches (pages past them are empty: narrow
+    the query). The total is counted up to COUNT_CAP, like the inbox's.
     """
     parsed = parse(query)
     page = max(1, int(page))
-    filters = {"site": site, "folder": folder, "state": state, "date_from": date_from, "date_to": date_to}
+    others = {"state": state, "date_from": date_from, "date_to": date_to}
+    documents = _documents(site, folder)
     offset = (page - 1) * size
-    scored, total = backends.ranked(_narrowed(Article.objects.all(), **filters), parsed, offset, size + 1)
+    scored, total = backends.ranked(_narrowed(Article.objects.all(), **others), parsed, documents, offset, size + 1)
     if total is None:  # SQLite, or a page past the last: counted apart, up to the cap
-        total = _filtered(parsed, **filters).order_by().values("id")[: COUNT_CAP + 1].count()
+        total = _filtered(parsed, site=site, folder=folder, **others).order_by().values("id")[: COUNT_CAP + 1].count()
     has_next = len(scored) > size
     scored = scored[:size]
     by_id = (

@@ -4,7 +4,9 @@ Experts classify and grow the knowledge base; site administrators register and m
 Superusers have both roles. Anonymous visitors see nothing but public feeds.
 """
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
+from django.db.models import Q
 
 EXPERTS = "experts"
 SITE_ADMINISTRATORS = "site administrators"
@@ -47,6 +49,12 @@ def has_role(user, group_name: str) -> bool:
 
 def is_expert(user) -> bool:
     return has_role(user, EXPERTS)
+
+
+def experts():
+    """The active users with the experts' role (superusers included), by username: whom work is assigned to."""
+    users = get_user_model().objects.filter(is_active=True)
+    return users.filter(Q(is_superuser=True) | Q(groups__name=EXPERTS)).distinct().order_by("username")
 
 
 def is_site_administrator(user) -> bool:

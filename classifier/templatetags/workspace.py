@@ -7,8 +7,11 @@ from django.utils.html import format_html, format_html_join
 
 from classifier.features import describe
 from classifier.keys import KEYS, page_keys, script_keys
+from classifier.models import Correction
+from classifier.vocabulary import NO_FOLDER
 from classifier.vocabulary import article_state as article_word
 from classifier.vocabulary import folder_state as folder_word
+from wims.roles import is_expert
 
 register = template.Library()
 
@@ -25,6 +28,14 @@ def rule_text(rule) -> str:
     words = [describe(w) for w in rule.conditions] + [f"not {describe(w)}" for w in rule.absent]
     target = rule.folder.path if rule.folder_id else "STOP (withhold the folder)"
     return f"{' & '.join(words)} → {target}"
+
+
+@register.simple_tag
+def pending_corrections_count(user) -> int | None:
+    """How many rejections wait for their rule (everyone's), for the header's link; None for a non-expert."""
+    if not user.is_authenticated or not is_expert(user):
+        return None
+    return Correction.objects.filter(state=Correction.State.PENDING).count()
 
 
 @register.filter
@@ -96,3 +107,9 @@ def article_state(state, part: str = "word") -> str:
 def folder_state(state, part: str = "word") -> str:
     """A folder's state on an article (suggested, accepted, rejected); ``:"meaning"`` for a tooltip."""
     return _part(folder_word(state), part)
+
+
+@register.simple_tag
+def no_folder(part: str = "word") -> str:
+    """The words for an expert's decision that an article belongs in no folder ("reviewed, no folder")."""
+    return _part(NO_FOLDER, part)

@@ -76,6 +76,40 @@
     rows[current].scrollIntoView({ block: "nearest" });
   }
 
+  /* inbox: tick rows for the bulk actions (click, shift-click for a range, the select key on the chosen row) */
+  var picks = rows.map(function (row) { return row.querySelector('input[name="article"]'); }).filter(Boolean);
+  var lastPick = -1;
+  function countPicks() {
+    var n = picks.filter(function (box) { return box.checked; }).length;
+    var label = document.getElementById("bulk-count");
+    if (label) label.textContent = n + " selected";
+    picks.forEach(function (box) { box.closest("tr").classList.toggle("selected", box.checked); });
+    var all = document.getElementById("select-page");
+    if (all) { all.checked = n > 0 && n === picks.length; all.indeterminate = n > 0 && n < picks.length; }
+  }
+  function togglePick(i, shift) {
+    if (shift && lastPick >= 0) { // the range from the last ticked box takes this box's new state
+      for (var k = Math.min(i, lastPick); k <= Math.max(i, lastPick); k++) picks[k].checked = picks[i].checked;
+    }
+    lastPick = i;
+    countPicks();
+  }
+  if (picks.length) {
+    var selectPage = document.getElementById("select-page");
+    if (selectPage) {
+      selectPage.hidden = false;
+      selectPage.addEventListener("change", function () {
+        picks.forEach(function (box) { box.checked = selectPage.checked; });
+        countPicks();
+      });
+    }
+    document.querySelector("[data-keyboard-list]").addEventListener("click", function (event) {
+      var i = picks.indexOf(event.target);
+      if (i >= 0) togglePick(i, event.shiftKey);
+    });
+    countPicks();
+  }
+
   document.addEventListener("keydown", function (event) {
     /* the move form: m focuses its folder picker, and Enter there moves (a select alone would not submit) */
     if (event.key === "Enter" && event.target.matches && event.target.matches(".move-form select")) {
@@ -93,6 +127,13 @@
     if (rows.length && (key === keymap.down || key === keymap.up)) {
       event.preventDefault();
       moveRow(key === keymap.down ? 1 : -1);
+      return;
+    }
+    if (picks.length && key === keymap.select) {
+      event.preventDefault();
+      if (current < 0) moveRow(1);
+      picks[current].checked = !picks[current].checked;
+      togglePick(current, false);
       return;
     }
     if (rows.length && (key === keymap.open || key === "Enter") && current >= 0) {

@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from classifier.models import AuditEntry, Classification
+from classifier.models import AuditEntry, Classification, Correction
 from monitor.models import Article
 from tests.api.conftest import make_article
 
@@ -53,6 +53,32 @@ def test_the_list_filters_by_site_folder_and_review_state(api_as, kb, site, othe
     # a folder holds what its subfolders hold, as the search's folder filter says
     assert ids(client.get("/api/articles/", {"folder": kb["health"].pk})) == [kb["pending"].pk, kb["cornerstone"].pk]
     assert ids(client.get("/api/articles/", {"folder": kb["internal"].pk})) == []
+
+
+@pytest.mark.django_db
+def test_the_list_filters_by_assignee_and_by_what_the_caller_has_read(api_as, kb, users):
+    from classifier import services
+
+    expert, root = users["expert"], users["superuser"]
+    services.bulk_assign([kb["pending"].pk], expert, root)
+    client = api_as("expert")
+    assert ids(client.get("/api/articles/", {"assigned": "me"})) == [kb["pending"].pk]
+    assert ids(client.get("/api/articles/", {"assigned": str(expert.pk)})) == [kb["pending"].pk]
+    assert ids(client.get("/api/articles/", {"assigned": "none"})) == [kb["cornerstone"].pk]
+    assert ids(api_as("superuser").get("/api/articles/", {"assigned": "me"})) == []
+    # read and unread are the caller's own: the workspace's article page (or mark_read) marks an article read
+    services.mark_read([kb["cornerstone"].pk], expert)
+    assert ids(client.get("/api/articles/", {"unread": "true"})) == [kb["pending"].pk]
+    assert ids(client.get("/api/articles/", {"unread": "false"})) == [kb["cornerstone"].pk]
+    assert ids(api_as("superuser").get("/api/articles/", {"unread": "true"})) == [
+        kb["pending"].pk,
+        kb["cornerstone"].pk,
+    ]
+    assert ids(client.get("/api/articles/", {"unread": "true", "assigned": "me", "state": "pending"})) == [
+        kb["pending"].pk
+    ]
+    response = client.get("/api/articles/", {"assigned": "someone"})
+    assert response.status_code == 400 and "assigned" in response.json()
 
 
 @pytest.mark.django_db
@@ -177,14 +203,21 @@ def test_reject_goes_through_the_classifier_service_and_a_rejected_folder_can_be
     row = classification(article, kb["measles"])
     assert row.state == Classification.State.REJECTED and row.decided_by == users["expert"]
     article.refresh_from_db()
-    assert article.review_state == "classified"
+    # a rule still gives the folder: the rejection waits for the rule that corrects it, as in the workspace
+    assert article.review_state == "correction"
+    correction = Correction.objects.get(case=article.case, folder=kb["measles"])
+    assert correction.state == Correction.State.PENDING
     entry = AuditEntry.objects.get(action="classification.reject")
     assert entry.actor == users["expert"]
-    assert entry.details == {"case": article.case.pk, "folder": kb["measles"].pk}
+    assert entry.details == {"case": article.case.pk, "folder": kb["measles"].pk, "correction": correction.pk}
     assert response.json()["suggestions"][0]["state"] == "rejected"
-    # accepted again when named explicitly, as in the workspace
+    # accepted again when named explicitly, as in the workspace: the pending correction is withdrawn with it
     client.post(f"/api/articles/{article.pk}/accept/", {"folders": [kb["measles"].pk]}, format="json")
     assert classification(article, kb["measles"]).state == Classification.State.ACCEPTED
+    correction.refresh_from_db()
+    assert correction.state == Correction.State.WITHDRAWN
+    article.refresh_from_db()
+    assert article.review_state == "classified"
 
 
 @pytest.mark.django_db

@@ -53,7 +53,7 @@ from django.test import Client  # noqa: E402
 from classifier import kb, selectors, services  # noqa: E402
 from classifier.engine import Rule as EngineRule  # noqa: E402
 from classifier.engine import RuleTree  # noqa: E402
-from classifier.models import Case, Classification, Folder, KnowledgeBase, Rule  # noqa: E402
+from classifier.models import ArticleRead, Case, Classification, Folder, KnowledgeBase, Rule  # noqa: E402
 from monitor.models import Article, Site  # noqa: E402
 from wims.roles import EXPERTS, ensure_groups  # noqa: E402
 
@@ -92,6 +92,7 @@ def generate(n_articles: int, n_rules: int, seed: int = 1) -> None:
     with connection.cursor() as cursor:
         cursor.execute(
             "TRUNCATE classifier_classification, classifier_casekeyword, classifier_rule, classifier_case, "
+            "classifier_articleread, "
             "classifier_folder, classifier_auditentry, classifier_phraselabel, monitor_article, monitor_site "
             "RESTART IDENTITY CASCADE"
         )
@@ -246,11 +247,32 @@ def timed_ms(fn, repeat: int = 20) -> float:
     return statistics.median(runs)
 
 
+def queue_data(user, colleague, rng: random.Random) -> None:
+    """Per-user state for the queue scenarios (kept between runs): 2,000 articles assigned to the measuring
+    expert and 8,000 to a colleague, a third of the articles read by the measuring expert."""
+    if Article.objects.filter(assignee__isnull=False).exists():
+        return
+    chosen = rng.sample(list(Article.objects.values_list("id", flat=True)), 10_000)
+    now = datetime.now(UTC)
+    Article.objects.filter(pk__in=chosen[:2000]).update(assignee=user, assigned_by=colleague, assigned_at=now)
+    Article.objects.filter(pk__in=chosen[2000:]).update(assignee=colleague, assigned_by=user, assigned_at=now)
+    article_ids = list(Article.objects.values_list("id", flat=True))
+    read = rng.sample(article_ids, len(article_ids) // 3)
+    ArticleRead.objects.bulk_create(
+        [ArticleRead(user=user, article_id=pk) for pk in read], batch_size=10_000, ignore_conflicts=True
+    )
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE monitor_article, classifier_articleread")
+
+
 def run(repeat: int, seed: int = 7) -> dict:
     rng = random.Random(seed)
     user_model = get_user_model()
     user, _ = user_model.objects.get_or_create(username="bench-expert")
     user.groups.add(ensure_groups()[EXPERTS])
+    colleague, _ = user_model.objects.get_or_create(username="bench-colleague")
+    colleague.groups.add(ensure_groups()[EXPERTS])
+    queue_data(user, colleague, rng)
     client = Client()
     client.force_login(user)
     settings.DEBUG = True  # count queries (connection.queries); templates stay cached
@@ -275,6 +297,11 @@ def run(repeat: int, seed: int = 7) -> dict:
             f"/?site={rng.choice(site_ids)}&date_from={day}&date_to={day}&state=pending" for _ in range(repeat)
         ],
         "inbox, page at article 50,000 (keyset)": [f"/?after={deep_cursor}"] * repeat,
+        "inbox, assigned to me (2,000)": ["/?assigned=me"] * repeat,
+        "inbox, assigned to a colleague (8,000)": [f"/?assigned={colleague.pk}"] * repeat,
+        "inbox, unassigned (90,000)": ["/?assigned=none"] * repeat,
+        "inbox, unread by me (66,667)": ["/?reading=unread"] * repeat,
+        "inbox, assigned to me + unread + pending": ["/?assigned=me&reading=unread&state=pending"] * repeat,
         "article page (random articles)": [f"/articles/{rng.choice(ids)}/" for _ in range(repeat * 2)],
     }
     load_before = os.getloadavg()[0]

@@ -110,17 +110,32 @@ def stored_vs_inferred():
 
 
 def review_states_from_rows() -> dict[int, str]:
-    """article id -> review state recomputed from its rows: pending if a row is suggested, else classified
-    if it has rows, else unreviewed (articles without a case included)."""
-    from classifier.models import Classification
+    """article id -> review state recomputed from its rows: pending if a row is suggested, else correction if
+    a rejection waits for its rule, else classified if it has rows or an expert marked it reviewed with no
+    folder, else unreviewed (articles without a case included)."""
+    from classifier.models import Case, Classification, Correction
 
     states: dict[int, set[str]] = {pk: set() for pk in Article.objects.values_list("pk", flat=True)}
+    for article_id in Case.objects.filter(no_folder_at__isnull=False).values_list("article_id", flat=True):
+        states[article_id].add("no folder")
     for article_id, state in Classification.objects.filter(case__article__isnull=False).values_list(
         "case__article_id", "state"
     ):
         states[article_id].add(state)
+    waiting = set(
+        Correction.objects.filter(state=Correction.State.PENDING, case__article__isnull=False).values_list(
+            "case__article_id", flat=True
+        )
+    )
     return {
-        pk: "pending" if "suggested" in rows else "classified" if rows else "unreviewed" for pk, rows in states.items()
+        pk: "pending"
+        if "suggested" in rows
+        else "correction"
+        if pk in waiting
+        else "classified"
+        if rows
+        else "unreviewed"
+        for pk, rows in states.items()
     }
 
 

@@ -156,3 +156,25 @@ def test_many_experts_and_ingestion_at_once(site, folders, expert, expert2, chec
     tree = assert_tree_valid()
     assert len(tree) == Rule.objects.count()
     check_kb()
+
+
+def test_two_experts_bulk_accepting_overlapping_selections_decide_each_article_once(
+    make_case, folders, expert, expert2
+):
+    """The second action waits for the first's locks, then finds the shared articles decided: it is refused as a
+    whole (nothing half-applied), and each article has one accept, audited once."""
+    services.commit_rule(make_case("goal"), "new", expert, folder=folders["football"], conditions=["goal"])
+    cases = [make_case(f"goal n{i}") for i in range(6)]
+    first, second = [c.article_id for c in cases[:4]], [c.article_id for c in cases[2:]]
+    AuditEntry.objects.all().delete()
+    results = run_threads(lambda: services.bulk_accept(first, expert), lambda: services.bulk_accept(second, expert2))
+    done = [r for r in results if isinstance(r, list)]
+    refused = [r for r in results if isinstance(r, services.BulkRefused)]
+    assert len(done) == 1 and len(refused) == 1, results
+    winner = first if results[0] is done[0] else second
+    loser = second if winner is first else first
+    assert [i.ok for i in refused[0].items] == [a not in winner for a in loser]
+    entries = list(AuditEntry.objects.filter(action="classification.accept").values_list("details__case", flat=True))
+    assert sorted(entries) == sorted(c.pk for c in cases if c.article_id in winner)
+    decided = Article.objects.filter(pk__in=[c.article_id for c in cases], review_state="classified")
+    assert set(decided.values_list("id", flat=True)) == set(winner)

@@ -62,7 +62,8 @@ def test_a_cornerstone_change_must_be_decided_and_an_accepted_one_is_stored_with
     validation = services.validate_rule(case, accepted_cornerstones=[c1], **refine_kwargs(folders))
     assert validation.accepted == [c1.pk] and validation.to_exclude == []
     [rule] = services.commit_rule(case, user=expert, accepted_cornerstones=[c1.pk], **refine_kwargs(folders))
-    assert rows(c1) == {"Sport": ("rejected", None), "Politics": ("accepted", rule.pk)}
+    # the rejected row keeps the rule that gave the folder: its rejections count against that rule
+    assert rows(c1) == {"Sport": ("rejected", sport_rule.pk), "Politics": ("accepted", rule.pk)}
     assert {row.decided_by for row in Classification.objects.filter(case=c1)} == {expert}
     # the case is a cornerstone case of both rules: the one made for it and the one whose change was accepted
     assert set(rule.cornerstones.values_list("id", flat=True)) == {case.pk, c1.pk}
@@ -156,7 +157,7 @@ def test_commit_revalidates_decisions_against_the_knowledge_base_of_the_commit(
     assert rows(c3) == {
         "Economy": ("accepted", Rule.objects.get(cornerstone=c3).pk),
         "Politics": ("accepted", rules[0].pk),
-        "Sport": ("rejected", None),
+        "Sport": ("rejected", sport[1].pk),
     }
 
 
@@ -307,7 +308,7 @@ def test_the_commit_reports_no_conflict_on_its_own_case(sport, make_case, folder
     services.commit_rule(case, user=expert, accepted_cornerstones=[sport[0]], **refine_kwargs(folders))
     entry = AuditEntry.objects.filter(action="rule.commit").first()
     assert case.pk not in {c["case"] for c in entry.details["reclassified"]["conflicts"]}
-    assert rows(case) == {"Sport": ("rejected", None), "Politics": ("accepted", Rule.objects.latest("pk").pk)}
+    assert rows(case) == {"Sport": ("rejected", sport[1].pk), "Politics": ("accepted", Rule.objects.latest("pk").pk)}
 
 
 def test_a_new_rule_reports_no_conflict_on_its_own_case_rejected_before(make_case, folders, expert):

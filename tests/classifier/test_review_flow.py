@@ -131,6 +131,9 @@ def test_the_help_dialog_lists_exactly_the_page_s_keys(ec, football_view):
     inbox = ec.get(reverse("classifier:inbox")).content.decode()
     inbox_dialog = inbox.split('<dialog id="shortcuts"', 1)[1].split("</dialog>", 1)[0]
     assert "<kbd>n</kbd>" in inbox_dialog and "<kbd>a</kbd>" not in inbox_dialog
+    # x selects a row in a list; u goes back to the view and Shift+u marks the article unread
+    assert "<kbd>x</kbd>" in inbox_dialog and "<kbd>x</kbd>" not in dialog
+    assert {"u", "Shiftu"} <= listed and 'data-key="U"' in html and 'data-key="u"' in html
 
 
 @pytest.mark.django_db
@@ -150,3 +153,69 @@ def test_the_admin_names_cases_by_their_article_s_title(client, django_user_mode
     assert stone.rule.cornerstone.article.title in rules and not re.search(r"\bcase \d+", rules)
     rows = client.get("/admin/classifier/classification/").content.decode()
     assert football_view[0].title in rows
+
+
+@pytest.mark.django_db
+def test_the_queues_filters_travel_with_the_view(ec, football_view, expert_user, make_expert):
+    """ "Assigned to me, unread" is a view like any other: the inbox's links carry it, the progress counts it, j/k
+    and accept walk it, and opening an article (which reads it) does not lose the article's place."""
+    bob = make_expert("bob")
+    first, second, third, fifth = football_view[0], football_view[1], football_view[2], football_view[4]
+    services.bulk_assign([first.pk, third.pk, fifth.pk], expert_user, expert_user)
+    services.bulk_assign([second.pk], bob, expert_user)
+    services.mark_read([third.pk], expert_user)  # read already: not in the unread view
+    view = "assigned=me&reading=unread"
+    inbox = ec.get(reverse("classifier:inbox"), {"assigned": "me", "reading": "unread"}).content.decode()
+    carried = "?view=assigned%3Dme%26reading%3Dunread"
+    hrefs = re.findall(r'data-href="/articles/(\d+)/([^"]*)"', inbox)
+    assert hrefs == [(str(first.pk), carried), (str(fifth.pk), carried)]
+    page = ec.get(reverse("classifier:article", args=[first.pk]), {"view": view})
+    # counted before the article is marked read: it is the first of two, and j leads to the fifth (not the third)
+    assert page.context["position"].text == "1 of 2 in this view"
+    assert page.context["older_url"] == f"/articles/{fifth.pk}/{carried}"
+    assert page.context["inbox_url"] == f"/?{view}"
+    accepted = ec.post(reverse("classifier:accept", args=[first.pk]), {"view": view})
+    assert accepted["Location"] == f"/articles/{fifth.pk}/{carried}"
+    # the view is read for whoever looks: bob's "assigned to me" is his own queue
+    ec.force_login(bob)
+    assert ec.get(accepted["Location"]).context["position"].total == 1
+    # a bulk action from a filtered inbox comes back to it, filters kept
+    bulk = ec.post(
+        reverse("classifier:bulk"), {"action": "read", "article": [second.pk], "next": f"/?{view}&state=pending"}
+    )
+    assert bulk["Location"] == f"/?{view}&state=pending"
+
+
+@pytest.mark.django_db
+def test_a_rejection_left_on_the_rule_page_stays_pending_and_its_commit_still_advances(ec, football_view, folders):
+    first, third = football_view[0], football_view[2]
+    view = "state=pending"
+    rejected = ec.post(reverse("classifier:reject", args=[first.pk]), {"folder": folders["football"].pk, "view": view})
+    assert ec.get(rejected["Location"]).status_code == 200
+    # the expert leaves the rule page without committing: the decision is kept, the rule pending
+    assert Article.objects.get(pk=first.pk).review_state == "correction"
+    html = ec.get(reverse("classifier:article", args=[first.pk]), {"view": view}).content.decode()
+    assert html.count(">rejected, rule pending</span>") == 2  # the article's state and the folder's
+    assert re.search(r'<a href="/articles/\d+/\?view=state%3Dpending" data-key="j"', html)
+    inbox = ec.get(reverse("classifier:inbox"), {"state": "correction"}).content.decode()
+    assert re.findall(r'data-href="/articles/(\d+)/', inbox) == [str(first.pk)]
+    assert '<span class="folder-chip correction"' in inbox and ">rejected, rule pending</span>" in inbox
+    # coming back to it later (from Corrections or the article), the commit still opens the next of the view
+    stop = {"kind": "stop", "wrong": folders["football"].pk, "c": ["wa"], "view": view}
+    committed = ec.post(reverse("classifier:rule_commit", args=[first.pk]), stop)
+    assert committed["Location"] == f"/articles/{third.pk}/?view=state%3Dpending"
+    assert Article.objects.get(pk=first.pk).review_state == "classified"
+
+
+@pytest.mark.django_db
+def test_a_rule_made_from_the_corrections_list_shows_the_rule(ec, football_view, folders):
+    """From the Corrections list there is no view to go on with: the commit shows the rule it made."""
+    first = football_view[0]
+    ec.post(reverse("classifier:reject", args=[first.pk]), {"folder": folders["football"].pk})
+    listed = ec.get(reverse("classifier:corrections")).context["corrections"]
+    assert "origin=corrections" in listed[0]["rule_url"]
+    rule_page = ec.get(listed[0]["rule_url"]).content.decode()
+    assert '<input type="hidden" name="origin" value="corrections">' in rule_page
+    stop = {"kind": "stop", "wrong": folders["football"].pk, "c": ["wa"], "origin": "corrections"}
+    committed = ec.post(reverse("classifier:rule_commit", args=[first.pk]), stop)
+    assert committed["Location"].startswith("/rules/")

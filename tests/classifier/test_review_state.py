@@ -59,7 +59,13 @@ def test_every_writer_keeps_the_review_state(make_case, folders, expert, expert2
     assert state(other) == "pending"  # Politics is still suggested
     services.reject(other, folders["politics"], expert2)
     assert_in_step("reject")
-    assert state(other) == "classified"
+    assert state(other) == "correction"  # a rule still gives Politics: the rejection waits for its rule
+    withdrawn = services.withdraw_correction(other.corrections.get(), expert2)
+    assert_in_step("withdraw the rejection")
+    assert state(other) == "pending"
+    services.reject(other, folders["politics"], expert2)
+    assert_in_step("reject again")
+    assert withdrawn.state == "withdrawn" and state(other) == "correction"
 
     refine_case = make_case("goal match ballot")
     services.commit_rule(

@@ -97,7 +97,7 @@ def test_explain_can_show_stopped_paths(make_case, folders, expert):
     assert services.explain(stop_case) == []
     [stopped] = services.explain(stop_case, include_stopped=True)
     assert stopped.stopped and stopped.folder == folders["sport"] and stopped.rules == [sport, stop]
-    assert rows(stop_case) == {"Sport": ("rejected", None)}
+    assert rows(stop_case) == {"Sport": ("rejected", sport.pk)}  # the rule that gave the rejected folder
 
 
 # --------------------------------------------------------------------------- accept / reject
@@ -274,7 +274,8 @@ def test_commit_refine_under_every_wrong_rule_and_reject_the_wrong_folder(make_c
     assert len(rules) == 2 and {r.parent_id for r in rules} == set(
         Rule.objects.filter(parent=None).values_list("id", flat=True)
     )
-    assert rows(case) == {"Politics": ("accepted", rules[0].pk), "Sport": ("rejected", None)}
+    # the rejected row keeps the first rule (by path) that gave the folder
+    assert rows(case) == {"Politics": ("accepted", rules[0].pk), "Sport": ("rejected", min(r.parent_id for r in rules))}
     assert rows(bystander) == {"Politics": ("suggested", rules[0].pk)}
     check_kb()
 

@@ -70,9 +70,9 @@ def test_backlog_now_by_review_state_as_the_inbox_counts(board):
     with CaptureQueriesContext(connection) as queries:
         chart = selectors.backlog()
     assert len(queries) == 1
-    assert chart.x == ["Unreviewed", "Suggested", "Reviewed", "Failed"]
-    # b2 (no rule fires); "old" (its suggestion undecided); a1-a4 and b1 (rejected only); b3
-    assert chart.series[0].values == [1, 1, 5, 1]
+    assert chart.x == ["Unreviewed", "Suggested", "Rejected, rule pending", "Reviewed", "Failed"]
+    # b2 (no rule fires); "old" (its suggestion undecided); a4 and b1 (a rejection waiting for its rule); a1-a3; b3
+    assert chart.series[0].values == [1, 1, 2, 3, 1]
 
 
 def test_rules_accepted_rejected_and_never_fired(board):
@@ -99,5 +99,5 @@ def test_rules_accepted_rejected_and_never_fired(board):
 
 def test_empty_workspace_draws_zeros(db):
     assert selectors.articles_per_site().series == []
-    assert selectors.backlog().series[0].values == [0, 0, 0, 0]
+    assert selectors.backlog().series[0].values == [0, 0, 0, 0, 0]
     assert selectors.rule_stats().chart().x == []

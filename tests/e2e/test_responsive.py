@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from alerts import services as alerts_services
 from alerts.models import Subscription
 from classifier import services
+from classifier.models import Classification
 from monitor.models import Article, Site
 from processing import services as processing
 from search import services as search_services
@@ -207,6 +208,10 @@ def test_the_workspace_fits_the_window_and_no_sticky_bar_covers_it(browser, live
     problems += check(page)
     page.goto(f"{live_server.url}/dashboards/")
     problems += check(page)
+    waiting = Classification.objects.filter(state="suggested").select_related("case").first()
+    services.reject(waiting.case, waiting.folder_id, workspace["expert"])  # a rejection whose rule is pending
+    page.goto(f"{live_server.url}/corrections/")
+    problems += check(page, ["#corrections a.button", "#corrections button"])
     context.close()
     assert problems == [], "\n".join(problems)
 

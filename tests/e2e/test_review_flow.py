@@ -80,7 +80,7 @@ def test_an_expert_works_through_a_filtered_inbox_of_52_articles_with_the_keyboa
     page.click("form.filters button[type=submit]")
     expect(page.locator("table.inbox tbody tr")).to_have_count(50)  # one page of the 52
     inbox_keys = shortcut_keys(page)
-    assert {"j", "k", "o", "n", "p", "?"} <= set(inbox_keys) and "a" not in inbox_keys and "s" not in inbox_keys
+    assert {"j", "k", "o", "x", "n", "p", "?"} <= set(inbox_keys) and "a" not in inbox_keys and "s" not in inbox_keys
 
     # open the first article with the keyboard: the view's first, 1 of 52
     page.keyboard.press("j")

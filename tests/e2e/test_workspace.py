@@ -197,7 +197,7 @@ def test_filter_view_marking_mode(page, live_server, django_user_model, shot):
     page.keyboard.press("f")
     expect(page.locator("h1")).to_have_text("Filter view")
     expect(page.locator("ol.phrases li.removed del").first).to_be_visible()
-    page.keyboard.press("x")
+    page.keyboard.press("v")
     expect(page.locator("#label-form")).to_be_visible()
     first_removed = page.locator("ol.phrases li.removed").first
     first_removed.locator(".path").click()  # clicking a phrase toggles its label
@@ -255,6 +255,7 @@ def test_every_page_runs_under_the_content_security_policy(page, live_server, dj
         f"/articles/{walking.pk}/rule",
         "/folders/",
         f"/folders/{folder.pk}/",
+        "/corrections/",
         "/feeds/",
         "/feeds/tokens/",
         "/admin/",

@@ -73,10 +73,11 @@ def test_politeness_delay_is_shared_by_two_worker_processes(demo, start_worker, 
     assert len(stamps) == 10
     gaps = [b - a for a, b in zip(stamps, stamps[1:], strict=False)]
     # Slots are reserved `delay` apart; the server sees arrival times, which also carry each request's own
-    # start-up lateness (thread wake-up, connect). On a busy 2-core CI machine one request arrived 0.15 s late
-    # (gap 0.35 s), so a single gap may lose up to half the delay; without the shared slot two workers' requests
-    # arrive together (gaps near 0). Over the whole run lateness only counts at the two ends.
-    assert min(gaps) >= delay / 2, gaps
+    # start-up lateness (thread wake-up, connect): on a loaded 2-core CI machine one request arrived 0.28 s
+    # late (gaps 0.76 then 0.22). So no single gap is held to the delay; instead: no two requests together
+    # (six threads without a shared slot fire at once: gaps of a few ms), and the run spans every slot (slots
+    # kept per process only would interleave and span half of it); lateness counts only at the two ends.
+    assert min(gaps) >= delay / 5, gaps
     assert sum(gaps) >= (len(gaps) * delay) - 0.3, gaps
     assert all("succeeded" in w.log() and "monitor.fetch_article" in w.log() for w in workers), (
         "both worker processes fetched"

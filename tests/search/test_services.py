@@ -253,3 +253,51 @@ def test_a_huge_core_text_is_indexed_not_refused(make_article):
     a = make_article("Long", text)
     assert ids(matching_articles("smallpox")) == [a.pk]
     assert "<mark>smallpox</mark>" in search("smallpox").results[0].snippet
+
+
+def test_the_folder_filter_follows_every_change_of_the_classifications(make_article, classify, django_user_model):
+    """PostgreSQL keeps the folders in the documents (triggers on the classifications); SQLite joins them.
+    Either way a change made by any writer shows in the next search: a rejection, a deletion, a merge, a
+    move, a classification bulk-created or bulk-updated."""
+    from classifier import services as classifier_services
+    from classifier.models import Folder
+
+    expert = django_user_model.objects.create_user("merger", is_staff=True)
+    a, b, c = (make_article("Flu", "flu") for _ in range(3))
+    row_a = classify(a, "Health")
+    classify(b, "Travel")
+    health, travel = Folder.objects.get(path="Health"), Folder.objects.get(path="Travel")
+    assert ids(matching_articles("flu", folder=health)) == [a.pk]
+
+    Classification.objects.bulk_create([Classification(case=classify(c, "Travel").case, folder=health)])
+    assert ids(matching_articles("flu", folder=health)) == sorted([a.pk, c.pk]), "bulk insert"
+    Classification.objects.filter(case__article=c, folder=health).update(state=Classification.State.REJECTED)
+    assert ids(matching_articles("flu", folder=health)) == [a.pk], "bulk update to rejected"
+    row_a.delete()
+    assert ids(matching_articles("flu", folder=health)) == [], "deleted"
+
+    classifier_services.merge_folder(travel, health, expert)
+    assert ids(matching_articles("flu", folder=health)) == sorted([b.pk, c.pk]), "merged into Health"
+    top = Folder.objects.create(name="Topics", path="Topics")
+    classifier_services.move_folder(health, top, expert)
+    assert ids(matching_articles("flu", folder=top)) == sorted([b.pk, c.pk]), "moved under Topics"
+    assert ids(matching_articles("flu", folder=health.pk)) == sorted([b.pk, c.pk])
+
+
+@pytest.mark.parametrize("recent", [1, 3, 10_000], ids=["recent-window-short", "recent-window-full", "no-floor"])
+def test_a_word_in_very_many_articles_ranks_the_newest_matches(make_article, monkeypatch, recent):
+    """PostgreSQL ranks at most RANK_WINDOW matches, the newest (docs/benchmarks/distribution.md says why): a
+    far better match among older ones is not on the pages; the count says how many were ranked. Whether the
+    first look among the newest RECENT_ARTICLES finds a full window or not, the answer is the same."""
+    from search import backends
+
+    if backends.vendor() != "postgresql":
+        pytest.skip("SQLite ranks every match (FTS5's bm25 as it goes)")
+    monkeypatch.setattr(backends, "RANK_WINDOW", 3)
+    monkeypatch.setattr(backends, "RECENT_ARTICLES", recent)
+    make_article("Unrelated", "nothing to see")
+    best_but_old = make_article("Measles measles", "measles measles measles", days_ago=9)
+    newer = [make_article(f"Report {i}", "measles once among other words here") for i in range(4)]
+    page = search("measles")
+    assert [r.article.pk for r in page.results] == [n.pk for n in reversed(newer[1:])]
+    assert best_but_old.pk not in {r.article.pk for r in page.results} and page.total == 3
