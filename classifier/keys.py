@@ -67,6 +67,7 @@ EVERYWHERE = ("inbox", "folders", "search")
 PAGES: dict[str, tuple[str, ...]] = {
     "inbox": ("down", "up", "open", "select", "next_page", "prev_page"),
     "search": ("down", "up", "open", "next_page", "prev_page"),
+    "corrections": ("down", "up", "open"),
     "article": (
         "pick",
         "accept_all",

@@ -212,7 +212,11 @@ def test_a_rule_made_from_the_corrections_list_shows_the_rule(ec, football_view,
     """From the Corrections list there is no view to go on with: the commit shows the rule it made."""
     first = football_view[0]
     ec.post(reverse("classifier:reject", args=[first.pk]), {"folder": folders["football"].pk})
-    listed = ec.get(reverse("classifier:corrections")).context["corrections"]
+    page = ec.get(reverse("classifier:corrections"))
+    listed = page.context["corrections"]
+    # the list walks with j / k / o like the inbox, and its ? dialog says so
+    dialog = page.content.decode().split('<dialog id="shortcuts"', 1)[1].split("</dialog>", 1)[0]
+    assert "<kbd>j</kbd>" in dialog and "<kbd>o</kbd>" in dialog and "<kbd>x</kbd>" not in dialog
     assert "origin=corrections" in listed[0]["rule_url"]
     rule_page = ec.get(listed[0]["rule_url"]).content.decode()
     assert '<input type="hidden" name="origin" value="corrections">' in rule_page
