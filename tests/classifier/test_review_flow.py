@@ -223,3 +223,15 @@ def test_a_rule_made_from_the_corrections_list_shows_the_rule(ec, football_view,
     stop = {"kind": "stop", "wrong": folders["football"].pk, "c": ["wa"], "origin": "corrections"}
     committed = ec.post(reverse("classifier:rule_commit", args=[first.pk]), stop)
     assert committed["Location"].startswith("/rules/")
+
+
+@pytest.mark.django_db
+def test_reviewed_no_folder_on_the_article_opens_the_next_of_the_view(ec, football_view):
+    second, third = football_view[1], football_view[2]  # "parliament vote": no rule fires, unreviewed
+    view = "state=unreviewed"
+    html = ec.get(reverse("classifier:article", args=[second.pk]), {"view": view}).content.decode()
+    next_url = re.search(r'name="next" value="([^"]*)">\s*<button[^>]*value="no_folder"', html).group(1)
+    assert next_url == f"/articles/{football_view[3].pk}/?view=state%3Dunreviewed"
+    done = ec.post(reverse("classifier:bulk"), {"action": "no_folder", "article": [second.pk], "next": next_url})
+    assert done["Location"] == next_url and Article.objects.get(pk=second.pk).review_state == "classified"
+    assert Article.objects.get(pk=third.pk).review_state == "pending"  # the view skips the suggested one between
