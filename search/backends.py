@@ -236,11 +236,27 @@ def _fts_match(parsed: ParsedQuery) -> RawSQL:
 
 
 #: The ranking reads at most this many matches, the newest: a word in half of 100,000 articles would otherwise
-#: be ranked in all 50,000 documents (160-500 ms) for the first page. Beyond it, results are the newest
-#: matches' best; the count shown stops at COUNT_CAP (1,000, below this) anyway. docs/benchmarks/distribution.md
+#: be ranked in all 50,000 documents (160-500 ms) for the first page. The count shown stops at COUNT_CAP
+#: (1,000, below this) anyway. docs/benchmarks/distribution.md
 RANK_WINDOW = 2_000
-#: How many of the newest articles (by id) the ranking looks in first (see ranked()).
+#: The ranking looks among the newest this many articles (by id) first, and stays there when it finds at least
+#: RECENT_ENOUGH matches (four pages): the documents' site and folders are read in their rows, not indexed (an
+#: index would make every classification change rewrite the document's words in the GIN index, see above),
+#: so a filter over the whole index reads every match of the word (a common word: 20,000 rows, up to 700 ms
+#: when they are not in PostgreSQL's buffers). A news desk wants the recent matches first; a date filter
+#: ("collected to") reaches older ones, and the page says when older articles were left out.
 RECENT_ARTICLES = 20_000
+RECENT_ENOUGH = 200
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """(article id, score) best first; how many match (PostgreSQL: up to RANK_WINDOW; None: not counted);
+    and whether only the newest RECENT_ARTICLES articles were searched."""
+
+    scored: list[tuple[int, float]]
+    total: int | None
+    recent_only: bool = False
 
 
 @dataclass(frozen=True)
@@ -290,11 +306,10 @@ def filter_matching(
 
 def ranked(
     filtered: QuerySet[Article], parsed: ParsedQuery, documents: DocumentFilter, offset: int, limit: int
-) -> tuple[list[tuple[int, float]], int | None]:
-    """(article id, score) of the best matches among ``filtered`` (the other filters, without the query and
-    the document filters), best first (a higher score is a better match), then newest, ``limit`` from
-    ``offset``; and how many match in all where the ranking query counted them as it went (PostgreSQL, a page
-    with rows: up to RANK_WINDOW), else None."""
+) -> Ranking:
+    """The best matches among ``filtered`` (the other filters, without the query and the document filters),
+    best first (a higher score is a better match), then newest, ``limit`` from ``offset``; with how many match
+    where the ranking query counted them as it went (PostgreSQL, a page with rows)."""
     postgres = vendor() == "postgresql"
     if not postgres:
         filtered = documents.narrow(filtered)
@@ -321,21 +336,23 @@ def ranked(
         )
         query = to_websearch(parsed)
         with connection.cursor() as cursor:
-            # First among the newest RECENT_ARTICLES articles only: for a word in many articles narrowed to a
-            # folder that holds few of them, every match would be read to find the folder's newest (85 ms);
-            # bounded by recency, at most those of the newest articles are. A full window found there is
-            # exactly the whole index's window (its newest matches); otherwise the whole index answers.
+            # First among the newest RECENT_ARTICLES articles (see there); the whole index when they hold
+            # fewer than RECENT_ENOUGH matches. A full window found there is also the whole index's window.
             cursor.execute("SELECT max(id) FROM " + ARTICLES)
             floor = (cursor.fetchone()[0] or 0) - RECENT_ARTICLES
-            cursor.execute(
-                sql.replace("{recent}", "AND d.article_id > %s "),
-                [query, query, *doc_params, *params, floor, limit, offset],
-            )
-            rows = cursor.fetchall()
-            if floor > 0 and not (rows and rows[0][2] == RANK_WINDOW):
-                cursor.execute(sql.replace("{recent}", ""), [query, query, *doc_params, *params, limit, offset])
+            if floor > 0:
+                recent = sql.replace("{recent}", "AND d.article_id > %s ")
+                cursor.execute(recent, [query, query, *doc_params, *params, floor, limit, offset])
                 rows = cursor.fetchall()
-            return _scored(rows)
+                found = rows[0][2] if rows else 0
+                if not rows and offset:  # a page past the recent matches: were they enough to stay there?
+                    cursor.execute(recent, [query, query, *doc_params, *params, floor, 1, 0])
+                    first = cursor.fetchall()
+                    found = first[0][2] if first else 0
+                if found >= RECENT_ENOUGH:
+                    return Ranking(*_scored(rows), recent_only=found < RANK_WINDOW)
+            cursor.execute(sql.replace("{recent}", ""), [query, query, *doc_params, *params, limit, offset])
+            return Ranking(*_scored(cursor.fetchall()))
     # One full-text query that ranks as it goes: bm25 per match, the filters as a subquery of article ids.
     # CROSS JOIN keeps the full-text table the outer loop: SQLite would otherwise walk the filtered articles
     # and run the full-text query once per article (quadratic; so was a correlated bm25 per article: 13 s
@@ -351,7 +368,7 @@ def ranked(
         cursor.execute(sql, [to_fts5(parsed), *params, limit, offset])
         # No count here: bm25 is refused beside a window function, and ranking in a CTE of its own to count
         # the rows cost more than counting them apart (up to the cap) does.
-        return [(pk, float(score)) for pk, score in cursor.fetchall()], None
+        return Ranking([(pk, float(score)) for pk, score in cursor.fetchall()], None)
 
 
 def _scored(rows) -> tuple[list[tuple[int, float]], int | None]:
