@@ -94,19 +94,21 @@ POSTGRES_TOASTED_VECTORS = [
 ]
 
 
-# The filters a search is narrowed by most, kept beside the vector in each document so that the ranking query
-# reads them in the rows it visits anyway: the article's site (indexed with the id: a site's documents newest
-# first), and the folders it is accepted or suggested in (not rejected: what a folder filter means,
-# classifier.filtering.in_folder). Joined from the articles and the classifications instead, a common word and
-# a folder cost 150-250 ms (100,000 articles, docs/benchmarks/distribution.md).
+# The filters a search is narrowed by most, kept where the ranking query reads them without a join through the
+# articles and classifications (that join cost 150-250 ms for a common word and a folder at 100,000 articles,
+# docs/benchmarks/distribution.md): the article's site in its document (it never changes; indexed with the id:
+# a site's documents newest first), and the folders it is accepted or suggested in (not rejected: what a folder
+# filter means, classifier.filtering.in_folder) in a narrow table of their own, FOLDERS, with a GIN index.
+# Not in the document: each classification change would rewrite the document's row (its vector inline) and,
+# with the folders indexed there, re-insert every word of it into the vector's GIN index: a commit suggesting
+# a folder for 19,000 cases took 2.1 s more (0.3 s alone); in the narrow table, 0.2 s more.
 # The folder ids are the classifications' own folders: a filter asks for a folder's subtree ids, so moving a
-# folder never touches a document. Triggers on the classifications keep them in step, whichever code writes
-# the rows (inference, experts, merges, deletions, bulk actions), in the same transaction. The folders are
-# not indexed and the pages keep room (fillfactor) so that those updates stay on their page (HOT): indexed, or
-# without room, each one re-inserted the document's every word into the vector's GIN index (5,000
-# classifications changed: 5.5 s instead of 0.45 s).
+# folder changes no row. Triggers on the classifications keep them in step, whichever code writes the rows
+# (inference, experts, merges, deletions, bulk actions), in the same transaction; indexing an article
+# refreshes its row too (so no row left by a table emptied without triggers can outlive its article).
 CLASSIFICATIONS = "classifier_classification"
 CASES = "classifier_case"
+FOLDERS = "search_documentfolders"
 
 
 def _folders_of(article: str) -> str:
@@ -118,12 +120,23 @@ def _folders_of(article: str) -> str:
     )
 
 
+def _refresh_folders(articles: str) -> str:
+    """SQL: (re)write the FOLDERS rows of the articles that ``articles`` (a FROM clause giving ``article_id``)
+    lists; rows that would not change are not written."""
+    return (
+        f"INSERT INTO {FOLDERS} (article_id, folder_ids) SELECT x.article_id, {_folders_of('x.article_id')} "
+        f"FROM {articles} ON CONFLICT (article_id) DO UPDATE SET folder_ids = EXCLUDED.folder_ids "
+        f"WHERE {FOLDERS}.folder_ids IS DISTINCT FROM EXCLUDED.folder_ids"
+    )
+
+
 POSTGRES_FILTER_COLUMNS = [
-    f"ALTER TABLE {DOCS} ADD COLUMN site_id bigint, ADD COLUMN folder_ids bigint[] NOT NULL DEFAULT '{{}}'",
-    f"ALTER TABLE {DOCS} SET (fillfactor = 70)",
-    f"UPDATE {DOCS} d SET site_id = a.site_id, folder_ids = {_folders_of('d.article_id')} "
-    f"FROM {ARTICLES} a WHERE a.id = d.article_id",
+    f"ALTER TABLE {DOCS} ADD COLUMN site_id bigint",
+    f"UPDATE {DOCS} d SET site_id = a.site_id FROM {ARTICLES} a WHERE a.id = d.article_id",
     f"CREATE INDEX search_document_site ON {DOCS} (site_id, article_id)",
+    f"CREATE TABLE {FOLDERS} (article_id bigint PRIMARY KEY, folder_ids bigint[] NOT NULL)",
+    _refresh_folders(f"{CASES} x WHERE x.article_id IS NOT NULL"),
+    f"CREATE INDEX search_documentfolders_gin ON {FOLDERS} USING gin (folder_ids)",
     f"""CREATE FUNCTION search_document_folders_refresh() RETURNS trigger LANGUAGE plpgsql AS $$
     DECLARE
         cases bigint[];
@@ -142,9 +155,7 @@ POSTGRES_FILTER_COLUMNS = [
         IF cases IS NULL THEN
             RETURN NULL;
         END IF;
-        UPDATE {DOCS} d SET folder_ids = f.ids
-        FROM (SELECT k.article_id, {_folders_of("k.article_id")} AS ids FROM {CASES} k WHERE k.id = ANY(cases)) f
-        WHERE d.article_id = f.article_id AND d.folder_ids IS DISTINCT FROM f.ids;
+        {_refresh_folders(f"{CASES} x WHERE x.id = ANY(cases) AND x.article_id IS NOT NULL")};
         RETURN NULL;
     END $$""",
     f"""CREATE TRIGGER search_document_folders_insert AFTER INSERT ON {CLASSIFICATIONS}
@@ -161,8 +172,8 @@ _TRIGGERS = ("insert", "update", "delete")
 POSTGRES_DROP_FILTER_COLUMNS = [
     *(f"DROP TRIGGER IF EXISTS search_document_folders_{t} ON {CLASSIFICATIONS}" for t in _TRIGGERS),
     "DROP FUNCTION IF EXISTS search_document_folders_refresh()",
-    f"ALTER TABLE {DOCS} DROP COLUMN IF EXISTS site_id, DROP COLUMN IF EXISTS folder_ids",
-    f"ALTER TABLE {DOCS} RESET (fillfactor)",
+    f"DROP TABLE IF EXISTS {FOLDERS}",
+    f"ALTER TABLE {DOCS} DROP COLUMN IF EXISTS site_id",
 ]
 
 
@@ -181,8 +192,8 @@ def drop_schema(schema_editor) -> None:
 
 # --------------------------------------------------------------------------- indexing
 _PG_UPSERT = f"""
-    INSERT INTO {DOCS} (article_id, title, keywords, body, indexed_at, site_id, folder_ids, vector)
-    SELECT a.id, '', '', '', now(), a.site_id, {_folders_of("a.id")},
+    INSERT INTO {DOCS} (article_id, title, keywords, body, indexed_at, site_id, vector)
+    SELECT a.id, '', '', '', now(), a.site_id,
            setweight(to_tsvector('{CONFIG}', coalesce(a.title, '')), 'A')
         || setweight(to_tsvector('{CONFIG}', coalesce(
                (SELECT string_agg(k->>0, ' ') FROM jsonb_array_elements(
@@ -190,8 +201,11 @@ _PG_UPSERT = f"""
         || setweight(to_tsvector('{CONFIG}', left(coalesce(a.core_text, ''), {VECTOR_CHARS})), 'C')
     FROM {ARTICLES} a WHERE {_ELIGIBLE} AND {{where}}
     ON CONFLICT (article_id) DO UPDATE SET vector = EXCLUDED.vector, indexed_at = EXCLUDED.indexed_at,
-        site_id = EXCLUDED.site_id, folder_ids = EXCLUDED.folder_ids
+        site_id = EXCLUDED.site_id
 """
+_PG_REFRESH_FOLDERS = _refresh_folders(
+    f"(SELECT a.id AS article_id FROM {ARTICLES} a WHERE {_ELIGIBLE} AND {{where}}) x"
+)
 _SQLITE_UPSERT = f"""
     INSERT INTO {DOCS} (article_id, title, keywords, body, indexed_at, vector)
     SELECT a.id,
@@ -217,6 +231,7 @@ def index_range(first_id: int, last_id: int) -> None:
     where = "a.id BETWEEN %s AND %s"
     with connection.cursor() as cursor:
         if vendor() == "postgresql":
+            cursor.execute(_PG_REFRESH_FOLDERS.format(where=where), [first_id, last_id])
             cursor.execute(_PG_UPSERT.format(where=where), [first_id, last_id])
         else:
             now = connection.ops.adapt_datetimefield_value(timezone.now())
@@ -240,11 +255,11 @@ def _fts_match(parsed: ParsedQuery) -> RawSQL:
 #: (1,000, below this) anyway. docs/benchmarks/distribution.md
 RANK_WINDOW = 2_000
 #: The ranking looks among the newest this many articles (by id) first, and stays there when it finds at least
-#: RECENT_ENOUGH matches (four pages): the documents' site and folders are read in their rows, not indexed (an
-#: index would make every classification change rewrite the document's words in the GIN index, see above),
-#: so a filter over the whole index reads every match of the word (a common word: 20,000 rows, up to 700 ms
-#: when they are not in PostgreSQL's buffers). A news desk wants the recent matches first; a date filter
-#: ("collected to") reaches older ones, and the page says when older articles were left out.
+#: RECENT_ENOUGH matches (four pages): a folder's articles and a word's documents are two index lookups that
+#: meet only in the documents' rows, so over the whole index a common word and a folder read every document
+#: holding the word (20,000 rows, up to 700 ms when they are not in PostgreSQL's buffers). A news desk wants
+#: the recent matches first; a date filter ("collected to") reaches older ones, and the page says when older
+#: articles were left out.
 RECENT_ARTICLES = 20_000
 RECENT_ENOUGH = 200
 
@@ -275,7 +290,9 @@ class DocumentFilter:
             conditions += f" AND {alias}.site_id = %s"
             params.append(self.site_id)
         if self.folder_ids is not None:
-            conditions += f" AND {alias}.folder_ids && %s::bigint[]"
+            conditions += (
+                f" AND {alias}.article_id IN (SELECT article_id FROM {FOLDERS} WHERE folder_ids && %s::bigint[])"
+            )
             params.append(list(self.folder_ids))
         return conditions, params
 
