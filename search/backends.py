@@ -94,19 +94,21 @@ POSTGRES_TOASTED_VECTORS = [
 ]
 
 
-# The filters a search is narrowed by most, kept beside the vector in each document so that the ranking query
-# reads them in the rows it visits anyway: the article's site (indexed with the id: a site's documents newest
-# first), and the folders it is accepted or suggested in (not rejected: what a folder filter means,
-# classifier.filtering.in_folder). Joined from the articles and the classifications instead, a common word and
-# a folder cost 150-250 ms (100,000 articles, docs/benchmarks/distribution.md).
+# The filters a search is narrowed by most, kept where the ranking query reads them without a join through the
+# articles and classifications (that join cost 150-250 ms for a common word and a folder at 100,000 articles,
+# docs/benchmarks/distribution.md): the article's site in its document (it never changes; indexed with the id:
+# a site's documents newest first), and the folders it is accepted or suggested in (not rejected: what a folder
+# filter means, classifier.filtering.in_folder) in a narrow table of their own, FOLDERS, with a GIN index.
+# Not in the document: each classification change would rewrite the document's row (its vector inline) and,
+# with the folders indexed there, re-insert every word of it into the vector's GIN index: a commit suggesting
+# a folder for 19,000 cases took 2.1 s more (0.3 s alone); in the narrow table, 0.2 s more.
 # The folder ids are the classifications' own folders: a filter asks for a folder's subtree ids, so moving a
-# folder never touches a document. Triggers on the classifications keep them in step, whichever code writes
-# the rows (inference, experts, merges, deletions, bulk actions), in the same transaction. The folders are
-# not indexed and the pages keep room (fillfactor) so that those updates stay on their page (HOT): indexed, or
-# without room, each one re-inserted the document's every word into the vector's GIN index (5,000
-# classifications changed: 5.5 s instead of 0.45 s).
+# folder changes no row. Triggers on the classifications keep them in step, whichever code writes the rows
+# (inference, experts, merges, deletions, bulk actions), in the same transaction; indexing an article
+# refreshes its row too (so no row left by a table emptied without triggers can outlive its article).
 CLASSIFICATIONS = "classifier_classification"
 CASES = "classifier_case"
+FOLDERS = "search_documentfolders"
 
 
 def _folders_of(article: str) -> str:
@@ -118,12 +120,23 @@ def _folders_of(article: str) -> str:
     )
 
 
+def _refresh_folders(articles: str) -> str:
+    """SQL: (re)write the FOLDERS rows of the articles that ``articles`` (a FROM clause giving ``article_id``)
+    lists; rows that would not change are not written."""
+    return (
+        f"INSERT INTO {FOLDERS} (article_id, folder_ids) SELECT x.article_id, {_folders_of('x.article_id')} "
+        f"FROM {articles} ON CONFLICT (article_id) DO UPDATE SET folder_ids = EXCLUDED.folder_ids "
+        f"WHERE {FOLDERS}.folder_ids IS DISTINCT FROM EXCLUDED.folder_ids"
+    )
+
+
 POSTGRES_FILTER_COLUMNS = [
-    f"ALTER TABLE {DOCS} ADD COLUMN site_id bigint, ADD COLUMN folder_ids bigint[] NOT NULL DEFAULT '{{}}'",
-    f"ALTER TABLE {DOCS} SET (fillfactor = 70)",
-    f"UPDATE {DOCS} d SET site_id = a.site_id, folder_ids = {_folders_of('d.article_id')} "
-    f"FROM {ARTICLES} a WHERE a.id = d.article_id",
+    f"ALTER TABLE {DOCS} ADD COLUMN site_id bigint",
+    f"UPDATE {DOCS} d SET site_id = a.site_id FROM {ARTICLES} a WHERE a.id = d.article_id",
     f"CREATE INDEX search_document_site ON {DOCS} (site_id, article_id)",
+    f"CREATE TABLE {FOLDERS} (article_id bigint PRIMARY KEY, folder_ids bigint[] NOT NULL)",
+    _refresh_folders(f"{CASES} x WHERE x.article_id IS NOT NULL"),
+    f"CREATE INDEX search_documentfolders_gin ON {FOLDERS} USING gin (folder_ids)",
     f"""CREATE FUNCTION search_document_folders_refresh() RETURNS trigger LANGUAGE plpgsql AS $$
     DECLARE
         cases bigint[];
@@ -142,9 +155,7 @@ POSTGRES_FILTER_COLUMNS = [
         IF cases IS NULL THEN
             RETURN NULL;
         END IF;
-        UPDATE {DOCS} d SET folder_ids = f.ids
-        FROM (SELECT k.article_id, {_folders_of("k.article_id")} AS ids FROM {CASES} k WHERE k.id = ANY(cases)) f
-        WHERE d.article_id = f.article_id AND d.folder_ids IS DISTINCT FROM f.ids;
+        {_refresh_folders(f"{CASES} x WHERE x.id = ANY(cases) AND x.article_id IS NOT NULL")};
         RETURN NULL;
     END $$""",
     f"""CREATE TRIGGER search_document_folders_insert AFTER INSERT ON {CLASSIFICATIONS}
@@ -161,8 +172,8 @@ _TRIGGERS = ("insert", "update", "delete")
 POSTGRES_DROP_FILTER_COLUMNS = [
     *(f"DROP TRIGGER IF EXISTS search_document_folders_{t} ON {CLASSIFICATIONS}" for t in _TRIGGERS),
     "DROP FUNCTION IF EXISTS search_document_folders_refresh()",
-    f"ALTER TABLE {DOCS} DROP COLUMN IF EXISTS site_id, DROP COLUMN IF EXISTS folder_ids",
-    f"ALTER TABLE {DOCS} RESET (fillfactor)",
+    f"DROP TABLE IF EXISTS {FOLDERS}",
+    f"ALTER TABLE {DOCS} DROP COLUMN IF EXISTS site_id",
 ]
 
 
@@ -181,8 +192,8 @@ def drop_schema(schema_editor) -> None:
 
 # --------------------------------------------------------------------------- indexing
 _PG_UPSERT = f"""
-    INSERT INTO {DOCS} (article_id, title, keywords, body, indexed_at, site_id, folder_ids, vector)
-    SELECT a.id, '', '', '', now(), a.site_id, {_folders_of("a.id")},
+    INSERT INTO {DOCS} (article_id, title, keywords, body, indexed_at, site_id, vector)
+    SELECT a.id, '', '', '', now(), a.site_id,
            setweight(to_tsvector('{CONFIG}', coalesce(a.title, '')), 'A')
         || setweight(to_tsvector('{CONFIG}', coalesce(
                (SELECT string_agg(k->>0, ' ') FROM jsonb_array_elements(
@@ -190,8 +201,11 @@ _PG_UPSERT = f"""
         || setweight(to_tsvector('{CONFIG}', left(coalesce(a.core_text, ''), {VECTOR_CHARS})), 'C')
     FROM {ARTICLES} a WHERE {_ELIGIBLE} AND {{where}}
     ON CONFLICT (article_id) DO UPDATE SET vector = EXCLUDED.vector, indexed_at = EXCLUDED.indexed_at,
-        site_id = EXCLUDED.site_id, folder_ids = EXCLUDED.folder_ids
+        site_id = EXCLUDED.site_id
 """
+_PG_REFRESH_FOLDERS = _refresh_folders(
+    f"(SELECT a.id AS article_id FROM {ARTICLES} a WHERE {_ELIGIBLE} AND {{where}}) x"
+)
 _SQLITE_UPSERT = f"""
     INSERT INTO {DOCS} (article_id, title, keywords, body, indexed_at, vector)
     SELECT a.id,
@@ -217,6 +231,7 @@ def index_range(first_id: int, last_id: int) -> None:
     where = "a.id BETWEEN %s AND %s"
     with connection.cursor() as cursor:
         if vendor() == "postgresql":
+            cursor.execute(_PG_REFRESH_FOLDERS.format(where=where), [first_id, last_id])
             cursor.execute(_PG_UPSERT.format(where=where), [first_id, last_id])
         else:
             now = connection.ops.adapt_datetimefield_value(timezone.now())
@@ -236,11 +251,27 @@ def _fts_match(parsed: ParsedQuery) -> RawSQL:
 
 
 #: The ranking reads at most this many matches, the newest: a word in half of 100,000 articles would otherwise
-#: be ranked in all 50,000 documents (160-500 ms) for the first page. Beyond it, results are the newest
-#: matches' best; the count shown stops at COUNT_CAP (1,000, below this) anyway. docs/benchmarks/distribution.md
+#: be ranked in all 50,000 documents (160-500 ms) for the first page. The count shown stops at COUNT_CAP
+#: (1,000, below this) anyway. docs/benchmarks/distribution.md
 RANK_WINDOW = 2_000
-#: How many of the newest articles (by id) the ranking looks in first (see ranked()).
+#: The ranking looks among the newest this many articles (by id) first, and stays there when it finds at least
+#: RECENT_ENOUGH matches (four pages): a folder's articles and a word's documents are two index lookups that
+#: meet only in the documents' rows, so over the whole index a common word and a folder read every document
+#: holding the word (20,000 rows, up to 700 ms when they are not in PostgreSQL's buffers). A news desk wants
+#: the recent matches first; a date filter ("collected to") reaches older ones, and the page says when older
+#: articles were left out.
 RECENT_ARTICLES = 20_000
+RECENT_ENOUGH = 200
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """(article id, score) best first; how many match (PostgreSQL: up to RANK_WINDOW; None: not counted);
+    and whether only the newest RECENT_ARTICLES articles were searched."""
+
+    scored: list[tuple[int, float]]
+    total: int | None
+    recent_only: bool = False
 
 
 @dataclass(frozen=True)
@@ -259,7 +290,9 @@ class DocumentFilter:
             conditions += f" AND {alias}.site_id = %s"
             params.append(self.site_id)
         if self.folder_ids is not None:
-            conditions += f" AND {alias}.folder_ids && %s::bigint[]"
+            conditions += (
+                f" AND {alias}.article_id IN (SELECT article_id FROM {FOLDERS} WHERE folder_ids && %s::bigint[])"
+            )
             params.append(list(self.folder_ids))
         return conditions, params
 
@@ -290,11 +323,10 @@ def filter_matching(
 
 def ranked(
     filtered: QuerySet[Article], parsed: ParsedQuery, documents: DocumentFilter, offset: int, limit: int
-) -> tuple[list[tuple[int, float]], int | None]:
-    """(article id, score) of the best matches among ``filtered`` (the other filters, without the query and
-    the document filters), best first (a higher score is a better match), then newest, ``limit`` from
-    ``offset``; and how many match in all where the ranking query counted them as it went (PostgreSQL, a page
-    with rows: up to RANK_WINDOW), else None."""
+) -> Ranking:
+    """The best matches among ``filtered`` (the other filters, without the query and the document filters),
+    best first (a higher score is a better match), then newest, ``limit`` from ``offset``; with how many match
+    where the ranking query counted them as it went (PostgreSQL, a page with rows)."""
     postgres = vendor() == "postgresql"
     if not postgres:
         filtered = documents.narrow(filtered)
@@ -321,21 +353,23 @@ def ranked(
         )
         query = to_websearch(parsed)
         with connection.cursor() as cursor:
-            # First among the newest RECENT_ARTICLES articles only: for a word in many articles narrowed to a
-            # folder that holds few of them, every match would be read to find the folder's newest (85 ms);
-            # bounded by recency, at most those of the newest articles are. A full window found there is
-            # exactly the whole index's window (its newest matches); otherwise the whole index answers.
+            # First among the newest RECENT_ARTICLES articles (see there); the whole index when they hold
+            # fewer than RECENT_ENOUGH matches. A full window found there is also the whole index's window.
             cursor.execute("SELECT max(id) FROM " + ARTICLES)
             floor = (cursor.fetchone()[0] or 0) - RECENT_ARTICLES
-            cursor.execute(
-                sql.replace("{recent}", "AND d.article_id > %s "),
-                [query, query, *doc_params, *params, floor, limit, offset],
-            )
-            rows = cursor.fetchall()
-            if floor > 0 and not (rows and rows[0][2] == RANK_WINDOW):
-                cursor.execute(sql.replace("{recent}", ""), [query, query, *doc_params, *params, limit, offset])
+            if floor > 0:
+                recent = sql.replace("{recent}", "AND d.article_id > %s ")
+                cursor.execute(recent, [query, query, *doc_params, *params, floor, limit, offset])
                 rows = cursor.fetchall()
-            return _scored(rows)
+                found = rows[0][2] if rows else 0
+                if not rows and offset:  # a page past the recent matches: were they enough to stay there?
+                    cursor.execute(recent, [query, query, *doc_params, *params, floor, 1, 0])
+                    first = cursor.fetchall()
+                    found = first[0][2] if first else 0
+                if found >= RECENT_ENOUGH:
+                    return Ranking(*_scored(rows), recent_only=found < RANK_WINDOW)
+            cursor.execute(sql.replace("{recent}", ""), [query, query, *doc_params, *params, limit, offset])
+            return Ranking(*_scored(cursor.fetchall()))
     # One full-text query that ranks as it goes: bm25 per match, the filters as a subquery of article ids.
     # CROSS JOIN keeps the full-text table the outer loop: SQLite would otherwise walk the filtered articles
     # and run the full-text query once per article (quadratic; so was a correlated bm25 per article: 13 s
@@ -351,7 +385,7 @@ def ranked(
         cursor.execute(sql, [to_fts5(parsed), *params, limit, offset])
         # No count here: bm25 is refused beside a window function, and ranking in a CTE of its own to count
         # the rows cost more than counting them apart (up to the cap) does.
-        return [(pk, float(score)) for pk, score in cursor.fetchall()], None
+        return Ranking([(pk, float(score)) for pk, score in cursor.fetchall()], None)
 
 
 def _scored(rows) -> tuple[list[tuple[int, float]], int | None]:

@@ -162,6 +162,13 @@ class SearchPage:
     total: int  # matching articles, counted up to COUNT_CAP
     total_capped: bool
     size: int = PAGE_SIZE
+    #: only the newest articles were searched (backends.RECENT_ARTICLES): they held enough matches
+    recent_only: bool = False
+
+    @property
+    def recent_articles(self) -> str:
+        """How many of the newest articles a ``recent_only`` page searched, for the page ("20,000")."""
+        return f"{backends.RECENT_ARTICLES:,}"
 
     @property
     def has_previous(self) -> bool:
@@ -215,14 +222,16 @@ def search(
 
     Paged by number: a rank is not a stable key for a keyset like the inbox's (collected_at, id). On
     PostgreSQL the ranking reads the newest backends.RANK_WINDOW matches (pages past them are empty: narrow
-    the query). The total is counted up to COUNT_CAP, like the inbox's.
+    the query), among the newest backends.RECENT_ARTICLES articles when they hold enough (``recent_only``).
+    The total is counted up to COUNT_CAP, like the inbox's.
     """
     parsed = parse(query)
     page = max(1, int(page))
     others = {"state": state, "date_from": date_from, "date_to": date_to}
     documents = _documents(site, folder)
     offset = (page - 1) * size
-    scored, total = backends.ranked(_narrowed(Article.objects.all(), **others), parsed, documents, offset, size + 1)
+    ranking = backends.ranked(_narrowed(Article.objects.all(), **others), parsed, documents, offset, size + 1)
+    scored, total = ranking.scored, ranking.total
     if total is None:  # SQLite, or a page past the last: counted apart, up to the cap
         total = _filtered(parsed, site=site, folder=folder, **others).order_by().values("id")[: COUNT_CAP + 1].count()
     has_next = len(scored) > size
@@ -255,6 +264,7 @@ def search(
         total=min(total, COUNT_CAP),
         total_capped=total > COUNT_CAP,
         size=size,
+        recent_only=ranking.recent_only,
     )
 
 

@@ -301,3 +301,32 @@ def test_a_word_in_very_many_articles_ranks_the_newest_matches(make_article, mon
     page = search("measles")
     assert [r.article.pk for r in page.results] == [n.pk for n in reversed(newer[1:])]
     assert best_but_old.pk not in {r.article.pk for r in page.results} and page.total == 3
+
+
+def test_enough_matches_among_the_newest_articles_are_ranked_alone_and_the_page_says_so(
+    make_article, monkeypatch, client, expert_user
+):
+    """PostgreSQL: when the newest RECENT_ARTICLES articles hold RECENT_ENOUGH matches, older articles are not
+    searched (their filters are read row by row, docs/benchmarks/distribution.md), and the page says so; a
+    'collected to' date reaches them."""
+    from search import backends
+
+    if backends.vendor() != "postgresql":
+        pytest.skip("SQLite ranks every match (FTS5's bm25 as it goes)")
+    monkeypatch.setattr(backends, "RECENT_ARTICLES", 3)
+    monkeypatch.setattr(backends, "RECENT_ENOUGH", 2)
+    old = make_article("Measles measles", "measles measles measles", days_ago=9)
+    newest = [make_article(f"Report {i}", "measles once among other words") for i in range(2)]
+    make_article("Unrelated", "nothing to see")
+    page = search("measles")
+    assert page.recent_only and page.total == 2
+    assert [r.article.pk for r in page.results] == [n.pk for n in reversed(newest)]
+    client.force_login(expert_user)
+    html = client.get("/search/", {"q": "measles"}).content.decode()
+    assert "among the newest 3 articles" in html and "Older articles were not searched" in html
+
+    older = search("measles", date_to=timezone.localdate() - timedelta(days=5))
+    assert [r.article.pk for r in older.results] == [old.pk] and not older.recent_only
+    monkeypatch.setattr(backends, "RECENT_ENOUGH", 3)
+    everything = search("measles")
+    assert not everything.recent_only and everything.results[0].article.pk == old.pk, "best match first"
