@@ -191,7 +191,9 @@ def drop_schema(schema_editor) -> None:
 
 
 # --------------------------------------------------------------------------- indexing
+_INDEXED = f"(SELECT a.id AS article_id FROM {ARTICLES} a WHERE {_ELIGIBLE} AND {{where}}) x"
 _PG_UPSERT = f"""
+    WITH folders AS ({_refresh_folders(_INDEXED)})
     INSERT INTO {DOCS} (article_id, title, keywords, body, indexed_at, site_id, vector)
     SELECT a.id, '', '', '', now(), a.site_id,
            setweight(to_tsvector('{CONFIG}', coalesce(a.title, '')), 'A')
@@ -203,9 +205,6 @@ _PG_UPSERT = f"""
     ON CONFLICT (article_id) DO UPDATE SET vector = EXCLUDED.vector, indexed_at = EXCLUDED.indexed_at,
         site_id = EXCLUDED.site_id
 """
-_PG_REFRESH_FOLDERS = _refresh_folders(
-    f"(SELECT a.id AS article_id FROM {ARTICLES} a WHERE {_ELIGIBLE} AND {{where}}) x"
-)
 _SQLITE_UPSERT = f"""
     INSERT INTO {DOCS} (article_id, title, keywords, body, indexed_at, vector)
     SELECT a.id,
@@ -231,8 +230,8 @@ def index_range(first_id: int, last_id: int) -> None:
     where = "a.id BETWEEN %s AND %s"
     with connection.cursor() as cursor:
         if vendor() == "postgresql":
-            cursor.execute(_PG_REFRESH_FOLDERS.format(where=where), [first_id, last_id])
-            cursor.execute(_PG_UPSERT.format(where=where), [first_id, last_id])
+            # the article's folders row refreshed in the same statement (a data-modifying WITH)
+            cursor.execute(_PG_UPSERT.format(where=where), [first_id, last_id, first_id, last_id])
         else:
             now = connection.ops.adapt_datetimefield_value(timezone.now())
             cursor.execute(_SQLITE_UPSERT.format(where=where), [now, first_id, last_id])
