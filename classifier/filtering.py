@@ -7,13 +7,14 @@ and services: the search app (and the feeds through it) filter articles the inbo
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
 from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
-from classifier.models import ArticleRead, Classification, Folder, ReviewState
-from classifier.vocabulary import ARTICLE_STATES, FAILED
+from classifier.models import ArticleRead, Classification, Correction, Folder, ReviewState
+from classifier.vocabulary import ARTICLE_STATES, CORRECTION_PENDING, FAILED
 from monitor.models import Article
 
 PAGE_SIZE = 50
@@ -110,8 +111,47 @@ def narrow(
     return qs
 
 
+def _standing_rows():
+    """The classifications of the outer article that are accepted or suggested (not rejected)."""
+    return Classification.objects.filter(case__article_id=OuterRef("pk")).exclude(state=Classification.State.REJECTED)
+
+
 def in_folder(folder: Folder) -> Exists:
     """The article is accepted or suggested (not rejected) in the folder or below it: what a list filtered by
     folder shows, suggestions beside decisions, as the folder tree's counts do."""
-    rows = Classification.objects.filter(case__article_id=OuterRef("pk")).exclude(state=Classification.State.REJECTED)
-    return Exists(rows.filter(folder.subtree_q("folder__")))
+    return Exists(_standing_rows().filter(folder.subtree_q("folder__")))
+
+
+def in_folders(folder_ids) -> Exists:
+    """in_folder by the ids of the folders (a subtree already resolved, as search holds it)."""
+    return Exists(_standing_rows().filter(folder_id__in=folder_ids))
+
+
+@dataclass(frozen=True)
+class FolderChip:
+    """One folder of an article as a list shows it: the folder's path and the classification state."""
+
+    folder_id: int
+    path: str
+    state: str
+
+
+def classifications_by_article(article_ids: list[int]) -> dict[int, list[FolderChip]]:
+    """article id -> its folders with their states, in one query (plain tuples: lists show 50 rows)."""
+    result: dict[int, list[FolderChip]] = {}
+    if not article_ids:
+        return result
+    # a rejection still waiting for its rule says so, as on the article's page (in the same query)
+    waiting = Correction.objects.filter(
+        state=Correction.State.PENDING, case_id=OuterRef("case_id"), folder_id=OuterRef("folder_id")
+    )
+    rows = (
+        Classification.objects.filter(case__article_id__in=article_ids)
+        .annotate(waiting=Exists(waiting))
+        .order_by("folder__path")
+        .values_list("case__article_id", "folder_id", "folder__path", "state", "waiting")
+    )
+    for article_id, folder_id, path, state, pending in rows:
+        shown = CORRECTION_PENDING if pending and state == Classification.State.REJECTED else state
+        result.setdefault(article_id, []).append(FolderChip(folder_id, path, shown))
+    return result

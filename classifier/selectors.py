@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, Subquery
+from django.db.models import Count, Prefetch, Q, Subquery
 from django.http import Http404
 from django.utils.dateparse import parse_datetime
 
@@ -26,12 +26,14 @@ from classifier.filtering import (  # noqa: F401 - the workspace's names for the
     STATES,
     UNASSIGNED,
     UNREVIEWED,
+    FolderChip,
+    classifications_by_article,
     filter_state,
     narrow,
 )
 from classifier.models import ArticleRead, Case, CaseKeyword, Classification, Correction, Folder, Rule, RuleCornerstone
 from classifier.models_labels import PhraseLabel, contingency_cells, contingency_counts
-from classifier.vocabulary import CORRECTION_PENDING, NO_FOLDER
+from classifier.vocabulary import NO_FOLDER
 from filters.metrics import Contingency
 from filters.services import profile_for_site
 from monitor.models import Article, Site
@@ -235,36 +237,6 @@ def inbox_page(
         total=min(total, COUNT_CAP),
         total_capped=total > COUNT_CAP,
     )
-
-
-@dataclass(frozen=True)
-class FolderChip:
-    """One folder of an article as a list shows it: the folder's path and the classification state."""
-
-    folder_id: int
-    path: str
-    state: str
-
-
-def classifications_by_article(article_ids: list[int]) -> dict[int, list[FolderChip]]:
-    """article id -> its folders with their states, in one query (plain tuples: lists show 50 rows)."""
-    result: dict[int, list[FolderChip]] = {}
-    if not article_ids:
-        return result
-    # a rejection still waiting for its rule says so, as on the article's page (in the same query)
-    waiting = Correction.objects.filter(
-        state=Correction.State.PENDING, case_id=OuterRef("case_id"), folder_id=OuterRef("folder_id")
-    )
-    rows = (
-        Classification.objects.filter(case__article_id__in=article_ids)
-        .annotate(waiting=Exists(waiting))
-        .order_by("folder__path")
-        .values_list("case__article_id", "folder_id", "folder__path", "state", "waiting")
-    )
-    for article_id, folder_id, path, state, pending in rows:
-        shown = CORRECTION_PENDING if pending and state == Classification.State.REJECTED else state
-        result.setdefault(article_id, []).append(FolderChip(folder_id, path, shown))
-    return result
 
 
 def _capped(n: int) -> str:

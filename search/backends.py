@@ -22,11 +22,11 @@ from dataclasses import dataclass
 
 from django.contrib.postgres.search import SearchHeadline, SearchQuery
 from django.db import connection
-from django.db.models import Exists, Func, OuterRef, QuerySet, Value
+from django.db.models import Func, QuerySet, Value
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Left
 
-from classifier.models import Classification
+from classifier.filtering import in_folders
 from monitor.models import Article
 from search.models import SearchDocument
 from search.query import ParsedQuery, to_fts5, to_websearch
@@ -300,8 +300,7 @@ class DocumentFilter:
         if self.site_id:
             qs = qs.filter(site_id=self.site_id)
         if self.folder_ids is not None:
-            rows = Classification.objects.filter(case__article_id=OuterRef("pk"), folder_id__in=self.folder_ids)
-            qs = qs.filter(Exists(rows.exclude(state=Classification.State.REJECTED)))
+            qs = qs.filter(in_folders(self.folder_ids))
         return qs
 
 

@@ -29,8 +29,18 @@ from django.db.models import Max, QuerySet
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 
-from classifier.filtering import COUNT_CAP, FAILED, PAGE_SIZE, STATES, filter_state, narrow
+from classifier.filtering import (
+    COUNT_CAP,
+    FAILED,
+    PAGE_SIZE,
+    STATES,
+    FolderChip,
+    classifications_by_article,
+    filter_state,
+    narrow,
+)
 from classifier.models import Classification, Folder
+from classifier.vocabulary import CORRECTION_PENDING
 from monitor.models import Article, Site
 from search import backends
 from search.models import SavedSearch
@@ -52,6 +62,8 @@ __all__ = [
 ]
 
 REINDEX_BATCH = 2_000
+#: a result's folders leave out rejections (pending correction or not), as the folder filter does
+_NOT_STANDING = {Classification.State.REJECTED, CORRECTION_PENDING}
 
 
 # --------------------------------------------------------------------------- indexing
@@ -134,15 +146,6 @@ def saved_search_articles(saved: SavedSearch) -> QuerySet[Article]:
 
 
 # --------------------------------------------------------------------------- ranked pages
-@dataclass(frozen=True)
-class FolderChip:
-    """A folder of a result: its path and the classification's state (accepted or suggested)."""
-
-    folder_id: int
-    path: str
-    state: str
-
-
 @dataclass
 class SearchResult:
     article: Article
@@ -195,16 +198,11 @@ def highlight(snippet: str) -> SafeString:
 
 
 def _folder_chips(article_ids: list[int]) -> dict[int, list[FolderChip]]:
-    chips: dict[int, list[FolderChip]] = {}
-    rows = (
-        Classification.objects.filter(case__article_id__in=article_ids)
-        .exclude(state=Classification.State.REJECTED)
-        .order_by("folder__path")
-        .values_list("case__article_id", "folder_id", "folder__path", "state")
-    )
-    for article_id, folder_id, path, state in rows:
-        chips.setdefault(article_id, []).append(FolderChip(folder_id, path, state))
-    return chips
+    """The lists' folder chips (classifier.filtering), the folders a result stands in: accepted or suggested."""
+    return {
+        pk: [c for c in chips if c.state not in _NOT_STANDING]
+        for pk, chips in classifications_by_article(article_ids).items()
+    }
 
 
 def search(
