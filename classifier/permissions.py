@@ -10,7 +10,7 @@ from functools import wraps
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 
-from wims.roles import is_expert, is_site_administrator
+from wims.roles import is_site_administrator, request_user_is_expert
 
 
 def _role_required(check, role_name: str):
@@ -30,6 +30,6 @@ def _role_required(check, role_name: str):
 
 
 #: Experts classify articles and grow the knowledge base.
-expert_required = _role_required(is_expert, "experts")
+expert_required = _role_required(request_user_is_expert, "experts")
 #: Site administrators register and manage sites.
 site_administrator_required = _role_required(is_site_administrator, "site administrators")

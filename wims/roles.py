@@ -51,6 +51,18 @@ def is_expert(user) -> bool:
     return has_role(user, EXPERTS)
 
 
+def request_user_is_expert(user) -> bool:
+    """``is_expert`` for a request's user, asked once per request: the view's decorator, the header's search box,
+    its corrections link and the shortcuts all ask. Kept on the user object, which lives for one request; code
+    that outlives a request (services, tasks) uses ``is_expert``, which sees a role given a moment ago."""
+    cached = getattr(user, "_wims_is_expert", None)
+    if cached is None:
+        cached = is_expert(user)
+        if user.is_authenticated:
+            user._wims_is_expert = cached
+    return cached
+
+
 def experts():
     """The active users with the experts' role (superusers included), by username: whom work is assigned to."""
     users = get_user_model().objects.filter(is_active=True)

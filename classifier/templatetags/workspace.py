@@ -11,7 +11,7 @@ from classifier.models import Correction
 from classifier.vocabulary import NO_FOLDER
 from classifier.vocabulary import article_state as article_word
 from classifier.vocabulary import folder_state as folder_word
-from wims.roles import is_expert
+from wims.roles import request_user_is_expert
 
 register = template.Library()
 
@@ -33,7 +33,7 @@ def rule_text(rule) -> str:
 @register.simple_tag
 def pending_corrections_count(user) -> int | None:
     """How many rejections wait for their rule (everyone's), for the header's link; None for a non-expert."""
-    if not user.is_authenticated or not is_expert(user):
+    if not user.is_authenticated or not request_user_is_expert(user):
         return None
     return Correction.objects.filter(state=Correction.State.PENDING).count()
 
@@ -101,6 +101,24 @@ def _part(word, part: str) -> str:
 def article_state(state, part: str = "word") -> str:
     """An article's review state as every page says it ("suggested" for pending); ``:"meaning"`` for a tooltip."""
     return _part(article_word(state), part)
+
+
+@register.simple_tag
+def folder_chip(chip) -> str:
+    """A folder on an article, with its state unless accepted (a tag, not an include: lists show 300 of them)."""
+    word = folder_word(chip.state)
+    if chip.state == "accepted":
+        return format_html(
+            '<span class="folder-chip {}" title="{}: {}">{}</span>', chip.state, word.word, word.meaning, chip.path
+        )
+    return format_html(
+        '<span class="folder-chip {}" title="{}: {}">{} <span class="chip-state">{}</span></span>',
+        chip.state,
+        word.word,
+        word.meaning,
+        chip.path,
+        word.word,
+    )
 
 
 @register.filter

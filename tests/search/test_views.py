@@ -118,6 +118,27 @@ def test_paging_keeps_the_filters(ec, make_article, site):
     assert "No more results" in beyond and "No article matches" not in beyond
 
 
+def test_a_page_of_results_asks_a_fixed_number_of_queries_and_the_roles_once(ec, make_article, classify):
+    """50 results with folder chips cost what 1 result costs; the view, the header's search box, its
+    corrections count and the shortcuts all ask for the expert's role, which is read from the database once."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    first = make_article("Flu 0", "flu")
+    classify(first, "Health/Flu")
+
+    def queries():
+        with CaptureQueriesContext(connection) as captured:
+            assert ec.get(RESULTS, {"q": "flu"}).status_code == 200
+        return [q["sql"] for q in captured.captured_queries]
+
+    one = queries()
+    assert sum("auth_user_groups" in sql for sql in one) == 1
+    for i in range(1, 50):
+        classify(make_article(f"Flu {i}", "flu"), "Health/Flu", state="suggested")
+    assert len(queries()) == len(one)
+
+
 # --------------------------------------------------------------------------- saved searches
 def test_save_a_search_with_its_filters(ec, expert_user, make_article, site, classify):
     folder = classify(make_article("Flu", "flu"), "Health").folder
