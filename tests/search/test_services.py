@@ -330,3 +330,32 @@ def test_enough_matches_among_the_newest_articles_are_ranked_alone_and_the_page_
     monkeypatch.setattr(backends, "RECENT_ENOUGH", 3)
     everything = search("measles")
     assert not everything.recent_only and everything.results[0].article.pk == old.pk, "best match first"
+
+
+def test_the_newest_articles_first_look_keeps_the_site_and_folder_filters(
+    make_article, classify, other_site, monkeypatch
+):
+    """PostgreSQL: the first look among the newest articles says its bound in the folder subquery too; the
+    site and folder filters still hold there, and a look that finds too few falls back to every article."""
+    from search import backends
+
+    if backends.vendor() != "postgresql":
+        pytest.skip("SQLite ranks every match (FTS5's bm25 as it goes)")
+    monkeypatch.setattr(backends, "RECENT_ARTICLES", 4)
+    monkeypatch.setattr(backends, "RECENT_ENOUGH", 2)
+    old = make_article("Flu flu", "flu flu flu", days_ago=9)
+    classify(old, "Health/Flu")
+    elsewhere = make_article("Flu", "flu once", site=other_site)
+    classify(elsewhere, "Health/Flu")
+    newest = [make_article(f"Flu {i}", "flu once among other words") for i in range(2)]
+    for article in newest:
+        classify(article, "Health/Flu", state=Classification.State.SUGGESTED)
+    make_article("Flu elsewhere", "flu once, in no folder")
+    health = Classification.objects.get(case__article=old).folder.parent
+
+    page = search("flu", folder=health, site=newest[0].site)
+    assert page.recent_only and [r.article.pk for r in page.results] == [n.pk for n in reversed(newest)]
+    monkeypatch.setattr(backends, "RECENT_ENOUGH", 3)
+    page = search("flu", folder=health, site=newest[0].site)
+    assert not page.recent_only and page.results[0].article.pk == old.pk
+    assert elsewhere.pk not in {r.article.pk for r in page.results}
