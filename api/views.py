@@ -18,12 +18,12 @@ from rest_framework.response import Response
 from api import pagination, selectors
 from api import serializers as s
 from api import services as api_services
-from api.permissions import IsExpert, IsSiteAdministrator
 from classifier import services
 from classifier.models import Folder
 from monitor.models import Article, Site
 from search import services as search_services
 from search.models import SavedSearch
+from wims.api_permissions import IsExpert, IsSiteAdministrator
 
 
 def _django_errors(exc: DjangoValidationError) -> ValidationError:

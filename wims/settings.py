@@ -141,7 +141,7 @@ AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15, minimu
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 
-# The REST API (api/): JSON only, every endpoint signed in (per-view roles narrow it: api/permissions.py), a
+# The REST API (api/): JSON only, every endpoint signed in (per-view roles narrow it: wims/api_permissions.py), a
 # per-user token (django-rest-knox, stored as a digest) or the browser's session with its CSRF check; cursor
 # pagination on every list. Token first, so that an anonymous request gets 401 with WWW-Authenticate.
 REST_FRAMEWORK = {

@@ -11,6 +11,7 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("feeds/", include("feeds.urls")),
     path("search/", include("search.urls")),
+    path("api/subscriptions/", include("alerts.api_urls")),
     path("api/", include("api.urls")),
     path("alerts/", include("alerts.urls")),
     path("dashboards/", include("dashboards.urls")),

@@ -7,6 +7,7 @@ administrators for sites; everybody signed in for the feed list. Requests carry 
 import pytest
 from django.urls import get_resolver, resolve
 
+from alerts.models import Subscription
 from search.models import SavedSearch
 from tests.api.conftest import ROLES
 
@@ -15,13 +16,17 @@ SITE_ADMIN_ONLY = {"anonymous": 401, "no_role": 403, "expert": 403, "site_admin"
 SIGNED_IN = {"anonymous": 401, "no_role": 200, "expert": 200, "site_admin": 200, "superuser": 200}
 
 
+APPRISE = {"channel": "apprise", "notify_url": "json://hooks.example/wims"}
+
+
 def created(expected: dict) -> dict:
     return {role: 201 if code == 200 else code for role, code in expected.items()}
 
 
-def endpoints(kb, site, saved):
-    """(method, url, body, expected status per role) for every API endpoint; ``saved``: a saved search of the
-    requesting user's own (another's is 404 for everybody: test_saved_searches)."""
+def endpoints(kb, site, saved, subscription):
+    """(method, url, body, expected status per role) for every API endpoint; ``saved`` and ``subscription``: a
+    saved search and a subscription of the requesting user's own (another's is 404 for everybody:
+    test_saved_searches, test_subscriptions)."""
     article, folder = kb["pending"].pk, kb["measles"].pk
     return [
         ("get", "/api/articles/", None, EXPERT_ONLY),
@@ -38,6 +43,13 @@ def endpoints(kb, site, saved):
         ("patch", f"/api/saved-searches/{saved}/", {"public": True}, EXPERT_ONLY),
         ("put", f"/api/saved-searches/{saved}/", {"name": "mine", "query": "rubella"}, EXPERT_ONLY),
         ("delete", f"/api/saved-searches/{saved}/", None, {**EXPERT_ONLY, "expert": 204, "superuser": 204}),
+        ("get", "/api/subscriptions/", None, EXPERT_ONLY),
+        ("post", "/api/subscriptions/", {"folder": folder, **APPRISE}, created(EXPERT_ONLY)),
+        ("get", f"/api/subscriptions/{subscription}/", None, EXPERT_ONLY),
+        ("patch", f"/api/subscriptions/{subscription}/", {"frequency": "weekly"}, EXPERT_ONLY),
+        ("put", f"/api/subscriptions/{subscription}/", {"folder": folder, **APPRISE}, EXPERT_ONLY),
+        ("post", f"/api/subscriptions/{subscription}/retry/", None, EXPERT_ONLY),
+        ("delete", f"/api/subscriptions/{subscription}/", None, {**EXPERT_ONLY, "expert": 204, "superuser": 204}),
         ("get", "/api/sites/", None, SITE_ADMIN_ONLY),
         ("get", f"/api/sites/{site.pk}/", None, SITE_ADMIN_ONLY),
         ("patch", f"/api/sites/{site.pk}/", {"poll_interval": 900}, SITE_ADMIN_ONLY),
@@ -52,7 +64,8 @@ def test_every_endpoint_answers_each_role_as_the_views_do(role, api_as, users, k
     client = api_as(role)
     owner = users[role] or users["expert"]
     saved = SavedSearch.objects.create(owner=owner, name="mine", query="measles").pk
-    for n, (method, url, body, expected) in enumerate(endpoints(kb, site, saved)):
+    sub = Subscription.objects.create(user=owner, folder=kb["measles"], **APPRISE).pk
+    for n, (method, url, body, expected) in enumerate(endpoints(kb, site, saved, sub)):
         if body is not None:
             body = {k: v.format(n=n) if isinstance(v, str) else v for k, v in body.items()}
         response = getattr(client, method)(url, body, format="json")
@@ -64,10 +77,14 @@ def test_every_endpoint_answers_each_role_as_the_views_do(role, api_as, users, k
 @pytest.mark.django_db
 def test_every_api_url_is_covered_by_the_role_matrix(kb, site):
     """A new endpoint must join the matrix above (or the open schema and docs, or the tokens page)."""
-    tested = {resolve(url).url_name for _, url, _, _ in endpoints(kb, site, 1)}
-    api = next(p for p in get_resolver().url_patterns if getattr(p, "namespace", None) == "api")
-    names = {p.name for p in api.url_patterns}
-    assert names - tested == {"schema", "docs", "tokens", "token-revoke"}, names - tested
+    tested = {resolve(url).view_name for _, url, _, _ in endpoints(kb, site, 1, 1)}
+    names = {
+        f"{p.namespace}:{q.name}"
+        for p in get_resolver().url_patterns
+        if getattr(p, "namespace", None) in ("api", "alerts-api")
+        for q in p.url_patterns
+    }
+    assert names - tested == {"api:schema", "api:docs", "api:tokens", "api:token-revoke"}, names - tested
 
 
 @pytest.mark.django_db
@@ -105,7 +122,7 @@ def test_an_inactive_users_token_is_refused(users, api_as):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("path", ["articles", "folders", "saved-searches", "sites"])
+@pytest.mark.parametrize("path", ["articles", "folders", "saved-searches", "sites", "subscriptions"])
 def test_an_id_that_is_not_a_number_is_404(api_as, path):
     assert api_as("superuser").get(f"/api/{path}/abc/").status_code == 404
     assert api_as("superuser").post(f"/api/{path}/1x/accept/").status_code == 404

@@ -33,6 +33,9 @@ def test_the_schema_validates_without_warnings_and_covers_every_endpoint(schema)
         "/api/sites/",
         "/api/sites/{id}/",
         "/api/sites/{id}/deactivate/",
+        "/api/subscriptions/",
+        "/api/subscriptions/{id}/",
+        "/api/subscriptions/{id}/retry/",
     } <= set(paths)
     assert "/api/tokens/" not in paths  # the workspace page, not an API endpoint
     schemes = schema["components"]["securitySchemes"]
