@@ -28,23 +28,8 @@ class SubscriptionSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Subscription
-        fields = [
-            "id",
-            "folder",
-            "saved_search",
-            "frequency",
-            "send_time",
-            "weekday",
-            "time_zone",
-            "channel",
-            "notify_url",
-            "allow_private_addresses",
-            "created_at",
-            "next_digest_at",
-            "waiting",
-            "sent",
-            "failed",
-        ]
+        # the page's choices, then what the API adds
+        fields = ["id", *SubscriptionForm.Meta.fields, "created_at", "next_digest_at", "waiting", "sent", "failed"]
         read_only_fields = ["created_at", "next_digest_at"]
 
     def validate(self, attrs: dict) -> dict:
