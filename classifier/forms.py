@@ -153,7 +153,8 @@ class RuleDraft:
     Fields: ``kind`` (new/refine/stop), ``folder`` (target), ``wrong`` (the folder being corrected),
     ``c`` (condition keywords, repeated), ``x`` (keywords that must be absent), ``sel`` (ids of the
     cornerstone cases selected as "must not change", the older difference list), ``ok`` (ids of the cornerstone
-    cases whose change the expert accepts; every other one shown must be left unchanged by a condition),
+    cases whose change the expert accepts; every other one shown must be left unchanged by a condition;
+    ``ok_shown=1``: accept every change the page shows),
     ``keep`` (ids of stored cases the expert excluded from the "would reclassify" list: they must not change),
     ``q`` (the words to search in the difference lists), ``version`` (the knowledge-base version the draft was
     checked on; sent with a commit).
@@ -175,6 +176,8 @@ class RuleDraft:
         self.selected = self._case_ids(data.getlist("sel"))
         self.accepted = self._case_ids(data.getlist("ok"))
         self.kept = self._case_ids(data.getlist("keep"))
+        #: "accept every change shown": the cornerstone cases the page shows, not excluded, join ``accepted``
+        self.accept_shown = data.get("ok_shown") == "1"
         self.search = (data.get("q") or "").strip()[: self.SEARCH_MAX]
         raw_version = data.get("version") or ""
         self.version: int | None = int(raw_version) if raw_version.isascii() and raw_version.isdigit() else None

@@ -314,6 +314,34 @@ def test_the_rule_page_commits_an_accepted_cornerstone_change_and_refuses_an_und
 
 
 @pytest.mark.django_db
+def test_accept_every_change_shown_accepts_the_cornerstone_cases_on_the_page_not_the_kept_ones(
+    ec, sport_kb, make_case, expert_user, monkeypatch
+):
+    """Two cornerstone cases would change: one button accepts both (with and without the page's script, the
+    button is a submit); a third beyond the page's limit is not accepted unseen."""
+    from classifier import views
+
+    football = sport_kb["football"]
+    second = make_case("goal penalty striker cup")
+    services.commit_rule(second, "new", expert_user, folder=football, conditions=["penalty"])
+    third = make_case("goal corner striker derby")
+    services.commit_rule(third, "new", expert_user, folder=football, conditions=["corner"])
+    article = article_of(sport_kb["new"])
+    draft = {"kind": "new", "folder": sport_kb["politics"].pk, "c": "goal"}
+    monkeypatch.setattr(views, "SHOWN_CASES", 2)
+    page = ec.post(reverse("classifier:rule", args=[article.pk]), draft)
+    shown = [s["change"].case.pk for s in page.context["stones"]]
+    assert len(shown) == 2 and 'id="accept-shown"' in page.content.decode()
+    assert "Accept the 2 changes shown" in page.content.decode()
+    accepted = ec.post(reverse("classifier:rule_check", args=[article.pk]), {**draft, "ok_shown": "1"})
+    assert sorted(accepted.context["validation"].accepted) == sorted(shown)
+    html = accepted.content.decode()
+    assert all(f'name="ok" value="{pk}" checked' in html for pk in shown)
+    hidden = ({sport_kb["stone"].pk, second.pk, third.pk} - set(shown)).pop()
+    assert f'name="ok" value="{hidden}" checked' not in html, "a change the expert has not seen stays undecided"
+
+
+@pytest.mark.django_db
 def test_absent_only_and_bare_stopping_rules_commit_from_the_rule_page(ec, sport_kb):
     """Issue 14, D6/D7 kept with the decisions: a rule of must-be-absent keywords only, and a stopping rule with no
     condition of its own (it changes its parent's cornerstone case, so that change is decided first)."""
