@@ -113,3 +113,9 @@ class Channel(filesystem.Channel):
 
 class Transport(filesystem.Transport):
     Channel = Channel
+
+    @property
+    def default_connection_params(self):
+        # a folder has no host: kombu's default ("localhost") made every worker and the beat warn at start
+        # ("No hostname was supplied. Reverting to default 'localhost'")
+        return {"port": self.default_port, "hostname": None}

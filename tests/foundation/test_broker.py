@@ -69,3 +69,13 @@ def test_concurrent_publishers_and_consumers_get_every_message_exactly_once_and_
     assert not errors, errors[:3]
     assert sorted(received) == list(range(PUBLISHERS * PER_PUBLISHER)), "every message exactly once"
     assert not list(folders["queue"].iterdir()), "no partial or claimed file left behind"
+
+
+def test_connecting_names_no_host_and_warns_nothing(tmp_path: Path, caplog):
+    """Every worker and the beat used to log "No hostname was supplied. Reverting to default 'localhost'"."""
+    options = {"data_folder_in": str(tmp_path), "data_folder_out": str(tmp_path), "control_folder": str(tmp_path)}
+    connection = Connection("filesystem://", transport="wims.broker:Transport", transport_options=options)
+    with caplog.at_level("WARNING", logger="kombu.connection"), connection as conn:
+        conn.connect()
+        conn.info()  # what a worker prints at start
+    assert not [r for r in caplog.records if "hostname" in r.getMessage()]
