@@ -1,7 +1,7 @@
 """Simulated expert: grow an MCRDR knowledge base from labelled documents and measure it.
 
-    python -m research.simulate --dataset DIR [--expert trace|svm] [--depth 12] [--min-leaf 1]
-                                  [--balanced] [--no-absent] [--noise 0.0] [--k 3] [--knowledge N]
+    python -m research.simulate --dataset DIR [--expert trace|svm] [--depth 8] [--min-leaf 1]
+                                  [--balanced] [--no-absent] [--pair-below 0.9] [--noise 0.0] [--k 3] [--knowledge N]
                                   [--checkpoints 50,100,...] [--json FILE] [--seed 0] [--validate]
 
 ``DIR`` holds ``manifest.csv`` (see :mod:`research.datasets`).  Files are
@@ -24,7 +24,9 @@ the training part only.  Two experts:
   the case's path through the wrong label's tree, the path that says "not this
   label".  When the tree is wrong about the case, the condition is a general
   high-precision word instead: the case's word with the best precision for the
-  label in the training part.  Levels of expertise: ``--depth``, ``--min-leaf``,
+  label in the training part; when even that word means the label less often than
+  ``--pair-below`` (0.9), it is paired with the case's word that makes the pair
+  most precise there.  Levels of expertise: ``--depth``, ``--min-leaf``,
   ``--balanced`` (how the trees are grown) and ``--noise`` (the chance that a path
   word is replaced by a random word of the case).
 * ``svm``: the ``k`` highest-weighted terms of the target label present in the
@@ -413,6 +415,7 @@ class TraceSettings:
     absent_limit: int | None = None  # keep only the first (nearest the root) this many absent-word tests
     stop_from: str = "wrong"  # a stop's path: "wrong" (the wrong label's tree) or "gold" (the case's own labels)
     fallback_precision: float = 0.5  # a fallback word must mean the label at least this often in training
+    pair_below: float | None = 0.9  # a fallback word less precise than this is paired (None: single words only)
 
     def to_dict(self) -> dict:
         return {
@@ -428,6 +431,7 @@ class TraceSettings:
             "absent_limit": self.absent_limit,
             "stop_from": self.stop_from,
             "fallback_precision": self.fallback_precision,
+            "pair_below": self.pair_below,
         }
 
 
@@ -478,11 +482,14 @@ class TraceKnowledge:
         self.term_index = {t: i for i, t in enumerate(self.terms)}
         self.df = np.asarray(x.sum(axis=0)).ravel()
         self.n = len(train)
+        self._x = x  # binary term features (columns: terms), kept to count the training cases of a word pair
+        self._y: dict[str, object] = {}
         self._trees: dict[str, tuple | None] = {}
         self._label_df: dict[str, object] = {}
         self.prior: dict[str, float] = {}
         for label in self.labels:
             y = np.array([1 if label in item.labels else 0 for item in train])
+            self._y[label] = y.astype(bool)
             self.prior[label] = float(y.mean()) if len(y) else 0.0
             self._label_df[label] = np.asarray(x[y == 1].sum(axis=0)).ravel() if y.any() else np.zeros(len(self.terms))
             if not y.any() or y.all():
@@ -540,6 +547,27 @@ class TraceKnowledge:
         m = self.settings.smoothing
         return (float(self._label_df[label][i]) + m * self.prior[label]) / (float(self.df[i]) + m)  # type: ignore[index]
 
+    def best_partner(self, label: str, word: str, case: Iterable[str]) -> tuple[str, float] | None:
+        """The case's word that, together with ``word``, means ``label`` most often in the training part, and
+        that pair's precision (smoothed as :meth:`precision`; the pair must occur in ``min_support`` cases);
+        None when no word of the case makes a supported pair."""
+        i = self.term_index.get(word)
+        others = sorted(w for w in case if w != word and w in self.term_index)
+        if i is None or not others:
+            return None
+        np = _sklearn()["np"]
+        rows = self._x[:, i].nonzero()[0]  # the training cases holding the first word
+        block = self._x[rows][:, [self.term_index[w] for w in others]]
+        together = np.asarray(block.sum(axis=0)).ravel()
+        with_label = np.asarray(block[self._y[label][rows]].sum(axis=0)).ravel()  # type: ignore[index]
+        m = self.settings.smoothing
+        precision = (with_label + m * self.prior[label]) / (together + m)
+        precision[together < self.settings.min_support] = 0.0
+        best = int(precision.argmax())  # ties: the alphabetically first, so runs repeat
+        if precision[best] <= 0.0:
+            return None
+        return others[best], float(precision[best])
+
     def support(self, word: str) -> int:
         i = self.term_index.get(word)
         return 0 if i is None else int(self.df[i])
@@ -552,7 +580,9 @@ class RuleTraceExpert(SimulatedExpert):
     * new / refining rule for a missing label L: the case's path through L's tree;
     * stopping rule for a wrong label W: the case's path through W's tree (the path that says "not W");
     * a path with no usable present word (the tree is wrong about this case): the case's word with the best
-      precision for the label in the training part (for a stop: for the case's own labels against W);
+      precision for the label in the training part (for a stop: for the case's own labels against W); for a
+      new or refining rule, when that precision is below ``pair_below``, with the case's word that makes the
+      pair most precise;
     * then, while a cornerstone case would change unacceptably, the best such word of the recomputed
       difference list, or failing that a must-be-absent word common to those cornerstone cases.
 
@@ -625,6 +655,14 @@ class RuleTraceExpert(SimulatedExpert):
                 self.stats.unresolved += 1
                 return False
             present = [best]
+            pair_below = self.settings.pair_below
+            if proposal.kind != RuleKind.STOP and pair_below is not None and score(best) < pair_below:
+                # a word that means the label only now and then: a person names the case's second word that
+                # makes the pair reliable (in the training part), rather than a rule that fires too widely
+                target = self.labels[cast(int, proposal.folder)]
+                partner = self.trace.best_partner(target, best, case)
+                if partner is not None and partner[1] > score(best):
+                    present.append(partner[0])
             self.stats.fallbacks += 1
         return self._validate_and_commit(case_id, case, proposal.with_conditions(present, absent), score)
 
@@ -905,6 +943,12 @@ def main(argv: list[str] | None = None) -> int:
         default=defaults.absent,
         help="trace: the path's absent-word tests become must-be-absent conditions",
     )
+    parser.add_argument(
+        "--pair-below",
+        type=float,
+        default=defaults.pair_below,
+        help="trace: pair a fallback word less precise than this with the case's best partner word (0: never)",
+    )
     parser.add_argument("--k", type=int, default=3, help="svm: conditions the expert picks first (default 3)")
     parser.add_argument("--noise", type=float, default=0.0, help="chance of a random word instead of the expert's")
     parser.add_argument("--knowledge", type=int, default=None, help="svm: terms per label the expert knows")
@@ -933,6 +977,7 @@ def main(argv: list[str] | None = None) -> int:
         class_weight="balanced" if args.balanced else None,
         absent=args.absent,
         noise=args.noise,
+        pair_below=args.pair_below or None,
     )
     n_train = sum(item.split == "train" for item in items)
     held = "validation" if args.validate else "test"

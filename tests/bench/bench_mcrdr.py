@@ -109,8 +109,11 @@ correction is left unresolved.
   the target label's tree (present-word tests as conditions, absent-word tests as must-be-absent
   conditions); a stopping rule's are the path through the wrong label's tree that says "not this
   label". When the tree is wrong about the case, the condition is the case's word with the best
-  precision for the label in the training part (at least 0.5, at least 3 training cases). The
-  difference-list word added for a cornerstone case is the one with the best such precision.
+  precision for the label in the training part (at least 0.5, at least 3 training cases); for a
+  new or refining rule, when that word means the label less than 0.9 of the time, it is paired with
+  the case's word that makes the pair most precise in the training part (at least 3 training cases
+  holding both; only when the pair is more precise than the word alone). The difference-list word
+  added for a cornerstone case is the one with the best such precision.
   *Expert ceiling*: the trees classifying the test part alone (a label for every tree saying yes).
 * **SVM-term expert** (`--expert svm`, the previous default): the k = 3 highest-weighted terms of
   the target label present in the case, from a one-vs-rest linear SVM on binary term features.
@@ -120,10 +123,20 @@ per leaf, no class weights, absent conditions on) by the mean micro F1 of BBC an
 validation split carved from each training part (`python -m research.simulate --dataset DIR
 --validate --depth D`: a seeded 20 % of the training part held out, the test part unused). Depth 8
 scored 0.878 (BBC) and 0.815 (Reuters) there; 12: 0.865 / 0.810; 16: 0.847 / 0.813; unlimited:
-0.845 (BBC). Nothing was tuned on the test part. The baselines are trained, at each checkpoint, on
-exactly the cases the expert has seen (bag of words; one-vs-rest for Reuters); the experts'
-knowledge is fitted once on the whole training part. F1 is measured on the test part; macro F1
-averages over the labels present in the test part.
+0.845 (BBC). Then, at depth 8, the precision below which a fallback word is paired (`--pair-below
+P`) was chosen among off, 0.8, 0.9, 0.95 and 0.99 on the same kind of validation split, with seeds
+0-3 for BBC and 0-1 for Reuters (seed 0 is `--validate --seed 0`; the other seeds carve the seed-0
+manifest's training part with `validation_split(items, seed=s)` and shuffle the stream with
+`run(..., seed=s)`). Mean over the seeds, micro F1 at rules per case seen: BBC off 0.875 at 0.134,
+0.8: 0.875 at 0.132, 0.9: 0.875 at 0.122, 0.95: 0.873 at 0.116, 0.99: 0.873 at 0.115; Reuters off
+0.814 at 0.223 (macro 0.509), 0.8: 0.815 at 0.205 (0.508), 0.9: 0.814 at 0.198 (0.507), 0.95: 0.815
+at 0.195 (0.507), 0.99: 0.815 at 0.195 (0.507). 0.9 was kept: fewer rules with no loss of F1 on
+either set. Nothing was tuned on the test part. Issue 14's targets (BBC micro F1 >= 0.90 at <= 0.10
+rules per case seen; Reuters micro F1 >= 0.83 and macro F1 above the linear SVM's) are not all met:
+see the tables below. The baselines are trained, at each checkpoint, on exactly the cases the
+expert has seen (bag of words; one-vs-rest for Reuters); the experts' knowledge is fitted once on
+the whole training part. F1 is measured on the test part; macro F1 averages over the labels present
+in the test part.
 """
 
 

@@ -378,3 +378,46 @@ def test_run_with_either_expert(tmp_path):
     assert expert.ceiling == {} and isinstance(expert, SimulatedExpert)
     with pytest.raises(ValueError, match="unknown expert"):
         simulate.run(items, expert="oracle")
+
+
+def pair_items():
+    """'match' means sport only two times in three, 'match' with 'cup' always (training part)."""
+    docs = [({"sport"}, ["goal", "league", "match", "week"] + (["cup"] if n < 5 else [])) for n in range(10)]
+    docs += [({"business"}, ["shares", "match", "week"])] * 5 + [({"business"}, ["shares", "cup", "week"])] * 5
+    docs += [({"tech"}, ["software", "week"])] * 10
+    return [
+        simulate.Item(n, simulate.Path(f"{n}.txt"), frozenset(labels), "train", tokens=tokens)
+        for n, (labels, tokens) in enumerate(docs)
+    ]
+
+
+def test_trace_fallback_word_below_pair_precision_gets_the_partner_word_that_makes_it_reliable():
+    train = pair_items()
+    case = frozenset({"match", "cup", "week"})  # no 'goal' or 'league': sport's tree says no, the fallback speaks
+    settings = simulate.TraceSettings(max_depth=1)
+    knowledge = simulate.TraceKnowledge(train, sorted(TOPIC_WORDS), settings)
+    assert not knowledge.path("sport", case).positive
+    assert knowledge.precision("sport", "match") < settings.pair_below
+    partner, precision = knowledge.best_partner("sport", "match", case)
+    assert partner == "cup" and precision > knowledge.precision("sport", "match")
+    expert = simulate.RuleTraceExpert(knowledge, FOLDERS)
+    assert expert.learn(1000, case, ["sport"]) == 1
+    (rule,) = list(expert.tree)
+    assert rule.folder == FOLDERS["sport"] and rule.conditions == {"match", "cup"} and expert.stats.fallbacks == 1
+    # with pairing off the expert states the single word, as before
+    single = simulate.RuleTraceExpert(
+        simulate.TraceKnowledge(train, sorted(TOPIC_WORDS), simulate.TraceSettings(max_depth=1, pair_below=None)),
+        FOLDERS,
+    )
+    assert single.learn(1000, case, ["sport"]) == 1
+    assert next(iter(single.tree)).conditions == {"match"}
+
+
+def test_trace_fallback_word_stays_single_when_no_partner_is_more_precise():
+    train = pair_items()
+    knowledge = simulate.TraceKnowledge(train, sorted(TOPIC_WORDS), simulate.TraceSettings(max_depth=1))
+    case = frozenset({"match", "week"})  # 'week' is in every training case: pairing adds nothing
+    assert knowledge.best_partner("sport", "match", case)[1] <= knowledge.precision("sport", "match")
+    expert = simulate.RuleTraceExpert(knowledge, FOLDERS)
+    assert expert.learn(1001, case, ["sport"]) == 1
+    assert next(iter(expert.tree)).conditions == {"match"}
