@@ -685,6 +685,7 @@ def article_filters(request, pk):
     """The article's phrases with the filters' decisions, a marking mode, and the metrics per site."""
     article = get_object_or_404(Article.objects.select_related("site"), pk=pk)
     phrases, origin = selectors.article_phrases(article)
+    view = _view_of(request)[1]
     if request.method == "POST":
         labels = {}
         for key, value in request.POST.items():
@@ -696,7 +697,7 @@ def article_filters(request, pk):
             messages.error(request, str(exc))
         else:
             messages.success(request, f"Saved {n} phrase labels.")
-        return redirect("classifier:article_filters", pk=pk)
+        return redirect(_with_view(reverse("classifier:article_filters", args=[pk]), view))
     page = selectors.filter_page(article, phrases)
     labels = page["labels"]
     shown = [
@@ -717,7 +718,8 @@ def article_filters(request, pk):
             "phrases": shown,
             "origin": origin,
             "marking": request.GET.get("mark") == "1",
-            "article_url": _article_url(article.pk, _view_of(request)[1]),
+            "article_url": _article_url(article.pk, view),
+            "view": view,
             "labelled": len(labels),
         },
     )

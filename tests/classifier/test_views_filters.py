@@ -57,6 +57,19 @@ def test_marking_stores_labels_and_shows_metrics_per_site(ec, demo_article):
         assert name in html
 
 
+def test_marking_and_saving_keep_the_view_the_article_was_opened_in(ec, demo_article):
+    """Saving phrase labels used to drop the view: back on the article, j/k walked the whole inbox."""
+    article, _ = demo_article
+    url = reverse("classifier:article_filters", args=[article.pk])
+    html = ec.get(url, {"view": "state=pending"}).content.decode()
+    assert 'href="?mark=1&amp;view=state%3Dpending"' in html
+    marking = ec.get(url, {"mark": "1", "view": "state=pending"}).content.decode()
+    assert '<input type="hidden" name="view" value="state=pending">' in marking
+    assert 'href="?view=state%3Dpending"' in marking  # leaving marking mode keeps it too
+    response = ec.post(url, {"p0": "core", "view": "state=pending"})
+    assert response.status_code == 302 and response["Location"] == f"{url}?view=state%3Dpending"
+
+
 def test_labels_for_phrases_that_do_not_exist_are_refused(ec, demo_article):
     article, _ = demo_article
     url = reverse("classifier:article_filters", args=[article.pk])
