@@ -28,6 +28,11 @@ class SiteRefSerializer(serializers.ModelSerializer):
         fields = ["id", "name"]
 
 
+class UserRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+
+
 class FolderRefSerializer(serializers.ModelSerializer):
     class Meta:
         model = Folder
@@ -98,6 +103,7 @@ class ArticleDetailSerializer(serializers.ModelSerializer):
     keywords = serializers.SerializerMethodField(help_text="DocView keywords, highest weight first.")
     suggestions = serializers.SerializerMethodField()
     classifications = serializers.SerializerMethodField()
+    assignee = UserRefSerializer(allow_null=True, read_only=True, help_text="The expert it is assigned to, if any.")
 
     class Meta:
         model = Article
@@ -110,6 +116,7 @@ class ArticleDetailSerializer(serializers.ModelSerializer):
             "collected_at",
             "state",
             "review_state",
+            "assignee",
             "duplicate_of",
             "core_text",
             "abstract",

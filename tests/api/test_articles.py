@@ -144,6 +144,14 @@ def test_the_detail_has_the_text_docview_elements_suggestions_with_rule_paths_an
     assert row["state"] == "suggested"
     assert row["rule"] == kb["rule"].pk
     assert row["decided_by"] is None
+    assert data["assignee"] is None
+
+
+@pytest.mark.django_db
+def test_the_detail_names_the_expert_the_article_is_assigned_to(api_as, users, kb):
+    Article.objects.filter(pk=kb["pending"].pk).update(assignee=users["expert"])
+    data = api_as("expert").get(f"/api/articles/{kb['pending'].pk}/").json()
+    assert data["assignee"] == {"id": users["expert"].pk, "username": "expert"}
 
 
 @pytest.mark.django_db
