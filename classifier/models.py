@@ -213,11 +213,11 @@ class ReviewState(models.TextChoices):
     classifier.services.refresh_review_states."""
 
     UNREVIEWED = "unreviewed", "Unreviewed"  # no folder: not processed yet, or no rule fires and nobody decided
-    PENDING = "pending", "Suggestions pending"  # at least one suggested folder nobody decided on yet
+    PENDING = "pending", "Suggested"  # at least one suggested folder nobody decided on yet
     # no suggestion pending, and a rejected folder still waits for the rule that corrects it (Correction)
     CORRECTION = "correction", "Rejected, rule pending"
     # nothing pending, and an expert accepted or rejected a folder or marked the article reviewed with no folder
-    CLASSIFIED = "classified", "Classified"
+    CLASSIFIED = "classified", "Reviewed"
 
 
 class Classification(models.Model):
