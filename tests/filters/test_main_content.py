@@ -201,3 +201,54 @@ def test_a_phrase_rescued_from_the_length_filter_then_removed_by_link_density_is
     # found by the property test: <p><a>T</a></p> was removed by the tag filter and marked rescued by <p>
     (phrase,) = [p for p in core(page("<p><a href='x'>T</a></p>")).phrases if p.text == "T"]
     assert phrase.removed_by == "tag" and phrase.rescued_by is None
+
+
+MORE_STORIES = "".join(
+    f"<div><h3><a href='/story/{i}'>Hospital {name} opens a new children's ward</a></h3>"
+    f"<p>The ward has {i + 20} beds and a play room, and it will take its first patients in the spring.</p></div>"
+    for i, name in enumerate(("North", "South", "East", "West"))
+)
+
+
+def test_a_list_of_story_teasers_inside_the_main_content_is_removed():
+    # "More in Health": linked headline + short lead, again and again, with no class or id to name it
+    html = page(f"<div>{ARTICLE}<p>Reporting by the health desk.</p><div>{MORE_STORIES}</div></div>")
+    ex = core(html)
+    assert_article_kept(ex)
+    assert "play room" not in ex.text
+    (phrase, *_) = removed_with(ex, "play room")
+    assert phrase.reason() == "removed by content: list of story teasers"
+
+
+def test_an_article_with_linked_subheadings_is_not_a_teaser_list():
+    sections = "".join(
+        f"<h3><a href='#s{i}'>Section {i}: what the clinic found</a></h3>"
+        f"<p>Doctors at the clinic saw {i + 3} more cases this week than last, most of them in children under "
+        f"five, and expect the numbers to keep rising until the vaccination drive reaches every school.</p>"
+        f"<p>Parents were asked to keep children with a fever at home and to call the helpline first.</p>"
+        for i in range(4)
+    )
+    ex = core(page(f"<article>{ARTICLE}{sections}</article>"))
+    assert_article_kept(ex)
+    assert "3 more cases this week" in ex.text and "6 more cases this week" in ex.text
+
+
+def test_teasers_beside_the_article_are_not_its_lead():
+    teasers = "".join(
+        f"<p><a href='/s{i}'>Hospital {i} opens a ward</a> By A. Writer: the ward has beds and a play room and "
+        f"takes its first patients in the spring.</p>"
+        for i in range(3)
+    )
+    more = "".join(
+        f"<p>Paragraph {i} of the report: the regional health authority said that the outbreak was "
+        f"contained to three towns and that clinics would stay open on Saturday mornings.</p>"
+        for i in range(8)
+    )
+    html = page(
+        f"<div><div>{teasers}</div><p class='dek'>Forty new cases in a week, most among unvaccinated "
+        f"children.</p><div>{ARTICLE}{more}</div></div>"
+    )
+    ex = core(html)
+    assert_article_kept(ex)
+    assert "Forty new cases in a week" in ex.text  # the standfirst is the lead
+    assert "play room" not in ex.text
