@@ -42,6 +42,8 @@ _NOISE_MARKS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"|popular|most-read|mostread|outbrain|taboola|promo|teaser|more-from|related-posts|related-articles)$",
         ),
         ("share buttons", r"^(share|sharing|social|sharebar|share-buttons|social-share|follow-us|print|email-this)$"),
+        ("author's bio", r"^(author-bio|about-author|author-box|authorbox|author-info|author-profile|bio)$"),
+        ("references", r"^(references|citations|sources|bibliography)$"),
         ("caption", r"^(caption|wp-caption|credit|credits|image-credit|photo-credit)$"),
         ("advertising", r"^(ad|ads|advert|advertisement|advertising|sponsor|sponsored|banner-ad|dfp|google_ad)$"),
         (

@@ -252,3 +252,25 @@ def test_teasers_beside_the_article_are_not_its_lead():
     assert_article_kept(ex)
     assert "Forty new cases in a week" in ex.text  # the standfirst is the lead
     assert "play room" not in ex.text
+
+
+@pytest.mark.parametrize(
+    ("region", "reason"),
+    [
+        (
+            "<div class='post-author-bio'><p>Jane Doe has covered public health for the Daily Health since 2009 "
+            "and lives in Leeds with her two cats.</p></div>",
+            "author's bio",
+        ),
+        (
+            "<ol class='references'><li>Regional Health Authority, Weekly measles bulletin, week 14, 2025, "
+            "tables 2 and 3.</li></ol>",
+            "references",
+        ),
+    ],
+)
+def test_an_authors_bio_and_a_reference_list_inside_the_article_are_removed(region, reason):
+    ex = core(page(f"<article>{ARTICLE}{region}</article>"))
+    assert_article_kept(ex)
+    (phrase,) = [p for p in ex.phrases if len(p.text) > 60 and p.text[:20] in region]
+    assert phrase.reason() == f"removed by content: {reason}"
