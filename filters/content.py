@@ -98,6 +98,11 @@ _HEADLINE_LINKS = 0.8  # a linked headline: a phrase nearly all link...
 _HEADLINE_MIN = 15  # ... of this many characters or more
 _TEASER_BETWEEN = 2  # short phrases (byline, date) allowed between a teaser's headline and its lead
 
+#: class tokens that hide an element on large screens ("elementor-hidden-desktop", "md:hidden"): a copy of
+#: the page's text for small screens (a plain "hidden" is often an accordion's closed panel: not this)
+_HIDDEN_ON_DESKTOP = re.compile(
+    r"(?:^|\s)(?:\S*hidden-(?:desktop|lg|xl)|hide-(?:on-)?desktop|(?:md|lg|xl):hidden)(?=\s|$)", re.ASCII
+)
 
 _MARK_SPLIT = re.compile(r"[\s_-]+")
 
@@ -132,6 +137,8 @@ def marks_reason(marks: str) -> str | None:
         return reason
     parts = _mark_parts(marks)
     reason = next((name for name, pattern in _NOISE_MARKS if pattern.search(parts)), None)
+    if reason is None and _HIDDEN_ON_DESKTOP.search(marks):
+        reason = "hidden on large screens"
     if len(_REASON_CACHE) >= _REASON_CACHE_MAX:
         _REASON_CACHE.clear()
     _REASON_CACHE[marks] = reason

@@ -274,3 +274,14 @@ def test_an_authors_bio_and_a_reference_list_inside_the_article_are_removed(regi
     assert_article_kept(ex)
     (phrase,) = [p for p in ex.phrases if len(p.text) > 60 and p.text[:20] in region]
     assert phrase.reason() == f"removed by content: {reason}"
+
+
+def test_a_copy_of_the_text_for_small_screens_is_removed():
+    mobile = (
+        "<div class='elementor-element elementor-hidden-desktop elementor-hidden-tablet'><p>Clinics open on "
+        "Saturday mornings until the end of the month: no appointment is needed.</p></div>"
+    )
+    ex = core(page(f"<article>{ARTICLE}{mobile}</article>"))
+    assert_article_kept(ex)
+    (phrase,) = removed_with(ex, "Clinics open on Saturday")
+    assert phrase.reason() == "removed by content: hidden on large screens"
