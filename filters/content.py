@@ -86,6 +86,8 @@ BLOCK_LINK_MAX = 400
 NOISE_MAX_SHARE = 0.3
 #: the main content narrows to a child block holding at least this share of its article-like text
 NARROW_SHARE = 0.7
+#: a main content that is one paragraph widens to its parent when the parent holds this many times its text
+PARAGRAPH_CLIMB = 2.0
 #: a list of story teasers: a block holding at least TEASER_MIN teasers (a linked headline, then its lead),
 #: at most TEASER_TEXT characters of article-like text per teaser, a teaser for every 1 / TEASER_PER_TEXT
 #: article-like phrases (an article's paragraphs outnumber its linked subheadings), and less than
@@ -315,6 +317,17 @@ def decide(
             if inner < 0 or subtree[inner] < NARROW_SHARE * subtree[best]:
                 break
             lead_from, best = best, inner
+    if best > 0 and tags[best] == "p":
+        # one paragraph is not an article: its siblings hold more of it (under a container that also
+        # holds a long comment thread, which weighs against the container); named regions stay removed
+        clean = [0] * n
+        for i in range(n - 1, -1, -1):
+            if noise[i] is None:
+                clean[i] += text_chars[i]
+                if parents[i] >= 0:
+                    clean[parents[i]] += clean[i]
+        while best > 0 and tags[best] == "p" and clean[parents[best]] >= PARAGRAPH_CLIMB * clean[best]:
+            best = parents[best]
     blocks.main = best
     # a list of story teasers ("More in ...": linked headline, short lead, again and again) holding less
     # than half of the main content's article-like text is neither the lead nor part of the article

@@ -285,3 +285,24 @@ def test_a_copy_of_the_text_for_small_screens_is_removed():
     assert_article_kept(ex)
     (phrase,) = removed_with(ex, "Clinics open on Saturday")
     assert phrase.reason() == "removed by content: hidden on large screens"
+
+
+def test_an_article_beside_a_long_comment_thread_in_one_container_is_not_one_paragraph():
+    # the thread weighs against the container the paragraphs share, so that the best block alone would be
+    # the longest paragraph
+    paragraphs = "".join(
+        f"<p>Paragraph {i} of the report: the regional health authority said on Monday that the outbreak, "
+        f"which began in a primary school in March, had spread to three neighbouring towns, that forty new "
+        f"cases were reported this week, and that clinics would stay open on Saturday mornings until the end "
+        f"of the month{', with no appointment needed for children under twelve' * (i == 1)}.</p>"
+        for i in range(3)
+    )
+    comments = "".join(
+        f"<li><p>Reader {i} wrote: I think the council should have acted much sooner on this, my neighbour's "
+        f"children were ill for weeks before anyone noticed, and the clinic was closed.</p></li>"
+        for i in range(10)
+    )
+    ex = core(page(f"<div class='post'>{paragraphs}<div class='comments'><ol>{comments}</ol></div></div>"))
+    for i in range(3):
+        assert f"Paragraph {i} of the report" in ex.text, ex.explain()
+    assert "Reader 3 wrote" not in ex.text
