@@ -44,6 +44,7 @@ _NOISE_MARKS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("share buttons", r"^(share|sharing|social|sharebar|share-buttons|social-share|follow-us|print|email-this)$"),
         ("author's bio", r"^(author-bio|about-author|author-box|authorbox|author-info|author-profile|bio)$"),
         ("references", r"^(references|citations|sources|bibliography)$"),
+        ("dialog", r"^(modal|dialog|popup)$"),
         ("caption", r"^(caption|wp-caption|credit|credits|image-credit|photo-credit)$"),
         ("advertising", r"^(ad|ads|advert|advertisement|advertising|sponsor|sponsored|banner-ad|dfp|google_ad)$"),
         (

@@ -267,9 +267,14 @@ def test_teasers_beside_the_article_are_not_its_lead():
             "tables 2 and 3.</li></ol>",
             "references",
         ),
+        (
+            "<div class='newsletter-modal' role='dialog'><p>Join forty thousand readers who get the Daily Health "
+            "briefing in their inbox every morning.</p></div>",
+            "dialog",
+        ),
     ],
 )
-def test_an_authors_bio_and_a_reference_list_inside_the_article_are_removed(region, reason):
+def test_an_authors_bio_a_reference_list_and_a_dialog_inside_the_article_are_removed(region, reason):
     ex = core(page(f"<article>{ARTICLE}{region}</article>"))
     assert_article_kept(ex)
     (phrase,) = [p for p in ex.phrases if len(p.text) > 60 and p.text[:20] in region]
