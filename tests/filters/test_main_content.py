@@ -268,7 +268,7 @@ def test_teasers_beside_the_article_are_not_its_lead():
             "references",
         ),
         (
-            "<div class='newsletter-modal' role='dialog'><p>Join forty thousand readers who get the Daily Health "
+            "<div class='modal-body' role='dialog'><p>Join forty thousand readers who get the Daily Health "
             "briefing in their inbox every morning.</p></div>",
             "dialog",
         ),
