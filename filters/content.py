@@ -12,7 +12,7 @@ block element whose text is most article-like, by a maximum-sum subtree over the
 
 Then, within the main content, phrases are removed with the reason (the element that names a comment
 section, a related-stories list, a caption...; an unnamed list of story teasers: linked headline, short
-lead, again and again), and the thesis's length and tag filters run with their context: short table cells
+lead, again and again; a copyright line), and the thesis's length and tag filters run with their context: short table cells
 and list items, and headlines that are links, stay inside the main content.
 Outside it, every phrase is removed as "outside the main content", but for the page's headline.
 The redundant-phrase filter runs last, as in the thesis.
@@ -106,6 +106,11 @@ _TEASER_BETWEEN = 2  # short phrases (byline, date) allowed between a teaser's h
 _HIDDEN_ON_DESKTOP = re.compile(
     r"(?:^|\s)(?:\S*hidden-(?:desktop|lg|xl)|hide-(?:on-)?desktop|(?:md|lg|xl):hidden)(?=\s|$)", re.ASCII
 )
+
+#: a copyright line under the article ("Copyright 2005 The Associated Press. All rights reserved. This material
+#: may not be published..."): not its text
+_COPYRIGHT = re.compile(r"^\W*(?:copyright\b|©)|all rights reserved", re.IGNORECASE)
+_NOTICE_MAX = 300
 
 _MARK_SPLIT = re.compile(r"[\s_-]+")
 
@@ -391,6 +396,8 @@ def decide(
                 ph.removed_by, ph.note = "content", noise[i] or "outside the main content"
         elif i >= 0 and noise[i] is not None:
             ph.removed_by, ph.note = "content", noise[i]
+        elif len(text) <= _NOTICE_MAX and _COPYRIGHT.search(text):
+            ph.removed_by, ph.note = "content", "copyright notice"
         if ph.removed_by is None:
             block_tag = tags[i] if i >= 0 else ""
             ld = ph.link_density or 0.0

@@ -311,3 +311,16 @@ def test_an_article_beside_a_long_comment_thread_in_one_container_is_not_one_par
     for i in range(3):
         assert f"Paragraph {i} of the report" in ex.text, ex.explain()
     assert "Reader 3 wrote" not in ex.text
+
+
+def test_a_copyright_line_under_the_article_is_removed_but_not_a_sentence_about_copyright():
+    html = page(
+        f"<div class='story'>{ARTICLE}<p>Copyright 2025 The Associated Press. All rights reserved. This material "
+        "may not be published, broadcast, rewritten or redistributed.</p><p>The copyright of the school's "
+        "vaccination leaflet belongs to the regional health authority, which allows schools to copy it.</p></div>"
+    )
+    ex = core(html)
+    assert_article_kept(ex)
+    (notice,) = removed_with(ex, "All rights reserved")
+    assert notice.reason() == "removed by content: copyright notice"
+    assert "The copyright of the school's vaccination leaflet" in ex.text
