@@ -107,6 +107,8 @@ _HIDDEN_ON_DESKTOP = re.compile(
     r"(?:^|\s)(?:\S*hidden-(?:desktop|lg|xl)|hide-(?:on-)?desktop|(?:md|lg|xl):hidden)(?=\s|$)", re.ASCII
 )
 
+#: a phrase of this many characters kept a second time is a copy (one shown per screen width, a carousel's clone)
+REPEAT_MIN = 40
 #: a copyright line under the article ("Copyright 2005 The Associated Press. All rights reserved. This material
 #: may not be published..."): not its text
 _COPYRIGHT = re.compile(r"^\W*(?:copyright\b|©)|all rights reserved", re.IGNORECASE)
@@ -374,6 +376,7 @@ def decide(
     redundant = frozenset(profile.filtering_phrases) if filtering_phrases is None else filtering_phrases
     headline = title.casefold()
     counts = {"total": len(phrases), "length": 0, "tag": 0, "redundancy": 0, "content": 0, "core": 0, "rescued": 0}
+    kept: set[str] = set()
     for ph in phrases:
         i = ph.node
         ph.removed_by = ph.rescued_by = ph.note = None
@@ -410,6 +413,12 @@ def decide(
                 ph.removed_by = "tag"
             if ph.removed_by is None and redundant and text in redundant:
                 ph.removed_by = "redundancy"
+        # a long phrase kept twice: a copy of the text for another screen width, a carousel's clone, a pull quote
+        if ph.removed_by is None and len(text) >= REPEAT_MIN:
+            if text in kept:
+                ph.removed_by, ph.note = "content", "repeated on the page"
+            else:
+                kept.add(text)
         if ph.removed_by is not None:
             ph.rescued_by = None  # rescued from the length filter, then removed by another: not rescued
         if ph.removed_by is None:

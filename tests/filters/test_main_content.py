@@ -324,3 +324,16 @@ def test_a_copyright_line_under_the_article_is_removed_but_not_a_sentence_about_
     (notice,) = removed_with(ex, "All rights reserved")
     assert notice.reason() == "removed by content: copyright notice"
     assert "The copyright of the school's vaccination leaflet" in ex.text
+
+
+def test_a_second_copy_of_a_paragraph_is_removed_and_the_first_kept():
+    # page builders write the text once per screen width and hide all but one with CSS
+    copy = (
+        "<p>Vaccination clinics will open on Saturday mornings until the end of the month, the authority said, "
+        "and no appointment is needed for children under twelve.</p>"
+    )
+    ex = core(page(f"<article><div class='v-1'>{ARTICLE}</div><div class='v-2'>{copy}</div></article>"))
+    assert_article_kept(ex)
+    copies = [p for p in ex.phrases if "no appointment is needed" in p.text]
+    assert [p.removed_by for p in copies] == [None, "content"]
+    assert copies[1].reason() == "removed by content: repeated on the page"
