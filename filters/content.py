@@ -198,13 +198,14 @@ def _teaser_counts(
     between = 0  # short phrases since it (a byline, a date)
     for ph in phrases:
         i = ph.node
-        if ph.neg is not None or i < first or noise[i] is not None:
+        if i < first or ph.neg is not None or noise[i] is not None:
             continue
-        ld = ph.link_density or 0.0
-        length = len(ph.text)
-        if ld >= _HEADLINE_LINKS and length >= _HEADLINE_MIN:
-            headline, between = i, 0
-        elif ld <= TEXT_MAX_LINKS and length >= _TEXT_MIN:
+        ld = ph.link_density
+        if ld and ld >= _HEADLINE_LINKS:
+            if len(ph.text) >= _HEADLINE_MIN:
+                headline, between = i, 0
+                continue
+        elif (not ld or ld <= TEXT_MAX_LINKS) and len(ph.text) >= _TEXT_MIN:
             texts[i] += 1
             if headline >= 0:
                 a, b = headline, i  # their nearest common block (parents come first in document order)
@@ -215,8 +216,9 @@ def _teaser_counts(
                         b = parents[b]
                 if a >= first:
                     teasers[a] += 1
-            headline = -1
-        elif headline >= 0:
+                headline = -1
+            continue
+        if headline >= 0:
             between += 1
             if between > _TEASER_BETWEEN:
                 headline = -1
@@ -353,7 +355,9 @@ def decide(
     if lead_from >= 0:
         for i in range(lead_from + 1, best):
             p = parents[i]
-            lead[i] = (p == lead_from or (p > lead_from and lead[p])) and not teaser_list(i)
+            lead[i] = (p == lead_from or (p > lead_from and lead[p])) and not (
+                teasers[i] >= TEASER_MIN and teaser_list(i)
+            )
     inside = [best < 0] * n
     if best >= 0:
         inside[best] = True
@@ -365,7 +369,7 @@ def decide(
                 # weighs against it: not part of the article
                 if noise[i] is None and sums[i] < 0 and chars[i] >= 100 and link_chars[i] > 0.5 * chars[i]:
                     noise[i] = "list of links"
-                elif noise[i] is None and teaser_list(i):
+                elif noise[i] is None and teasers[i] >= TEASER_MIN and teaser_list(i):
                     noise[i] = "list of story teasers"
                 elif noise[i] is None:
                     noise[i] = noise[p]
@@ -399,7 +403,9 @@ def decide(
                 ph.removed_by, ph.note = "content", noise[i] or "outside the main content"
         elif i >= 0 and noise[i] is not None:
             ph.removed_by, ph.note = "content", noise[i]
-        elif len(text) <= _NOTICE_MAX and _COPYRIGHT.search(text):
+        elif ("opyright" in text or "©" in text or "eserved" in text or "ESERVED" in text or "OPYRIGHT" in text) and (
+            len(text) <= _NOTICE_MAX and _COPYRIGHT.search(text)
+        ):
             ph.removed_by, ph.note = "content", "copyright notice"
         if ph.removed_by is None:
             block_tag = tags[i] if i >= 0 else ""
