@@ -11,7 +11,8 @@ block element whose text is most article-like, by a maximum-sum subtree over the
 * each block element scores the sum of its subtree; the best one is the main content.
 
 Then, within the main content, phrases are removed with the reason (the element that names a comment
-section, a related-stories list, a caption...), and the thesis's length and tag filters run with their
+section, a related-stories list, a caption...; an unnamed list of story teasers: linked headline, short
+lead, again and again; a copyright line), and the thesis's length and tag filters run with their
 context: short table cells and list items, and headlines that are links, stay inside the main content.
 Outside it, every phrase is removed as "outside the main content", but for the page's headline.
 The redundant-phrase filter runs last, as in the thesis.
@@ -41,6 +42,9 @@ _NOISE_MARKS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"|popular|most-read|mostread|outbrain|taboola|promo|teaser|more-from|related-posts|related-articles)$",
         ),
         ("share buttons", r"^(share|sharing|social|sharebar|share-buttons|social-share|follow-us|print|email-this)$"),
+        ("author's bio", r"^(author-bio|about-author|author-box|authorbox|author-info|author-profile|bio)$"),
+        ("references", r"^(references|citations|sources|bibliography)$"),
+        ("dialog", r"^(modal|dialog|popup)$"),
         ("caption", r"^(caption|wp-caption|credit|credits|image-credit|photo-credit)$"),
         ("advertising", r"^(ad|ads|advert|advertisement|advertising|sponsor|sponsored|banner-ad|dfp|google_ad)$"),
         (
@@ -83,7 +87,32 @@ BLOCK_LINK_MAX = 400
 NOISE_MAX_SHARE = 0.3
 #: the main content narrows to a child block holding at least this share of its article-like text
 NARROW_SHARE = 0.7
+#: a main content that is one paragraph widens to its parent when the parent holds this many times its text
+PARAGRAPH_CLIMB = 2.0
+#: a list of story teasers: a block holding at least TEASER_MIN teasers (a linked headline, then its lead),
+#: at most TEASER_TEXT characters of article-like text per teaser, a teaser for every 1 / TEASER_PER_TEXT
+#: article-like phrases (an article's paragraphs outnumber its linked subheadings), and less than
+#: TEASER_SHARE of the main content's article-like text
+TEASER_MIN = 3
+TEASER_TEXT = 400
+TEASER_PER_TEXT = 0.5
+TEASER_SHARE = 0.5
+_HEADLINE_LINKS = 0.8  # a linked headline: a phrase nearly all link...
+_HEADLINE_MIN = 15  # ... of this many characters or more
+_TEASER_BETWEEN = 2  # short phrases (byline, date) allowed between a teaser's headline and its lead
 
+#: class tokens that hide an element on large screens ("elementor-hidden-desktop", "md:hidden"): a copy of
+#: the page's text for small screens (a plain "hidden" is often an accordion's closed panel: not this)
+_HIDDEN_ON_DESKTOP = re.compile(
+    r"(?:^|\s)(?:\S*hidden-(?:desktop|lg|xl)|hide-(?:on-)?desktop|(?:md|lg|xl):hidden)(?=\s|$)", re.ASCII
+)
+
+#: a phrase of this many characters kept a second time is a copy (one shown per screen width, a carousel's clone)
+REPEAT_MIN = 40
+#: a copyright line under the article ("Copyright 2005 The Associated Press. All rights reserved. This material
+#: may not be published..."): not its text
+_COPYRIGHT = re.compile(r"^\W*(?:copyright\b|©)|all rights reserved", re.IGNORECASE)
+_NOTICE_MAX = 300
 
 _MARK_SPLIT = re.compile(r"[\s_-]+")
 
@@ -118,6 +147,8 @@ def marks_reason(marks: str) -> str | None:
         return reason
     parts = _mark_parts(marks)
     reason = next((name for name, pattern in _NOISE_MARKS if pattern.search(parts)), None)
+    if reason is None and _HIDDEN_ON_DESKTOP.search(marks):
+        reason = "hidden on large screens"
     if len(_REASON_CACHE) >= _REASON_CACHE_MAX:
         _REASON_CACHE.clear()
     _REASON_CACHE[marks] = reason
@@ -152,6 +183,56 @@ def _mark_block_links(phrases: list[Phrase], blocks: Blocks) -> None:
     for ph in phrases:
         if ph.node >= 0 and in_link[ph.node]:
             ph.link_density = 1.0
+
+
+def _teaser_counts(
+    phrases: list[Phrase], blocks: Blocks, first: int, noise: list[str | None]
+) -> tuple[list[int], list[int]]:
+    """Per block from ``first`` on: teasers (a linked headline followed by its lead, counted at the block
+    holding both) and article-like phrases in its subtree; phrases of regions already named noise do not
+    count."""
+    n = len(blocks)
+    parents = blocks.parents
+    teasers, texts = [0] * n, [0] * n
+    headline = -1  # the block of the last linked headline not yet followed by a lead
+    between = 0  # short phrases since it (a byline, a date)
+    for ph in phrases:
+        i = ph.node
+        if i < first or ph.neg is not None or noise[i] is not None:
+            continue
+        ld = ph.link_density
+        if ld and ld >= _HEADLINE_LINKS:
+            if len(ph.text) >= _HEADLINE_MIN:
+                headline, between = i, 0
+                continue
+        elif (not ld or ld <= TEXT_MAX_LINKS) and len(ph.text) >= _TEXT_MIN:
+            texts[i] += 1
+            if headline >= 0:
+                a, b = headline, i  # their nearest common block (parents come first in document order)
+                while a != b:
+                    if a > b:
+                        a = parents[a]
+                    else:
+                        b = parents[b]
+                if a >= first:
+                    teasers[a] += 1
+                headline = -1
+            continue
+        if headline >= 0:
+            between += 1
+            if between > _TEASER_BETWEEN:
+                headline = -1
+    for i in range(n - 1, first, -1):
+        p = parents[i]
+        teasers[p] += teasers[i]
+        texts[p] += texts[i]
+    return teasers, texts
+
+
+def _starts_with_link(text: str, block: int, blocks: Blocks) -> bool:
+    """Whether the phrase opens with one of its block's links: a teaser ("Headline By Author Its lead..."),
+    where a standfirst's links, if any, are inside its sentences."""
+    return any(b == block and text.startswith(anchor) for b, _href, anchor in blocks.links)
 
 
 def decide(
@@ -246,13 +327,37 @@ def decide(
             if inner < 0 or subtree[inner] < NARROW_SHARE * subtree[best]:
                 break
             lead_from, best = best, inner
+    if best > 0 and tags[best] == "p":
+        # one paragraph is not an article: its siblings hold more of it (under a container that also
+        # holds a long comment thread, which weighs against the container); named regions stay removed
+        clean = [0] * n
+        for i in range(n - 1, -1, -1):
+            if noise[i] is None:
+                clean[i] += text_chars[i]
+                if parents[i] >= 0:
+                    clean[parents[i]] += clean[i]
+        while best > 0 and tags[best] == "p" and clean[parents[best]] >= PARAGRAPH_CLIMB * clean[best]:
+            best = parents[best]
     blocks.main = best
+    # a list of story teasers ("More in ...": linked headline, short lead, again and again) holding less
+    # than half of the main content's article-like text is neither the lead nor part of the article
+    teasers, texts = (
+        _teaser_counts(phrases, blocks, lead_from if lead_from >= 0 else best, noise) if best >= 0 else ([], [])
+    )
+    teaser_max = TEASER_SHARE * subtree[best] if best >= 0 else 0.0
+
+    def teaser_list(i: int) -> bool:
+        t = teasers[i]
+        return t >= TEASER_MIN and t >= TEASER_PER_TEXT * texts[i] and subtree[i] <= min(TEASER_TEXT * t, teaser_max)
+
     # the blocks of the lead: under the block narrowed from, before the main content (a standfirst, a dek)
     lead = [False] * n
     if lead_from >= 0:
         for i in range(lead_from + 1, best):
             p = parents[i]
-            lead[i] = p == lead_from or (p > lead_from and lead[p])
+            lead[i] = (p == lead_from or (p > lead_from and lead[p])) and not (
+                teasers[i] >= TEASER_MIN and teaser_list(i)
+            )
     inside = [best < 0] * n
     if best >= 0:
         inside[best] = True
@@ -264,6 +369,8 @@ def decide(
                 # weighs against it: not part of the article
                 if noise[i] is None and sums[i] < 0 and chars[i] >= 100 and link_chars[i] > 0.5 * chars[i]:
                     noise[i] = "list of links"
+                elif noise[i] is None and teasers[i] >= TEASER_MIN and teaser_list(i):
+                    noise[i] = "list of story teasers"
                 elif noise[i] is None:
                     noise[i] = noise[p]
             elif p < best:
@@ -273,6 +380,7 @@ def decide(
     redundant = frozenset(profile.filtering_phrases) if filtering_phrases is None else filtering_phrases
     headline = title.casefold()
     counts = {"total": len(phrases), "length": 0, "tag": 0, "redundancy": 0, "content": 0, "core": 0, "rescued": 0}
+    kept: set[str] = set()
     for ph in phrases:
         i = ph.node
         ph.removed_by = ph.rescued_by = ph.note = None
@@ -283,12 +391,22 @@ def decide(
             block_tag = tags[i]
             if block_tag in _HEADINGS and headline and text.casefold() in headline:
                 ph.note = "the headline"
-            elif lead[i] and noise[i] is None and len(text) >= _TEXT_MIN and (ph.link_density or 0) <= TEXT_MAX_LINKS:
+            elif (
+                lead[i]
+                and noise[i] is None
+                and len(text) >= _TEXT_MIN
+                and (ph.link_density or 0) <= TEXT_MAX_LINKS
+                and not (ph.link_density and _starts_with_link(text, i, blocks))
+            ):
                 ph.note = "the article's lead"
             else:
                 ph.removed_by, ph.note = "content", noise[i] or "outside the main content"
         elif i >= 0 and noise[i] is not None:
             ph.removed_by, ph.note = "content", noise[i]
+        elif ("opyright" in text or "©" in text or "eserved" in text or "ESERVED" in text or "OPYRIGHT" in text) and (
+            len(text) <= _NOTICE_MAX and _COPYRIGHT.search(text)
+        ):
+            ph.removed_by, ph.note = "content", "copyright notice"
         if ph.removed_by is None:
             block_tag = tags[i] if i >= 0 else ""
             ld = ph.link_density or 0.0
@@ -301,6 +419,12 @@ def decide(
                 ph.removed_by = "tag"
             if ph.removed_by is None and redundant and text in redundant:
                 ph.removed_by = "redundancy"
+        # a long phrase kept twice: a copy of the text for another screen width, a carousel's clone, a pull quote
+        if ph.removed_by is None and len(text) >= REPEAT_MIN:
+            if text in kept:
+                ph.removed_by, ph.note = "content", "repeated on the page"
+            else:
+                kept.add(text)
         if ph.removed_by is not None:
             ph.rescued_by = None  # rescued from the length filter, then removed by another: not rescued
         if ph.removed_by is None:

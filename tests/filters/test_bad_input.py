@@ -53,7 +53,8 @@ def test_nul_bytes_are_dropped():
 def test_fifty_megabyte_page():
     # Shaped like real giant pages: mostly inline data (scripts, styles, a data
     # URI) around some megabytes of article text.
-    text = "<p>" + "word " * 30 + "</p><div><a href='/x'>link</a></div>\n"
+    # each paragraph numbered: one paragraph kept 20,000 times would be a copy (filters.content)
+    text = "<p>" + "word " * 30 + "%d</p><div><a href='/x'>link</a></div>\n"
     script = "<script>var data = '" + "x" * 1_000_000 + "';</script>\n"
     page = (
         "<html><head><style>"
@@ -63,7 +64,7 @@ def test_fifty_megabyte_page():
         + "<img src='data:image/png;base64,"
         + "A" * 10_000_000
         + "'>"
-        + text * (3_000_000 // len(text))
+        + "".join(text % i for i in range(3_000_000 // len(text)))
         + "</body></html>"
     )
     assert len(page) >= 47_000_000

@@ -201,3 +201,139 @@ def test_a_phrase_rescued_from_the_length_filter_then_removed_by_link_density_is
     # found by the property test: <p><a>T</a></p> was removed by the tag filter and marked rescued by <p>
     (phrase,) = [p for p in core(page("<p><a href='x'>T</a></p>")).phrases if p.text == "T"]
     assert phrase.removed_by == "tag" and phrase.rescued_by is None
+
+
+MORE_STORIES = "".join(
+    f"<div><h3><a href='/story/{i}'>Hospital {name} opens a new children's ward</a></h3>"
+    f"<p>The ward has {i + 20} beds and a play room, and it will take its first patients in the spring.</p></div>"
+    for i, name in enumerate(("North", "South", "East", "West"))
+)
+
+
+def test_a_list_of_story_teasers_inside_the_main_content_is_removed():
+    # "More in Health": linked headline + short lead, again and again, with no class or id to name it
+    html = page(f"<div>{ARTICLE}<p>Reporting by the health desk.</p><div>{MORE_STORIES}</div></div>")
+    ex = core(html)
+    assert_article_kept(ex)
+    assert "play room" not in ex.text
+    (phrase, *_) = removed_with(ex, "play room")
+    assert phrase.reason() == "removed by content: list of story teasers"
+
+
+def test_an_article_with_linked_subheadings_is_not_a_teaser_list():
+    sections = "".join(
+        f"<h3><a href='#s{i}'>Section {i}: what the clinic found</a></h3>"
+        f"<p>Doctors at the clinic saw {i + 3} more cases this week than last, most of them in children under "
+        f"five, and expect the numbers to keep rising until the vaccination drive reaches every school.</p>"
+        f"<p>Parents were asked to keep children with a fever at home and to call the helpline first.</p>"
+        for i in range(4)
+    )
+    ex = core(page(f"<article>{ARTICLE}{sections}</article>"))
+    assert_article_kept(ex)
+    assert "3 more cases this week" in ex.text and "6 more cases this week" in ex.text
+
+
+def test_teasers_beside_the_article_are_not_its_lead():
+    teasers = "".join(
+        f"<p><a href='/s{i}'>Hospital {i} opens a ward</a> By A. Writer: the ward has beds and a play room and "
+        f"takes its first patients in the spring.</p>"
+        for i in range(3)
+    )
+    more = "".join(
+        f"<p>Paragraph {i} of the report: the regional health authority said that the outbreak was "
+        f"contained to three towns and that clinics would stay open on Saturday mornings.</p>"
+        for i in range(8)
+    )
+    html = page(
+        f"<div><div>{teasers}</div><p class='dek'>Forty new cases in a week, most among unvaccinated "
+        f"children.</p><div>{ARTICLE}{more}</div></div>"
+    )
+    ex = core(html)
+    assert_article_kept(ex)
+    assert "Forty new cases in a week" in ex.text  # the standfirst is the lead
+    assert "play room" not in ex.text
+
+
+@pytest.mark.parametrize(
+    ("region", "reason"),
+    [
+        (
+            "<div class='post-author-bio'><p>Jane Doe has covered public health for the Daily Health since 2009 "
+            "and lives in Leeds with her two cats.</p></div>",
+            "author's bio",
+        ),
+        (
+            "<ol class='references'><li>Regional Health Authority, Weekly measles bulletin, week 14, 2025, "
+            "tables 2 and 3.</li></ol>",
+            "references",
+        ),
+        (
+            "<div class='modal-body' role='dialog'><p>Join forty thousand readers who get the Daily Health "
+            "briefing in their inbox every morning.</p></div>",
+            "dialog",
+        ),
+    ],
+)
+def test_an_authors_bio_a_reference_list_and_a_dialog_inside_the_article_are_removed(region, reason):
+    ex = core(page(f"<article>{ARTICLE}{region}</article>"))
+    assert_article_kept(ex)
+    (phrase,) = [p for p in ex.phrases if len(p.text) > 60 and p.text[:20] in region]
+    assert phrase.reason() == f"removed by content: {reason}"
+
+
+def test_a_copy_of_the_text_for_small_screens_is_removed():
+    mobile = (
+        "<div class='elementor-element elementor-hidden-desktop elementor-hidden-tablet'><p>Clinics open on "
+        "Saturday mornings until the end of the month: no appointment is needed.</p></div>"
+    )
+    ex = core(page(f"<article>{ARTICLE}{mobile}</article>"))
+    assert_article_kept(ex)
+    (phrase,) = removed_with(ex, "Clinics open on Saturday")
+    assert phrase.reason() == "removed by content: hidden on large screens"
+
+
+def test_an_article_beside_a_long_comment_thread_in_one_container_is_not_one_paragraph():
+    # the thread weighs against the container the paragraphs share, so that the best block alone would be
+    # the longest paragraph
+    paragraphs = "".join(
+        f"<p>Paragraph {i} of the report: the regional health authority said on Monday that the outbreak, "
+        f"which began in a primary school in March, had spread to three neighbouring towns, that forty new "
+        f"cases were reported this week, and that clinics would stay open on Saturday mornings until the end "
+        f"of the month{', with no appointment needed for children under twelve' * (i == 1)}.</p>"
+        for i in range(3)
+    )
+    comments = "".join(
+        f"<li><p>Reader {i} wrote: I think the council should have acted much sooner on this, my neighbour's "
+        f"children were ill for weeks before anyone noticed, and the clinic was closed.</p></li>"
+        for i in range(10)
+    )
+    ex = core(page(f"<div class='post'>{paragraphs}<div class='comments'><ol>{comments}</ol></div></div>"))
+    for i in range(3):
+        assert f"Paragraph {i} of the report" in ex.text, ex.explain()
+    assert "Reader 3 wrote" not in ex.text
+
+
+def test_a_copyright_line_under_the_article_is_removed_but_not_a_sentence_about_copyright():
+    html = page(
+        f"<div class='story'>{ARTICLE}<p>Copyright 2025 The Associated Press. All rights reserved. This material "
+        "may not be published, broadcast, rewritten or redistributed.</p><p>The copyright of the school's "
+        "vaccination leaflet belongs to the regional health authority, which allows schools to copy it.</p></div>"
+    )
+    ex = core(html)
+    assert_article_kept(ex)
+    (notice,) = removed_with(ex, "All rights reserved")
+    assert notice.reason() == "removed by content: copyright notice"
+    assert "The copyright of the school's vaccination leaflet" in ex.text
+
+
+def test_a_second_copy_of_a_paragraph_is_removed_and_the_first_kept():
+    # page builders write the text once per screen width and hide all but one with CSS
+    copy = (
+        "<p>Vaccination clinics will open on Saturday mornings until the end of the month, the authority said, "
+        "and no appointment is needed for children under twelve.</p>"
+    )
+    ex = core(page(f"<article><div class='v-1'>{ARTICLE}</div><div class='v-2'>{copy}</div></article>"))
+    assert_article_kept(ex)
+    copies = [p for p in ex.phrases if "no appointment is needed" in p.text]
+    assert [p.removed_by for p in copies] == [None, "content"]
+    assert copies[1].reason() == "removed by content: repeated on the page"
