@@ -121,8 +121,9 @@ def _tag_flags(profile: Profile) -> dict[str, int]:
     return flags
 
 
-def parse(text: str) -> LexborHTMLParser:
-    """The page's HTML5 tree (lexbor).  lexbor recovers from anything; it never raises on markup."""
+def parse(text: str | bytes) -> LexborHTMLParser:
+    """The page's HTML5 tree (lexbor), from its text or its UTF-8 bytes.  lexbor recovers from anything; it never
+    raises on markup."""
     return LexborHTMLParser(text)
 
 
