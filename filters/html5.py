@@ -131,8 +131,13 @@ def _marks(node: LexborNode) -> str:
     attrs = node.attributes  # one dict: 4x faster than three lookups through node.attrs
     if not attrs:
         return ""
-    parts = [attrs.get("class"), attrs.get("id"), attrs.get("role")]
-    return " ".join(p for p in parts if p).lower()
+    get = attrs.get
+    names = get("class")
+    ident = get("id")
+    role = get("role")
+    if ident is None and role is None:  # most marked blocks: a class or nothing
+        return names.lower() if names else ""
+    return " ".join([p for p in (names, ident, role) if p]).lower()
 
 
 def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str, Blocks]:  # noqa: C901
@@ -173,15 +178,6 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
     run: list[str] = []
     run_len = 0
     run_link = 0
-
-    def flush() -> None:
-        nonlocal run, run_len, run_link
-        if run_len:
-            text = norm("".join(run))
-            if text:
-                append(Phrase(text, block_path[-1], None, block_pos[-1], run_link / run_len, node=block_idx[-1]))
-        run = []
-        run_len = run_link = 0
 
     node: LexborNode | None = root
     depth = 0
@@ -266,9 +262,12 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                 kind |= 16
             opened.append(kind)
             if f & _BLOCK:
-                if run_len:
-                    flush()
-                elif run:
+                if run_len:  # the text before the block is a phrase of the block around it (flush(), inlined)
+                    text = norm("".join(run))
+                    if text:
+                        append(Phrase(text, block_path[-1], None, block_pos[-1], run_link / run_len, node=block_idx[-1]))
+                    run_len = run_link = 0
+                if run:
                     run = []
                 for at in open_links:  # the links around this block become blocks: judged by their size
                     opened[at] = (opened[at] & ~2) | 32
@@ -328,9 +327,14 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                     if kind & 8:
                         in_head -= 1
                     if kind & 48:
-                        if run_len:
-                            flush()
-                        elif run:
+                        if run_len:  # flush(), inlined
+                            text = norm("".join(run))
+                            if text:
+                                append(
+                                    Phrase(text, block_path[-1], None, block_pos[-1], run_link / run_len, node=block_idx[-1])
+                                )
+                            run_len = run_link = 0
+                        if run:
                             run = []
                         block_idx.pop()
                         block_path.pop()
@@ -349,5 +353,8 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
             node = parent
             depth -= 1
             close = True
-    flush()
+    if run_len:
+        text = norm("".join(run))
+        if text:
+            append(Phrase(text, block_path[-1], None, block_pos[-1], run_link / run_len, node=block_idx[-1]))
     return phrases, title, blocks
