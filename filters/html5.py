@@ -121,6 +121,16 @@ def _tag_flags(profile: Profile) -> dict[str, int]:
     return flags
 
 
+def _node_ids() -> tuple[int, int]:
+    """lexbor's tag ids of text and comment nodes (an int per node instead of a tag name)."""
+    p = LexborHTMLParser("<p>text<!--comment--></p>").css_first("p")
+    assert p is not None and p.first_child is not None and p.last_child is not None
+    return p.first_child.tag_id, p.last_child.tag_id
+
+
+_TEXT_ID, _COMMENT_ID = _node_ids()
+
+
 def parse(text: str | bytes) -> LexborHTMLParser:
     """The page's HTML5 tree (lexbor), from its text or its UTF-8 bytes.  lexbor recovers from anything; it never
     raises on markup."""
@@ -148,6 +158,10 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
     neg = frozenset(profile.negative_tags)
     pos_tags = frozenset(profile.positive_tags)
     flags_of = _tag_flags(profile).get
+    # flags and names by lexbor tag id: one int lookup per element (ids are the tag's within one page; custom
+    # elements get theirs)
+    flags_by_id: dict[int, int] = {}
+    names: dict[int, str] = {}
     comments_negative = "#comment" in neg
     skip_head = not profile.head_phrases
     meta_pos = "meta" if "meta" in pos_tags else None
@@ -182,9 +196,9 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
     node: LexborNode | None = root
     depth = 0
     while node is not None:
-        tag = node.tag or "-"
+        tag_id = node.tag_id
         descend = False
-        if tag == "-text":
+        if tag_id == _TEXT_ID:
             text = node.text_content
             if text and not (in_head and skip_head):
                 if text.isspace():
@@ -206,7 +220,7 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                     run_len += n
                     if links:
                         run_link += n
-        elif tag == "-comment":
+        elif tag_id == _COMMENT_ID:
             if comments_negative and not (in_head and skip_head):
                 text = node.comment_content
                 if text and not text.isspace():
@@ -219,69 +233,80 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                             node=block_idx[-1],
                         )
                     )
-        elif tag[0] not in "-!":
-            f = flags_of(tag, 0)
-            kind = 0
-            if f:
-                if f & _HARD:
-                    kind = 1
-                    hards.append(tag)
-                elif f & _LINK:
-                    kind = 2
-                    links += 1
-                    open_links.append(len(opened))
-                    anchors.append((node.attrs.get("href"), len(run)))
-                if f & _POS:
-                    kind |= 4
-                    poss.append(tag)
-                if f & _SPECIAL:
-                    if tag == "head":
-                        kind |= 8
-                        in_head += 1
-                    elif tag == "title":
-                        if not title:
-                            title = norm(node.text(deep=True))
-                    elif tag == "meta":
-                        if not skip_head:
-                            attrs = node.attrs
-                            name = (attrs.get("name") or attrs.get("property") or "").lower()
-                            content = attrs.get("content")
-                            if name in _META_NAMES and content and not content.isspace():
-                                append(
-                                    Phrase(
-                                        norm(content),
-                                        f"{block_path[-1]}/meta[@name={name}]",
-                                        hards[-1] if hards else None,
-                                        meta_pos,
-                                        node=block_idx[-1],
+        else:
+            f = flags_by_id.get(tag_id)
+            if f is None:  # first of its tag in the page
+                name = node.tag
+                # -1: not an element (doctype), nothing to walk
+                f = flags_by_id[tag_id] = flags_of(name, 0) if name and name[0] not in "-!" else -1
+                names[tag_id] = name or ""
+            if f >= 0:
+                tag = names[tag_id]
+                kind = 0
+                if f:
+                    if f & _HARD:
+                        kind = 1
+                        hards.append(tag)
+                    elif f & _LINK:
+                        kind = 2
+                        links += 1
+                        open_links.append(len(opened))
+                        anchors.append((node.attrs.get("href"), len(run)))
+                    if f & _POS:
+                        kind |= 4
+                        poss.append(tag)
+                    if f & _SPECIAL:
+                        if tag == "head":
+                            kind |= 8
+                            in_head += 1
+                        elif tag == "title":
+                            if not title:
+                                title = norm(node.text(deep=True))
+                        elif tag == "meta":
+                            if not skip_head:
+                                attrs = node.attrs
+                                name = (attrs.get("name") or attrs.get("property") or "").lower()
+                                content = attrs.get("content")
+                                if name in _META_NAMES and content and not content.isspace():
+                                    append(
+                                        Phrase(
+                                            norm(content),
+                                            f"{block_path[-1]}/meta[@name={name}]",
+                                            hards[-1] if hards else None,
+                                            meta_pos,
+                                            node=block_idx[-1],
+                                        )
                                     )
+                        elif tag == "br":
+                            run.append(" ")
+                if f & _BLOCK:
+                    kind |= 16
+                opened.append(kind)
+                if f & _BLOCK:
+                    if run_len:  # the text before the block is a phrase of the block around it (flush(), inlined)
+                        text = norm("".join(run))
+                        if text:
+                            append(
+                                Phrase(
+                                    text, block_path[-1], None, block_pos[-1], run_link / run_len, node=block_idx[-1]
                                 )
-                    elif tag == "br":
-                        run.append(" ")
-            if f & _BLOCK:
-                kind |= 16
-            opened.append(kind)
-            if f & _BLOCK:
-                if run_len:  # the text before the block is a phrase of the block around it (flush(), inlined)
-                    text = norm("".join(run))
-                    if text:
-                        append(Phrase(text, block_path[-1], None, block_pos[-1], run_link / run_len, node=block_idx[-1]))
-                    run_len = run_link = 0
-                if run:
-                    run = []
-                for at in open_links:  # the links around this block become blocks: judged by their size
-                    opened[at] = (opened[at] & ~2) | 32
-                    links -= 1
-                    anchors.pop()
-                    block_idx.append(add_block("a", block_idx[-1], ""))
-                    block_path.append(block_path[-1] + "/a")
+                            )
+                        run_len = run_link = 0
+                    if run:
+                        run = []
+                    for at in open_links:  # the links around this block become blocks: judged by their size
+                        opened[at] = (opened[at] & ~2) | 32
+                        links -= 1
+                        anchors.pop()
+                        block_idx.append(add_block("a", block_idx[-1], ""))
+                        block_path.append(block_path[-1] + "/a")
+                        block_pos.append(poss[-1] if poss else None)
+                    open_links.clear()
+                    block_idx.append(add_block(tag, block_idx[-1], _marks(node) if f & _MARKED else ""))
+                    parent_path = block_path[-1]
+                    block_path.append(f"{parent_path}/{tag}" if len(parent_path) < _PATH_LIMIT else parent_path)
                     block_pos.append(poss[-1] if poss else None)
-                open_links.clear()
-                block_idx.append(add_block(tag, block_idx[-1], _marks(node) if f & _MARKED else ""))
-                parent_path = block_path[-1]
-                block_path.append(f"{parent_path}/{tag}" if len(parent_path) < _PATH_LIMIT else parent_path)
-                block_pos.append(poss[-1] if poss else None)
-            descend = True
+                descend = True
         if descend:
             if f & _OPAQUE:
                 # script, style, svg...: one removed phrase for all their text, no walk through them (an
@@ -331,7 +356,14 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                             text = norm("".join(run))
                             if text:
                                 append(
-                                    Phrase(text, block_path[-1], None, block_pos[-1], run_link / run_len, node=block_idx[-1])
+                                    Phrase(
+                                        text,
+                                        block_path[-1],
+                                        None,
+                                        block_pos[-1],
+                                        run_link / run_len,
+                                        node=block_idx[-1],
+                                    )
                                 )
                             run_len = run_link = 0
                         if run:
