@@ -169,7 +169,6 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
     phrases: list[Phrase] = []
     append = phrases.append
     blocks = Blocks()
-    add_block = blocks.add
     title = ""
 
     root = tree.root
@@ -186,9 +185,12 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
     opened: list[int] = []
     open_links: list[int] = []  # positions in `opened` of the <a> elements not registered as blocks
     anchors: list[tuple[str | None, int]] = []  # per open link: its href and where its text starts in `run`
-    block_idx = [-1]
-    block_path = [""]
-    block_pos: list[str | None] = [None]
+    # the innermost open block: its index, tag path and innermost positive tag; the outer ones saved
+    block = -1
+    path = ""
+    block_pos: str | None = None
+    outer_blocks: list[tuple[int, str, str | None]] = []
+    block_tags, block_parents, block_marks = blocks.tags, blocks.parents, blocks.marks
     run: list[str] = []
     run_len = 0
     run_link = 0
@@ -208,10 +210,10 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                     append(
                         Phrase(
                             norm(text) if len(text) < 1000 else text.strip(),
-                            f"{block_path[-1]}/{hards[-1]}",
+                            f"{path}/{hards[-1]}",
                             hards[-1],
                             poss[-1] if poss else None,
-                            node=block_idx[-1],
+                            node=block,
                         )
                     )
                 else:
@@ -227,10 +229,10 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                     append(
                         Phrase(
                             norm(text) if len(text) < 1000 else text.strip(),
-                            block_path[-1] + "/#comment",
+                            path + "/#comment",
                             "#comment",
                             None,
-                            node=block_idx[-1],
+                            node=block,
                         )
                     )
         else:
@@ -271,10 +273,10 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                                     append(
                                         Phrase(
                                             norm(content),
-                                            f"{block_path[-1]}/meta[@name={name}]",
+                                            f"{path}/meta[@name={name}]",
                                             hards[-1] if hards else None,
                                             meta_pos,
-                                            node=block_idx[-1],
+                                            node=block,
                                         )
                                     )
                         elif tag == "br":
@@ -286,11 +288,7 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                     if run_len:  # the text before the block is a phrase of the block around it (flush(), inlined)
                         text = norm("".join(run))
                         if text:
-                            append(
-                                Phrase(
-                                    text, block_path[-1], None, block_pos[-1], run_link / run_len, node=block_idx[-1]
-                                )
-                            )
+                            append(Phrase(text, path, None, block_pos, run_link / run_len, node=block))
                         run_len = run_link = 0
                     if run:
                         run = []
@@ -298,14 +296,22 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                         opened[at] = (opened[at] & ~2) | 32
                         links -= 1
                         anchors.pop()
-                        block_idx.append(add_block("a", block_idx[-1], ""))
-                        block_path.append(block_path[-1] + "/a")
-                        block_pos.append(poss[-1] if poss else None)
+                        outer_blocks.append((block, path, block_pos))
+                        block_tags.append("a")
+                        block_parents.append(block)
+                        block_marks.append("")
+                        block = len(block_tags) - 1
+                        path += "/a"
+                        block_pos = poss[-1] if poss else None
                     open_links.clear()
-                    block_idx.append(add_block(tag, block_idx[-1], _marks(node) if f & _MARKED else ""))
-                    parent_path = block_path[-1]
-                    block_path.append(f"{parent_path}/{tag}" if len(parent_path) < _PATH_LIMIT else parent_path)
-                    block_pos.append(poss[-1] if poss else None)
+                    outer_blocks.append((block, path, block_pos))
+                    block_tags.append(tag)
+                    block_parents.append(block)
+                    block_marks.append(_marks(node) if f & _MARKED else "")
+                    block = len(block_tags) - 1
+                    if len(path) < _PATH_LIMIT:
+                        path = f"{path}/{tag}"
+                    block_pos = poss[-1] if poss else None
                 descend = True
         if descend:
             if f & _OPAQUE:
@@ -316,10 +322,10 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                     append(
                         Phrase(
                             norm(text) if len(text) < 1000 else text.strip(),
-                            f"{block_path[-1]}/{tag}",
+                            f"{path}/{tag}",
                             tag,
                             poss[-1] if poss else None,
-                            node=block_idx[-1],
+                            node=block,
                         )
                     )
                 child = None
@@ -346,7 +352,7 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                         if href:
                             anchor = norm("".join(run[start:]))
                             if anchor:
-                                blocks.links.append((block_idx[-1], href.strip(), anchor))
+                                blocks.links.append((block, href.strip(), anchor))
                     if kind & 4:
                         poss.pop()
                     if kind & 8:
@@ -358,19 +364,17 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                                 append(
                                     Phrase(
                                         text,
-                                        block_path[-1],
+                                        path,
                                         None,
-                                        block_pos[-1],
+                                        block_pos,
                                         run_link / run_len,
-                                        node=block_idx[-1],
+                                        node=block,
                                     )
                                 )
                             run_len = run_link = 0
                         if run:
                             run = []
-                        block_idx.pop()
-                        block_path.pop()
-                        block_pos.pop()
+                        block, path, block_pos = outer_blocks.pop()
             if depth == 0:
                 node = None
                 break
@@ -388,5 +392,5 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
     if run_len:
         text = norm("".join(run))
         if text:
-            append(Phrase(text, block_path[-1], None, block_pos[-1], run_link / run_len, node=block_idx[-1]))
+            append(Phrase(text, path, None, block_pos, run_link / run_len, node=block))
     return phrases, title, blocks
