@@ -715,7 +715,8 @@ class Page:
             if self.empty:
                 self._tree = None
             else:
-                if self.data.count(b"<") - 2 * self.data.count(b"</") > _DEEP_HINT:
+                starts = self.data.count(b"<")  # at most _DEEP_HINT: no need to count the end tags (slower)
+                if starts > _DEEP_HINT and starts - 2 * self.data.count(b"</") > _DEEP_HINT:
                     # maybe a tag bomb: lexbor's time grows with the square of the depth (100,000 nested
                     # <div> take 19 s); libxml2 reads it fast and reports the depth (ExtractionError)
                     parse_html(self.data)
