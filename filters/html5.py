@@ -180,6 +180,7 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
     poss: list[str] = []
     links = 0
     in_head = 0
+    skipping = False  # in the head, whose phrases the profile leaves out
     # per open element its kind: 1 hard, 2 link, 4 pos, 8 head, 16 block, 32 a link that holds blocks
     # (registered as a block of its own: an unclosed <a> can hold the article)
     opened: list[int] = []
@@ -202,7 +203,7 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
         descend = False
         if tag_id == _TEXT_ID:
             text = node.text_content
-            if text and not (in_head and skip_head):
+            if text and not skipping:
                 if text.isspace():
                     if run and not hards:
                         run.append(" ")
@@ -223,7 +224,7 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                     if links:
                         run_link += n
         elif tag_id == _COMMENT_ID:
-            if comments_negative and not (in_head and skip_head):
+            if comments_negative and not skipping:
                 text = node.comment_content
                 if text and not text.isspace():
                     append(
@@ -243,9 +244,9 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                 f = flags_by_id[tag_id] = flags_of(name, 0) if name and name[0] not in "-!" else -1
                 names[tag_id] = name or ""
             if f >= 0:
-                tag = names[tag_id]
                 kind = 0
                 if f:
+                    tag = names[tag_id]
                     if f & _HARD:
                         kind = 1
                         hards.append(tag)
@@ -261,6 +262,7 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                         if tag == "head":
                             kind |= 8
                             in_head += 1
+                            skipping = skip_head
                         elif tag == "title":
                             if not title:
                                 title = norm(node.text(deep=True))
@@ -281,44 +283,43 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                                     )
                         elif tag == "br":
                             run.append(" ")
-                if f & _BLOCK:
-                    kind |= 16
-                opened.append(kind)
-                if f & _BLOCK:
-                    if run_len:  # the text before the block is a phrase of the block around it (flush(), inlined)
-                        text = norm("".join(run))
-                        if text:
-                            append(Phrase(text, path, None, block_pos, run_link / run_len, node=block))
-                        run_len = run_link = 0
-                    if run:
-                        run = []
-                    for at in open_links:  # the links around this block become blocks: judged by their size
-                        opened[at] = (opened[at] & ~2) | 32
-                        links -= 1
-                        anchors.pop()
+                    if f & _BLOCK:
+                        kind |= 16
+                        if run_len:  # the text before the block is a phrase of the block around it (flush(), inlined)
+                            text = norm("".join(run))
+                            if text:
+                                append(Phrase(text, path, None, block_pos, run_link / run_len, node=block))
+                            run_len = run_link = 0
+                        if run:
+                            run = []
+                        for at in open_links:  # the links around this block become blocks: judged by their size
+                            opened[at] = (opened[at] & ~2) | 32
+                            links -= 1
+                            anchors.pop()
+                            outer_blocks.append((block, path, block_pos))
+                            block_tags.append("a")
+                            block_parents.append(block)
+                            block_marks.append("")
+                            block = len(block_tags) - 1
+                            path += "/a"
+                            block_pos = poss[-1] if poss else None
+                        open_links.clear()
                         outer_blocks.append((block, path, block_pos))
-                        block_tags.append("a")
+                        block_tags.append(tag)
                         block_parents.append(block)
-                        block_marks.append("")
+                        block_marks.append(_marks(node) if f & _MARKED else "")
                         block = len(block_tags) - 1
-                        path += "/a"
+                        if len(path) < _PATH_LIMIT:
+                            path = f"{path}/{tag}"
                         block_pos = poss[-1] if poss else None
-                    open_links.clear()
-                    outer_blocks.append((block, path, block_pos))
-                    block_tags.append(tag)
-                    block_parents.append(block)
-                    block_marks.append(_marks(node) if f & _MARKED else "")
-                    block = len(block_tags) - 1
-                    if len(path) < _PATH_LIMIT:
-                        path = f"{path}/{tag}"
-                    block_pos = poss[-1] if poss else None
+                opened.append(kind)
                 descend = True
         if descend:
             if f & _OPAQUE:
                 # script, style, svg...: one removed phrase for all their text, no walk through them (an
                 # inline SVG can hold thousands of nodes)
                 text = node.text(deep=True)
-                if text and not text.isspace() and not (in_head and skip_head):
+                if text and not text.isspace() and not skipping:
                     append(
                         Phrase(
                             norm(text) if len(text) < 1000 else text.strip(),
@@ -357,6 +358,7 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                         poss.pop()
                     if kind & 8:
                         in_head -= 1
+                        skipping = skip_head and in_head > 0
                     if kind & 48:
                         if run_len:  # flush(), inlined
                             text = norm("".join(run))
