@@ -237,8 +237,8 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                         )
                     )
         else:
-            f = flags_by_id.get(tag_id)
-            if f is None:  # first of its tag in the page
+            f = flags_by_id.get(tag_id, -2)
+            if f == -2:  # first of its tag in the page
                 name = node.tag
                 # -1: not an element (doctype), nothing to walk
                 f = flags_by_id[tag_id] = flags_of(name, 0) if name and name[0] not in "-!" else -1
