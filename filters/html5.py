@@ -3,7 +3,8 @@
 libxml2's HTML 4 parser, which the ``thesis`` profile keeps for faithfulness, does not know HTML5's
 elements: an unclosed ``<nav>`` or ``<button>`` there holds the rest of the page (all 25 CNN 2015 pages of
 crawl-to-the-future lost their article that way).  lexbor (through selectolax) builds the tree by the
-HTML5 rules, as browsers do, and is faster: parse and walk take about 0.8 x lxml's parse alone.
+HTML5 rules, as browsers do, and parses faster: about 0.4 x lxml's parse (tests/bench/html5_breakdown.py);
+the walk below, in Python, takes about 1.2-1.5 x.
 
 The walk gives the same phrases as the libxml2 walk's block mode (:func:`filters.pipeline.segment`):
 text runs inside one block element, inline tags not cutting them, the share of characters inside ``<a>``,
@@ -121,8 +122,19 @@ def _tag_flags(profile: Profile) -> dict[str, int]:
     return flags
 
 
-def parse(text: str) -> LexborHTMLParser:
-    """The page's HTML5 tree (lexbor).  lexbor recovers from anything; it never raises on markup."""
+def _node_ids() -> tuple[int, int]:
+    """lexbor's tag ids of text and comment nodes (an int per node instead of a tag name)."""
+    p = LexborHTMLParser("<p>text<!--comment--></p>").css_first("p")
+    assert p is not None and p.first_child is not None and p.last_child is not None
+    return p.first_child.tag_id, p.last_child.tag_id
+
+
+_TEXT_ID, _COMMENT_ID = _node_ids()
+
+
+def parse(text: str | bytes) -> LexborHTMLParser:
+    """The page's HTML5 tree (lexbor), from its text or its UTF-8 bytes.  lexbor recovers from anything; it never
+    raises on markup."""
     return LexborHTMLParser(text)
 
 
@@ -130,18 +142,33 @@ def _marks(node: LexborNode) -> str:
     attrs = node.attributes  # one dict: 4x faster than three lookups through node.attrs
     if not attrs:
         return ""
-    parts = [attrs.get("class"), attrs.get("id"), attrs.get("role")]
-    return " ".join(p for p in parts if p).lower()
+    get = attrs.get
+    names = get("class")
+    ident = get("id")
+    role = get("role")
+    if ident is None and role is None:  # most marked blocks: a class or nothing
+        return names.lower() if names else ""
+    return " ".join([p for p in (names, ident, role) if p]).lower()
 
 
 def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str, Blocks]:  # noqa: C901
     """Walk the tree once; return ``(phrases, title, blocks)``, phrases in document order.
 
     A phrase's ``node`` is the index in ``blocks`` of the block element its text belongs to.
+
+    Written for speed (it is most of the pipeline's time): node kinds told by lexbor's tag id, one flags
+    lookup per element, the innermost block in locals.  tests/filters/test_fast_paths.py checks it against
+    the plainer walk it replaced (tests/filters/reference_html5_segment.py).  Tried and slower or no faster:
+    lexbor's own traversal (``Node.traverse``) with elements closed by the address of the node after them;
+    telling white-space text nodes in C (``is_empty_text_node``).
     """
     neg = frozenset(profile.negative_tags)
     pos_tags = frozenset(profile.positive_tags)
     flags_of = _tag_flags(profile).get
+    # flags and names by lexbor tag id: one int lookup per element (ids are the tag's within one page; custom
+    # elements get theirs)
+    flags_by_id: dict[int, int] = {}
+    names: dict[int, str] = {}
     comments_negative = "#comment" in neg
     skip_head = not profile.head_phrases
     meta_pos = "meta" if "meta" in pos_tags else None
@@ -149,7 +176,6 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
     phrases: list[Phrase] = []
     append = phrases.append
     blocks = Blocks()
-    add_block = blocks.add
     title = ""
 
     root = tree.root
@@ -161,35 +187,30 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
     poss: list[str] = []
     links = 0
     in_head = 0
+    skipping = False  # in the head, whose phrases the profile leaves out
     # per open element its kind: 1 hard, 2 link, 4 pos, 8 head, 16 block, 32 a link that holds blocks
     # (registered as a block of its own: an unclosed <a> can hold the article)
     opened: list[int] = []
     open_links: list[int] = []  # positions in `opened` of the <a> elements not registered as blocks
     anchors: list[tuple[str | None, int]] = []  # per open link: its href and where its text starts in `run`
-    block_idx = [-1]
-    block_path = [""]
-    block_pos: list[str | None] = [None]
+    # the innermost open block: its index, tag path and innermost positive tag; the outer ones saved
+    block = -1
+    path = ""
+    block_pos: str | None = None
+    outer_blocks: list[tuple[int, str, str | None]] = []
+    block_tags, block_parents, block_marks = blocks.tags, blocks.parents, blocks.marks
     run: list[str] = []
     run_len = 0
     run_link = 0
 
-    def flush() -> None:
-        nonlocal run, run_len, run_link
-        if run_len:
-            text = norm("".join(run))
-            if text:
-                append(Phrase(text, block_path[-1], None, block_pos[-1], run_link / run_len, node=block_idx[-1]))
-        run = []
-        run_len = run_link = 0
-
     node: LexborNode | None = root
     depth = 0
     while node is not None:
-        tag = node.tag or "-"
+        tag_id = node.tag_id
         descend = False
-        if tag == "-text":
+        if tag_id == _TEXT_ID:
             text = node.text_content
-            if text and not (in_head and skip_head):
+            if text and not skipping:
                 if text.isspace():
                     if run and not hards:
                         run.append(" ")
@@ -197,10 +218,10 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                     append(
                         Phrase(
                             norm(text) if len(text) < 1000 else text.strip(),
-                            f"{block_path[-1]}/{hards[-1]}",
+                            f"{path}/{hards[-1]}",
                             hards[-1],
                             poss[-1] if poss else None,
-                            node=block_idx[-1],
+                            node=block,
                         )
                     )
                 else:
@@ -209,92 +230,110 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                     run_len += n
                     if links:
                         run_link += n
-        elif tag == "-comment":
-            if comments_negative and not (in_head and skip_head):
+        elif tag_id == _COMMENT_ID:
+            if comments_negative and not skipping:
                 text = node.comment_content
                 if text and not text.isspace():
                     append(
                         Phrase(
                             norm(text) if len(text) < 1000 else text.strip(),
-                            block_path[-1] + "/#comment",
+                            path + "/#comment",
                             "#comment",
                             None,
-                            node=block_idx[-1],
+                            node=block,
                         )
                     )
-        elif tag[0] not in "-!":
-            f = flags_of(tag, 0)
-            kind = 0
-            if f:
-                if f & _HARD:
-                    kind = 1
-                    hards.append(tag)
-                elif f & _LINK:
-                    kind = 2
-                    links += 1
-                    open_links.append(len(opened))
-                    anchors.append((node.attrs.get("href"), len(run)))
-                if f & _POS:
-                    kind |= 4
-                    poss.append(tag)
-                if f & _SPECIAL:
-                    if tag == "head":
-                        kind |= 8
-                        in_head += 1
-                    elif tag == "title":
-                        if not title:
-                            title = norm(node.text(deep=True))
-                    elif tag == "meta":
-                        if not skip_head:
-                            attrs = node.attrs
-                            name = (attrs.get("name") or attrs.get("property") or "").lower()
-                            content = attrs.get("content")
-                            if name in _META_NAMES and content and not content.isspace():
-                                append(
-                                    Phrase(
-                                        norm(content),
-                                        f"{block_path[-1]}/meta[@name={name}]",
-                                        hards[-1] if hards else None,
-                                        meta_pos,
-                                        node=block_idx[-1],
+        else:
+            f = flags_by_id.get(tag_id, -2)
+            if f == -2:  # first of its tag in the page
+                name = node.tag
+                # -1: not an element (doctype), nothing to walk
+                f = flags_by_id[tag_id] = flags_of(name, 0) if name and name[0] not in "-!" else -1
+                names[tag_id] = name or ""
+            if f >= 0:
+                kind = 0
+                if f:
+                    tag = names[tag_id]
+                    if f & _HARD:
+                        kind = 1
+                        hards.append(tag)
+                    elif f & _LINK:
+                        kind = 2
+                        links += 1
+                        open_links.append(len(opened))
+                        anchors.append((node.attrs.get("href"), len(run)))
+                    if f & _POS:
+                        kind |= 4
+                        poss.append(tag)
+                    if f & _SPECIAL:
+                        if tag == "head":
+                            kind |= 8
+                            in_head += 1
+                            skipping = skip_head
+                        elif tag == "title":
+                            if not title:
+                                title = norm(node.text(deep=True))
+                        elif tag == "meta":
+                            if not skip_head:
+                                attrs = node.attrs
+                                name = (attrs.get("name") or attrs.get("property") or "").lower()
+                                content = attrs.get("content")
+                                if name in _META_NAMES and content and not content.isspace():
+                                    append(
+                                        Phrase(
+                                            norm(content),
+                                            f"{path}/meta[@name={name}]",
+                                            hards[-1] if hards else None,
+                                            meta_pos,
+                                            node=block,
+                                        )
                                     )
-                                )
-                    elif tag == "br":
-                        run.append(" ")
-            if f & _BLOCK:
-                kind |= 16
-            opened.append(kind)
-            if f & _BLOCK:
-                if run_len:
-                    flush()
-                elif run:
-                    run = []
-                for at in open_links:  # the links around this block become blocks: judged by their size
-                    opened[at] = (opened[at] & ~2) | 32
-                    links -= 1
-                    anchors.pop()
-                    block_idx.append(add_block("a", block_idx[-1], ""))
-                    block_path.append(block_path[-1] + "/a")
-                    block_pos.append(poss[-1] if poss else None)
-                open_links.clear()
-                block_idx.append(add_block(tag, block_idx[-1], _marks(node) if f & _MARKED else ""))
-                parent_path = block_path[-1]
-                block_path.append(f"{parent_path}/{tag}" if len(parent_path) < _PATH_LIMIT else parent_path)
-                block_pos.append(poss[-1] if poss else None)
-            descend = True
+                        elif tag == "br":
+                            run.append(" ")
+                    if f & _BLOCK:
+                        kind |= 16
+                        if run_len:  # the text before the block is a phrase of the block around it (flush(), inlined)
+                            text = norm("".join(run))
+                            if text:
+                                append(Phrase(text, path, None, block_pos, run_link / run_len, node=block))
+                            run_len = run_link = 0
+                        if run:
+                            run = []
+                        for at in open_links:  # the links around this block become blocks: judged by their size
+                            opened[at] = (opened[at] & ~2) | 32
+                            links -= 1
+                            anchors.pop()
+                            outer_blocks.append((block, path, block_pos))
+                            block_tags.append("a")
+                            block_parents.append(block)
+                            block_marks.append("")
+                            block = len(block_tags) - 1
+                            path += "/a"
+                            block_pos = poss[-1] if poss else None
+                        open_links.clear()
+                        outer_blocks.append((block, path, block_pos))
+                        block_tags.append(tag)
+                        block_parents.append(block)
+                        block_marks.append(_marks(node) if f & _MARKED else "")
+                        block = len(block_tags) - 1
+                        if len(path) < _PATH_LIMIT:
+                            path = f"{path}/{tag}"
+                        block_pos = poss[-1] if poss else None
+                opened.append(kind)
+                descend = True
         if descend:
             if f & _OPAQUE:
                 # script, style, svg...: one removed phrase for all their text, no walk through them (an
                 # inline SVG can hold thousands of nodes)
                 text = node.text(deep=True)
-                if text and not text.isspace() and not (in_head and skip_head):
+                if text and not text.isspace() and not skipping:
                     append(
                         Phrase(
                             norm(text) if len(text) < 1000 else text.strip(),
-                            f"{block_path[-1]}/{tag}",
+                            f"{path}/{tag}",
                             tag,
                             poss[-1] if poss else None,
-                            node=block_idx[-1],
+                            node=block,
                         )
                     )
                 child = None
@@ -321,19 +360,30 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                         if href:
                             anchor = norm("".join(run[start:]))
                             if anchor:
-                                blocks.links.append((block_idx[-1], href.strip(), anchor))
+                                blocks.links.append((block, href.strip(), anchor))
                     if kind & 4:
                         poss.pop()
                     if kind & 8:
                         in_head -= 1
+                        skipping = skip_head and in_head > 0
                     if kind & 48:
-                        if run_len:
-                            flush()
-                        elif run:
+                        if run_len:  # flush(), inlined
+                            text = norm("".join(run))
+                            if text:
+                                append(
+                                    Phrase(
+                                        text,
+                                        path,
+                                        None,
+                                        block_pos,
+                                        run_link / run_len,
+                                        node=block,
+                                    )
+                                )
+                            run_len = run_link = 0
+                        if run:
                             run = []
-                        block_idx.pop()
-                        block_path.pop()
-                        block_pos.pop()
+                        block, path, block_pos = outer_blocks.pop()
             if depth == 0:
                 node = None
                 break
@@ -348,5 +398,8 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
             node = parent
             depth -= 1
             close = True
-    flush()
+    if run_len:
+        text = norm("".join(run))
+        if text:
+            append(Phrase(text, path, None, block_pos, run_link / run_len, node=block))
     return phrases, title, blocks

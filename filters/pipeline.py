@@ -152,6 +152,14 @@ def page_text(
     NUL characters are dropped from both (libxml2 would stop at the first).  The charset is None
     for str input.
     """
+    text, data, encoding, _exact = _page_text(html, content_type=content_type, charset=charset)
+    return text, data, encoding
+
+
+def _page_text(
+    html: str | bytes, *, content_type: str | None = None, charset: str | None = None
+) -> tuple[str, bytes, str | None, bool]:
+    """:func:`page_text`, and whether the bytes are exactly the text's UTF-8 (False: lone surrogates replaced)."""
     if isinstance(html, (bytes, bytearray, memoryview)):
         data = bytes(html)
         if not data.startswith(_BOM_PREFIXES):
@@ -166,13 +174,18 @@ def page_text(
             raise ExtractionError("input is not an HTML page: it looks like binary data (many control characters)")
     else:
         raise ExtractionError(f"html must be str or bytes, not {type(html).__name__}")
-    data = text.encode("utf-8", "replace")
+    try:
+        data = text.encode("utf-8")
+        exact = True
+    except UnicodeEncodeError:  # lone surrogates (str input only)
+        data = text.encode("utf-8", "replace")
+        exact = False
     _refuse_attribute_bombs(data)
     # looked for in the bytes: in a str with non-Latin-1 characters, "\x00" in text scans ~20x slower
     if b"\x00" in data:
         text = text.replace("\x00", "")
         data = data.replace(b"\x00", b"")
-    return text, data, encoding
+    return text, data, encoding, exact
 
 
 def parse_html(text: str | bytes) -> etree._Element | None:
@@ -673,12 +686,15 @@ class Page:
     (lexbor; the other profiles); both are None for a page without elements.
     """
 
-    __slots__ = ("text", "data", "encoding", "_root", "_tree")
+    __slots__ = ("text", "data", "encoding", "_root", "_tree", "_exact")
 
-    def __init__(self, text: str, data: bytes, encoding: str | None) -> None:
+    def __init__(self, text: str, data: bytes, encoding: str | None, exact: bool = False) -> None:
         self.text = text
         self.data = data
         self.encoding = encoding
+        # data is exactly the text's UTF-8: lexbor reads it as it is instead of encoding the text again
+        # (False: lone surrogates were replaced in data, where lexbor's own encoding drops them)
+        self._exact = exact
         self._root: etree._Element | None | bool = False  # False: not parsed yet
         self._tree: Any = False
 
@@ -699,11 +715,12 @@ class Page:
             if self.empty:
                 self._tree = None
             else:
-                if self.data.count(b"<") - 2 * self.data.count(b"</") > _DEEP_HINT:
+                starts = self.data.count(b"<")  # at most _DEEP_HINT: no need to count the end tags (slower)
+                if starts > _DEEP_HINT and starts - 2 * self.data.count(b"</") > _DEEP_HINT:
                     # maybe a tag bomb: lexbor's time grows with the square of the depth (100,000 nested
                     # <div> take 19 s); libxml2 reads it fast and reports the depth (ExtractionError)
                     parse_html(self.data)
-                self._tree = html5.parse(self.text)
+                self._tree = html5.parse(self.data if self._exact else self.text)
         return self._tree
 
 
@@ -712,10 +729,10 @@ def read_page(html: str | bytes, *, content_type: str | None = None, charset: st
 
     Empty input gives a page without a tree; input that is not HTML raises :class:`ExtractionError`.
     """
-    text, data, encoding = page_text(html, content_type=content_type, charset=charset)
+    text, data, encoding, exact = _page_text(html, content_type=content_type, charset=charset)
     if text and not text.isspace() and not _TAG_RE.search(text):
         raise ExtractionError("input is not an HTML page: it contains no tags")
-    return Page(text, data, encoding)
+    return Page(text, data, encoding, exact)
 
 
 def extract(

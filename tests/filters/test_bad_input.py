@@ -50,6 +50,15 @@ def test_nul_bytes_are_dropped():
     assert "Null bytes inside a paragraph of real text." in e.text
 
 
+def test_lone_surrogates_in_str_input_are_dropped_by_the_html5_parser():
+    # lexbor reads the page's UTF-8 bytes when they are exactly the text's; a str with a lone surrogate has
+    # replaced bytes ("?"), so its text is parsed as before, and lexbor drops the surrogate
+    text = "<html><body><p>Alpha \udc80beta gamma delta epsilon zeta eta theta iota kappa</p></body></html>"
+    ex = extract(text, profile="default")
+    assert ex.text == "Alpha beta gamma delta epsilon zeta eta theta iota kappa"
+    assert extract(text.encode("utf-8", "surrogatepass"), profile="default").text.startswith("Alpha ")
+
+
 def test_fifty_megabyte_page():
     # Shaped like real giant pages: mostly inline data (scripts, styles, a data
     # URI) around some megabytes of article text.

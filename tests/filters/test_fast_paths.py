@@ -4,6 +4,8 @@
 same tag paths, negative/positive tags and link densities, same title; on hand-made corner cases (empty
 blocks, <br>, <meta> and comments in odd places, processing instructions, deep nesting) and on random
 HTML, for the built-in profiles and for custom ones that switch on the branches the built-ins leave off.
+``filters.html5.segment`` likewise against the HTML5 walk of commit 28b6e47 (reference_html5_segment.py),
+with the blocks (tags, parents, class/id/role, links) and each phrase's block as well.
 ``tokenize`` (ASCII pattern when no letter is outside ASCII) against the Unicode pattern alone.
 """
 
@@ -13,10 +15,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from filters import get_profile
+from filters import get_profile, html5
 from filters.pipeline import _TOKEN_RE, _count_controls, _norm, parse_html, segment, tokenize
 from filters.stopwords import ENGLISH
 
+from .reference_html5_segment import reference_html5_segment
 from .reference_segment import reference_segment
 from .test_properties import html_documents
 
@@ -70,9 +73,54 @@ CASES = [
 ]
 
 
+HTML5_PROFILES = [
+    get_profile("default"),
+    # the head's phrases, comments and <meta> positive, links and chrome tags negative, a positive tag that is
+    # a block and one that is opaque: the branches the default profile leaves off
+    get_profile("default").copy(
+        name="html5-odd",
+        head_phrases=True,
+        main_content=False,
+        negative_tags=["a", "script", "style", "nav", "svg", "#comment", "button"],
+        positive_tags=["p", "meta", "h1", "svg", "b"],
+    ),
+]
+
+
+def _html5_facts(phrases, title, blocks):
+    return (
+        title,
+        [(p.text, p.path, p.neg, p.pos, p.link_density, p.node) for p in phrases],
+        (blocks.tags, blocks.parents, blocks.marks, blocks.links),
+    )
+
+
+def assert_same_html5(html: str):
+    tree = html5.parse(html)
+    for prof in HTML5_PROFILES:
+        expected = _html5_facts(*reference_html5_segment(tree, prof))
+        assert _html5_facts(*html5.segment(tree, prof)) == expected, (prof.name, html)
+
+
+HTML5_CASES = CASES + [
+    "<div class='Story-Body  x' id=Main role=Article><p>text</p></div><div id=only>i</div><div role=r>r</div>",
+    "<ul class=''><li class=Item-1>one</li><li data-x=1>two</li></ul>",
+    "<p>a <a href=' /x '>link <b>bold</b></a> and <a>no href</a><a href=y></a></p>",
+    "<a href=card><div>story card</div><p>lead</p></a><a href=z>x<a href=w>nested</a></a>",
+    "<!DOCTYPE html><html><head><meta name=description content='d'><style>s{}</style></head>"
+    "<body><template><p>t</p></template><svg><g><text>in svg</text></g></svg><math><mi>x</mi></math>"
+    "<textarea>typed</textarea><my-element class=C>custom</my-element><noscript>ns</noscript></body></html>",
+]
+
+
 @pytest.mark.parametrize("html", CASES)
 def test_corner_cases_match_the_reference(html):
     assert_same(html)
+
+
+@pytest.mark.parametrize("html", HTML5_CASES)
+def test_html5_corner_cases_match_the_reference(html):
+    assert_same_html5(html)
 
 
 def test_two_thousand_deep_empty_blocks_match_and_stay_linear():
@@ -85,6 +133,12 @@ def test_two_thousand_deep_empty_blocks_match_and_stay_linear():
 @given(html_documents())
 def test_random_html_matches_the_reference(doc):
     assert_same(doc)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(html_documents())
+def test_random_html_matches_the_html5_reference(doc):
+    assert_same_html5(doc)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -126,6 +180,7 @@ def test_random_html_matches_the_reference(doc):
 )
 def test_random_tag_soup_matches_the_reference(parts):
     assert_same("".join(parts))
+    assert_same_html5("".join(parts))
 
 
 def reference_tokenize(text, stop_words):
