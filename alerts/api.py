@@ -34,7 +34,9 @@ class SubscriptionSerializer(serializers.ModelSerializer):
 
     def validate(self, attrs: dict) -> dict:
         user = self.context["request"].user
-        if attrs.get("allow_private_addresses") and not user.is_superuser:
+        current = self.instance.allow_private_addresses if self.instance is not None else False
+        # a change is refused, not the value: a representation sent back unchanged keeps a superuser's allowance
+        if attrs.get("allow_private_addresses", current) != current and not user.is_superuser:
             raise serializers.ValidationError(
                 {"allow_private_addresses": ["Reaching private addresses is a superuser's decision."]}
             )
