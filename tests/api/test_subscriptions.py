@@ -7,6 +7,7 @@ from alerts.models import Delivery, Subscription
 from search.models import SavedSearch
 
 URL = "/api/subscriptions/"
+APPRISE = {"channel": "apprise", "notify_url": "json://hooks.example/x"}
 
 
 @pytest.fixture
@@ -135,3 +136,16 @@ def test_a_superusers_allowance_survives_what_the_expert_sends_back_but_only_a_s
     assert response.status_code == 400 and "superuser" in str(response.json()["allow_private_addresses"])
     sub.refresh_from_db()
     assert sub.allow_private_addresses and sub.notify_url == "json://127.0.0.1:9/hook"
+
+
+@pytest.mark.django_db
+def test_another_experts_private_saved_search_is_answered_as_one_that_does_not_exist(api_as, users, kb):
+    """As at /api/saved-searches/ (404): its id is not told apart from a free one (it was "Select a valid choice")."""
+    theirs = SavedSearch.objects.create(owner=users["superuser"], name="theirs", query="rubella")
+    free = theirs.pk + 1000
+    client = api_as("expert")
+    for pk in (theirs.pk, free):
+        response = client.post(URL, {"saved_search": pk, **APPRISE}, format="json")
+        assert response.status_code == 400
+        assert response.json() == {"saved_search": [f'Invalid pk "{pk}" - object does not exist.']}
+    assert not Subscription.objects.exists()
