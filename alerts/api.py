@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from alerts import services
-from alerts.forms import SubscriptionForm
+from alerts.forms import SubscriptionForm, subscribable_saved_searches
 from alerts.models import Delivery, Subscription
 from wims.api_permissions import IsExpert
 
@@ -32,9 +32,20 @@ class SubscriptionSerializer(serializers.ModelSerializer):
         fields = ["id", *SubscriptionForm.Meta.fields, "created_at", "next_digest_at", "waiting", "sent", "failed"]
         read_only_fields = ["created_at", "next_digest_at"]
 
+    def get_fields(self):
+        fields = super().get_fields()
+        request = self.context.get("request")
+        if request is not None and request.user.is_authenticated:  # (not the open schema's)
+            # another's private saved search does not exist for you (as at /api/saved-searches/): its id answers
+            # as a free one does, not as one the form refuses
+            fields["saved_search"].queryset = subscribable_saved_searches(request.user)
+        return fields
+
     def validate(self, attrs: dict) -> dict:
         user = self.context["request"].user
-        if attrs.get("allow_private_addresses") and not user.is_superuser:
+        current = self.instance.allow_private_addresses if self.instance is not None else False
+        # a change is refused, not the value: a representation sent back unchanged keeps a superuser's allowance
+        if attrs.get("allow_private_addresses", current) != current and not user.is_superuser:
             raise serializers.ValidationError(
                 {"allow_private_addresses": ["Reaching private addresses is a superuser's decision."]}
             )

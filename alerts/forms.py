@@ -13,6 +13,11 @@ from classifier.models import Folder
 from search.models import SavedSearch
 
 
+def subscribable_saved_searches(user):
+    """The saved searches ``user`` may subscribe to: their own and the public ones."""
+    return SavedSearch.objects.filter(Q(owner=user) | Q(public=True))
+
+
 class SubscriptionForm(forms.ModelForm):
     time_zone = forms.ChoiceField(choices=[], help_text="Digests go out at the time of day in this zone.")
 
@@ -38,9 +43,7 @@ class SubscriptionForm(forms.ModelForm):
         self.fields["time_zone"].choices = [(name, name) for name in sorted(available_timezones())]
         self.fields["folder"].queryset = Folder.objects.order_by("path")
         self.fields["folder"].help_text = "Articles an expert accepts into this folder or a folder below it."
-        self.fields["saved_search"].queryset = SavedSearch.objects.filter(Q(owner=user) | Q(public=True)).order_by(
-            "name"
-        )
+        self.fields["saved_search"].queryset = subscribable_saved_searches(user).order_by("name")
         self.fields["saved_search"].help_text = "Or: newly processed articles matching a saved search."
         if not user.is_superuser:
             # reaching private addresses is a superuser's decision (as for WebMon's sites)

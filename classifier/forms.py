@@ -154,7 +154,7 @@ class RuleDraft:
     ``c`` (condition keywords, repeated), ``x`` (keywords that must be absent), ``sel`` (ids of the
     cornerstone cases selected as "must not change", the older difference list), ``ok`` (ids of the cornerstone
     cases whose change the expert accepts; every other one shown must be left unchanged by a condition;
-    ``ok_shown=1``: accept every change the page shows),
+    ``ok_shown``: the ids of the changes the page showed, comma-separated: accept them all),
     ``keep`` (ids of stored cases the expert excluded from the "would reclassify" list: they must not change),
     ``q`` (the words to search in the difference lists), ``version`` (the knowledge-base version the draft was
     checked on; sent with a commit).
@@ -176,8 +176,9 @@ class RuleDraft:
         self.selected = self._case_ids(data.getlist("sel"))
         self.accepted = self._case_ids(data.getlist("ok"))
         self.kept = self._case_ids(data.getlist("keep"))
-        #: "accept every change shown": the cornerstone cases the page shows, not excluded, join ``accepted``
-        self.accept_shown = data.get("ok_shown") == "1"
+        #: "accept every change shown": the cornerstone cases the page showed (the button names them), not
+        #: excluded, join ``accepted``; not those a draft changed since (no script refreshed the page) would show
+        self.accept_shown = self._case_ids([v for v in (data.get("ok_shown") or "").split(",") if v])
         self.search = (data.get("q") or "").strip()[: self.SEARCH_MAX]
         raw_version = data.get("version") or ""
         self.version: int | None = int(raw_version) if raw_version.isascii() and raw_version.isdigit() else None

@@ -410,14 +410,17 @@ def _validation_context(request, article: Article, case: Case, draft: RuleDraft,
     context["words"] = selectors.difference_items(validation, draft.search, SHOWN_WORDS, SEARCH_WORDS)
     context["shown_words"] = SHOWN_WORDS
     if draft.accept_shown:
-        # the expert accepts every change they see (not the ones beyond SHOWN_CASES, nor those to keep)
-        shown = {s.case.pk for s in validation.cornerstone_cases[:SHOWN_CASES] if not s.kept}
-        draft.accept_shown = False
+        # the expert accepts every change they saw (the page named them: not the ones beyond SHOWN_CASES, nor
+        # those a draft changed since would show instead), that the draft still makes and that is not to keep
+        shown = {s.case.pk for s in validation.cornerstone_cases if not s.kept} & set(draft.accept_shown)
+        draft.accept_shown = []
         if shown - set(draft.accepted):
             draft.accepted = sorted(shown | set(draft.accepted))
             return _validation_context(request, article, case, draft, with_affected)
     context["stones"] = selectors.cornerstone_items(validation, SHOWN_CASES, SHOWN_WORDS)
-    context["acceptable_shown"] = sum(1 for s in context["stones"] if not s["change"].kept and not s["change"].accepted)
+    context["acceptable_shown"] = [
+        s["change"].case.pk for s in context["stones"] if not s["change"].kept and not s["change"].accepted
+    ]
     context["stones_hidden"] = len(validation.cornerstone_cases) - len(context["stones"])
     # accepted cases that no longer change stay listed, so the expert's decision survives a condition taken back
     unchanged = sorted(set(draft.accepted) - {s.case.pk for s in validation.cornerstone_cases})

@@ -7,6 +7,7 @@ from alerts.models import Delivery, Subscription
 from search.models import SavedSearch
 
 URL = "/api/subscriptions/"
+APPRISE = {"channel": "apprise", "notify_url": "json://hooks.example/x"}
 
 
 @pytest.fixture
@@ -113,3 +114,38 @@ def test_retry_sends_the_failed_deliveries_again(api_as, users, kb, expert_with_
     assert response.status_code == 200 and (response.json()["failed"], response.json()["waiting"]) == (0, 1)
     delivery = Delivery.objects.get()
     assert delivery.state == Delivery.State.PENDING and delivery.error == "" and delivery.due_at <= timezone.now()
+
+
+@pytest.mark.django_db
+def test_a_superusers_allowance_survives_what_the_expert_sends_back_but_only_a_superuser_changes_it(api_as, users, kb):
+    """A GET sent back as a PUT changes nothing, so it is accepted (it was a 400: any ``true`` was refused);
+    taking the allowance back is a change, and a superuser's decision too (it was ignored, answering 200)."""
+    sub = Subscription.objects.create(
+        user=users["expert"],
+        folder=kb["measles"],
+        channel="apprise",
+        notify_url="json://127.0.0.1:9/hook",
+        allow_private_addresses=True,  # given in the admin by a superuser
+    )
+    client = api_as("expert")
+    shown = client.get(f"{URL}{sub.pk}/").json()
+    response = client.put(f"{URL}{sub.pk}/", shown, format="json")
+    assert response.status_code == 200, response.json()
+    assert response.json()["allow_private_addresses"] is True
+    response = client.patch(f"{URL}{sub.pk}/", {"allow_private_addresses": False}, format="json")
+    assert response.status_code == 400 and "superuser" in str(response.json()["allow_private_addresses"])
+    sub.refresh_from_db()
+    assert sub.allow_private_addresses and sub.notify_url == "json://127.0.0.1:9/hook"
+
+
+@pytest.mark.django_db
+def test_another_experts_private_saved_search_is_answered_as_one_that_does_not_exist(api_as, users, kb):
+    """As at /api/saved-searches/ (404): its id is not told apart from a free one (it was "Select a valid choice")."""
+    theirs = SavedSearch.objects.create(owner=users["superuser"], name="theirs", query="rubella")
+    free = theirs.pk + 1000
+    client = api_as("expert")
+    for pk in (theirs.pk, free):
+        response = client.post(URL, {"saved_search": pk, **APPRISE}, format="json")
+        assert response.status_code == 400
+        assert response.json() == {"saved_search": [f'Invalid pk "{pk}" - object does not exist.']}
+    assert not Subscription.objects.exists()

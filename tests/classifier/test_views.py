@@ -313,12 +313,10 @@ def test_the_rule_page_commits_an_accepted_cornerstone_change_and_refuses_an_und
     assert article_of(stone).title in listed and "Politics" in listed and "accepted by" in listed
 
 
-@pytest.mark.django_db
-def test_accept_every_change_shown_accepts_the_cornerstone_cases_on_the_page_not_the_kept_ones(
-    ec, sport_kb, make_case, expert_user, monkeypatch
-):
-    """Two cornerstone cases would change: one button accepts both (with and without the page's script, the
-    button is a submit); a third beyond the page's limit is not accepted unseen."""
+@pytest.fixture
+def three_stones(sport_kb, make_case, expert_user, monkeypatch):
+    """Three cornerstone cases that "goal -> Politics" changes (by id: the football stone, a second, a third),
+    and a page that shows two."""
     from classifier import views
 
     football = sport_kb["football"]
@@ -326,19 +324,49 @@ def test_accept_every_change_shown_accepts_the_cornerstone_cases_on_the_page_not
     services.commit_rule(second, "new", expert_user, folder=football, conditions=["penalty"])
     third = make_case("goal corner striker derby")
     services.commit_rule(third, "new", expert_user, folder=football, conditions=["corner"])
+    monkeypatch.setattr(views, "SHOWN_CASES", 2)
+    return sport_kb["stone"], second, third
+
+
+@pytest.mark.django_db
+def test_accept_every_change_shown_accepts_the_cornerstone_cases_on_the_page_not_the_kept_ones(
+    ec, sport_kb, three_stones
+):
+    """Two cornerstone cases would change: one button accepts both (with and without the page's script, the
+    button is a submit); a third beyond the page's limit is not accepted unseen."""
+    stone, second, third = three_stones
     article = article_of(sport_kb["new"])
     draft = {"kind": "new", "folder": sport_kb["politics"].pk, "c": "goal"}
-    monkeypatch.setattr(views, "SHOWN_CASES", 2)
     page = ec.post(reverse("classifier:rule", args=[article.pk]), draft)
     shown = [s["change"].case.pk for s in page.context["stones"]]
     assert len(shown) == 2 and 'id="accept-shown"' in page.content.decode()
     assert "Accept the 2 changes shown" in page.content.decode()
-    accepted = ec.post(reverse("classifier:rule_check", args=[article.pk]), {**draft, "ok_shown": "1"})
+    button = re.search(r'name="ok_shown" value="([^"]*)"', page.content.decode()).group(1)
+    accepted = ec.post(reverse("classifier:rule_check", args=[article.pk]), {**draft, "ok_shown": button})
     assert sorted(accepted.context["validation"].accepted) == sorted(shown)
     html = accepted.content.decode()
     assert all(f'name="ok" value="{pk}" checked' in html for pk in shown)
-    hidden = ({sport_kb["stone"].pk, second.pk, third.pk} - set(shown)).pop()
+    hidden = ({stone.pk, second.pk, third.pk} - set(shown)).pop()
     assert f'name="ok" value="{hidden}" checked' not in html, "a change the expert has not seen stays undecided"
+
+
+@pytest.mark.django_db
+def test_accept_the_changes_shown_accepts_those_the_page_showed_not_those_a_changed_draft_would_show(
+    ec, sport_kb, three_stones
+):
+    """Without the page's script a keyword ticked meanwhile is sent with the button: the server then found the
+    cases the new draft would show and accepted the third, beyond the page's limit when the expert read it."""
+    stone, second, third = three_stones
+    article = article_of(sport_kb["new"])
+    url = reverse("classifier:rule", args=[article.pk])
+    draft = {"kind": "new", "folder": sport_kb["politics"].pk, "c": "goal"}
+    page = ec.post(url, draft)
+    assert [s["change"].case.pk for s in page.context["stones"]] == [stone.pk, second.pk]
+    button = re.search(r'name="ok_shown" value="([^"]*)"', page.content.decode()).group(1)
+    # "league" must be absent: the first cornerstone case no longer changes, and the third moves into view
+    after = ec.post(url, {**draft, "x": "league", "ok_shown": button})
+    assert after.context["validation"].accepted == [second.pk]
+    assert f'name="ok" value="{third.pk}" checked' not in after.content.decode()
 
 
 @pytest.mark.django_db
