@@ -326,14 +326,34 @@ def test_a_copyright_line_under_the_article_is_removed_but_not_a_sentence_about_
     assert "The copyright of the school's vaccination leaflet" in ex.text
 
 
-def test_a_second_copy_of_a_paragraph_is_removed_and_the_first_kept():
+def test_a_second_copy_of_paragraphs_is_removed_and_the_first_kept():
     # page builders write the text once per screen width and hide all but one with CSS
     copy = (
+        "<p>The outbreak began in a primary school in March and has since spread to three neighbouring towns, "
+        "according to the regional health authority's weekly bulletin.</p>"
         "<p>Vaccination clinics will open on Saturday mornings until the end of the month, the authority said, "
         "and no appointment is needed for children under twelve.</p>"
     )
     ex = core(page(f"<article><div class='v-1'>{ARTICLE}</div><div class='v-2'>{copy}</div></article>"))
     assert_article_kept(ex)
-    copies = [p for p in ex.phrases if "no appointment is needed" in p.text]
-    assert [p.removed_by for p in copies] == [None, "content"]
-    assert copies[1].reason() == "removed by content: repeated on the page"
+    for fragment in ("three neighbouring towns", "no appointment is needed"):
+        copies = [p for p in ex.phrases if fragment in p.text]
+        assert [p.removed_by for p in copies] == [None, "content"]
+        assert copies[1].reason() == "removed by content: repeated on the page"
+
+
+def test_a_sentence_the_article_says_twice_is_kept_twice():
+    # a key figure in the summary list and again in the text: the article's own words, not a copy of it
+    figure = "Forty new measles cases were reported this week, most of them among unvaccinated children."
+    ex = core(
+        page(
+            f"<article><h1>Measles cases rise in the north</h1><ul><li>{figure}</li><li>Clinics open on Saturdays."
+            f"</li></ul>{ARTICLE.split('</h1>')[1]}<p>The regional health authority repeated its figures in the "
+            f"evening bulletin, and added that the school would stay closed until Monday.</p><p>{figure}</p>"
+            "<p>Parents can check their children's records at any clinic or by asking their family doctor.</p>"
+            "</article>"
+        )
+    )
+    assert_article_kept(ex)
+    copies = [p for p in ex.phrases if p.text == figure]
+    assert [p.removed_by for p in copies] == [None, None], ex.explain()
