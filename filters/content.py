@@ -94,7 +94,7 @@ PARAGRAPH_CLIMB = 2.0
 #: article-like phrases (an article's paragraphs outnumber its linked subheadings), and less than
 #: TEASER_SHARE of the main content's article-like text
 TEASER_MIN = 3
-TEASER_TEXT = 400
+TEASER_TEXT = 500
 TEASER_PER_TEXT = 0.5
 TEASER_SHARE = 0.5
 _HEADLINE_LINKS = 0.8  # a linked headline: a phrase nearly all link...

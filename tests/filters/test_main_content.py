@@ -220,6 +220,34 @@ def test_a_list_of_story_teasers_inside_the_main_content_is_removed():
     assert phrase.reason() == "removed by content: list of story teasers"
 
 
+def test_a_list_of_story_teasers_with_long_excerpts_is_removed():
+    # a blog's "Latest News" posts under the article: linked title, then an excerpt of several sentences
+    lead = (
+        "The ward has {n} beds, a play room and a garden, and it will take its first patients in the spring. "
+        "Nurses moved from the old wing last month, and the hospital says waiting times for children's surgery "
+        "should fall by a third once the theatre next door opens. Parents helped choose the colours of the "
+        "rooms, and a local charity paid for the garden. The hospital will hold an open day for families in "
+        "March, with tours every hour and a talk by the head of paediatrics about what the ward will offer."
+    )
+    posts = "".join(
+        f"<article><h3><a href='/story/{i}'>Hospital {name} opens a new children's ward</a></h3>"
+        f"<div class='excerpt'><p>{lead.format(n=i + 20)}</p></div></article>"
+        for i, name in enumerate(("North", "South", "East"))
+    )
+    more = "".join(
+        f"<p>Paragraph {i} of the report: the authority's bulletin said that clinics in {i + 3} towns had seen "
+        "more children with a fever and a rash this month than in the whole of last year, and that most of "
+        "them had not had their second dose; it asked schools to send letters home to every family.</p>"
+        for i in range(6)
+    )
+    ex = core(page(f"<div>{ARTICLE}{more}<h2>Latest News</h2><div>{posts}</div></div>"))
+    assert_article_kept(ex)
+    assert "Paragraph 5 of the report" in ex.text
+    assert "play room" not in ex.text, ex.explain()
+    (phrase, *_) = removed_with(ex, "play room")
+    assert phrase.reason() == "removed by content: list of story teasers"
+
+
 def test_an_article_with_linked_subheadings_is_not_a_teaser_list():
     sections = "".join(
         f"<h3><a href='#s{i}'>Section {i}: what the clinic found</a></h3>"
