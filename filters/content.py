@@ -110,8 +110,12 @@ _HIDDEN_ON_DESKTOP = re.compile(
 #: a phrase of this many characters kept a second time is a copy (one shown per screen width, a carousel's clone)
 REPEAT_MIN = 40
 #: a copyright line under the article ("Copyright 2005 The Associated Press. All rights reserved. This material
-#: may not be published..."): not its text
-_COPYRIGHT = re.compile(r"^\W*(?:copyright\b|©)|all rights reserved", re.IGNORECASE)
+#: may not be published..."): not its text; "all rights reserved" further in needs a year, a © or the word
+#: (a clause of a legal text the page is about says it without them)
+_COPYRIGHT = re.compile(
+    r"^\W*(?:copyright\b|©)|^(?=.*(?:\b(?:19|20)\d\d\b|©|copyright)).*all rights reserved",
+    re.IGNORECASE | re.DOTALL,
+)
 _NOTICE_MAX = 300
 
 _MARK_SPLIT = re.compile(r"[\s_-]+")

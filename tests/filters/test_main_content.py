@@ -354,6 +354,16 @@ def test_a_copyright_line_under_the_article_is_removed_but_not_a_sentence_about_
     assert "The copyright of the school's vaccination leaflet" in ex.text
 
 
+def test_a_legal_clause_that_says_all_rights_reserved_is_not_a_copyright_notice():
+    # the page is the terms of use: its clauses are its text
+    clause = "10. Trademarks. The Daily Health name and logo are trademarks of Daily Health Media. All rights reserved."
+    ex = core(page(f"<div class='story'>{ARTICLE}<p>{clause}</p><p>Reuters 2025. All rights reserved.</p></div>"))
+    assert_article_kept(ex)
+    assert clause in ex.text, ex.explain()
+    (notice,) = removed_with(ex, "Reuters 2025")
+    assert notice.reason() == "removed by content: copyright notice"
+
+
 def test_a_second_copy_of_paragraphs_is_removed_and_the_first_kept():
     # page builders write the text once per screen width and hide all but one with CSS
     copy = (
