@@ -94,7 +94,7 @@ PARAGRAPH_CLIMB = 2.0
 #: article-like phrases (an article's paragraphs outnumber its linked subheadings), and less than
 #: TEASER_SHARE of the main content's article-like text
 TEASER_MIN = 3
-TEASER_TEXT = 400
+TEASER_TEXT = 500
 TEASER_PER_TEXT = 0.5
 TEASER_SHARE = 0.5
 _HEADLINE_LINKS = 0.8  # a linked headline: a phrase nearly all link...
@@ -110,8 +110,12 @@ _HIDDEN_ON_DESKTOP = re.compile(
 #: a phrase of this many characters kept a second time is a copy (one shown per screen width, a carousel's clone)
 REPEAT_MIN = 40
 #: a copyright line under the article ("Copyright 2005 The Associated Press. All rights reserved. This material
-#: may not be published..."): not its text
-_COPYRIGHT = re.compile(r"^\W*(?:copyright\b|©)|all rights reserved", re.IGNORECASE)
+#: may not be published..."): not its text; "all rights reserved" further in needs a year, a © or the word
+#: (a clause of a legal text the page is about says it without them)
+_COPYRIGHT = re.compile(
+    r"^\W*(?:copyright\b|©)|^(?=.*(?:\b(?:19|20)\d\d\b|©|copyright)).*all rights reserved",
+    re.IGNORECASE | re.DOTALL,
+)
 _NOTICE_MAX = 300
 
 _MARK_SPLIT = re.compile(r"[\s_-]+")
@@ -381,6 +385,7 @@ def decide(
     headline = title.casefold()
     counts = {"total": len(phrases), "length": 0, "tag": 0, "redundancy": 0, "content": 0, "core": 0, "rescued": 0}
     kept: set[str] = set()
+    long_kept: list[Phrase] = []  # the long phrases that reached the repeat check, copies included
     for ph in phrases:
         i = ph.node
         ph.removed_by = ph.rescued_by = ph.note = None
@@ -425,6 +430,7 @@ def decide(
                 ph.removed_by, ph.note = "content", "repeated on the page"
             else:
                 kept.add(text)
+            long_kept.append(ph)
         if ph.removed_by is not None:
             ph.rescued_by = None  # rescued from the length filter, then removed by another: not rescued
         if ph.removed_by is None:
@@ -433,4 +439,29 @@ def decide(
                 counts["rescued"] += 1
         else:
             counts[ph.removed_by] += 1
+    for ph in _lone_copies(long_kept, headline, tags):
+        ph.removed_by = ph.note = None
+        counts["content"] -= 1
+        counts["core"] += 1
     return counts
+
+
+def _lone_copies(long_kept: list[Phrase], headline: str, tags: list[str]) -> list[Phrase]:
+    """The copies among ``long_kept`` (long phrases in document order) whose long neighbours are not copies,
+    but for headings and the headline (``headline``: the page's title, casefolded) shown a second time (a
+    table of contents, a sticky header).
+
+    A copy for another screen width or a carousel's clone repeats a run of phrases; a sentence the article
+    says twice (a key figure in the summary and in the text, a disclaimer under each photo) stands alone.
+    """
+    copy = [ph.removed_by is not None for ph in long_kept]
+    last = len(copy) - 1
+    return [
+        ph
+        for k, ph in enumerate(long_kept)
+        if copy[k]
+        and not (k > 0 and copy[k - 1])
+        and not (k < last and copy[k + 1])
+        and tags[ph.node] not in _HEADINGS
+        and not (headline and ph.text.casefold() in headline)
+    ]

@@ -58,10 +58,13 @@ LEARNING_DEFAULTS: dict[str, Any] = {
     "max_pages": 200,
     "title_affixes": True,
     "title_affix_share": 0.6,
-    # HTML5 profiles: learn the site style tree (filters.sst) instead of the redundant phrases and words
+    # HTML5 profiles: learn the site style tree (filters.sst) instead of the redundant words
     "style_tree": True,
     # its noise threshold (None: filters.sst.THRESHOLD)
     "style_threshold": None,
+    # with the style tree, the redundant phrases too: the style tree finds template blocks by their place, the
+    # redundant phrases find a line the site repeats wherever its place shifts (labels, notes in the story)
+    "style_tree_phrases": True,
 }
 
 
@@ -298,8 +301,9 @@ def learn_profile(
     objects.  ``base``: the profile whose filters and learning settings are
     used (``"thesis"`` for the faithful method).  Keyword ``settings`` override
     the base's ``learning`` dict: ``auto_sample``, ``sample_size``,
-    ``min_share``, ``learn_threshold``, ``cluster_cut``, ``threshold_range``.
-    Pages that are not HTML are skipped (listed in ``provenance["skipped"]``).
+    ``min_share``, ``learn_threshold``, ``cluster_cut``, ``threshold_range``,
+    ``style_tree``, ``style_threshold``, ``style_tree_phrases`` (see
+    :data:`LEARNING_DEFAULTS`).  Pages that are not HTML are skipped (listed in ``provenance["skipped"]``).
     """
     base_prof = get_profile(base)
     unknown = set(settings) - set(LEARNING_DEFAULTS)
@@ -378,15 +382,16 @@ def learn_profile(
     stop_words = get_stop_words(plain.stop_words)
     style_tree: dict[str, Any] = {}
     if cfg["style_tree"] and plain.parser == "html5" and plain.method == "filters":  # not wpnc: its own method
-        # the site style tree replaces the redundant phrases and words: it finds the template's blocks by
-        # where they stand and how they are presented, and its content-redundant phrases per block
+        # the site style tree replaces the redundant words (and, unless "style_tree_phrases", phrases): it finds
+        # the template's blocks by where they stand and how they are presented, and its content-redundant
+        # phrases per block
         t = cfg["style_threshold"]
         style_tree = sst.build(
             ((s.blocks, s.phrases) for s in samples if s.blocks is not None),
             lambda text: tokenize(text, stop_words),
             threshold=sst.THRESHOLD if t is None else float(t),
         )
-        if style_tree:
+        if style_tree and not cfg["style_tree_phrases"]:
             phrases = []
     words: dict[str, int] = {}
     for group in groups if not style_tree else ():

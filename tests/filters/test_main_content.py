@@ -220,6 +220,34 @@ def test_a_list_of_story_teasers_inside_the_main_content_is_removed():
     assert phrase.reason() == "removed by content: list of story teasers"
 
 
+def test_a_list_of_story_teasers_with_long_excerpts_is_removed():
+    # a blog's "Latest News" posts under the article: linked title, then an excerpt of several sentences
+    lead = (
+        "The ward has {n} beds, a play room and a garden, and it will take its first patients in the spring. "
+        "Nurses moved from the old wing last month, and the hospital says waiting times for children's surgery "
+        "should fall by a third once the theatre next door opens. Parents helped choose the colours of the "
+        "rooms, and a local charity paid for the garden. The hospital will hold an open day for families in "
+        "March, with tours every hour and a talk by the head of paediatrics about what the ward will offer."
+    )
+    posts = "".join(
+        f"<article><h3><a href='/story/{i}'>Hospital {name} opens a new children's ward</a></h3>"
+        f"<div class='excerpt'><p>{lead.format(n=i + 20)}</p></div></article>"
+        for i, name in enumerate(("North", "South", "East"))
+    )
+    more = "".join(
+        f"<p>Paragraph {i} of the report: the authority's bulletin said that clinics in {i + 3} towns had seen "
+        "more children with a fever and a rash this month than in the whole of last year, and that most of "
+        "them had not had their second dose; it asked schools to send letters home to every family.</p>"
+        for i in range(6)
+    )
+    ex = core(page(f"<div>{ARTICLE}{more}<h2>Latest News</h2><div>{posts}</div></div>"))
+    assert_article_kept(ex)
+    assert "Paragraph 5 of the report" in ex.text
+    assert "play room" not in ex.text, ex.explain()
+    (phrase, *_) = removed_with(ex, "play room")
+    assert phrase.reason() == "removed by content: list of story teasers"
+
+
 def test_an_article_with_linked_subheadings_is_not_a_teaser_list():
     sections = "".join(
         f"<h3><a href='#s{i}'>Section {i}: what the clinic found</a></h3>"
@@ -326,14 +354,44 @@ def test_a_copyright_line_under_the_article_is_removed_but_not_a_sentence_about_
     assert "The copyright of the school's vaccination leaflet" in ex.text
 
 
-def test_a_second_copy_of_a_paragraph_is_removed_and_the_first_kept():
+def test_a_legal_clause_that_says_all_rights_reserved_is_not_a_copyright_notice():
+    # the page is the terms of use: its clauses are its text
+    clause = "10. Trademarks. The Daily Health name and logo are trademarks of Daily Health Media. All rights reserved."
+    ex = core(page(f"<div class='story'>{ARTICLE}<p>{clause}</p><p>Reuters 2025. All rights reserved.</p></div>"))
+    assert_article_kept(ex)
+    assert clause in ex.text, ex.explain()
+    (notice,) = removed_with(ex, "Reuters 2025")
+    assert notice.reason() == "removed by content: copyright notice"
+
+
+def test_a_second_copy_of_paragraphs_is_removed_and_the_first_kept():
     # page builders write the text once per screen width and hide all but one with CSS
     copy = (
+        "<p>The outbreak began in a primary school in March and has since spread to three neighbouring towns, "
+        "according to the regional health authority's weekly bulletin.</p>"
         "<p>Vaccination clinics will open on Saturday mornings until the end of the month, the authority said, "
         "and no appointment is needed for children under twelve.</p>"
     )
     ex = core(page(f"<article><div class='v-1'>{ARTICLE}</div><div class='v-2'>{copy}</div></article>"))
     assert_article_kept(ex)
-    copies = [p for p in ex.phrases if "no appointment is needed" in p.text]
-    assert [p.removed_by for p in copies] == [None, "content"]
-    assert copies[1].reason() == "removed by content: repeated on the page"
+    for fragment in ("three neighbouring towns", "no appointment is needed"):
+        copies = [p for p in ex.phrases if fragment in p.text]
+        assert [p.removed_by for p in copies] == [None, "content"]
+        assert copies[1].reason() == "removed by content: repeated on the page"
+
+
+def test_a_sentence_the_article_says_twice_is_kept_twice():
+    # a key figure in the summary list and again in the text: the article's own words, not a copy of it
+    figure = "Forty new measles cases were reported this week, most of them among unvaccinated children."
+    ex = core(
+        page(
+            f"<article><h1>Measles cases rise in the north</h1><ul><li>{figure}</li><li>Clinics open on Saturdays."
+            f"</li></ul>{ARTICLE.split('</h1>')[1]}<p>The regional health authority repeated its figures in the "
+            f"evening bulletin, and added that the school would stay closed until Monday.</p><p>{figure}</p>"
+            "<p>Parents can check their children's records at any clinic or by asking their family doctor.</p>"
+            "</article>"
+        )
+    )
+    assert_article_kept(ex)
+    copies = [p for p in ex.phrases if p.text == figure]
+    assert [p.removed_by for p in copies] == [None, None], ex.explain()

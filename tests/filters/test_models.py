@@ -31,8 +31,8 @@ def test_learn_site_profile_stores_and_round_trips(site):
     sp = learn_site_profile(site, pages, learn_threshold=False)
     sp = SiteProfile.objects.get(pk=sp.pk)
     assert site.filter_profile == sp
-    # the default profile learns the site style tree (filters.sst) instead of the redundant phrases
-    assert sp.settings["style_tree"]["root"] and not sp.filtering_phrases
+    # the default profile learns the site style tree (filters.sst), and the redundant phrases beside it
+    assert sp.settings["style_tree"]["root"] and not sp.filtering_words
     assert sp.base_profile == "default" and sp.threshold == 20 and not sp.threshold_learned
     assert sp.learned_at is not None
     assert set(sp.learned_from) <= {u for u, _ in pages} and sp.sample_size == len(sp.learned_from) >= 2

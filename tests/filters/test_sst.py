@@ -81,7 +81,7 @@ def stats_ok(stats: dict[str, int]) -> bool:
 
 def test_learned_profile_removes_the_template_and_keeps_the_article():
     prof = learn_profile([_page(k) for k in range(4)], base="default")
-    assert prof.style_tree and not prof.filtering_phrases and not prof.filtering_words
+    assert prof.style_tree and not prof.filtering_words
     ex = extract(_page(4), profile=prof)
     removed = {p.text: p for p in ex.phrases if p.removed_by}
     assert removed[PROMO].removed_by == "redundancy" and "style tree" in (removed[PROMO].note or "")
@@ -177,3 +177,32 @@ def test_a_page_laid_out_otherwise_is_not_mapped_below_the_change():
     shifted = extract(_table_page(4, extra_cell=True), profile=prof)
     assert "geologists told reporters that the magma" in shifted.text
     assert not any(p.note and "style tree" in p.note for p in shifted.phrases)
+
+
+NOTE = "Follow the Example Times coverage of your town on our app, free for readers every day"
+
+
+def _page_with_a_note(k: int) -> str:
+    # the site's note sits after a different paragraph on each page: no one place of the style tree holds it
+    title, who, what, whom = _STORIES[k]
+    paras = [
+        f"<p>Paragraph {i} of the story: {who} said the {what} would matter to {whom} for many months "
+        f"to come, story {k} sentence {i} of the report.</p>"
+        for i in range(5)
+    ]
+    paras.insert(1 + k % 4, f"<p>{NOTE}</p>")
+    return f"""<html><head><title>{title} | Example Times</title></head><body>
+<div class="story"><h1>{title}</h1>{"".join(paras)}</div></body></html>"""
+
+
+def test_a_line_the_site_repeats_in_varying_places_is_removed_with_the_style_tree():
+    pages = [_page_with_a_note(k) for k in range(4)]
+    prof = learn_profile(pages, base="default")
+    assert prof.style_tree and NOTE in prof.filtering_phrases
+    ex = extract(_page_with_a_note(4), profile=prof)
+    assert NOTE not in ex.text and "story 4 sentence 3 of the report" in ex.text
+    (note,) = [p for p in ex.phrases if p.text == NOTE]
+    assert note.removed_by == "redundancy"
+    # the style tree alone does not find it
+    alone = learn_profile(pages, base="default", style_tree_phrases=False)
+    assert alone.style_tree and NOTE in extract(_page_with_a_note(4), profile=alone).text
