@@ -1,6 +1,6 @@
 """Simulated expert: grow an MCRDR knowledge base from labelled documents and measure it.
 
-    python -m research.simulate --dataset DIR [--expert trace|svm] [--depth 8] [--min-leaf 1]
+    python -m research.simulate --dataset DIR [--features wims|words] [--expert trace|svm] [--depth 10] [--min-leaf 1]
                                   [--balanced] [--no-absent] [--pair-below 0.9] [--noise 0.0] [--k 3] [--knowledge N]
                                   [--checkpoints 50,100,...] [--json FILE] [--seed 0] [--validate]
 
@@ -8,6 +8,12 @@
 ``.txt`` (tokenised with the filters' tokenizer and stop words) or ``.html`` /
 ``.html.gz`` (run through ``filters.extract`` with ``--profile``); a page the
 filters reject (``filters.ExtractionError``) is skipped and counted, never fatal.
+Each case is built as WIMS builds it (``--features wims``, the default:
+``classifier.features.case_features`` with the default settings: the words, the
+two-word phrases, ``title:`` words of the file's first line or the page's title,
+``site:``/``url:`` words where there is a URL); ``--features words`` keeps the
+plain bag of words.  The experts see these features; the naive Bayes and SVM
+baselines stay on the bag of words.
 
 The simulated expert knows the gold labels and reads the training cases in
 (seeded, shuffled) stream order; whenever inference is wrong or incomplete it
@@ -149,7 +155,7 @@ def read_document(path: Path, profile=None) -> tuple[list[str], str, str]:
 #: default FeatureSettings, as WIMS builds its cases: words, two-word phrases, ``title:`` words, ``site:`` /
 #: ``url:`` words where there is a URL)
 FEATURES = ("words", "wims")
-DEFAULT_FEATURES = "words"
+DEFAULT_FEATURES = "wims"
 
 
 def wims_features(tokens: Sequence[str], title: str = "", url: str = "") -> list[str]:
@@ -435,7 +441,7 @@ class TraceSettings:
     chance that a path condition is replaced by a random word of the difference list.
     """
 
-    max_depth: int | None = 8
+    max_depth: int | None = 10
     min_samples_leaf: int = 1
     class_weight: str | None = None
     absent: bool = True
