@@ -1,6 +1,6 @@
 """Simulated expert: grow an MCRDR knowledge base from labelled documents and measure it.
 
-    python -m research.simulate --dataset DIR [--expert trace|svm] [--depth 8] [--min-leaf 1]
+    python -m research.simulate --dataset DIR [--features wims|words] [--expert trace|svm] [--depth 10] [--min-leaf 1]
                                   [--balanced] [--no-absent] [--pair-below 0.9] [--noise 0.0] [--k 3] [--knowledge N]
                                   [--checkpoints 50,100,...] [--json FILE] [--seed 0] [--validate]
 
@@ -8,6 +8,12 @@
 ``.txt`` (tokenised with the filters' tokenizer and stop words) or ``.html`` /
 ``.html.gz`` (run through ``filters.extract`` with ``--profile``); a page the
 filters reject (``filters.ExtractionError``) is skipped and counted, never fatal.
+Each case is built as WIMS builds it (``--features wims``, the default:
+``classifier.features.case_features`` with the default settings: the words, the
+two-word phrases, ``title:`` words of the file's first line or the page's title,
+``site:``/``url:`` words where there is a URL); ``--features words`` keeps the
+plain bag of words.  The experts see these features; the naive Bayes and SVM
+baselines stay on the bag of words.
 
 The simulated expert knows the gold labels and reads the training cases in
 (seeded, shuffled) stream order; whenever inference is wrong or incomplete it
@@ -111,17 +117,27 @@ class Item:
     site: str = ""
     tokens: list[str] = field(default_factory=list)
     skipped: str = ""  # why the filters rejected the page (filters.ExtractionError); such items are not used
+    #: the case's features as WIMS builds them (classifier.features.case_features); empty: the words alone
+    features: list[str] = field(default_factory=list)
 
     @property
     def case(self) -> frozenset[str]:
-        return frozenset(self.tokens)
+        return frozenset(self.features or self.tokens)
 
 
 def read_tokens(path: Path, profile=None) -> list[str]:
     """Tokens of one dataset file: .txt directly, .html/.html.gz through the filters."""
+    return read_document(path, profile)[0]
+
+
+def read_document(path: Path, profile=None) -> tuple[list[str], str, str]:
+    """Tokens, title and URL of one dataset file: .txt directly (the title is its first line, as both
+    builders of :mod:`research.datasets` write it; no URL), .html/.html.gz through the filters."""
     name = path.name.lower()
     if name.endswith(".txt"):
-        return tokenize_text(path.read_text(encoding="utf-8", errors="replace"))
+        text = path.read_text(encoding="utf-8", errors="replace")
+        title = next((line.strip() for line in text.splitlines() if line.strip()), "")
+        return tokenize_text(text), title, ""
     if name.endswith(".html.gz") or name.endswith(".htm.gz"):
         with gzip.open(path, "rb") as handle:
             data = handle.read()
@@ -131,11 +147,31 @@ def read_tokens(path: Path, profile=None) -> list[str]:
         raise ValueError(f"{path}: unsupported file type (expected .txt, .html or .html.gz)")
     import filters  # the HTML path needs the filters package
 
-    return list(filters.extract(data, profile=profile).tokens)
+    extraction = filters.extract(data, profile=profile)
+    return list(extraction.tokens), extraction.title, extraction.url or ""
 
 
-def load_manifest(dataset: Path, seed: int = 0, profile=None, test_share: float = 0.3) -> list[Item]:
-    """Read ``manifest.csv`` and the documents; a missing split column gets a seeded split."""
+#: how a case is built: ``words`` (the bag of words) or ``wims`` (classifier.features.case_features with the
+#: default FeatureSettings, as WIMS builds its cases: words, two-word phrases, ``title:`` words, ``site:`` /
+#: ``url:`` words where there is a URL)
+FEATURES = ("words", "wims")
+DEFAULT_FEATURES = "wims"
+
+
+def wims_features(tokens: Sequence[str], title: str = "", url: str = "") -> list[str]:
+    """The case's features exactly as the product builds them (classifier.services.case_keywords)."""
+    from classifier.features import FeatureSettings, case_features
+
+    return case_features(tokens, title=title, url=url, settings=FeatureSettings(), stop_words=_STOP_WORDS)
+
+
+def load_manifest(
+    dataset: Path, seed: int = 0, profile=None, test_share: float = 0.3, features: str = DEFAULT_FEATURES
+) -> list[Item]:
+    """Read ``manifest.csv`` and the documents; a missing split column gets a seeded split.  ``features``
+    (:data:`FEATURES`) says how each case is built."""
+    if features not in FEATURES:
+        raise ValueError(f"unknown features {features!r}; choose one of {', '.join(FEATURES)}")
     dataset = Path(dataset)
     manifest = dataset / MANIFEST
     if not manifest.is_file():
@@ -168,7 +204,9 @@ def load_manifest(dataset: Path, seed: int = 0, profile=None, test_share: float 
             item.split = "test" if i < cut else "train"
     for item in items:
         try:
-            item.tokens = read_tokens(item.path, profile)
+            item.tokens, title, url = read_document(item.path, profile)
+            if features == "wims":
+                item.features = wims_features(item.tokens, title, url)
         except ExtractionError as exc:  # a page the filters reject: skipped and counted, never fatal
             item.skipped = str(exc) or type(exc).__name__
     return items
@@ -216,7 +254,7 @@ def fit_knowledge(train: Sequence[Item], labels: Sequence[str], limit: int | Non
     """One-vs-rest linear SVM on binary term features of the training part."""
     sk = _sklearn()
     vectorizer = sk["CountVectorizer"](analyzer=_identity, binary=True, min_df=2)
-    x = vectorizer.fit_transform([item.tokens for item in train])
+    x = vectorizer.fit_transform([sorted(item.case) for item in train])
     terms = vectorizer.get_feature_names_out()
     weights: dict[str, dict[str, float]] = {}
     ranked: dict[str, list[str]] = {}
@@ -403,7 +441,7 @@ class TraceSettings:
     chance that a path condition is replaced by a random word of the difference list.
     """
 
-    max_depth: int | None = 8
+    max_depth: int | None = 10
     min_samples_leaf: int = 1
     class_weight: str | None = None
     absent: bool = True
@@ -477,7 +515,7 @@ class TraceKnowledge:
         self.settings = settings
         self.labels = list(labels)
         vectorizer = sk["CountVectorizer"](analyzer=_identity, binary=True, min_df=2)
-        x = vectorizer.fit_transform([item.tokens for item in train]).tocsc()
+        x = vectorizer.fit_transform([sorted(item.case) for item in train]).tocsc()
         self.terms: list[str] = [str(t) for t in vectorizer.get_feature_names_out()]
         self.term_index = {t: i for i, t in enumerate(self.terms)}
         self.df = np.asarray(x.sum(axis=0)).ravel()
@@ -933,6 +971,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m research.simulate", description=__doc__.split("\n\n")[1])
     parser.add_argument("--dataset", type=Path, required=True, help="folder with manifest.csv")
     parser.add_argument("--expert", choices=EXPERTS, default="trace", help="rule-trace (default) or SVM-term expert")
+    parser.add_argument(
+        "--features",
+        choices=FEATURES,
+        default=DEFAULT_FEATURES,
+        help="cases as bags of words, or as WIMS builds them: words, phrases, title words (default %(default)s)",
+    )
     defaults = TraceSettings()
     parser.add_argument("--depth", type=int, default=defaults.max_depth, help="trace: tree depth (0: unlimited)")
     parser.add_argument("--min-leaf", type=int, default=defaults.min_samples_leaf, help="trace: min cases per leaf")
@@ -964,7 +1008,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     try:
-        items = load_manifest(args.dataset, seed=args.seed, profile=args.profile)
+        items = load_manifest(args.dataset, seed=args.seed, profile=args.profile, features=args.features)
     except (FileNotFoundError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -983,7 +1027,8 @@ def main(argv: list[str] | None = None) -> int:
     held = "validation" if args.validate else "test"
     how = f"k={args.k}" if args.expert == "svm" else ", ".join(f"{k}={v}" for k, v in settings.to_dict().items())
     print(
-        f"{args.dataset}: {len(items)} documents, {n_train} train, {len(items) - n_train} {held}; {args.expert}: {how}"
+        f"{args.dataset}: {len(items)} documents, {n_train} train, {len(items) - n_train} {held}; "
+        f"features: {args.features}; {args.expert}: {how}"
     )
     print(TABLE_HEADER)
     try:

@@ -421,3 +421,56 @@ def test_trace_fallback_word_stays_single_when_no_partner_is_more_precise():
     expert = simulate.RuleTraceExpert(knowledge, FOLDERS)
     assert expert.learn(1001, case, ["sport"]) == 1
     assert next(iter(expert.tree)).conditions == {"match"}
+
+
+def write_titled_corpus(folder):
+    """Sport is told only by its title words ('cup', 'match') and its phrases ('final whistle'): business
+    documents hold every word of a sport document too, only not in the title nor one after the other."""
+    (folder / "docs").mkdir(parents=True)
+    rows = ["path,labels"]
+    for n in range(24):
+        label = ("sport", "business")[n % 2]
+        if label == "sport":
+            title, body = "Cup match", "final whistle, cup match week"
+        else:
+            title, body = "Shares report", "match cup whistle week final shares"
+        (folder / f"docs/{n}.txt").write_text(f"{title}\n\n{body}\n")
+        rows.append(f"docs/{n}.txt,{label}")
+    (folder / "manifest.csv").write_text("\n".join(rows) + "\n")
+
+
+def test_wims_features_build_the_case_as_the_product_does(tmp_path):
+    from classifier.features import FeatureSettings, case_features
+    from filters.stopwords import get_stop_words
+
+    write_titled_corpus(tmp_path)
+    words = simulate.load_manifest(tmp_path, features="words")
+    wims = simulate.load_manifest(tmp_path, features="wims")
+    sport = wims[0]
+    assert sport.labels == {"sport"} and sport.tokens == words[0].tokens
+    assert sport.case == frozenset(
+        case_features(sport.tokens, title="Cup match", settings=FeatureSettings(), stop_words=get_stop_words("en"))
+    )
+    assert {"title:match", "title:cup", "final whistle"} <= sport.case
+    assert words[0].case == frozenset(words[0].tokens)
+    with pytest.raises(ValueError, match="unknown features"):
+        simulate.load_manifest(tmp_path, features="bigrams")
+
+
+def test_with_wims_features_a_title_word_or_a_phrase_becomes_a_condition(tmp_path):
+    write_titled_corpus(tmp_path)
+    folders = {"business": 1, "sport": 2}
+    settings = simulate.TraceSettings(max_depth=1)
+    train = simulate.load_manifest(tmp_path, features="wims")
+    expert = simulate.RuleTraceExpert(simulate.TraceKnowledge(train, sorted(folders), settings), folders)
+    sport = train[0]
+    assert expert.learn(sport.id, sport.case, sport.labels) == 1
+    (rule,) = list(expert.tree)
+    assert rule.folder == folders["sport"] and rule.conditions <= sport.case
+    # what tells sport apart is a title word or a phrase; every plain word of the case is in business too
+    assert rule.conditions and all(w.startswith("title:") or " " in w for w in rule.conditions), rule.conditions
+    # as bags of words the same case offers no word that means sport: no rule, counted unresolved
+    plain = simulate.load_manifest(tmp_path, features="words")
+    plain_expert = simulate.RuleTraceExpert(simulate.TraceKnowledge(plain, sorted(folders), settings), folders)
+    assert plain_expert.learn(plain[0].id, plain[0].case, plain[0].labels) == 0
+    assert plain_expert.stats.unresolved == 1
