@@ -474,3 +474,43 @@ def test_with_wims_features_a_title_word_or_a_phrase_becomes_a_condition(tmp_pat
     plain_expert = simulate.RuleTraceExpert(simulate.TraceKnowledge(plain, sorted(folders), settings), folders)
     assert plain_expert.learn(plain[0].id, plain[0].case, plain[0].labels) == 0
     assert plain_expert.stats.unresolved == 1
+
+
+def write_diabetes_corpus(folder):
+    """Health documents say "diabetes" or "diabetics" (never both, nor in the same place); business
+    documents say "shares" or "profit": only the stem "diabet" tells every health document apart."""
+    (folder / "docs").mkdir(parents=True)
+    rows = ["path,labels"]
+    for n in range(24):
+        label = ("health", "business")[n % 2]
+        if label == "health":
+            body = ("report week diabetes", "diabetics report week")[n // 2 % 2]
+        else:
+            body = ("shares", "profit")[n // 2 % 2] + " report week"
+        (folder / f"docs/{n}.txt").write_text(f"News\n\n{body}\n")
+        rows.append(f"docs/{n}.txt,{label}")
+    (folder / "manifest.csv").write_text("\n".join(rows) + "\n")
+
+
+def test_with_stemming_a_cases_diabetics_meets_a_rules_diabetes(tmp_path):
+    from classifier.features import FeatureSettings, condition
+
+    write_diabetes_corpus(tmp_path)
+    folders = {"business": 1, "health": 2}
+    train = simulate.load_manifest(tmp_path, stemming="english")
+    diabetes, diabetics = train[0], train[2]
+    assert diabetes.labels == diabetics.labels == {"health"}
+    knowledge = simulate.TraceKnowledge(train, sorted(folders), simulate.TraceSettings(max_depth=1))
+    expert = simulate.RuleTraceExpert(knowledge, folders)
+    assert expert.learn(diabetes.id, diabetes.case, diabetes.labels) == 1
+    (rule,) = list(expert.tree)
+    # the rule is "diabetes" as a knowledge base with stemming reads the condition typed
+    assert rule.conditions == {condition("diabetes", FeatureSettings(stemming="english"))}
+    assert expert.tree.folders(diabetics.case) == {folders["health"]}
+    # without stemming the two words stay apart
+    plain = simulate.load_manifest(tmp_path)
+    assert "diabetes" in plain[0].case and "diabetes" not in plain[2].case
+    with pytest.raises(ValueError, match="unknown stemming"):
+        simulate.load_manifest(tmp_path, stemming="klingon")
+    with pytest.raises(ValueError, match="stemming applies"):
+        simulate.load_manifest(tmp_path, features="words", stemming="english")
