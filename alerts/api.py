@@ -8,16 +8,15 @@ next digest. Experts only, their own subscriptions only: another's answers 404.
 
 from __future__ import annotations
 
-from django.db.models import Count, Q
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from alerts import services
+from alerts import selectors, services
 from alerts.forms import SubscriptionForm, subscribable_saved_searches
-from alerts.models import Delivery, Subscription
+from alerts.models import Subscription
 from wims.api_permissions import IsExpert
 
 
@@ -89,12 +88,7 @@ class SubscriptionViewSet(viewsets.ModelViewSet):
     queryset = Subscription.objects.none()
 
     def get_queryset(self):
-        state = Delivery.State
-        return Subscription.objects.filter(user=self.request.user).annotate(
-            waiting=Count("deliveries", filter=Q(deliveries__state__in=[state.PENDING, state.SENDING])),
-            sent=Count("deliveries", filter=Q(deliveries__state=state.SENT)),
-            failed=Count("deliveries", filter=Q(deliveries__state=state.FAILED)),
-        )
+        return selectors.subscriptions_with_counts(self.request.user)
 
     def perform_create(self, serializer) -> None:
         serializer.instance = self.get_queryset().get(pk=serializer.save().pk)  # with its counts
