@@ -406,10 +406,8 @@ def _validation_context(request, article: Article, case: Case, draft: RuleDraft,
     except ValidationError as exc:
         context["errors"].append(_error_text(exc))
         return context
-    context["validation"] = validation
-    context["words"] = selectors.difference_items(validation, draft.search, SHOWN_WORDS, SEARCH_WORDS)
-    context["shown_words"] = SHOWN_WORDS
     if draft.accept_shown:
+        # (before the difference lists: they are computed once, for the draft with these accepted)
         # the expert accepts every change they saw (the page named them: not the ones beyond SHOWN_CASES, nor
         # those a draft changed since would show instead), that the draft still makes and that is not to keep
         shown = {s.case.pk for s in validation.cornerstone_cases if not s.kept} & set(draft.accept_shown)
@@ -417,6 +415,9 @@ def _validation_context(request, article: Article, case: Case, draft: RuleDraft,
         if shown - set(draft.accepted):
             draft.accepted = sorted(shown | set(draft.accepted))
             return _validation_context(request, article, case, draft, with_affected)
+    context["validation"] = validation
+    context["words"] = selectors.difference_items(validation, draft.search, SHOWN_WORDS, SEARCH_WORDS)
+    context["shown_words"] = SHOWN_WORDS
     context["stones"] = selectors.cornerstone_items(validation, SHOWN_CASES, SHOWN_WORDS)
     context["acceptable_shown"] = [
         s["change"].case.pk for s in context["stones"] if not s["change"].kept and not s["change"].accepted
