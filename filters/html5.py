@@ -138,26 +138,14 @@ def parse(text: str | bytes) -> LexborHTMLParser:
     return LexborHTMLParser(text)
 
 
-def _marks(node: LexborNode) -> str:
-    attrs = node.attributes  # one dict: 4x faster than three lookups through node.attrs
-    if not attrs:
-        return ""
-    get = attrs.get
-    names = get("class")
-    ident = get("id")
-    role = get("role")
-    if ident is None and role is None:  # most marked blocks: a class or nothing
-        return names.lower() if names else ""
-    return " ".join([p for p in (names, ident, role) if p]).lower()
-
-
 def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str, Blocks]:  # noqa: C901
     """Walk the tree once; return ``(phrases, title, blocks)``, phrases in document order.
 
     A phrase's ``node`` is the index in ``blocks`` of the block element its text belongs to.
 
     Written for speed (it is most of the pipeline's time): node kinds told by lexbor's tag id, one flags
-    lookup per element, the innermost block in locals.  tests/filters/test_fast_paths.py checks it against
+    lookup per element, the innermost block in locals; an inline element the walk ignores costs a push and a
+    pop, the flags of a plain block one test (about 1.2 x lxml's parse, was 1.5).  tests/filters/test_fast_paths.py checks it against
     the plainer walk it replaced (tests/filters/reference_html5_segment.py).  Tried and slower or no faster:
     lexbor's own traversal (``Node.traverse``) with elements closed by the address of the node after them;
     telling white-space text nodes in C (``is_empty_text_node``).
@@ -205,9 +193,9 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
 
     node: LexborNode | None = root
     depth = 0
+    pos: str | None = None  # the innermost open positive tag (poss[-1]), or None
     while node is not None:
         tag_id = node.tag_id
-        descend = False
         if tag_id == _TEXT_ID:
             text = node.text_content
             if text and not skipping:
@@ -220,7 +208,7 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                             norm(text) if len(text) < 1000 else text.strip(),
                             f"{path}/{hards[-1]}",
                             hards[-1],
-                            poss[-1] if poss else None,
+                            pos,
                             node=block,
                         )
                     )
@@ -230,6 +218,7 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                     run_len += n
                     if links:
                         run_link += n
+            close = False
         elif tag_id == _COMMENT_ID:
             if comments_negative and not skipping:
                 text = node.comment_content
@@ -243,17 +232,30 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                             node=block,
                         )
                     )
+            close = False
         else:
-            f = flags_by_id.get(tag_id, -2)
-            if f == -2:  # first of its tag in the page
+            f = flags_by_id.get(tag_id)
+            if f is None:  # first of its tag in the page
                 name = node.tag
                 # -1: not an element (doctype), nothing to walk
                 f = flags_by_id[tag_id] = flags_of(name, 0) if name and name[0] not in "-!" else -1
                 names[tag_id] = name or ""
-            if f >= 0:
+            if f == 0:  # an inline element the walk does not react to (span, b, img...): into its children
+                opened.append(0)
+                child = node.first_child
+                if child is not None:
+                    node = child
+                    depth += 1
+                    continue
+                close = True
+            elif f < 0:
+                if not depth:
+                    break
+                close = False
+            else:
                 kind = 0
-                if f:
-                    tag = names[tag_id]
+                tag = names[tag_id]
+                if f & 15:  # _HARD, _LINK, _POS, _SPECIAL
                     if f & _HARD:
                         kind = 1
                         hards.append(tag)
@@ -265,6 +267,7 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                     if f & _POS:
                         kind |= 4
                         poss.append(tag)
+                        pos = tag
                     if f & _SPECIAL:
                         if tag == "head":
                             kind |= 8
@@ -290,15 +293,16 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                                     )
                         elif tag == "br":
                             run.append(" ")
-                    if f & _BLOCK:
-                        kind |= 16
-                        if run_len:  # the text before the block is a phrase of the block around it (flush(), inlined)
-                            text = norm("".join(run))
-                            if text:
-                                append(Phrase(text, path, None, block_pos, run_link / run_len, node=block))
-                            run_len = run_link = 0
-                        if run:
-                            run = []
+                if f & _BLOCK:
+                    kind |= 16
+                    if run_len:  # the text before the block is a phrase of the block around it (flush(), inlined)
+                        text = norm("".join(run))
+                        if text:
+                            append(Phrase(text, path, None, block_pos, run_link / run_len, node=block))
+                        run_len = run_link = 0
+                    if run:
+                        run = []
+                    if open_links:
                         for at in open_links:  # the links around this block become blocks: judged by their size
                             opened[at] = (opened[at] & ~2) | 32
                             links -= 1
@@ -309,93 +313,92 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                             block_marks.append("")
                             block = len(block_tags) - 1
                             path += "/a"
-                            block_pos = poss[-1] if poss else None
+                            block_pos = pos
                         open_links.clear()
-                        outer_blocks.append((block, path, block_pos))
-                        block_tags.append(tag)
-                        block_parents.append(block)
-                        block_marks.append(_marks(node) if f & _MARKED else "")
-                        block = len(block_tags) - 1
-                        if len(path) < _PATH_LIMIT:
-                            path = f"{path}/{tag}"
-                        block_pos = poss[-1] if poss else None
+                    outer_blocks.append((block, path, block_pos))
+                    block_tags.append(tag)
+                    block_parents.append(block)
+                    if f & _MARKED:  # its class, id and role, lower-cased, space-separated
+                        attrs = node.attributes  # one dict: 4x faster than three lookups through node.attrs
+                        if attrs:
+                            names_ = attrs.get("class")
+                            ident = attrs.get("id")
+                            role = attrs.get("role")
+                            if ident is None and role is None:  # most marked blocks: a class or nothing
+                                block_marks.append(names_.lower() if names_ else "")
+                            else:
+                                block_marks.append(" ".join([p for p in (names_, ident, role) if p]).lower())
+                        else:
+                            block_marks.append("")
+                    else:
+                        block_marks.append("")
+                    block = len(block_tags) - 1
+                    if len(path) < _PATH_LIMIT:
+                        path = f"{path}/{tag}"
+                    block_pos = pos
                 opened.append(kind)
-                descend = True
-        if descend:
-            if f & _OPAQUE:
-                # script, style, svg...: one removed phrase for all their text, no walk through them (an
-                # inline SVG can hold thousands of nodes)
-                text = node.text(deep=True)
-                if text and not text.isspace() and not skipping:
-                    append(
-                        Phrase(
-                            norm(text) if len(text) < 1000 else text.strip(),
-                            f"{path}/{tag}",
-                            tag,
-                            poss[-1] if poss else None,
-                            node=block,
+                if f & _OPAQUE:
+                    # script, style, svg...: one removed phrase for all their text, no walk through them (an
+                    # inline SVG can hold thousands of nodes)
+                    text = node.text(deep=True)
+                    if text and not text.isspace() and not skipping:
+                        append(
+                            Phrase(
+                                norm(text) if len(text) < 1000 else text.strip(),
+                                f"{path}/{tag}",
+                                tag,
+                                pos,
+                                node=block,
+                            )
                         )
-                    )
-                child = None
-            else:
-                child = node.first_child
-            if child is not None:
-                node = child
-                depth += 1
-                continue
-            close = True  # an element without children closes at once
-        else:
-            close = False
+                else:
+                    child = node.first_child
+                    if child is not None:
+                        node = child
+                        depth += 1
+                        continue
+                close = True  # an element without children closes at once
         # move on: to the next sibling, closing each element whose children are all walked
         while True:
             if close:
                 kind = opened.pop()
                 if kind:
-                    if kind & 1:
-                        hards.pop()
-                    if kind & 2:
-                        links -= 1
-                        open_links.pop()
-                        href, start = anchors.pop()
-                        if href:
-                            anchor = norm("".join(run[start:]))
-                            if anchor:
-                                blocks.links.append((block, href.strip(), anchor))
-                    if kind & 4:
-                        poss.pop()
-                    if kind & 8:
-                        in_head -= 1
-                        skipping = skip_head and in_head > 0
+                    if kind & 15:
+                        if kind & 1:
+                            hards.pop()
+                        if kind & 2:
+                            links -= 1
+                            open_links.pop()
+                            href, start = anchors.pop()
+                            if href:
+                                anchor = norm("".join(run[start:]))
+                                if anchor:
+                                    blocks.links.append((block, href.strip(), anchor))
+                        if kind & 4:
+                            poss.pop()
+                            pos = poss[-1] if poss else None
+                        if kind & 8:
+                            in_head -= 1
+                            skipping = skip_head and in_head > 0
                     if kind & 48:
                         if run_len:  # flush(), inlined
                             text = norm("".join(run))
                             if text:
-                                append(
-                                    Phrase(
-                                        text,
-                                        path,
-                                        None,
-                                        block_pos,
-                                        run_link / run_len,
-                                        node=block,
-                                    )
-                                )
+                                append(Phrase(text, path, None, block_pos, run_link / run_len, node=block))
                             run_len = run_link = 0
                         if run:
                             run = []
                         block, path, block_pos = outer_blocks.pop()
-            if depth == 0:
-                node = None
-                break
+                if not depth:  # the root is closed: the walk is done
+                    node = None
+                    break
             nxt = node.next
             if nxt is not None:
                 node = nxt
                 break
-            parent = node.parent
-            if parent is None:  # not below the root: cannot happen, the depth says where the root is
-                node = None
+            node = node.parent
+            if node is None:  # not below the root: cannot happen, the depth says where the root is
                 break
-            node = parent
             depth -= 1
             close = True
     if run_len:
