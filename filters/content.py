@@ -171,22 +171,39 @@ def _noise_reasons(blocks: Blocks) -> list[str | None]:
 def _mark_block_links(phrases: list[Phrase], blocks: Blocks) -> None:
     """Phrases inside an ``<a>`` that holds blocks (a story card) are link text, unless the link is too big
     to be one: an unclosed ``<a>`` that holds the rest of the page (old Forbes pages) is not a link."""
-    n = len(blocks)
-    parents, tags = blocks.parents, blocks.tags
+    tags = blocks.tags
+    n = len(tags)
     size = [0] * n
     for ph in phrases:
         if ph.neg is None and ph.node >= 0:
             size[ph.node] += len(ph.text)
-    for i in range(n - 1, -1, -1):
-        if parents[i] >= 0:
-            size[parents[i]] += size[i]
-    in_link = [False] * n
-    for i in range(n):
-        p = parents[i]
-        in_link[i] = (tags[i] == "a" and size[i] <= BLOCK_LINK_MAX) or (p >= 0 and in_link[p])
-    for ph in phrases:
-        if ph.node >= 0 and in_link[ph.node]:
-            ph.link_density = 1.0
+    # a block's subtree is the run of blocks after it whose parents are not before it (document order); only
+    # the <a> blocks' are walked, and only until their text is too long for a link
+    parents = blocks.parents
+    in_link: bytearray | None = None
+    end = 0  # the blocks before this one are in a link already marked
+    i = -1
+    while True:
+        try:
+            i = tags.index("a", i + 1)
+        except ValueError:
+            break
+        if i < end:
+            continue
+        total = size[i]
+        j = i + 1
+        while total <= BLOCK_LINK_MAX and j < n and parents[j] >= i:
+            total += size[j]
+            j += 1
+        if total <= BLOCK_LINK_MAX:  # the whole subtree walked: a link
+            if in_link is None:
+                in_link = bytearray(n)
+            in_link[i:j] = b"\x01" * (j - i)
+            end = j
+    if in_link is not None:
+        for ph in phrases:
+            if ph.node >= 0 and in_link[ph.node]:
+                ph.link_density = 1.0
 
 
 def _teaser_counts(
@@ -281,17 +298,16 @@ def decide(
     # article-like characters in each block's subtree, to judge a noise-named element by its size: a
     # wrapper named "has-sidebar" or an unclosed <nav> that holds the article is not noise
     subtree = text_chars[:]
-    for i in range(n - 1, -1, -1):  # children come after their parent in document order
-        p = parents[i]
+    # children come after their parent in document order
+    for i, p in zip(range(n - 1, -1, -1), reversed(parents), strict=True):
         if p >= 0:
             subtree[p] += subtree[i]
     total = subtree[0] if n else 0
     # the innermost noise reason above each block (itself included), for elements that are not too big;
     # and each block's own score: article-like text for, chrome against
     noise: list[str | None] = [None] * n
-    score = [0.0] * n
-    for i in range(n):
-        reason = own[i]
+    score = [t - o for t, o in zip(text_score, other_score, strict=True)]  # a noise block's is set below
+    for i, reason, p in zip(range(n), own, parents, strict=True):
         # it holds much of the page's text: not chrome, whatever it is called (a comment thread can be
         # longer than the article, but it is named as one)
         if (
@@ -300,20 +316,19 @@ def decide(
             and subtree[i] > (0.8 if reason == "comment section" else NOISE_MAX_SHARE) * total
         ):
             reason = None
-        if reason is None:
-            p = parents[i]
-            if p >= 0:
-                reason = noise[p]
-        noise[i] = reason
-        score[i] = -chars[i] * NOISE_WEIGHT if reason is not None else text_score[i] - other_score[i]
+        if reason is None and p >= 0:
+            reason = noise[p]
+        if reason is not None:
+            noise[i] = reason
+            score[i] = -chars[i] * NOISE_WEIGHT
     best, best_score = -1, float(_REGION_MIN) if profile.main_content else float("inf")
     sums = score
-    for i in range(n - 1, -1, -1):
-        if sums[i] > best_score:
-            best, best_score = i, sums[i]
-        p = parents[i]
+    for i, p in zip(range(n - 1, -1, -1), reversed(parents), strict=True):
+        s = sums[i]
+        if s > best_score:
+            best, best_score = i, s
         if p >= 0:
-            sums[p] += sums[i]
+            sums[p] += s
             chars[p] += chars[i]
             link_chars[p] += link_chars[i]
     lead_from = -1  # the block the main content was narrowed from: its article-like text before it is the lead

@@ -588,8 +588,9 @@ def token_weights(
 ) -> dict[str, float]:
     """The CST weight of each core token (:mod:`filters.sst`): the largest among its occurrences, 1.0 where
     its block stores no lower weight."""
-    low: dict[str, float] = {}
-    low_counts: Counter[str] = Counter()
+    low: dict[str, float] = {}  # per token, the largest stored weight among its occurrences in weighted blocks
+    unweighted: set[str] = set()  # tokens with an occurrence in a weighted block that stores no weight for it
+    seen: Counter[str] = Counter()  # occurrences in weighted blocks
     for ph in phrases:
         i = ph.node
         if ph.removed_by is not None or i < 0:
@@ -600,13 +601,21 @@ def token_weights(
         weights = found.get("f")
         if not weights:
             continue
-        for tok in tokenize(ph.text, stop_words):
-            w = weights.get(tok, 1.0)
-            low_counts[tok] += 1
+        words = tokenize(ph.text, stop_words)
+        seen.update(words)
+        distinct = set(words)
+        unweighted |= distinct.difference(weights)
+        for tok in distinct.intersection(weights):
+            w = weights[tok]
             if w > low.get(tok, -1.0):
                 low[tok] = w
     counts = Counter(tokens)
-    return {t: (low[t] if t in low and low_counts[t] >= c else 1.0) for t, c in counts.items()}
+    out = dict.fromkeys(counts, 1.0)
+    for t, w in low.items():
+        c = counts.get(t)
+        if c is not None and seen[t] >= c:
+            out[t] = max(w, 1.0) if t in unweighted else w
+    return out
 
 
 _TOKEN_RE = re.compile(r"[^\W\d_]{2,}")

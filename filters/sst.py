@@ -327,7 +327,8 @@ def map_blocks(
         children = ps.get("c")
         if not children:
             continue
-        key = block_key(tags[i], marks[i])
+        m = marks[i]
+        key = (_KEY_CACHE.get((tags[i], m)) or block_key(tags[i], m)) if m else tags[i]  # block_key, its cache first
         counter = seen.get(p)
         if counter is None:
             counter = seen[p] = {}
