@@ -219,6 +219,10 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                     run_len += n
                     if links:
                         run_link += n
+            nxt = node.next  # the next sibling at once (most nodes); the loop below climbs when there is none
+            if nxt is not None:
+                node = nxt
+                continue
             close = False
         elif tag_id == _COMMENT_ID:
             if comments_negative and not skipping:
@@ -233,6 +237,10 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                             node=block,
                         )
                     )
+            nxt = node.next
+            if nxt is not None:
+                node = nxt
+                continue
             close = False
         else:
             f = flags_by_id.get(tag_id)
@@ -252,6 +260,10 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
             elif f < 0:
                 if not depth:
                     break
+                nxt = node.next
+                if nxt is not None:
+                    node = nxt
+                    continue
                 close = False
             else:
                 kind = 0
@@ -393,10 +405,11 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                 if not depth:  # the root is closed: the walk is done
                     node = None
                     break
-            nxt = node.next
-            if nxt is not None:
-                node = nxt
-                break
+                nxt = node.next
+                if nxt is not None:
+                    node = nxt
+                    break
+            # no next sibling (close False: known already): up to the parent, which closes
             node = node.parent
             if node is None:  # not below the root: cannot happen, the depth says where the root is
                 break
