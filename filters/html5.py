@@ -149,7 +149,9 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
     tests/filters/test_fast_paths.py checks it against the plainer walk it replaced
     (tests/filters/reference_html5_segment.py).  Tried and slower or no faster:
     lexbor's own traversal (``Node.traverse``) with elements closed by the address of the node after them;
-    telling white-space text nodes in C (``is_empty_text_node``).
+    telling white-space text nodes in C (``is_empty_text_node``).  Phrases are built with positional
+    arguments only (text, path, neg, pos, link density, removed by, rescued by, block): a keyword costs
+    a third more.
     """
     neg = frozenset(profile.negative_tags)
     pos_tags = frozenset(profile.positive_tags)
@@ -210,7 +212,10 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                             f"{path}/{hards[-1]}",
                             hards[-1],
                             pos,
-                            node=block,
+                            None,
+                            None,
+                            None,
+                            block,
                         )
                     )
                 else:
@@ -234,7 +239,10 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                             path + "/#comment",
                             "#comment",
                             None,
-                            node=block,
+                            None,
+                            None,
+                            None,
+                            block,
                         )
                     )
             nxt = node.next
@@ -301,7 +309,10 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                                             f"{path}/meta[@name={name}]",
                                             hards[-1] if hards else None,
                                             meta_pos,
-                                            node=block,
+                                            None,
+                                            None,
+                                            None,
+                                            block,
                                         )
                                     )
                         elif tag == "br":
@@ -311,7 +322,7 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                     if run_len:  # the text before the block is a phrase of the block around it (flush(), inlined)
                         text = norm("".join(run))
                         if text:
-                            append(Phrase(text, path, None, block_pos, run_link / run_len, node=block))
+                            append(Phrase(text, path, None, block_pos, run_link / run_len, None, None, block))
                         run_len = run_link = 0
                     if run:
                         run = []
@@ -361,7 +372,10 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                                 f"{path}/{tag}",
                                 tag,
                                 pos,
-                                node=block,
+                                None,
+                                None,
+                                None,
+                                block,
                             )
                         )
                 else:
@@ -397,7 +411,7 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                         if run_len:  # flush(), inlined
                             text = norm("".join(run))
                             if text:
-                                append(Phrase(text, path, None, block_pos, run_link / run_len, node=block))
+                                append(Phrase(text, path, None, block_pos, run_link / run_len, None, None, block))
                             run_len = run_link = 0
                         if run:
                             run = []
@@ -418,5 +432,5 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
     if run_len:
         text = norm("".join(run))
         if text:
-            append(Phrase(text, path, None, block_pos, run_link / run_len, node=block))
+            append(Phrase(text, path, None, block_pos, run_link / run_len, None, None, block))
     return phrases, title, blocks
