@@ -198,10 +198,9 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
     depth = 0
     pos: str | None = None  # the innermost open positive tag (poss[-1]), or None
     while node is not None:
-        tag_id = node.tag_id
-        if tag_id == _TEXT_ID:
-            text = node.text_content
-            if text and not skipping:
+        text = node.text_content  # None but for a text node: most nodes are text, one call tells them
+        if text:
+            if not skipping:
                 if text.isspace():
                     if run and not hards:
                         run.append(" ")
@@ -225,6 +224,12 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                     if links:
                         run_link += n
             nxt = node.next  # the next sibling at once (most nodes); the loop below climbs when there is none
+            if nxt is not None:
+                node = nxt
+                continue
+            close = False
+        elif (tag_id := node.tag_id) == _TEXT_ID:  # an empty text node
+            nxt = node.next
             if nxt is not None:
                 node = nxt
                 continue
