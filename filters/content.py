@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Set
+from itertools import compress
 
 from .html5 import Blocks
 from .phrases import Phrase
@@ -161,11 +162,12 @@ def marks_reason(marks: str) -> str | None:
 
 def _noise_reasons(blocks: Blocks) -> list[str | None]:
     """For each block element, the reason its own marks or tag name it noise, or None."""
-    chrome = _CHROME_TAGS.get
-    return [
-        chrome(tag) or (marks_reason(marks) if marks and tag not in _NEVER_NOISE else None)
-        for tag, marks in zip(blocks.tags, blocks.marks, strict=True)
-    ]
+    tags, marks = blocks.tags, blocks.marks
+    own = list(map(_CHROME_TAGS.get, tags))
+    for i in compress(range(len(tags)), marks):  # only the blocks with a class, id or role (found in C)
+        if own[i] is None and tags[i] not in _NEVER_NOISE:
+            own[i] = marks_reason(marks[i])
+    return own
 
 
 def _mark_block_links(phrases: list[Phrase], blocks: Blocks) -> None:
