@@ -145,7 +145,7 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
 
     Written for speed (it is most of the pipeline's time): node kinds told by lexbor's tag id, one flags
     lookup per element, the innermost block in locals; an inline element the walk ignores costs a push and a
-    pop, the flags of a plain block one test (about 1.2 x lxml's parse, was 1.5).
+    pop, the flags of a plain block one test (the walk: about 1.35 x lxml's parse on old table pages, was 1.55).
     tests/filters/test_fast_paths.py checks it against the plainer walk it replaced
     (tests/filters/reference_html5_segment.py).  Tried and slower or no faster:
     lexbor's own traversal (``Node.traverse``) with elements closed by the address of the node after them;
