@@ -474,28 +474,9 @@ class TraceSettings:
     stop_from: str = "wrong"  # a stop's path: "wrong" (the wrong label's tree) or "gold" (the case's own labels)
     fallback_precision: float = 0.5  # a fallback word must mean the label at least this often in training
     pair_below: float | None = 0.9  # a fallback word less precise than this is paired (None: single words only)
-    #: the knowledge per label: "tree" (one decision tree), or several trees: "forest" (a random forest),
-    #: "extra" (extremely randomised trees) or "bagged" (bagged trees on every word)
-    ensemble: str = "tree"
-    trees: int = 25  # trees per label in an ensemble
-    max_features: str | float | None = "sqrt"  # words each split of an ensemble's tree may choose among
-    #: which of an ensemble's paths the expert states: "support" (the leaf with the most training cases of
-    #: the verdict times its purity: the most general confident reason), "short" (the shortest path whose
-    #: leaf is at least ``path_purity`` pure, then the most supported)
-    choose: str = "support"
-    path_purity: float = 0.9
-    purity_power: float = 2.0  # "support": a leaf scores its training cases x its purity to this power
-    #: with one tree per label: the ensemble ("forest", "extra", "bagged") whose path the expert states when
-    #: its tree is wrong about the case (None: the fallback word)
-    backup: str | None = None
-    #: C4.5rules-style generalisation of a new/refining rule's path: drop path conditions, the least useful
-    #: first, while the rule's (smoothed) precision for the label in the training part stays at least this
-    #: (None: the whole path)
-    generalize: float | None = None
-    #: with ``backup``: the case's positive paths through every backup tree are alternatives to the tree's
-    #: path; the expert states the one (generalised) that covers most training cases of the label, purely
-    alternatives: bool = False
-    generalize_m: float = 0.0
+    #: C4.5rules-style: drop the path conditions a new/refining rule does not need, as long as the rule takes
+    #: in no more training cases outside the label than the whole path does (False: the whole path)
+    generalize: bool = True
 
     def to_dict(self) -> dict:
         return {
@@ -512,15 +493,7 @@ class TraceSettings:
             "stop_from": self.stop_from,
             "fallback_precision": self.fallback_precision,
             "pair_below": self.pair_below,
-            "ensemble": self.ensemble,
-            "trees": self.trees,
-            "max_features": self.max_features,
-            "choose": self.choose,
-            "path_purity": self.path_purity,
-            "purity_power": self.purity_power,
-            "backup": self.backup,
             "generalize": self.generalize,
-            "alternatives": self.alternatives,
         }
 
 
@@ -532,9 +505,6 @@ class TracePath:
     positive: bool
     #: the label's share (weighted as the tree was grown) and the training cases at the node each test leads to
     shares: list[tuple[float, int]] = field(default_factory=list)
-    #: an ensemble's leaf: the label's share among the training cases its tree was not grown on, and the
-    #: training cases of the label in the leaf
-    held: tuple[float, int] = (0.0, 0)
 
     def prefix(self, precision: float | None, min_cases: int = 1) -> TracePath:
         """The path cut after the first test (one with a present word on or before it) whose node holds the
@@ -557,133 +527,62 @@ class TracePath:
         return [w for w, p in self.tests if not p]
 
 
-ENSEMBLES = ("tree", "forest", "extra", "bagged")
-CHOICES = ("support", "short", "oob")
-
-
 class TraceKnowledge:
-    """One binary decision tree per label (or, with ``settings.ensemble``, several) on binary term features
-    of the training part, and the per-label precision of every term (the fallback: a general high-precision
-    word, never an arbitrary one)."""
+    """One binary decision tree per label on binary term features of the training part, and the
+    per-label precision of every term (the fallback: a general high-precision word, never an arbitrary one)."""
 
     def __init__(self, train: Sequence[Item], labels: Sequence[str], settings: TraceSettings) -> None:
         sk = _sklearn()
         from sklearn.tree import DecisionTreeClassifier
 
-        if settings.ensemble not in ENSEMBLES:
-            raise ValueError(f"unknown ensemble {settings.ensemble!r}; choose one of {', '.join(ENSEMBLES)}")
-        if settings.choose not in CHOICES:
-            raise ValueError(f"unknown path choice {settings.choose!r}; choose one of {', '.join(CHOICES)}")
         np = sk["np"]
         self.settings = settings
         self.labels = list(labels)
         vectorizer = sk["CountVectorizer"](analyzer=_identity, binary=True, min_df=2)
         x = vectorizer.fit_transform([sorted(item.case) for item in train]).tocsc()
-        self._vectorizer = vectorizer
         self.terms: list[str] = [str(t) for t in vectorizer.get_feature_names_out()]
         self.term_index = {t: i for i, t in enumerate(self.terms)}
         self.df = np.asarray(x.sum(axis=0)).ravel()
         self.n = len(train)
         self._x = x  # binary term features (columns: terms), kept to count the training cases of a word pair
         self._y: dict[str, object] = {}
-        #: per label, its trees: (left, right, feature, leaf positive, label share, cases) per node
-        self._trees: dict[str, list[tuple]] = {}
-        self._models: dict[str, object] = {}
+        self._trees: dict[str, tuple | None] = {}
         self._label_df: dict[str, object] = {}
         self.prior: dict[str, float] = {}
-        xr = x.tocsr()
-        self.backup: TraceKnowledge | None = None
-        if settings.backup and settings.ensemble == "tree":
-            self.backup = TraceKnowledge(train, labels, replace(settings, ensemble=settings.backup, backup=None))
         for label in self.labels:
             y = np.array([1 if label in item.labels else 0 for item in train])
             self._y[label] = y.astype(bool)
             self.prior[label] = float(y.mean()) if len(y) else 0.0
             self._label_df[label] = np.asarray(x[y == 1].sum(axis=0)).ravel() if y.any() else np.zeros(len(self.terms))
             if not y.any() or y.all():
-                self._trees[label] = []
+                self._trees[label] = None
                 continue
-            if settings.ensemble == "tree":
-                model = DecisionTreeClassifier(
-                    max_depth=settings.max_depth,
-                    min_samples_leaf=settings.min_samples_leaf,
-                    class_weight=settings.class_weight,
-                    random_state=0,
-                ).fit(x, y)
-                t = model.tree_
-                values = t.value[:, 0, :]
-                positive_column = list(model.classes_).index(1)
-                leaf_positive = [bool(v[positive_column] > v[1 - positive_column]) for v in values]
-                share = [float(v[positive_column] / max(v.sum(), 1e-12)) for v in values]
-                self._trees[label] = [
-                    (
-                        t.children_left.tolist(),
-                        t.children_right.tolist(),
-                        t.feature.tolist(),
-                        leaf_positive,
-                        share,
-                        t.n_node_samples.tolist(),
-                    )
-                ]
-                self._models[label] = model
-                continue
-            model = self._ensemble(settings).fit(xr, y)
-            self._models[label] = model
-            trees = []
-            for estimator in model.estimators_:
-                t = estimator.tree_
-                # each node's cases and label share counted on the whole training part (a bagged tree saw a
-                # bootstrap sample): what the expert knows a path to mean
-                reach = estimator.decision_path(xr)
-                cases = np.asarray(reach.sum(axis=0)).ravel()
-                hits = np.asarray(reach[y == 1].sum(axis=0)).ravel()
-                share = hits / np.maximum(cases, 1)
-                if settings.choose == "oob":
-                    # the share among the training cases this tree was not grown on: how well the path holds
-                    # on cases it has not seen (Laplace-smoothed)
-                    unseen = np.ones(len(y), dtype=bool)
-                    unseen[model.estimators_samples_[len(trees)]] = False
-                    oob_cases = np.asarray(reach[unseen].sum(axis=0)).ravel()
-                    oob_hits = np.asarray(reach[unseen & (y == 1)].sum(axis=0)).ravel()
-                    oob_share = (oob_hits + 1) / (oob_cases + 2)
-                else:
-                    oob_share = share
-                trees.append(
-                    (
-                        t.children_left.tolist(),
-                        t.children_right.tolist(),
-                        t.feature.tolist(),
-                        (share > 0.5).tolist(),
-                        share.tolist(),
-                        cases.astype(int).tolist(),
-                        oob_share.tolist(),
-                        hits.astype(int).tolist(),
-                    )
-                )
-            self._trees[label] = trees
-
-    @staticmethod
-    def _ensemble(settings: TraceSettings):
-        from sklearn.ensemble import BaggingClassifier, ExtraTreesClassifier, RandomForestClassifier
-        from sklearn.tree import DecisionTreeClassifier
-
-        grow = {
-            "max_depth": settings.max_depth,
-            "min_samples_leaf": settings.min_samples_leaf,
-            "class_weight": settings.class_weight,
-        }
-        if settings.ensemble == "forest":
-            return RandomForestClassifier(
-                n_estimators=settings.trees, max_features=settings.max_features, random_state=0, **grow
+            model = DecisionTreeClassifier(
+                max_depth=settings.max_depth,
+                min_samples_leaf=settings.min_samples_leaf,
+                class_weight=settings.class_weight,
+                random_state=0,
+            ).fit(x, y)
+            t = model.tree_
+            values = t.value[:, 0, :]
+            positive_column = list(model.classes_).index(1)
+            leaf_positive = [bool(v[positive_column] > v[1 - positive_column]) for v in values]
+            share = [float(v[positive_column] / max(v.sum(), 1e-12)) for v in values]
+            self._trees[label] = (
+                t.children_left.tolist(),
+                t.children_right.tolist(),
+                t.feature.tolist(),
+                leaf_positive,
+                share,
+                t.n_node_samples.tolist(),
             )
-        if settings.ensemble == "extra":
-            return ExtraTreesClassifier(
-                n_estimators=settings.trees, max_features=settings.max_features, random_state=0, **grow
-            )
-        return BaggingClassifier(DecisionTreeClassifier(**grow), n_estimators=settings.trees, random_state=0)
 
-    def _walk(self, tree: tuple, case: frozenset[str]) -> TracePath:
-        left, right, feature, positive, share, samples = tree[:6]
+    def path(self, label: str, case: frozenset[str]) -> TracePath:
+        """The case's path through the label's tree (an empty negative path for a label without a tree)."""
+        tree = self._trees.get(label)
+        if tree is None:
+            return TracePath([], False)
+        left, right, feature, positive, share, samples = tree
         tests = []
         shares = []
         node = 0
@@ -696,73 +595,11 @@ class TraceKnowledge:
                 tests.append((word, False))
                 node = left[node]
             shares.append((share[node], samples[node]))
-        path = TracePath(tests, positive[node], shares)
-        if len(tree) > 6:
-            path.held = (tree[6][node], tree[7][node])
-        return path
-
-    def paths(self, label: str, case: frozenset[str]) -> list[TracePath]:
-        """The case's path through each of the label's trees."""
-        return [self._walk(tree, case) for tree in self._trees.get(label, [])]
-
-    def path(self, label: str, case: frozenset[str], verdict: bool = True) -> TracePath:
-        """The case's path through the label's tree (an empty negative path for a label without a tree).
-
-        With several trees: the path the expert states for ``verdict`` (True: "this is the label", False:
-        "it is not"): of the paths with that verdict, the best by ``settings.choose``; a path with the other
-        verdict when no tree gives that one."""
-        paths = self.paths(label, case)
-        if not paths:
-            return TracePath([], False)
-        if len(paths) == 1:
-            return paths[0]
-        agreeing = [p for p in paths if p.positive == verdict]
-        if not agreeing:
-            return paths[0]
-
-        def support(p: TracePath) -> float:
-            share, cases = p.shares[-1] if p.shares else (0.0, 0)
-            purity = share if verdict else 1.0 - share
-            return purity**self.settings.purity_power * cases  # the leaf's training cases, weighed by purity
-
-        if self.settings.choose == "oob":
-
-            def support(p: TracePath) -> float:  # noqa: F811 - the held-out estimate replaces the leaf's purity
-                share, hits = p.held
-                purity = share if verdict else 1.0 - share
-                cases = hits if verdict else p.shares[-1][1] - hits
-                return purity**self.settings.purity_power * cases
-
-        if self.settings.choose == "short":
-            purity = self.settings.path_purity
-            pure = [p for p in agreeing if (p.shares[-1][0] if verdict else 1 - p.shares[-1][0]) >= purity]
-            if pure:
-                return min(pure, key=lambda p: (len(p.tests), -support(p)))
-        if not verdict:  # a stop is stated with a word the case holds where a tree gives one
-            with_word = [p for p in agreeing if p.present]
-            agreeing = with_word or agreeing
-        return max(agreeing, key=lambda p: (support(p), -len(p.tests)))
+        return TracePath(tests, positive[node], shares)
 
     def classify(self, case: frozenset[str]) -> set[str]:
-        """The labels whose tree (or the majority of whose trees) says yes: the expert's own ceiling."""
-        return self.classify_all([case])[0]
-
-    def classify_all(self, cases: Sequence[frozenset[str]]) -> list[set[str]]:
-        """:meth:`classify` for many cases at once."""
-        if self.settings.ensemble == "tree":
-            return [{label for label in self.labels if self.path(label, case).positive} for case in cases]
-        x = self._vectorizer.transform([sorted(c) for c in cases])
-        out: list[set[str]] = [set() for _ in cases]
-        for label in self.labels:
-            model = self._models.get(label)
-            if model is None:
-                continue
-            column = list(model.classes_).index(1)  # type: ignore[attr-defined]
-            votes = model.predict_proba(x)[:, column]  # type: ignore[attr-defined]
-            for i, v in enumerate(votes):
-                if v > 0.5:
-                    out[i].add(label)
-        return out
+        """The labels whose tree says yes: the expert's own ceiling, its trees classifying alone."""
+        return {label for label in self.labels if self.path(label, case).positive}
 
     def precision(self, label: str, word: str) -> float:
         """Share of the training cases holding ``word`` that carry ``label`` (0 below the support)."""
@@ -794,57 +631,42 @@ class TraceKnowledge:
         return others[best], float(precision[best])
 
     def _column(self, word: str):
-        np = _sklearn()["np"]
+        """The training cases holding ``word`` (a boolean array)."""
         i = self.term_index.get(word)
         if i is None:
-            return np.zeros(self.n, dtype=bool)
+            return _sklearn()["np"].zeros(self.n, dtype=bool)
         return self._x[:, i].toarray().ravel() > 0
 
-    def generalize(self, label: str, present: list[str], absent: list[str], floor: float):
-        """The path's conditions with those dropped that the label does not need (C4.5rules): repeatedly drop
-        the condition whose removal leaves the most precise rule, while that precision (smoothed, in the
-        training part) stays at least ``floor`` and a present word remains."""
+    def generalize(self, label: str, present: Sequence[str], absent: Sequence[str]) -> tuple[list[str], list[str]]:
+        """The path's conditions without those the rule does not need (C4.5rules' condition deletion): drop,
+        one at a time, the condition whose removal leaves the rule the most precise for ``label`` in the
+        training part (then the one covering most of the label's cases), as long as that precision does not
+        fall below the whole path's; at least one present word stays."""
         np = _sklearn()["np"]
         y = self._y[label]
-        m = self.settings.smoothing
-        prior = self.prior[label]
-        cols = {("+", w): self._column(w) for w in present} | {("-", w): ~self._column(w) for w in absent}
+        columns = {(True, w): self._column(w) for w in present} | {(False, w): ~self._column(w) for w in absent}
 
-        def precision(keys) -> float:
-            return score(keys)[0]
-
-        def score(keys) -> tuple[float, int]:  # the rule's precision, then its training cases of the label
+        def quality(keys) -> tuple[float, int]:
             mask = np.ones(self.n, dtype=bool)
             for key in keys:
-                mask &= cols[key]
+                mask &= columns[key]
             hits = int((mask & y).sum())  # type: ignore[operator]
-            return (hits + m * prior) / (float(mask.sum()) + m), hits
+            return hits / max(int(mask.sum()), 1), hits
 
-        keys = sorted(cols)
-        if floor >= 1.0:  # lose nothing: no more training cases outside the label than the whole path admits
-            m = self.settings.generalize_m
-            floor = precision(keys)
+        keys = sorted(columns)
+        floor = quality(keys)[0]
         while len(keys) > 1:
-            options = [k for k in keys if k[0] == "-" or sum(1 for j in keys if j[0] == "+") > 1]
-            scored = [(score([j for j in keys if j != k]), k) for k in options]
-            if not scored:
+            words = sum(1 for is_present, _ in keys if is_present)
+            options = [k for k in keys if not k[0] or words > 1]
+            if not options:
                 break
-            (best, _), drop = max(scored, key=lambda t: (t[0], t[1]))
-            if best < floor:
+            # ties: an absent-word test goes first (a present word is the reason a person would state)
+            scored = [(quality([j for j in keys if j != k]), not k[0], k[1], k) for k in options]
+            (precision, _), _, _, drop = max(scored)
+            if precision < floor:
                 break
             keys.remove(drop)
-        return [w for sign, w in keys if sign == "+"], [w for sign, w in keys if sign == "-"]
-
-    def rule_stats(self, label: str, present: Iterable[str], absent: Iterable[str]) -> tuple[float, int]:
-        """A rule's precision for the label in the training part and the label's training cases it covers."""
-        np = _sklearn()["np"]
-        mask = np.ones(self.n, dtype=bool)
-        for w in present:
-            mask &= self._column(w)
-        for w in absent:
-            mask &= ~self._column(w)
-        hits = int((mask & self._y[label]).sum())  # type: ignore[operator]
-        return hits / max(int(mask.sum()), 1), hits
+        return [w for is_present, w in keys if is_present], [w for is_present, w in keys if not is_present]
 
     def support(self, word: str) -> int:
         i = self.term_index.get(word)
@@ -892,50 +714,25 @@ class RuleTraceExpert(SimulatedExpert):
         return lambda word: trace.precision(target, word)
 
     def _path_conditions(self, case: frozenset[str], proposal: RuleProposal, wrong: int | None):
-        """Present and absent conditions from the case's path in the relevant tree (or, when that tree is wrong
-        about the case, in the backup ensemble's most confident tree)."""
-        present, absent = self._path_conditions_in(self.trace, case, proposal, wrong)
-        backup = self.trace.backup
-        if self.settings.alternatives and backup is not None and proposal.kind != RuleKind.STOP:
-            label = self.labels[cast(int, proposal.folder)]
-            options = [(present, absent)] if present else []
-            for path in backup.paths(label, case):
-                if path.positive and path.present:
-                    p, a = list(dict.fromkeys(path.present)), sorted(set(path.absent) - case)
-                    if self.settings.generalize is not None:
-                        p, a = self.trace.generalize(label, p, a, self.settings.generalize)
-                    options.append((sorted(set(p)), sorted(set(a))))
-            if options:
-
-                def value(option) -> float:
-                    precision, hits = self.trace.rule_stats(label, *option)
-                    return precision**self.settings.purity_power * hits
-
-                present, absent = max(options, key=lambda o: (value(o), -len(o[0]) - len(o[1])))
-            return present, absent
-        if not present and not (proposal.kind == RuleKind.STOP and absent) and self.trace.backup is not None:
-            present, absent = self._path_conditions_in(self.trace.backup, case, proposal, wrong)
-        return present, absent
-
-    def _path_conditions_in(self, trace: TraceKnowledge, case: frozenset[str], proposal: RuleProposal, wrong):
+        """Present and absent conditions from the case's path in the relevant tree."""
         if proposal.kind == RuleKind.STOP and self.settings.stop_from == "gold":
-            paths = [trace.path(g, case) for g in sorted(self._gold_names)]
+            paths = [self.trace.path(g, case) for g in sorted(self._gold_names)]
             paths = [p for p in paths if p.positive and p.present]
             path = paths[0] if paths else TracePath([], False)
             useful = path.positive
         elif proposal.kind == RuleKind.STOP:
-            path = trace.path(self.labels[cast(int, wrong)], case, verdict=False)
+            path = self.trace.path(self.labels[cast(int, wrong)], case)
             useful = not path.positive  # the path that says "not W"
         else:
-            path = trace.path(self.labels[cast(int, proposal.folder)], case).prefix(self.settings.precision)
+            path = self.trace.path(self.labels[cast(int, proposal.folder)], case).prefix(self.settings.precision)
             useful = path.positive
         if not useful:
             return [], []
         present = list(dict.fromkeys(path.present))
         absent = list(path.absent) if self.settings.absent else []
-        if self.settings.generalize is not None and proposal.kind != RuleKind.STOP and present:
-            label = self.labels[cast(int, proposal.folder)]
-            present, absent = trace.generalize(label, present, absent, self.settings.generalize)
+        if self.settings.generalize and proposal.kind != RuleKind.STOP and present:
+            # the most general reason the path gives: its conditions the label does not need dropped
+            present, absent = self.trace.generalize(self.labels[cast(int, proposal.folder)], present, absent)
         if self.settings.absent_limit is not None:
             absent = absent[: self.settings.absent_limit]
         limit = self.settings.max_conditions
@@ -1105,8 +902,7 @@ def usable(items: Sequence[Item]) -> tuple[list[Item], int]:
 
 def expert_ceiling(knowledge: TraceKnowledge, test: Sequence[Item], labels: Sequence[str]) -> dict[str, float]:
     """Micro/macro F1 of the expert's trees classifying the test part alone (a label per tree saying yes)."""
-    predicted = knowledge.classify_all([item.case for item in test])
-    micro, macro = f1_scores([item.labels for item in test], predicted, labels)
+    micro, macro = f1_scores([item.labels for item in test], [knowledge.classify(item.case) for item in test], labels)
     return {"micro_f1": micro, "macro_f1": macro}
 
 
@@ -1268,6 +1064,12 @@ def main(argv: list[str] | None = None) -> int:
         default=defaults.pair_below,
         help="trace: pair a fallback word less precise than this with the case's best partner word (0: never)",
     )
+    parser.add_argument(
+        "--generalize",
+        action=argparse.BooleanOptionalAction,
+        default=defaults.generalize,
+        help="trace: drop the path conditions a rule does not need (no loss of training precision)",
+    )
     parser.add_argument("--k", type=int, default=3, help="svm: conditions the expert picks first (default 3)")
     parser.add_argument("--noise", type=float, default=0.0, help="chance of a random word instead of the expert's")
     parser.add_argument("--knowledge", type=int, default=None, help="svm: terms per label the expert knows")
@@ -1299,6 +1101,7 @@ def main(argv: list[str] | None = None) -> int:
         absent=args.absent,
         noise=args.noise,
         pair_below=args.pair_below or None,
+        generalize=args.generalize,
     )
     n_train = sum(item.split == "train" for item in items)
     held = "validation" if args.validate else "test"
