@@ -2,7 +2,7 @@
 
     python -m research.simulate --dataset DIR [--features wims|words] [--stemming none|english]
                                   [--expert trace|svm] [--depth 10] [--min-leaf 1] [--balanced] [--no-absent]
-                                  [--pair-below 0.9] [--noise 0.0] [--k 3] [--knowledge N]
+                                  [--pair-below 0.9] [--no-generalize] [--noise 0.0] [--k 3] [--knowledge N]
                                   [--checkpoints 50,100,...] [--json FILE] [--seed 0] [--validate]
 
 ``DIR`` holds ``manifest.csv`` (see :mod:`research.datasets`).  Files are
@@ -29,9 +29,11 @@ the training part only.  Two experts:
   one binary decision tree per label (one-vs-rest, binary term features) induced
   on the training part.  A new or refining rule's conditions are the case's path
   through the target label's tree (its present-word tests; its absent-word tests
-  become must-be-absent conditions unless ``--no-absent``); a stopping rule's are
-  the case's path through the wrong label's tree, the path that says "not this
-  label".  When the tree is wrong about the case, the condition is a general
+  become must-be-absent conditions unless ``--no-absent``), generalised as in
+  C4.5rules: the conditions the label does not need dropped, as long as the rule
+  stays as precise in the training part as the whole path (``--no-generalize``:
+  the whole path); a stopping rule's are the case's path through the wrong label's
+  tree, the path that says "not this label".  When the tree is wrong about the case, the condition is a general
   high-precision word instead: the case's word with the best precision for the
   label in the training part; when even that word means the label less often than
   ``--pair-below`` (0.9), it is paired with the case's word that makes the pair
