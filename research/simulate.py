@@ -2,7 +2,7 @@
 
     python -m research.simulate --dataset DIR [--features wims|words] [--stemming none|english]
                                   [--expert trace|svm] [--depth 10] [--min-leaf 1] [--balanced] [--no-absent]
-                                  [--pair-below 0.9] [--noise 0.0] [--k 3] [--knowledge N]
+                                  [--pair-below 0.9] [--no-generalize] [--noise 0.0] [--k 3] [--knowledge N]
                                   [--checkpoints 50,100,...] [--json FILE] [--seed 0] [--validate]
 
 ``DIR`` holds ``manifest.csv`` (see :mod:`research.datasets`).  Files are
@@ -29,9 +29,11 @@ the training part only.  Two experts:
   one binary decision tree per label (one-vs-rest, binary term features) induced
   on the training part.  A new or refining rule's conditions are the case's path
   through the target label's tree (its present-word tests; its absent-word tests
-  become must-be-absent conditions unless ``--no-absent``); a stopping rule's are
-  the case's path through the wrong label's tree, the path that says "not this
-  label".  When the tree is wrong about the case, the condition is a general
+  become must-be-absent conditions unless ``--no-absent``), generalised as in
+  C4.5rules: the conditions the label does not need dropped, as long as the rule
+  stays as precise in the training part as the whole path (``--no-generalize``:
+  the whole path); a stopping rule's are the case's path through the wrong label's
+  tree, the path that says "not this label".  When the tree is wrong about the case, the condition is a general
   high-precision word instead: the case's word with the best precision for the
   label in the training part; when even that word means the label less often than
   ``--pair-below`` (0.9), it is paired with the case's word that makes the pair
@@ -474,6 +476,9 @@ class TraceSettings:
     stop_from: str = "wrong"  # a stop's path: "wrong" (the wrong label's tree) or "gold" (the case's own labels)
     fallback_precision: float = 0.5  # a fallback word must mean the label at least this often in training
     pair_below: float | None = 0.9  # a fallback word less precise than this is paired (None: single words only)
+    #: C4.5rules-style: drop the path conditions a new/refining rule does not need, as long as the rule takes
+    #: in no more training cases outside the label than the whole path does (False: the whole path)
+    generalize: bool = True
 
     def to_dict(self) -> dict:
         return {
@@ -490,6 +495,7 @@ class TraceSettings:
             "stop_from": self.stop_from,
             "fallback_precision": self.fallback_precision,
             "pair_below": self.pair_below,
+            "generalize": self.generalize,
         }
 
 
@@ -626,6 +632,44 @@ class TraceKnowledge:
             return None
         return others[best], float(precision[best])
 
+    def _column(self, word: str):
+        """The training cases holding ``word`` (a boolean array)."""
+        i = self.term_index.get(word)
+        if i is None:
+            return _sklearn()["np"].zeros(self.n, dtype=bool)
+        return self._x[:, i].toarray().ravel() > 0
+
+    def generalize(self, label: str, present: Sequence[str], absent: Sequence[str]) -> tuple[list[str], list[str]]:
+        """The path's conditions without those the rule does not need (C4.5rules' condition deletion): drop,
+        one at a time, the condition whose removal leaves the rule the most precise for ``label`` in the
+        training part (then the one covering most of the label's cases), as long as that precision does not
+        fall below the whole path's; at least one present word stays."""
+        np = _sklearn()["np"]
+        y = self._y[label]
+        columns = {(True, w): self._column(w) for w in present} | {(False, w): ~self._column(w) for w in absent}
+
+        def quality(keys) -> tuple[float, int]:
+            mask = np.ones(self.n, dtype=bool)
+            for key in keys:
+                mask &= columns[key]
+            hits = int((mask & y).sum())  # type: ignore[operator]
+            return hits / max(int(mask.sum()), 1), hits
+
+        keys = sorted(columns)
+        floor = quality(keys)[0]
+        while len(keys) > 1:
+            words = sum(1 for is_present, _ in keys if is_present)
+            options = [k for k in keys if not k[0] or words > 1]
+            if not options:
+                break
+            # ties: an absent-word test goes first (a present word is the reason a person would state)
+            scored = [(quality([j for j in keys if j != k]), not k[0], k[1], k) for k in options]
+            (precision, _), _, _, drop = max(scored)
+            if precision < floor:
+                break
+            keys.remove(drop)
+        return [w for is_present, w in keys if is_present], [w for is_present, w in keys if not is_present]
+
     def support(self, word: str) -> int:
         i = self.term_index.get(word)
         return 0 if i is None else int(self.df[i])
@@ -688,6 +732,9 @@ class RuleTraceExpert(SimulatedExpert):
             return [], []
         present = list(dict.fromkeys(path.present))
         absent = list(path.absent) if self.settings.absent else []
+        if self.settings.generalize and proposal.kind != RuleKind.STOP and present:
+            # the most general reason the path gives: its conditions the label does not need dropped
+            present, absent = self.trace.generalize(self.labels[cast(int, proposal.folder)], present, absent)
         if self.settings.absent_limit is not None:
             absent = absent[: self.settings.absent_limit]
         limit = self.settings.max_conditions
@@ -1019,6 +1066,12 @@ def main(argv: list[str] | None = None) -> int:
         default=defaults.pair_below,
         help="trace: pair a fallback word less precise than this with the case's best partner word (0: never)",
     )
+    parser.add_argument(
+        "--generalize",
+        action=argparse.BooleanOptionalAction,
+        default=defaults.generalize,
+        help="trace: drop the path conditions a rule does not need (no loss of training precision)",
+    )
     parser.add_argument("--k", type=int, default=3, help="svm: conditions the expert picks first (default 3)")
     parser.add_argument("--noise", type=float, default=0.0, help="chance of a random word instead of the expert's")
     parser.add_argument("--knowledge", type=int, default=None, help="svm: terms per label the expert knows")
@@ -1050,6 +1103,7 @@ def main(argv: list[str] | None = None) -> int:
         absent=args.absent,
         noise=args.noise,
         pair_below=args.pair_below or None,
+        generalize=args.generalize,
     )
     n_train = sum(item.split == "train" for item in items)
     held = "validation" if args.validate else "test"

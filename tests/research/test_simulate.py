@@ -313,7 +313,8 @@ def test_trace_rules_take_their_words_from_the_case_path_never_an_arbitrary_word
 def test_trace_new_rule_is_the_positive_tree_path():
     items = synthetic_items()
     train = [i for i in items if i.split == "train"]
-    knowledge = simulate.TraceKnowledge(train, sorted(TOPIC_WORDS), simulate.TraceSettings(max_depth=3))
+    settings = simulate.TraceSettings(max_depth=3, generalize=False)
+    knowledge = simulate.TraceKnowledge(train, sorted(TOPIC_WORDS), settings)
     case = frozenset({"goal", "coach", "stadium", "week", "city"})
     path = knowledge.path("sport", case)
     assert path.positive and set(path.present) <= case and not set(path.absent) & case
@@ -322,6 +323,59 @@ def test_trace_new_rule_is_the_positive_tree_path():
     (rule,) = list(expert.tree)
     assert rule.kind == RuleKind.NEW and rule.folder == FOLDERS["sport"]
     assert rule.conditions == set(path.present) and rule.absent == set(path.absent)
+
+
+def training_precision(train, label, conditions, absent):
+    covered = [i for i in train if conditions <= i.case and not absent & i.case]
+    return sum(label in i.labels for i in covered) / len(covered), sum(label in i.labels for i in covered)
+
+
+def test_trace_generalize_drops_only_the_conditions_the_label_does_not_need():
+    # 'goal' means sport except in one business case that also holds 'shares'; nothing with 'goal' holds
+    # 'software' or 'profit'
+    docs = [({"sport"}, ["goal", "league", "week"])] * 8 + [({"sport"}, ["league", "coach", "week"])] * 4
+    docs += [({"business"}, ["goal", "shares", "week"])] + [({"business"}, ["shares", "profit", "week"])] * 6
+    docs += [({"tech"}, ["software", "week"])] * 6
+    train = [
+        simulate.Item(n, simulate.Path(f"{n}.txt"), frozenset(labels), "train", tokens=tokens)
+        for n, (labels, tokens) in enumerate(docs)
+    ]
+    knowledge = simulate.TraceKnowledge(train, sorted(TOPIC_WORDS), simulate.TraceSettings())
+    # 'shares' must stay absent (without it the rule takes in the business case); the rest is not needed
+    present, absent = knowledge.generalize("sport", ["goal", "league"], ["shares", "software", "profit"])
+    assert present == ["league"] and absent == []  # 'league' alone: as precise, and more sport cases
+    present, absent = knowledge.generalize("sport", ["goal"], ["shares", "software", "profit"])
+    assert present == ["goal"] and absent == ["shares"]
+    # never below the whole path's precision, and a present word always stays
+    full = training_precision(train, "sport", {"goal"}, {"shares", "software", "profit"})
+    assert training_precision(train, "sport", set(present), set(absent))[0] >= full[0]
+    assert knowledge.generalize("sport", ["goal"], [])[0] == ["goal"]
+
+
+def test_trace_rules_are_generalised_paths_as_precise_as_the_whole_path():
+    items = synthetic_items()
+    train = [i for i in items if i.split == "train"]
+    knowledge = simulate.TraceKnowledge(train, sorted(TOPIC_WORDS), simulate.TraceSettings(max_depth=4))
+    assert knowledge.settings.generalize  # the default
+    expert = simulate.RuleTraceExpert(knowledge, FOLDERS)
+    checked = shorter = 0
+    for item in train:
+        before = expert.tree.max_id
+        expert.learn(item.id, item.case, item.labels)
+        for rule in expert.tree:
+            if rule.id <= before or rule.folder is None:
+                continue
+            label = expert.labels[rule.folder]
+            path = knowledge.path(label, item.case)
+            if not path.positive or not rule.conditions <= set(path.present):
+                continue  # a fallback word, or a difference-list word added for a cornerstone case
+            assert rule.absent <= set(path.absent)
+            whole = training_precision(train, label, set(path.present), set(path.absent))
+            mine = training_precision(train, label, set(rule.conditions), set(rule.absent))
+            assert mine[0] >= whole[0] and mine[1] >= whole[1]
+            checked += 1
+            shorter += len(rule.conditions) + len(rule.absent) < len(set(path.present)) + len(set(path.absent))
+    assert checked > 0 and shorter > 0  # some path held a condition the label did not need
 
 
 def test_trace_fallback_is_the_most_precise_word_and_none_means_unresolved():
