@@ -42,7 +42,10 @@ _NOISE_MARKS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"|popular|most-read|mostread|outbrain|taboola|promo|teaser|more-from|related-posts|related-articles)$",
         ),
         ("share buttons", r"^(share|sharing|social|sharebar|share-buttons|social-share|follow-us|print|email-this)$"),
-        ("author's bio", r"^(author-bio|about-author|author-box|authorbox|author-info|author-profile|bio)$"),
+        (
+            "author's bio",
+            r"^(author-bio|about-author|author-box|authorbox|author-info|author-profile|bio|author-details?|author-block|authorsblock|author-card|author-about)$",
+        ),
         ("references", r"^(references|citations|sources|bibliography)$"),
         ("dialog", r"^(modal|dialog|popup|republish|republication)$"),
         ("caption", r"^(caption|wp-caption|credit|credits|image-credit|photo-credit)$"),

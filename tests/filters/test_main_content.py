@@ -434,3 +434,15 @@ def test_a_dialogs_copy_of_the_article_does_not_count_against_the_articles_share
     ex = core(page(f"<div class='layout'>{body}</div>"))
     assert_article_kept(ex)
     assert "happy for Daily Health stories" not in ex.text and "Reader 2 wrote" not in ex.text
+
+
+@pytest.mark.parametrize("marks", ["author_detail_box clearfix", "authorsblock_about__brg2m", "author-card-wrap"])
+def test_an_authors_box_named_otherwise_is_removed(marks):
+    box = (
+        f"<div class='{marks}'><p>Jane Doe is the health editor of the Daily Health and has covered public health "
+        "for twenty years, from Leeds.</p></div>"
+    )
+    ex = core(page(f"<article>{ARTICLE}{box}</article>"))
+    assert_article_kept(ex)
+    (bio,) = removed_with(ex, "Jane Doe is the health editor")
+    assert bio.reason() == "removed by content: author's bio"
