@@ -43,9 +43,12 @@ _NOISE_MARKS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"|popular|most-read|mostread|outbrain|taboola|promo|teaser|more-from|related-posts|related-articles)$",
         ),
         ("share buttons", r"^(share|sharing|social|sharebar|share-buttons|social-share|follow-us|print|email-this)$"),
-        ("author's bio", r"^(author-bio|about-author|author-box|authorbox|author-info|author-profile|bio)$"),
+        (
+            "author's bio",
+            r"^(author-bio|about-author|author-box|authorbox|author-info|author-profile|bio|author-details?|author-block|authorsblock|author-card|author-about)$",
+        ),
         ("references", r"^(references|citations|sources|bibliography)$"),
-        ("dialog", r"^(modal|dialog|popup)$"),
+        ("dialog", r"^(modal|dialog|popup|republish|republication)$"),
         ("caption", r"^(caption|wp-caption|credit|credits|image-credit|photo-credit)$"),
         ("advertising", r"^(ad|ads|advert|advertisement|advertising|sponsor|sponsored|banner-ad|dfp|google_ad)$"),
         (
@@ -304,7 +307,18 @@ def decide(
     for i, p in zip(range(n - 1, -1, -1), reversed(parents), strict=True):
         if p >= 0:
             subtree[p] += subtree[i]
-    total = subtree[0] if n else 0
+    total = outside = subtree[0] if n else 0
+    if "dialog" in own:
+        # a dialog's text is not the page's (a republishing dialog holds a copy of the article): the share that
+        # keeps a big named element from being noise is of the text outside dialogs
+        in_dialog = [False] * n
+        for i in range(n):
+            p = parents[i]
+            if p >= 0 and in_dialog[p]:
+                in_dialog[i] = True
+            elif own[i] == "dialog" and not subtree[i] > 0.8 * total:  # Drupal's "dialog-off-canvas-main-canvas"
+                in_dialog[i] = True  # wraps the whole page
+                outside -= subtree[i]
     # the innermost noise reason above each block (itself included), for elements that are not too big;
     # and each block's own score: article-like text for, chrome against
     noise: list[str | None] = [None] * n
@@ -315,7 +329,11 @@ def decide(
         if (
             reason is not None
             and subtree[i] > _REGION_MIN
-            and subtree[i] > (0.8 if reason == "comment section" else NOISE_MAX_SHARE) * total
+            and (
+                subtree[i] > 0.8 * total
+                if reason == "comment section" or reason == "dialog"
+                else subtree[i] > NOISE_MAX_SHARE * outside
+            )
         ):
             reason = None
         if reason is None and p >= 0:

@@ -395,3 +395,54 @@ def test_a_sentence_the_article_says_twice_is_kept_twice():
     assert_article_kept(ex)
     copies = [p for p in ex.phrases if p.text == figure]
     assert [p.removed_by for p in copies] == [None, None], ex.explain()
+
+
+POLICY = (
+    "<p>We are happy for Daily Health stories to be shared, and encourage you to republish our articles for "
+    "free, online or in print, under a Creative Commons license.</p><p>Please credit us and our writers, and "
+    "include a link back to either our home page or the article's address.</p>"
+)
+
+
+@pytest.mark.parametrize("marks", ["republication-tracker-tool-modal-content", "republish-modal"])
+def test_a_republishing_dialog_with_a_copy_of_the_article_is_removed(marks):
+    # the dialog holds the article a second time (to copy it): more text than the article itself, yet a dialog
+    ex = core(
+        page(f"<div class='content'><article>{ARTICLE}</article><div class='{marks}'>{POLICY}{ARTICLE}</div></div>")
+    )
+    assert_article_kept(ex)
+    (policy,) = removed_with(ex, "happy for Daily Health stories")
+    assert policy.reason() == "removed by content: dialog"
+    assert ex.text.count("forty new measles cases") == 1
+
+
+def test_a_page_wrapper_named_after_a_dialog_is_not_noise():
+    # Drupal wraps every page in "dialog-off-canvas-main-canvas"
+    ex = core(page(f"<div class='dialog-off-canvas-main-canvas'><article>{ARTICLE}</article></div>"))
+    assert_article_kept(ex)
+
+
+def test_a_dialogs_copy_of_the_article_does_not_count_against_the_articles_share():
+    # the layout names the article's column "sidebar-content"; it holds the page's text but for the dialog's copy
+    # of it and the comments, so that it is not a sidebar
+    comments = "".join(
+        f"<p>Reader {i} wrote: the clinic near us was closed on Saturday and nobody answered the phone at all.</p>"
+        for i in range(5)
+    )
+    dialog = f"<div class='republication-tracker-tool-modal-content'>{POLICY}{ARTICLE}</div>"
+    body = f"<div class='sidebar-content'>{ARTICLE}</div>{dialog}<div class='comments'>{comments}</div>"
+    ex = core(page(f"<div class='layout'>{body}</div>"))
+    assert_article_kept(ex)
+    assert "happy for Daily Health stories" not in ex.text and "Reader 2 wrote" not in ex.text
+
+
+@pytest.mark.parametrize("marks", ["author_detail_box clearfix", "authorsblock_about__brg2m", "author-card-wrap"])
+def test_an_authors_box_named_otherwise_is_removed(marks):
+    box = (
+        f"<div class='{marks}'><p>Jane Doe is the health editor of the Daily Health and has covered public health "
+        "for twenty years, from Leeds.</p></div>"
+    )
+    ex = core(page(f"<article>{ARTICLE}{box}</article>"))
+    assert_article_kept(ex)
+    (bio,) = removed_with(ex, "Jane Doe is the health editor")
+    assert bio.reason() == "removed by content: author's bio"

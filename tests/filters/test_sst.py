@@ -206,3 +206,47 @@ def test_a_line_the_site_repeats_in_varying_places_is_removed_with_the_style_tre
     # the style tree alone does not find it
     alone = learn_profile(pages, base="default", style_tree_phrases=False)
     assert alone.style_tree and NOTE in extract(_page_with_a_note(4), profile=alone).text
+
+
+RULES = [
+    "Comments are checked by our moderators before they appear under the story, usually within a day.",
+    "Please keep to the subject of the story and be civil to the other readers of the Example Times.",
+    "Readers who break the house rules lose the right to post comments on every story of the site.",
+    "Links to other sites are removed from comments, and so are addresses, telephone numbers and names.",
+    "The views of readers are their own and the Example Times does not endorse what its readers write.",
+]
+
+
+def _page_with_comments(k: int) -> str:
+    # the comment module is the same on every page (the style tree's noise), and it sits beside the article; the
+    # block after them holds other stories' blurbs that read like article text and differ from page to page
+    title, who, what, whom = _STORIES[k]
+    paras = "".join(
+        f"<p>Paragraph {i} of the story: {who} said the {what} would matter to {whom} for many months "
+        f"to come, story {k} sentence {i} of the report.</p>"
+        for i in range(3)
+    )
+    others = "".join(
+        f"<p>Also today: {_STORIES[j][0]} as {_STORIES[j][1]} and {_STORIES[j][3]} wait for the {_STORIES[j][2]}.</p>"
+        for j in range(5)
+        if j != k
+    )
+    rules = "".join(f"<p>{r}</p>" for r in RULES)
+    return f"""<html><head><title>{title} | Example Times</title></head><body>
+<div class="wrap"><div class="story"><h1>{title}</h1>{paras}</div><div class="comments">{rules}</div></div>
+<div class="today">{others}</div></body></html>"""
+
+
+def test_site_learning_keeps_the_main_content_of_the_single_page():
+    """The style tree removes what it finds noisy inside the main content that the page alone gives: removing the
+    comment module first would lift the container of the article and the other stories' blurbs above the article."""
+    prof = learn_profile([_page_with_comments(k) for k in range(4)], base="default")
+    page = _page_with_comments(4)
+    single, learned = extract(page, profile="default"), extract(page, profile=prof)
+    assert "story 4 sentence 2 of the report" in learned.text
+    assert "Also today" not in single.text and "Also today" not in learned.text
+    assert learned.blocks.main == single.blocks.main
+    # site learning only removes: the template's comment rules are gone either way
+    kept = {p.text for p in learned.phrases if p.removed_by is None}
+    assert kept <= {p.text for p in single.phrases if p.removed_by is None}
+    assert not any(r in learned.text for r in RULES)
