@@ -350,11 +350,11 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
                     block_tags.append(tag)
                     block_parents.append(block)
                     if f & _MARKED:  # its class, id and role, lower-cased, space-separated
-                        attrs = node.attributes  # one dict: 4x faster than three lookups through node.attrs
-                        if attrs:
-                            names_ = attrs.get("class")
-                            ident = attrs.get("id")
-                            role = attrs.get("role")
+                        marks = node.attributes  # one dict: 4x faster than three lookups through node.attrs
+                        if marks:
+                            names_ = marks.get("class")
+                            ident = marks.get("id")
+                            role = marks.get("role")
                             if ident is None and role is None:  # most marked blocks: a class or nothing
                                 block_marks.append(names_.lower() if names_ else "")
                             else:

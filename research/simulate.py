@@ -652,7 +652,7 @@ class TraceKnowledge:
             mask = np.ones(self.n, dtype=bool)
             for key in keys:
                 mask &= columns[key]
-            hits = int((mask & y).sum())  # type: ignore[operator]
+            hits = int((mask & y).sum())
             return hits / max(int(mask.sum()), 1), hits
 
         keys = sorted(columns)
