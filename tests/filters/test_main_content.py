@@ -446,3 +446,16 @@ def test_an_authors_box_named_otherwise_is_removed(marks):
     assert_article_kept(ex)
     (bio,) = removed_with(ex, "Jane Doe is the health editor")
     assert bio.reason() == "removed by content: author's bio"
+
+
+def test_the_raw_text_of_noframes_is_not_article_text():
+    # HTML5 reads <noframes> as raw text: its markup would come out as words ("<p>Your browser ...")
+    noframes = (
+        "<noframes><p>Your browser does not support frames, so this notice and its links are shown in "
+        "their place.</p></noframes>"
+    )
+    ex = core(page(f"{noframes}<article>{ARTICLE}</article>"))
+    assert_article_kept(ex)
+    assert "browser does not support frames" not in ex.text
+    (phrase,) = removed_with(ex, "browser does not support frames")
+    assert phrase.removed_by == "tag"
