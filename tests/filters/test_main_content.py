@@ -459,3 +459,20 @@ def test_the_raw_text_of_noframes_is_not_article_text():
     assert "browser does not support frames" not in ex.text
     (phrase,) = removed_with(ex, "browser does not support frames")
     assert phrase.removed_by == "tag"
+
+
+def test_a_short_cell_alone_in_its_row_is_not_data():
+    # an old layout table: the article in a cell, pagination and a photo credit in one-cell rows beside it
+    rows = "".join(f"<tr><td>{team}</td><td>{won}</td></tr>" for team, won in [("Leeds", 12), ("Hull", 10)])
+    html = page(
+        f"<table><tr><td>{ARTICLE}<table><tr><td>Team</td><td>Won</td></tr>{rows}</table>"
+        "<table><tr><td>Photo: Daily Health</td></tr><tr><td>Page 1 of 2</td></tr></table></td></tr></table>"
+    )
+    ex = core(html)
+    assert_article_kept(ex)
+    lines = ex.text.split("\n")
+    for cell in ("Team", "Leeds", "12", "Hull"):
+        assert cell in lines
+    for chrome in ("Page 1 of 2", "Photo: Daily Health"):
+        (phrase,) = removed_with(ex, chrome)
+        assert phrase.removed_by == "length"
