@@ -13,7 +13,8 @@ block element whose text is most article-like, by a maximum-sum subtree over the
 Then, within the main content, phrases are removed with the reason (the element that names a comment
 section, a related-stories list, a caption...; an unnamed list of story teasers: linked headline, short
 lead, again and again; a copyright line), and the thesis's length and tag filters run with their
-context: short table cells and list items, and headlines that are links, stay inside the main content.
+context: short table cells (in a row of cells) and list items, and headlines that are links, stay inside the
+main content.
 Outside it, every phrase is removed as "outside the main content", but for the page's headline.
 The redundant-phrase filter runs last, as in the thesis.
 
