@@ -13,7 +13,8 @@ block element whose text is most article-like, by a maximum-sum subtree over the
 Then, within the main content, phrases are removed with the reason (the element that names a comment
 section, a related-stories list, a caption...; an unnamed list of story teasers: linked headline, short
 lead, again and again; a copyright line), and the thesis's length and tag filters run with their
-context: short table cells and list items, and headlines that are links, stay inside the main content.
+context: short table cells (in a row of cells) and list items, and headlines that are links, stay inside the
+main content.
 Outside it, every phrase is removed as "outside the main content", but for the page's headline.
 The redundant-phrase filter runs last, as in the thesis.
 
@@ -76,6 +77,7 @@ _NEVER_NOISE = frozenset(("html", "body", "main", "article"))
 _HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 #: blocks whose short text is data, not chrome, inside the main content
 _CELLS = frozenset(("td", "th", "li", "dd", "dt", "caption"))
+_TABLE_CELLS = frozenset(("td", "th"))
 #: a phrase reads like article text from this many characters on (with few links)
 _TEXT_MIN = 40
 #: the main content must score at least this many characters of article-like text, or there is none
@@ -415,6 +417,22 @@ def decide(
             elif p < best:
                 break
 
+    row_cells: dict[int, int] = {}  # cells with text per table row, counted when a short cell asks
+
+    def data_cell(cell: int) -> bool:
+        # a short cell is data in a row of cells, chrome alone in its row (an old layout table's "Page 1 of
+        # 2", a caption cell under a photo)
+        row = parents[cell]
+        count = row_cells.get(row)
+        if count is None:
+            count, j = 0, row + 1
+            while j < n and parents[j] >= row:
+                if parents[j] == row and chars[j] and tags[j] in _TABLE_CELLS:
+                    count += 1
+                j += 1
+            row_cells[row] = count
+        return count >= 2
+
     min_length = profile.min_length
     redundant = frozenset(profile.filtering_phrases) if filtering_phrases is None else filtering_phrases
     headline = title.casefold()
@@ -450,7 +468,11 @@ def decide(
         if ph.removed_by is None:
             block_tag = tags[i] if i >= 0 else ""
             ld = ph.link_density or 0.0
-            if len(text) < min_length and block_tag not in _CELLS and block_tag not in _HEADINGS:
+            if (
+                len(text) < min_length
+                and (block_tag not in _CELLS or (block_tag in _TABLE_CELLS and not data_cell(i)))
+                and block_tag not in _HEADINGS
+            ):
                 if ph.pos and "length" in profile.rescue_from:
                     ph.rescued_by = ph.pos
                 else:

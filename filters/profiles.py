@@ -59,8 +59,8 @@ WPNC_CONTAINERS = [
 #: the paper's "invalid tags" (section 4.2.1: script, style, marquee, meta, anchor "etc."), removed in
 #: preprocessing with their text; the "etc." read as the other tags whose text is not page text
 WPNC_INVALID = [
-    "script", "style", "marquee", "meta", "anchor", "noscript", "template", "object", "embed", "iframe", "svg",
-    "#comment",
+    "script", "style", "marquee", "meta", "anchor", "noscript", "noframes", "template", "object", "embed", "iframe",
+    "svg", "#comment",
 ]  # fmt: skip
 #: settings of the wpnc method (``Profile.wpnc`` overrides them): ``threshold`` is the paper's Tr,
 #: ``density`` which density it is compared with ("text": TD = characters / tags; "composite": CETD's
@@ -185,7 +185,7 @@ class Profile:
 # recall on crawl-to-the-future fell from 0.956 to 0.918 with it).
 _DEFAULT_NEGATIVE = [
     "a", "select", "option", "style", "script", "#comment",
-    "noscript", "template", "nav", "footer", "aside", "button", "iframe", "svg",
+    "noscript", "noframes", "template", "nav", "footer", "aside", "button", "iframe", "svg",
 ]  # fmt: skip
 
 BUILTIN_PROFILES: dict[str, dict[str, Any]] = {

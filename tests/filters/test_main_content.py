@@ -446,3 +446,33 @@ def test_an_authors_box_named_otherwise_is_removed(marks):
     assert_article_kept(ex)
     (bio,) = removed_with(ex, "Jane Doe is the health editor")
     assert bio.reason() == "removed by content: author's bio"
+
+
+def test_the_raw_text_of_noframes_is_not_article_text():
+    # HTML5 reads <noframes> as raw text: its markup would come out as words ("<p>Your browser ...")
+    noframes = (
+        "<noframes><p>Your browser does not support frames, so this notice and its links are shown in "
+        "their place.</p></noframes>"
+    )
+    ex = core(page(f"{noframes}<article>{ARTICLE}</article>"))
+    assert_article_kept(ex)
+    assert "browser does not support frames" not in ex.text
+    (phrase,) = removed_with(ex, "browser does not support frames")
+    assert phrase.removed_by == "tag"
+
+
+def test_a_short_cell_alone_in_its_row_is_not_data():
+    # an old layout table: the article in a cell, pagination and a photo credit in one-cell rows beside it
+    rows = "".join(f"<tr><td>{team}</td><td>{won}</td></tr>" for team, won in [("Leeds", 12), ("Hull", 10)])
+    html = page(
+        f"<table><tr><td>{ARTICLE}<table><tr><td>Team</td><td>Won</td></tr>{rows}</table>"
+        "<table><tr><td>Photo: Daily Health</td></tr><tr><td>Page 1 of 2</td></tr></table></td></tr></table>"
+    )
+    ex = core(html)
+    assert_article_kept(ex)
+    lines = ex.text.split("\n")
+    for cell in ("Team", "Leeds", "12", "Hull"):
+        assert cell in lines
+    for chrome in ("Page 1 of 2", "Photo: Daily Health"):
+        (phrase,) = removed_with(ex, chrome)
+        assert phrase.removed_by == "length"

@@ -72,6 +72,15 @@ def test_invalid_tags_are_removed_in_preprocessing_and_do_not_count():
     assert _density_of(PAGE, "body") == pytest.approx(_density_of(without, "body"))
 
 
+def test_noframes_is_an_invalid_tag():
+    # HTML5 reads <noframes> as raw text: kept, its markup would come out as words ("<p>Your browser ...")
+    notice = "<noframes><p>Your browser does not support frames, so this notice is shown instead.</p></noframes>"
+    e = extract(PAGE.replace("<body>", "<body>" + notice, 1), profile="wpnc")
+    assert "browser does not support frames" not in e.text
+    (phrase,) = [p for p in e.phrases if "browser does not support frames" in p.text]
+    assert phrase.removed_by == "tag"
+
+
 def _density_of(html: str, tag: str = "div", density: str = "text") -> float:
     prof = wpnc(0, density)
     phrases, _title, blocks = segment_page(read_page(html), prof)
