@@ -499,6 +499,7 @@ class TraceSettings:
     absent_support: int | None = None  # covering: a must-be-absent word must occur in this many training cases
     grow_precision: float = 1.0  # covering: stop growing a rule once its Laplace precision reaches this
     rule_positives: int = 1  # covering: the expert states only rules covering this many of the label's cases
+    m_estimate: float | None = None  # covering: choose literals by this m-estimate of precision (None: FOIL gain)
     remove_negatives: bool = False  # covering: a kept rule's negative cases leave too (a decision list's IREP)
 
     def to_dict(self) -> dict:
@@ -511,6 +512,7 @@ class TraceSettings:
             "grow_precision": self.grow_precision,
             "remove_negatives": self.remove_negatives,
             "rule_positives": self.rule_positives,
+            "m_estimate": self.m_estimate,
             "max_depth": self.max_depth,
             "min_samples_leaf": self.min_samples_leaf,
             "class_weight": self.class_weight,
@@ -587,6 +589,7 @@ def learn_covering_rules(
     absent_support: int | None = None,
     grow_precision: float = 1.0,
     remove_negatives: bool = False,
+    m_estimate: float | None = None,
     seed: int = 0,
     max_rules: int = 200,
 ) -> list[CoveringRule]:
@@ -638,10 +641,16 @@ def learn_covering_rules(
             p1 = xt @ (cover & y).astype(np.float64)
             n1 = xt @ (cover & ~y).astype(np.float64)
             base = np.log2(p0 / (p0 + n0))
-            with np.errstate(divide="ignore", invalid="ignore"):
-                gain_present = np.where(p1 > 0, p1 * (np.log2(p1 / (p1 + n1)) - base), -np.inf)
-                pa, na = p0 - p1, n0 - n1
-                gain_absent = np.where(pa > 0, pa * (np.log2(pa / (pa + na)) - base), -np.inf)
+            pa, na = p0 - p1, n0 - n1
+            if m_estimate is not None:  # the m-estimate of the rule's precision (Cestnik): more general rules
+                prior = float((left & y).sum() / max(int(left.sum()), 1))
+                now = (p0 + m_estimate * prior) / (p0 + n0 + m_estimate)
+                gain_present = np.where(p1 > 0, (p1 + m_estimate * prior) / (p1 + n1 + m_estimate) - now, -np.inf)
+                gain_absent = np.where(pa > 0, (pa + m_estimate * prior) / (pa + na + m_estimate) - now, -np.inf)
+            else:
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    gain_present = np.where(p1 > 0, p1 * (np.log2(p1 / (p1 + n1)) - base), -np.inf)
+                    gain_absent = np.where(pa > 0, pa * (np.log2(pa / (pa + na)) - base), -np.inf)
             gain_present[~eligible] = -np.inf
             gain_absent[~eligible_absent] = -np.inf
             for j, is_present in literals:
@@ -771,6 +780,7 @@ class TraceKnowledge:
                         absent_support=settings.absent_support,
                         grow_precision=settings.grow_precision,
                         remove_negatives=settings.remove_negatives,
+                        m_estimate=settings.m_estimate,
                     )
                     if y.any()  # type: ignore[attr-defined]
                     else []

@@ -579,11 +579,12 @@ def covering_matrix(cases):
     return x, [str(t) for t in vectorizer.get_feature_names_out()]
 
 
-def test_covering_rules_cover_every_positive_and_no_negative_when_grown_unpruned():
+@pytest.mark.parametrize("m_estimate", [None, 22.4])  # literals by FOIL gain, or by the m-estimate
+def test_covering_rules_cover_every_positive_and_no_negative_when_grown_unpruned(m_estimate):
     items = [i for i in synthetic_items() if i.split == "train"]
     x, terms = covering_matrix([i.case for i in items])
     y = [("sport" in i.labels) for i in items]
-    rules = simulate.learn_covering_rules(x, y, terms, grow_share=1.0, min_support=1)
+    rules = simulate.learn_covering_rules(x, y, terms, grow_share=1.0, min_support=1, m_estimate=m_estimate)
     assert rules
     for item, positive in zip(items, y, strict=True):
         covering = [r for r in rules if r.covers(item.case)]
