@@ -2,7 +2,8 @@
 
     python -m research.simulate --dataset DIR [--features wims|words] [--stemming none|english]
                                   [--expert trace|svm] [--depth 10] [--min-leaf 1] [--balanced] [--no-absent]
-                                  [--pair-below 0.9] [--no-generalize] [--noise 0.0] [--k 3] [--knowledge N]
+                                  [--pair-below 0.9] [--no-generalize] [--knowledge-source tree|covering|best|words]
+                                  [--grow-share 1] [--m-estimate 22.4] [--noise 0.0] [--k 3] [--knowledge N]
                                   [--checkpoints 50,100,...] [--json FILE] [--seed 0] [--validate]
 
 ``DIR`` holds ``manifest.csv`` (see :mod:`research.datasets`).  Files are
@@ -39,7 +40,16 @@ the training part only.  Two experts:
   ``--pair-below`` (0.9), it is paired with the case's word that makes the pair
   most precise there.  Levels of expertise: ``--depth``, ``--min-leaf``,
   ``--balanced`` (how the trees are grown) and ``--noise`` (the chance that a path
-  word is replaced by a random word of the case).
+  word is replaced by a random word of the case).  ``--knowledge-source covering``
+  replaces the path by the first rule (in learned order) of the label's list learned
+  by sequential covering (:func:`learn_covering_rules`: by default each rule grown on
+  the label's cases not yet covered until it takes in no training case outside the label,
+  its words chosen by the m-estimate of its precision, ``--m-estimate``; or IREP's FOIL
+  gain with a pruning part, ``--m-estimate 0 --grow-share 0.67``) that covers the case, the tree path
+  when none does; ``best`` takes whichever of the two has the larger training
+  precision x label cases covered; ``words`` states only the high-precision word (or
+  pair).  On the validation splits none beat the tree path on BBC (see
+  docs/benchmarks/mcrdr.md), so ``tree`` stays the default.
 * ``svm``: the ``k`` highest-weighted terms of the target label present in the
   case, from a one-vs-rest linear SVM on binary term features (for a stopping
   rule the terms weighing most against the wrong label); ``--knowledge N`` limits
@@ -479,9 +489,34 @@ class TraceSettings:
     #: C4.5rules-style: drop the path conditions a new/refining rule does not need, as long as the rule takes
     #: in no more training cases outside the label than the whole path does (False: the whole path)
     generalize: bool = True
+    #: where a new/refining rule's conditions come from (:data:`KNOWLEDGE_SOURCES`): "tree" (the case's path
+    #: through the label's tree); "covering" (the first rule, in learned order, of the label's sequential-covering
+    #: list that covers the case; the tree path when none does); "best" (of the covering rule and the generalised
+    #: tree path, the one with the larger training precision x label cases covered); "words" (never a path: the
+    #: high-precision word, paired below ``pair_below``)
+    knowledge: str = "tree"
+    #: covering: the share of the cases left that grows a rule, the rest prunes it (1: unpruned, grown until pure;
+    #: with ``m_estimate`` 22.4 the best of the covering variants on the validation splits)
+    grow_share: float = 1.0
+    rule_precision: float = 0.5  # covering: stop the label's list at a rule less precise than this (pruning set)
+    covering_absent: bool = True  # covering: a rule may state must-be-absent words
+    absent_support: int | None = None  # covering: a must-be-absent word must occur in this many training cases
+    grow_precision: float = 1.0  # covering: stop growing a rule once its Laplace precision reaches this
+    rule_positives: int = 1  # covering: the expert states only rules covering this many of the label's cases
+    m_estimate: float | None = 22.4  # covering: choose literals by this m-estimate of precision (None: FOIL gain)
+    remove_negatives: bool = False  # covering: a kept rule's negative cases leave too (a decision list's IREP)
 
     def to_dict(self) -> dict:
         return {
+            "knowledge": self.knowledge,
+            "grow_share": self.grow_share,
+            "rule_precision": self.rule_precision,
+            "covering_absent": self.covering_absent,
+            "absent_support": self.absent_support,
+            "grow_precision": self.grow_precision,
+            "remove_negatives": self.remove_negatives,
+            "rule_positives": self.rule_positives,
+            "m_estimate": self.m_estimate,
             "max_depth": self.max_depth,
             "min_samples_leaf": self.min_samples_leaf,
             "class_weight": self.class_weight,
@@ -527,6 +562,158 @@ class TracePath:
     @property
     def absent(self) -> list[str]:
         return [w for w, p in self.tests if not p]
+
+
+KNOWLEDGE_SOURCES = ("covering", "tree", "words", "best")
+
+
+@dataclass(frozen=True)
+class CoveringRule:
+    """One rule of a label's sequential-covering list: words that must be present and words that must be
+    absent; ``precision`` / ``positives``: the label's share and count among the training cases it covers."""
+
+    present: tuple[str, ...]
+    absent: tuple[str, ...] = ()
+    precision: float = 0.0
+    positives: int = 0
+
+    def covers(self, case: frozenset[str]) -> bool:
+        return all(w in case for w in self.present) and not any(w in case for w in self.absent)
+
+
+def learn_covering_rules(
+    x,
+    y,
+    terms: Sequence[str],
+    *,
+    min_support: int = 3,
+    grow_share: float = 2 / 3,
+    min_precision: float = 0.5,
+    absent: bool = True,
+    absent_support: int | None = None,
+    grow_precision: float = 1.0,
+    remove_negatives: bool = False,
+    m_estimate: float | None = None,
+    seed: int = 0,
+    max_rules: int = 200,
+) -> list[CoveringRule]:
+    """A label's rules learned by sequential covering (IREP, as in RIPPER's first stage) on binary features.
+
+    ``x``: the training cases' binary term matrix (scipy sparse, rows = cases), ``y``: the label's boolean
+    column.  Repeatedly: split the cases not yet covered into a growing and a pruning part (seeded,
+    ``grow_share``); grow a conjunction on the growing part, one literal at a time, by FOIL's information gain
+    (a word present, or with ``absent`` a word absent; the first literal always a present word; only words in
+    ``min_support`` training cases) until it covers no negative case there; prune its final literals while
+    (p - n) / (p + n) on the pruning part does not fall; stop when the pruned rule's precision on the pruning
+    part (on both parts when the pruning part holds none of its cases) is below ``min_precision``; else keep it
+    and remove the label's cases it covers (``remove_negatives``: all the cases it covers, as a decision list's
+    IREP does; MCRDR's rules are unordered, so by default a later rule must keep out the negative cases an
+    earlier one covered too).  ``grow_share`` 1 grows every rule on all the cases left, unpruned, until it
+    covers no negative case (or its Laplace precision reaches ``grow_precision``).  Learned in this order,
+    the first rule covering a case is the reason the list gives for it.
+    """
+    import numpy as np
+
+    n = x.shape[0]
+    y = np.asarray(y, dtype=bool)
+    xt = x.T.tocsr().astype(np.float64)  # terms x cases: a literal's counts over a case mask are one product
+    df = np.asarray(x.sum(axis=0)).ravel()
+    eligible = df >= min_support
+    eligible_absent = df >= max(min_support, absent_support or 0)
+
+    def holding(j: int):
+        """The cases holding term ``j`` (a boolean mask)."""
+        mask = np.zeros(n, dtype=bool)
+        mask[xt.indices[xt.indptr[j] : xt.indptr[j + 1]]] = True
+        return mask
+
+    rng = np.random.default_rng(seed)
+    left = np.ones(n, dtype=bool)
+    rules: list[CoveringRule] = []
+    while (left & y).any() and len(rules) < max_rules:
+        order = rng.permutation(np.flatnonzero(left))
+        grow = np.zeros(n, dtype=bool)
+        grow[order[: max(1, round(len(order) * grow_share))]] = True
+        prune = left & ~grow
+        literals: list[tuple[int, bool]] = []
+        masks = []
+        cover = grow.copy()
+        while True:
+            p0, n0 = int((cover & y).sum()), int((cover & ~y).sum())
+            if n0 == 0 or p0 == 0 or (p0 + 1) / (p0 + n0 + 2) >= grow_precision:
+                break
+            p1 = xt @ (cover & y).astype(np.float64)
+            n1 = xt @ (cover & ~y).astype(np.float64)
+            base = np.log2(p0 / (p0 + n0))
+            pa, na = p0 - p1, n0 - n1
+            if m_estimate is not None:  # the m-estimate of the rule's precision (Cestnik): more general rules
+                prior = float((left & y).sum() / max(int(left.sum()), 1))
+                now = (p0 + m_estimate * prior) / (p0 + n0 + m_estimate)
+                gain_present = np.where(p1 > 0, (p1 + m_estimate * prior) / (p1 + n1 + m_estimate) - now, -np.inf)
+                gain_absent = np.where(pa > 0, (pa + m_estimate * prior) / (pa + na + m_estimate) - now, -np.inf)
+            else:
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    gain_present = np.where(p1 > 0, p1 * (np.log2(p1 / (p1 + n1)) - base), -np.inf)
+                    gain_absent = np.where(pa > 0, pa * (np.log2(pa / (pa + na)) - base), -np.inf)
+            gain_present[~eligible] = -np.inf
+            gain_absent[~eligible_absent] = -np.inf
+            for j, is_present in literals:
+                (gain_present if is_present else gain_absent)[j] = -np.inf
+            has_present = any(p for _, p in literals)
+            if not absent or not has_present:
+                gain_absent[:] = -np.inf
+            jp, ja = int(gain_present.argmax()), int(gain_absent.argmax())
+            best, is_present = (jp, True) if gain_present[jp] >= gain_absent[ja] else (ja, False)
+            gain = gain_present[jp] if is_present else gain_absent[ja]
+            if not gain > 0:
+                break
+            column = holding(best) if is_present else ~holding(best)
+            literals.append((best, is_present))
+            masks.append(column)
+            cover &= column
+        if not literals:
+            break
+
+        def covered(k: int, where, masks=masks):
+            """The cases of ``where`` the rule's first ``k`` literals cover."""
+            mask = where.copy()
+            for m in masks[:k]:
+                mask &= m
+            return mask
+
+        # prune the final literals while (p - n) / (p + n) on the pruning part does not fall (the first stays)
+        keep = len(literals)
+        if prune.any():
+            values = []
+            for k in range(1, len(literals) + 1):
+                c = covered(k, prune)
+                p, q = int((c & y).sum()), int((c & ~y).sum())
+                values.append((p - q) / (p + q) if p + q else -np.inf)
+            best_value = values[-1]
+            for k in range(len(literals) - 1, 0, -1):
+                if values[k - 1] >= best_value:
+                    keep, best_value = k, values[k - 1]
+        literals, masks = literals[:keep], masks[:keep]
+        judged = covered(keep, prune)
+        if not judged.any():
+            judged = covered(keep, left)
+        precision = float((judged & y).sum() / max(int(judged.sum()), 1))
+        if precision < min_precision:
+            break
+        taken = covered(keep, left)
+        if not (taken & y).any():
+            break
+        everywhere = covered(keep, np.ones(n, dtype=bool))
+        rules.append(
+            CoveringRule(
+                tuple(terms[j] for j, p in literals if p),
+                tuple(terms[j] for j, p in literals if not p),
+                float((everywhere & y).sum() / max(int(everywhere.sum()), 1)),
+                int((everywhere & y).sum()),
+            )
+        )
+        left &= ~(taken if remove_negatives else taken & y)
+    return rules
 
 
 class TraceKnowledge:
@@ -578,6 +765,35 @@ class TraceKnowledge:
                 share,
                 t.n_node_samples.tolist(),
             )
+        if settings.knowledge not in KNOWLEDGE_SOURCES:
+            raise ValueError(f"unknown knowledge {settings.knowledge!r}; choose one of {', '.join(KNOWLEDGE_SOURCES)}")
+        #: per label, its sequential-covering rules in learned order (knowledge "covering")
+        self.rules: dict[str, list[CoveringRule]] = {}
+        if settings.knowledge in ("covering", "best"):
+            for label in self.labels:
+                y = self._y[label]
+                self.rules[label] = (
+                    learn_covering_rules(
+                        x.tocsr(),
+                        y,
+                        self.terms,
+                        min_support=settings.min_support,
+                        grow_share=settings.grow_share,
+                        min_precision=settings.rule_precision,
+                        absent=settings.covering_absent,
+                        absent_support=settings.absent_support,
+                        grow_precision=settings.grow_precision,
+                        remove_negatives=settings.remove_negatives,
+                        m_estimate=settings.m_estimate,
+                    )
+                    if y.any()  # type: ignore[attr-defined]
+                    else []
+                )
+
+    def covering_rule(self, label: str, case: frozenset[str]) -> CoveringRule | None:
+        """The first rule of the label's covering list (in learned order) that covers the case, if any."""
+        least = self.settings.rule_positives
+        return next((r for r in self.rules.get(label, ()) if r.positives >= least and r.covers(case)), None)
 
     def path(self, label: str, case: frozenset[str]) -> TracePath:
         """The case's path through the label's tree (an empty negative path for a label without a tree)."""
@@ -600,7 +816,10 @@ class TraceKnowledge:
         return TracePath(tests, positive[node], shares)
 
     def classify(self, case: frozenset[str]) -> set[str]:
-        """The labels whose tree says yes: the expert's own ceiling, its trees classifying alone."""
+        """The labels its knowledge gives the case alone (the expert's own ceiling): with covering rules, the
+        labels one of whose rules covers the case; otherwise the labels whose tree says yes."""
+        if self.settings.knowledge == "covering":
+            return {label for label in self.labels if self.covering_rule(label, case) is not None}
         return {label for label in self.labels if self.path(label, case).positive}
 
     def precision(self, label: str, word: str) -> float:
@@ -670,6 +889,17 @@ class TraceKnowledge:
             keys.remove(drop)
         return [w for is_present, w in keys if is_present], [w for is_present, w in keys if not is_present]
 
+    def quality(self, label: str, present: Sequence[str], absent: Sequence[str]) -> tuple[float, int]:
+        """The rule's precision for ``label`` in the training part and the label's training cases it covers."""
+        np = _sklearn()["np"]
+        mask = np.ones(self.n, dtype=bool)
+        for w in present:
+            mask &= self._column(w)
+        for w in absent:
+            mask &= ~self._column(w)
+        hits = int((mask & self._y[label]).sum())
+        return hits / max(int(mask.sum()), 1), hits
+
     def support(self, word: str) -> int:
         i = self.term_index.get(word)
         return 0 if i is None else int(self.df[i])
@@ -726,7 +956,22 @@ class RuleTraceExpert(SimulatedExpert):
             path = self.trace.path(self.labels[cast(int, wrong)], case)
             useful = not path.positive  # the path that says "not W"
         else:
-            path = self.trace.path(self.labels[cast(int, proposal.folder)], case).prefix(self.settings.precision)
+            label = self.labels[cast(int, proposal.folder)]
+            if self.settings.knowledge == "words":
+                return [], []
+            rule = self.trace.covering_rule(label, case) if self.settings.knowledge in ("covering", "best") else None
+            if rule is not None and self.settings.knowledge == "best":
+                tree_path = self.trace.path(label, case)
+                if tree_path.positive and tree_path.present:
+                    present, absent = self.trace.generalize(
+                        label, list(dict.fromkeys(tree_path.present)), tree_path.absent
+                    )
+                    precision, hits = self.trace.quality(label, present, absent)
+                    if precision * hits > rule.precision * rule.positives:
+                        return self._noisy(case, present), sorted(set(absent) - case)
+            if rule is not None:  # the learned rule list's reason for the case, as learned (already pruned)
+                return self._noisy(case, list(rule.present)), sorted(set(rule.absent) - case)
+            path = self.trace.path(label, case).prefix(self.settings.precision)
             useful = path.positive
         if not useful:
             return [], []
@@ -741,10 +986,14 @@ class RuleTraceExpert(SimulatedExpert):
         if limit and len(present) > limit:
             score = self._word_score(proposal, wrong)
             present = sorted(present, key=lambda w: (-score(w), w))[:limit]
+        return self._noisy(case, present), sorted(set(absent) - case)
+
+    def _noisy(self, case: frozenset[str], present: list[str]) -> list[str]:
+        """The present conditions as stated: with ``noise``, a word now and then replaced by a random case word."""
         if self.noise and present:
             pool = sorted(case)
             present = [self.rng.choice(pool) if self.rng.random() < self.noise else w for w in present]
-        return sorted(set(present)), sorted(set(absent) - case)
+        return sorted(set(present))
 
     def _make_rule(self, case_id: int, case: frozenset[str], proposal: RuleProposal, wrong) -> bool:
         score = self._word_score(proposal, wrong)
@@ -1072,6 +1321,25 @@ def main(argv: list[str] | None = None) -> int:
         default=defaults.generalize,
         help="trace: drop the path conditions a rule does not need (no loss of training precision)",
     )
+    parser.add_argument(
+        "--knowledge-source",
+        choices=KNOWLEDGE_SOURCES,
+        default=defaults.knowledge,
+        help="trace: a new rule from the tree path, the first covering rule (sequential covering, IREP), the better "
+        "of the two, or high-precision words only (default %(default)s)",
+    )
+    parser.add_argument(
+        "--grow-share",
+        type=float,
+        default=defaults.grow_share,
+        help="trace, covering: share of the cases left that grows a rule, the rest prunes it (1: no pruning)",
+    )
+    parser.add_argument(
+        "--m-estimate",
+        type=float,
+        default=defaults.m_estimate,
+        help="trace, covering: choose a rule's words by this m-estimate of its precision (0: FOIL gain)",
+    )
     parser.add_argument("--k", type=int, default=3, help="svm: conditions the expert picks first (default 3)")
     parser.add_argument("--noise", type=float, default=0.0, help="chance of a random word instead of the expert's")
     parser.add_argument("--knowledge", type=int, default=None, help="svm: terms per label the expert knows")
@@ -1104,6 +1372,9 @@ def main(argv: list[str] | None = None) -> int:
         noise=args.noise,
         pair_below=args.pair_below or None,
         generalize=args.generalize,
+        knowledge=args.knowledge_source,
+        grow_share=args.grow_share,
+        m_estimate=args.m_estimate or None,
     )
     n_train = sum(item.split == "train" for item in items)
     held = "validation" if args.validate else "test"

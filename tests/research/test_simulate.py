@@ -568,3 +568,90 @@ def test_with_stemming_a_cases_diabetics_meets_a_rules_diabetes(tmp_path):
         simulate.load_manifest(tmp_path, stemming="klingon")
     with pytest.raises(ValueError, match="stemming applies"):
         simulate.load_manifest(tmp_path, features="words", stemming="english")
+
+
+# ---------------------------------------------------------------------------- sequential covering
+def covering_matrix(cases):
+    from sklearn.feature_extraction.text import CountVectorizer
+
+    vectorizer = CountVectorizer(analyzer=lambda case: sorted(case), binary=True)
+    x = vectorizer.fit_transform(cases).tocsr()
+    return x, [str(t) for t in vectorizer.get_feature_names_out()]
+
+
+@pytest.mark.parametrize("m_estimate", [None, 22.4])  # literals by FOIL gain, or by the m-estimate
+def test_covering_rules_cover_every_positive_and_no_negative_when_grown_unpruned(m_estimate):
+    items = [i for i in synthetic_items() if i.split == "train"]
+    x, terms = covering_matrix([i.case for i in items])
+    y = [("sport" in i.labels) for i in items]
+    rules = simulate.learn_covering_rules(x, y, terms, grow_share=1.0, min_support=1, m_estimate=m_estimate)
+    assert rules
+    for item, positive in zip(items, y, strict=True):
+        covering = [r for r in rules if r.covers(item.case)]
+        assert bool(covering) == positive, (item.case, item.labels, covering)
+    # each rule is pure in the training part and reports it
+    assert all(r.precision == 1.0 and r.positives > 0 for r in rules)
+    assert all(r.present for r in rules)  # a rule always names a word that must be present
+
+
+def test_covering_learns_a_must_be_absent_word_when_the_label_needs_one():
+    # 'goal' means sport unless 'shares' is there too; no other word tells the two apart
+    docs = [({"sport"}, {"goal", "week"})] * 8 + [({"business"}, {"goal", "shares", "week"})] * 4
+    docs += [({"business"}, {"shares", "week"})] * 6
+    x, terms = covering_matrix([case for _, case in docs])
+    y = ["sport" in labels for labels, _ in docs]
+    (rule,) = simulate.learn_covering_rules(x, y, terms, grow_share=1.0)
+    assert rule.present == ("goal",) and rule.absent == ("shares",) and rule.positives == 8
+    # without must-be-absent words no word makes 'goal' purer: the rule stays as general, two in three right
+    plain = simulate.learn_covering_rules(x, y, terms, grow_share=1.0, absent=False)
+    assert plain == [simulate.CoveringRule(("goal",), (), 8 / 12, 8)]
+
+
+def test_covering_expert_states_the_first_covering_rule_and_falls_back_to_the_tree_path():
+    items = synthetic_items()
+    train = [i for i in items if i.split == "train"]
+    settings = simulate.TraceSettings(max_depth=3, knowledge="covering", grow_share=1.0)
+    knowledge = simulate.TraceKnowledge(train, sorted(TOPIC_WORDS), settings)
+    assert all(knowledge.rules[label] for label in TOPIC_WORDS)
+    case = frozenset({"goal", "coach", "stadium", "week", "city"})
+    first = knowledge.covering_rule("sport", case)
+    assert first is not None
+    assert first == next(r for r in knowledge.rules["sport"] if r.covers(case))  # in learned order
+    expert = simulate.RuleTraceExpert(knowledge, FOLDERS)
+    assert expert.learn(1000, case, ["sport"]) == 1
+    (rule,) = list(expert.tree)
+    assert rule.kind == RuleKind.NEW and rule.folder == FOLDERS["sport"]
+    assert rule.conditions == set(first.present) and rule.absent == set(first.absent)
+    assert expert.stats.fallbacks == 0
+    # a case no covering rule takes: the expert reads its tree instead, as the tree expert does
+    knowledge.rules["sport"] = []
+    tree_expert = simulate.RuleTraceExpert(
+        simulate.TraceKnowledge(train, sorted(TOPIC_WORDS), simulate.TraceSettings(max_depth=3)), FOLDERS
+    )
+    other = simulate.RuleTraceExpert(knowledge, FOLDERS)
+    assert other.learn(1000, case, ["sport"]) == tree_expert.learn(1000, case, ["sport"]) == 1
+    assert next(iter(other.tree)).conditions == next(iter(tree_expert.tree)).conditions
+    # the ceiling of a covering expert is its rule lists classifying alone
+    assert knowledge.classify(case) == {label for label in TOPIC_WORDS if knowledge.covering_rule(label, case)}
+
+
+def test_every_knowledge_source_learns_the_synthetic_topics():
+    items = synthetic_items(n_per_label=40)
+    for source in simulate.KNOWLEDGE_SOURCES:
+        settings = simulate.TraceSettings(knowledge=source)
+        expert, curve = simulate.run(items, checkpoints=[80], with_baselines=False, settings=settings)
+        assert curve[-1].micro_f1 > 0.8, source
+        assert expert.settings.knowledge == source
+    with pytest.raises(ValueError, match="unknown knowledge"):
+        simulate.run(items, with_baselines=False, settings=simulate.TraceSettings(knowledge="oracle"))
+
+
+def test_cli_knowledge_source_option(tmp_path):
+    data = tmp_path / "data"
+    write_corpus(data, n_per_label=20, with_split=True)
+    out = tmp_path / "out.json"
+    argv = ["--dataset", str(data), "--no-baselines", "--knowledge-source", "covering", "--json", str(out)]
+    assert simulate.main(argv + ["--grow-share", "1"]) == 0
+    settings = json.loads(out.read_text())["settings"]
+    assert settings["knowledge"] == "covering" and settings["grow_share"] == 1.0
+    assert simulate.TraceSettings().knowledge == "tree"  # the default stays the tree path (validation)
