@@ -76,7 +76,7 @@ class Deferred(Exception):  # noqa: N818 - not an error: the caller should come 
     """Raised by a ``before_request`` hook: the host is busy, try again in ``delay`` seconds."""
 
     def __init__(self, delay: float):
-        super().__init__(f"deferred for {delay:.1f}s")
+        super().__init__(f"the host is busy: again in {delay:.1f}s")
         self.delay = delay
 
 

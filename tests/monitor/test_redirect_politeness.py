@@ -29,6 +29,8 @@ def test_a_same_host_redirect_is_followed_when_the_delay_exceeds_the_maximum_wai
         results.append(outcome.result)
         if outcome.result != "deferred":
             break
+        # the task's result line says why once ("deferred deferred for 2.0s" before)
+        assert outcome.detail.startswith("the host is busy: again in "), outcome.detail
         [(_, _, countdown)] = outcome.enqueue
         time.sleep(countdown)  # what the re-queued task's countdown does
     assert results[-1] == "fetched", results
