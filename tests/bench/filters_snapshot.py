@@ -1,11 +1,12 @@
 """Record, or check against a record, everything the filter pipeline outputs on the benchmark datasets.
 
 A guard for speed work on ``filters/pipeline.py``: the output must not change.  For every page of
-``wcxb-dev-articles`` and ``crawl-to-the-future`` (``$WIMS_DATASETS``), under the ``thesis`` and ``default``
-profiles, and on crawl-to-the-future also under a profile learned from the first pages of the same site and
-year (so the redundant-phrase and redundant-word filters and the learned threshold are exercised), it records
-the title, each phrase (text, tag path, negative/positive tag, link density, filter that removed it, positive
-tag that rescued it), the core text, the tokens and the counts.
+``wcxb-dev-articles`` and ``crawl-to-the-future`` (``$WIMS_DATASETS``), under every built-in profile
+(``thesis``, ``default``, ``wpnc``), and on crawl-to-the-future also under the ``thesis`` and ``default`` profiles
+learned from the first pages of the same site and year (so the redundant-phrase and redundant-word filters, the
+style tree and the learned threshold are exercised), it records the title, each phrase (text, tag path,
+negative/positive tag, link density, filter that removed it, positive tag that rescued it, note), the core text,
+the tokens, the counts, the token weights and the blocks (tags, parents, marks, main content, links).
 
     .venv/bin/python tests/bench/filters_snapshot.py --save /tmp/filters-snapshot.jsonl.gz
     .venv/bin/python tests/bench/filters_snapshot.py --check /tmp/filters-snapshot.jsonl.gz
@@ -28,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import filters  # noqa: E402
 from filters.learning import learn_profile  # noqa: E402
+from filters.profiles import BUILTIN_PROFILES  # noqa: E402
 from tests.bench.bench_filters import load_ctf, load_wcxb  # noqa: E402
 
 LEARN_PAGES = 8  # pages of a site-year the learned profile is built from
@@ -43,12 +45,16 @@ def record(key: str, ex: filters.Extraction) -> dict:
         "text": ex.text,
         "tokens": ex.tokens,
         "counts": ex.counts,
+        "token_weights": ex.token_weights,
+        "blocks": None
+        if ex.blocks is None
+        else [ex.blocks.tags, ex.blocks.parents, ex.blocks.marks, ex.blocks.main, ex.blocks.links],
     }
 
 
 def records():
     for page in load_wcxb(None):
-        for prof in ("thesis", "default"):
+        for prof in BUILTIN_PROFILES:
             yield record(f"wcxb/{page['id']}/{prof}", filters.extract(page["html"], profile=prof))
     groups = defaultdict(list)
     for page in load_ctf(None):
@@ -62,8 +68,10 @@ def records():
                 "profile": {k: v for k, v in learned.to_dict().items() if k != "provenance"},
             }
             for page in members:
-                for p, tag in ((prof, prof), (learned, f"{prof}-learned")):
-                    yield record(f"ctf/{page['id']}/{tag}", filters.extract(page["html"], profile=p))
+                yield record(f"ctf/{page['id']}/{prof}-learned", filters.extract(page["html"], profile=learned))
+        for page in members:
+            for prof in BUILTIN_PROFILES:
+                yield record(f"ctf/{page['id']}/{prof}", filters.extract(page["html"], profile=prof))
 
 
 def _diff(a: dict, b: dict, limit: int = 5) -> list[str]:
