@@ -11,7 +11,7 @@ phrase by phrase (Experiment 1).
 Speed matters (every fetched article goes through here): the tree is walked
 once with ``iter()``, all per-phrase checks are set lookups, and the text work
 (whitespace, tokens, control characters) takes C paths where they give the same
-result.  tests/bench/filters_breakdown.py shows where the time goes;
+result.  tests/bench/html5_breakdown.py shows where the time goes (filters_breakdown.py: the thesis's walk);
 tests/bench/filters_snapshot.py checks that a change leaves every output alone.
 """
 

@@ -1,10 +1,12 @@
-"""Where the time of ``filters.extract`` goes, stage by stage, relative to parsing the page with lxml.
+"""Where the time of ``filters.extract`` goes for the ``thesis`` profile (libxml2's reading), stage by stage,
+relative to parsing the page with lxml.  The HTML5 profiles (``default``, ``wpnc``) read the page with lexbor
+and decide the main content: ``tests/bench/html5_breakdown.py`` breaks their time down.
 
 Runs the same steps as ``filters.extract`` (text input, as the benchmark does) with a clock between them,
 back to back with the benchmark's speed floor (``lxml.html.document_fromstring`` of the same text), keeping
 for each page the fastest of ``--repeat`` runs; prints the median over pages of each stage's time divided by
-the floor's.  Pages: the first N of wcxb-dev-articles (built-in profiles) and N of crawl-to-the-future (a
-profile learned from the first 8 pages of the same site and year, so the redundancy filters have work).
+the floor's.  Pages: the first N of wcxb-dev-articles and N of crawl-to-the-future (the thesis profile
+learned from the first 8 pages of the same site and year, so the redundancy filters have work).
 
     .venv/bin/python tests/bench/filters_breakdown.py [--pages 80] [--repeat 3] [--single-shot]
 
@@ -105,17 +107,15 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     runs = []
     for page in load_wcxb(args.pages):
-        runs.append(("wcxb default", page["html"], get_profile("default")))
         runs.append(("wcxb thesis", page["html"], get_profile("thesis")))
     groups = defaultdict(list)
     for page in load_ctf(None):
         groups[page["group"]].append(page)
     per_group = max(1, args.pages // len(groups))
     for _group, members in sorted(groups.items()):
-        for prof in ("default", "thesis"):
-            learned = learn_profile([p["html"] for p in members[:8]], base=prof)
-            for page in members[8 : 8 + per_group]:
-                runs.append((f"ctf {prof} (learned)", page["html"], learned))
+        learned = learn_profile([p["html"] for p in members[:8]], base="thesis")
+        for page in members[8 : 8 + per_group]:
+            runs.append(("ctf thesis (learned)", page["html"], learned))
     if args.single_shot:
         shots = defaultdict(lambda: defaultdict(list))
         for label, html, prof in runs:
