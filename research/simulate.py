@@ -81,7 +81,7 @@ import random
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import cast
 
@@ -507,31 +507,7 @@ class TraceSettings:
     remove_negatives: bool = False  # covering: a kept rule's negative cases leave too (a decision list's IREP)
 
     def to_dict(self) -> dict:
-        return {
-            "knowledge": self.knowledge,
-            "grow_share": self.grow_share,
-            "rule_precision": self.rule_precision,
-            "covering_absent": self.covering_absent,
-            "absent_support": self.absent_support,
-            "grow_precision": self.grow_precision,
-            "remove_negatives": self.remove_negatives,
-            "rule_positives": self.rule_positives,
-            "m_estimate": self.m_estimate,
-            "max_depth": self.max_depth,
-            "min_samples_leaf": self.min_samples_leaf,
-            "class_weight": self.class_weight,
-            "absent": self.absent,
-            "noise": self.noise,
-            "min_support": self.min_support,
-            "precision": self.precision,
-            "smoothing": self.smoothing,
-            "max_conditions": self.max_conditions,
-            "absent_limit": self.absent_limit,
-            "stop_from": self.stop_from,
-            "fallback_precision": self.fallback_precision,
-            "pair_below": self.pair_below,
-            "generalize": self.generalize,
-        }
+        return asdict(self)
 
 
 @dataclass
@@ -579,6 +555,12 @@ class CoveringRule:
 
     def covers(self, case: frozenset[str]) -> bool:
         return all(w in case for w in self.present) and not any(w in case for w in self.absent)
+
+
+def _precision_and_hits(covered, y) -> tuple[float, int]:
+    """A rule's precision for a label over the training cases it covers (boolean masks), and its label cases."""
+    hits = int((covered & y).sum())
+    return hits / max(int(covered.sum()), 1), hits
 
 
 def learn_covering_rules(
@@ -697,19 +679,18 @@ def learn_covering_rules(
         judged = covered(keep, prune)
         if not judged.any():
             judged = covered(keep, left)
-        precision = float((judged & y).sum() / max(int(judged.sum()), 1))
-        if precision < min_precision:
+        if _precision_and_hits(judged, y)[0] < min_precision:
             break
         taken = covered(keep, left)
         if not (taken & y).any():
             break
-        everywhere = covered(keep, np.ones(n, dtype=bool))
+        precision, positives = _precision_and_hits(covered(keep, np.ones(n, dtype=bool)), y)
         rules.append(
             CoveringRule(
                 tuple(terms[j] for j, p in literals if p),
                 tuple(terms[j] for j, p in literals if not p),
-                float((everywhere & y).sum() / max(int(everywhere.sum()), 1)),
-                int((everywhere & y).sum()),
+                precision,
+                positives,
             )
         )
         left &= ~(taken if remove_negatives else taken & y)
@@ -871,8 +852,7 @@ class TraceKnowledge:
             mask = np.ones(self.n, dtype=bool)
             for key in keys:
                 mask &= columns[key]
-            hits = int((mask & y).sum())
-            return hits / max(int(mask.sum()), 1), hits
+            return _precision_and_hits(mask, y)
 
         keys = sorted(columns)
         floor = quality(keys)[0]
@@ -897,8 +877,7 @@ class TraceKnowledge:
             mask &= self._column(w)
         for w in absent:
             mask &= ~self._column(w)
-        hits = int((mask & self._y[label]).sum())
-        return hits / max(int(mask.sum()), 1), hits
+        return _precision_and_hits(mask, self._y[label])
 
     def support(self, word: str) -> int:
         i = self.term_index.get(word)
