@@ -17,7 +17,8 @@ def politeness_delay() -> float:
 
 def politeness_max_wait() -> float:
     """A task sleeps at most this long in its thread for its host's turn; beyond that it is re-queued with a
-    countdown to when the turn comes (a poll keeps the sources already read), leaving its thread free."""
+    countdown to when the turn comes (a poll keeps the sources already read, an article fetch holds its slot),
+    leaving its thread free."""
     return env_number("WIMS_POLITENESS_MAX_WAIT", 0.25)
 
 

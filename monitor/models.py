@@ -161,6 +161,9 @@ class Article(models.Model):
     state = models.CharField(max_length=12, choices=State.choices, default=State.PENDING)
     due_at = models.DateTimeField(default=timezone.now, help_text="When the next fetch attempt may start.")
     lease_until = models.DateTimeField(null=True, blank=True, help_text="A worker holds the row until then.")
+    held_slot = models.FloatField(
+        null=True, blank=True, editable=False, help_text="Unix time of the host's request slot a deferred fetch holds."
+    )
     fetch_attempts = models.PositiveIntegerField(default=0)
     process_attempts = models.PositiveIntegerField(default=0)
     last_error = models.TextField(blank=True)

@@ -165,19 +165,31 @@ def robots_allows(site: Site, url: str) -> bool:
     return parser.can_fetch(ROBOTS_AGENT, url)
 
 
-def _hook(site: Site):
+def _hook(site: Site, article: Article | None = None):
     """before_request for net.fetch: robots.txt, then the shared per-host delay.
 
     Only the first hop of a fetch may be deferred when the host is busy: a redirect hop waits for its slot
     (at most the politeness delay per hop, a few hops), because a deferred fetch starts again from its first
     URL; with a delay longer than WIMS_POLITENESS_MAX_WAIT, as in production, a redirect to the same host
-    would otherwise be deferred on every attempt, for ever.
+    would otherwise be deferred on every attempt, for ever. An article fetch deferred holds its slot
+    (``Article.held_slot``, politeness.take_turn); a poll keeps the sources it has read instead.
     """
 
     def before(url: str, redirected: bool = False) -> None:
         if not robots_allows(site, url):
             raise FetchError("disallowed by robots.txt", transient=False, url=url)
-        politeness.wait_turn(host_of(url), may_defer=not redirected)
+        if article is None or redirected:
+            politeness.wait_turn(host_of(url), may_defer=not redirected)
+            return
+        slot = politeness.take_turn(host_of(url), article.held_slot)
+        if slot is not None:
+            if slot != article.held_slot:
+                Article.objects.filter(pk=article.pk).update(held_slot=slot)
+            # Back a little before the slot, so that a late message still finds it (take_turn's max wait).
+            raise Deferred(max(0.1, slot - time.time() - conf.politeness_max_wait() / 2))
+        if article.held_slot is not None:
+            Article.objects.filter(pk=article.pk).update(held_slot=None)
+            article.held_slot = None
 
     return before
 
@@ -497,7 +509,7 @@ def _fetch(article_id: int) -> Outcome:
     started = time.monotonic()
     attempt = article.fetch_attempts
     try:
-        resp = fetch(article.url, allow_private=site.allow_private_addresses, before_request=_hook(site))
+        resp = fetch(article.url, allow_private=site.allow_private_addresses, before_request=_hook(site, article))
         _check_page(resp)
     except Deferred as exc:
         Article.objects.filter(pk=article_id, state=S.FETCHING).update(

@@ -13,8 +13,8 @@ countdown messages; a delay longer than MAX_COUNTDOWN is left to the sweep inste
 message is held unacknowledged by a worker until it is due.
 
 Polls and fetches never sleep long for a host's politeness slot: beyond WIMS_POLITENESS_MAX_WAIT they
-re-queue themselves with a countdown (a poll keeps the sources it already read), so their threads wait on
-the network only.
+re-queue themselves with a countdown (a poll keeps the sources it already read, a fetch holds its host's
+slot), so their threads wait on the network only.
 
 Suggested workers (``-P threads`` because polling and fetching mostly wait on the network; processing is
 CPU-bound and uses processes)::

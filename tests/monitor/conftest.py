@@ -95,6 +95,45 @@ def run_until(predicate, timeout: float = 90, tick: float = 1.5, message: str = 
     raise AssertionError(f"timed out after {timeout}s waiting for {message}")
 
 
+def run_tasks(tasks, only: tuple[str, ...] = ("poll", "fetch", "process", "learn")) -> list:
+    """Play a worker in this process: run each task when its countdown is due, then what its outcome asks for.
+
+    ``tasks``: an Outcome, or (work name, id, countdown) triples as an Outcome lists them; work not named in
+    ``only`` is dropped. Returns (work name, id, outcome) in the order run. A fetch sent before its turn is
+    refused as not yet due, as a worker's early message would be.
+    """
+    import heapq
+    import itertools
+
+    from monitor import services
+    from processing import learning
+    from processing import services as processing
+
+    steps = {
+        "poll": services.poll_site,
+        "fetch": services.fetch_article,
+        "process": processing.process_article,
+        "learn": learning.learn_site,
+    }
+    order = itertools.count()
+    queue: list = []
+
+    def send(enqueue) -> None:
+        for name, pk, countdown in enqueue:
+            if name in only:
+                heapq.heappush(queue, (time.monotonic() + countdown, next(order), name, pk))
+
+    send(tasks.enqueue if isinstance(tasks, services.Outcome) else tasks)
+    ran = []
+    while queue:
+        due, _, name, pk = heapq.heappop(queue)
+        time.sleep(max(0.0, due - time.monotonic()))
+        outcome = steps[name](pk)
+        ran.append((name, pk, outcome))
+        send(outcome.enqueue)
+    return ran
+
+
 def seed_rule(keyword: str, folder_path: str):
     """A folder and one MCRDR rule "keyword -> folder", with a cornerstone case on a seed article."""
     from django.contrib.auth import get_user_model

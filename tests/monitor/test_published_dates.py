@@ -11,8 +11,7 @@ from demo import sites as demo_sites
 from monitor import services
 from monitor.discovery import links_from_feed, page_metadata, parse_date, published_date
 from monitor.models import Article
-from processing import services as processing
-from tests.monitor.conftest import ground_truth, register
+from tests.monitor.conftest import ground_truth, register, run_tasks
 
 NOW = datetime(2026, 1, 10, 12, 0, tzinfo=UTC)
 
@@ -152,9 +151,11 @@ def test_fetched_articles_get_their_publication_date(demo, fast_env, key):
     site = register(demo, key)
     outcome = services.poll_site(site.pk)
     from_feed = {a.url: a.published_at for a in Article.objects.filter(site=site)}
-    for name, pk, _ in outcome.enqueue:
-        assert name == "fetch" and services.fetch_article(pk).result == "fetched"
-        assert processing.process_article(pk).result == "processed"
+    ran = run_tasks(outcome)
+    assert (
+        sorted((name, outcome.result) for name, _, outcome in ran)
+        == [("fetch", "fetched")] * 4 + [("process", "processed")] * 4
+    )
     truth = ground_truth(demo, key)
     assert len(truth) == 4
     for url, item in truth.items():

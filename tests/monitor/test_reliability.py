@@ -1,5 +1,5 @@
 """Reliability with real worker processes: a worker SIGKILLed mid-fetch loses nothing and duplicates nothing;
-the per-host delay holds across two worker processes."""
+the per-host delay holds across two worker processes; a poll's many new articles cost no herd of deferrals."""
 
 from urllib.parse import urlsplit
 
@@ -8,7 +8,7 @@ import pytest
 from classifier.models import Case
 from monitor import services
 from monitor.models import Article
-from monitor.tasks import fetch_article
+from monitor.tasks import enqueue, fetch_article, poll_site
 from tests.monitor.conftest import FAST_ENV, control, ground_truth, register, request_log, run_until, wait_for
 
 
@@ -18,8 +18,8 @@ def test_worker_killed_mid_fetch_loses_and_duplicates_nothing(demo, start_worker
     urls = sorted(ground_truth(demo, "healthwatch"))
     slow = urls[0]
     control(demo, "healthwatch", "POST", "fault", mode="slow", seconds="20", count="1", path_prefix=urlsplit(slow).path)
-    new_ids = services.poll_site(site.pk).enqueue
-    assert len(new_ids) == 4
+    polled = services.poll_site(site.pk)
+    assert len(polled.enqueue) == 4
 
     # The first worker waits long enough to be caught inside the slow request; its lease is short so that
     # the test need not wait the production lease out.
@@ -29,8 +29,7 @@ def test_worker_killed_mid_fetch_loses_and_duplicates_nothing(demo, start_worker
         pool="threads",
         extra_env={**FAST_ENV, "WIMS_READ_TIMEOUT": "60", "WIMS_LEASE_SECONDS": "4"},
     )
-    for _, pk, _ in new_ids:
-        fetch_article.delay(pk)
+    enqueue(polled)  # each fetch with its countdown, as the poll task sends them
     wait_for(
         lambda: request_log(demo, "healthwatch", urlsplit(slow).path), timeout=30, message="the slow request to start"
     )
@@ -82,3 +81,28 @@ def test_politeness_delay_is_shared_by_two_worker_processes(demo, start_worker, 
     assert all("succeeded" in w.log() and "monitor.fetch_article" in w.log() for w in workers), (
         "both worker processes fetched"
     )
+
+
+@pytest.mark.worker
+def test_a_poll_with_many_new_articles_defers_few_fetches(demo, start_worker, fast_env):
+    """A poll sent its N fetches at once: all but one were deferred to the same next slot, again and again,
+    about N²/2 deferred tasks (508 for 62 articles in a live run). A deferred fetch now holds its slot."""
+    env = {**FAST_ENV, "WIMS_POLITENESS_DELAY": "0.4", "WIMS_POLITENESS_MAX_WAIT": "0.2"}
+    for _ in range(12):
+        demo.publish("wellbeing")
+    site = register(demo, "wellbeing")
+    worker = start_worker(queues="poll,fetch", concurrency=4, pool="threads", extra_env=env)
+    poll_site.delay(site.pk)
+    wait_for(
+        lambda: (
+            Article.objects.filter(site=site).count() >= 16
+            and not Article.objects.filter(site=site, state__in=["pending", "fetching"]).exists()
+        ),
+        timeout=90,
+        message="the poll's sixteen fetches",
+    )
+    fetched = Article.objects.filter(site=site).exclude(state="failed").count()
+    deferred = sum(1 for line in worker.log().splitlines() if "monitor.fetch_article" in line and "'deferred" in line)
+    assert fetched == 16
+    # 127 before (N²/2); now one each, two for a message so late that its held slot went by.
+    assert deferred <= 2 * fetched, f"{deferred} deferred fetches for {fetched} articles"

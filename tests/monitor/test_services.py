@@ -2,6 +2,7 @@
 robots.txt, the private-address rule, conditional GET, dispatching, the sweep, duplicates, rel=canonical,
 the politeness slot reservation, and the admin."""
 
+import time
 from datetime import timedelta
 from urllib.parse import urlsplit
 
@@ -16,17 +17,10 @@ from monitor import politeness, services
 from monitor.models import Article, FetchAttempt, Host, RobotsFile, Site
 from monitor.net import Deferred
 from processing import services as processing
-from tests.monitor.conftest import control, ground_truth, register, request_log
+from tests.monitor.conftest import control, ground_truth, register, request_log, run_tasks
 from wims import roles
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def run_pipeline(outcome: services.Outcome) -> None:
-    """Run what an outcome asks for, depth first, in this process (a worker's job)."""
-    steps = {"poll": services.poll_site, "fetch": services.fetch_article, "process": processing.process_article}
-    for name, pk, _ in outcome.enqueue:
-        run_pipeline(steps[name](pk))
 
 
 def test_robots_txt_is_honoured_and_cached(demo, fast_env):
@@ -34,14 +28,14 @@ def test_robots_txt_is_honoured_and_cached(demo, fast_env):
     site = register(
         demo, "wellbeing", include_patterns=ARTICLE_PATTERNS["wellbeing"] + "\n/private/", exclude_patterns=""
     )
-    run_pipeline(services.poll_site(site.pk))
+    run_tasks(services.poll_site(site.pk))
     private = Article.objects.get(url__contains="/private/")
     assert private.state == "failed" and "robots.txt" in private.last_error
     assert not request_log(demo, "wellbeing", "/private/"), "never requested"
     assert Article.objects.filter(state="processed").count() == 4
     assert len(request_log(demo, "wellbeing", "/robots.txt")) == 1, "cached for the whole poll"
     assert RobotsFile.objects.get().status == 200
-    run_pipeline(services.poll_site(site.pk))
+    run_tasks(services.poll_site(site.pk))
     assert len(request_log(demo, "wellbeing", "/robots.txt")) == 1
 
 
@@ -92,7 +86,7 @@ def test_redirect_to_a_private_address_is_refused_at_the_hop(demo, fast_env, mon
 
 def test_conditional_get_on_section_pages_and_feed(demo, fast_env):
     site = register(demo, "healthwatch")
-    run_pipeline(services.poll_site(site.pk))
+    run_tasks(services.poll_site(site.pk))
     assert services.poll_site(site.pk).enqueue == []
     second = FetchAttempt.objects.filter(kind__in=["section", "feed"]).order_by("-id")[:5]
     assert {a.outcome for a in second} == {"not_modified"} and {a.status for a in second} == {304}
@@ -162,7 +156,7 @@ def test_republished_article_is_linked_not_classified_twice(demo, fast_env):
     other = Site.objects.create(name="Mirror", home_url="http://mirror.test/", allow_private_addresses=True)
     url = sorted(ground_truth(demo, "healthwatch"))[0]
     first = Article.objects.create(site=site, url=url)
-    run_pipeline(services.Outcome("x", enqueue=[("fetch", first.pk, 0)]))
+    run_tasks([("fetch", first.pk, 0)])
     mirror = Article.objects.create(
         site=other,
         url="http://mirror.test/copy",
@@ -181,7 +175,7 @@ def test_rel_canonical_moves_the_content_to_the_canonical_url(demo, fast_env):
     site = register(demo, "wellbeing")
     url = sorted(ground_truth(demo, "wellbeing"))[0]
     alias = Article.objects.create(site=site, url=url + "?page=1")  # a spelling our rules keep
-    run_pipeline(services.Outcome("x", enqueue=[("fetch", alias.pk, 0)]))
+    run_tasks([("fetch", alias.pk, 0)])
     alias.refresh_from_db()
     canonical = Article.objects.get(site=site, url=url)
     assert alias.state == "duplicate" and alias.duplicate_of == canonical and alias.canonical_url == url
@@ -200,6 +194,20 @@ def test_politeness_reservations_are_spaced_and_deferred_beyond_max_wait():
     assert info.value.delay == pytest.approx(1.0), "when a slot within max_wait frees up"
     assert Host.objects.get(name="h.test").next_request_at == now + 6.0, "a deferral takes no slot"
     assert politeness.reserve("other.test", 2.0, 5.0, now=now) == 0.0, "hosts are independent"
+
+
+def test_a_deferred_fetch_holds_its_slot_and_a_missed_one_takes_the_next(monkeypatch):
+    monkeypatch.setenv("WIMS_POLITENESS_DELAY", "10")
+    monkeypatch.setenv("WIMS_POLITENESS_MAX_WAIT", "1")
+    assert politeness.take_turn("h.test") is None, "a free host: no wait"
+    first = politeness.take_turn("h.test")
+    second = politeness.take_turn("h.test")
+    assert first is not None and second == pytest.approx(first + 10), "each deferral reserves its own slot"
+    end = Host.objects.get(name="h.test").next_request_at
+    assert politeness.take_turn("h.test", held=second) == second, "back early: the same slot, none taken"
+    assert Host.objects.get(name="h.test").next_request_at == end
+    missed = time.time() - 5
+    assert politeness.take_turn("h.test", held=missed) == pytest.approx(end), "a slot gone by: the next free one"
 
 
 def test_site_administrator_registers_a_site_and_sees_health_in_the_admin(client, demo, fast_env):
@@ -234,7 +242,7 @@ def test_site_administrator_registers_a_site_and_sees_health_in_the_admin(client
     assert 'name="allow_private_addresses"' not in change, "shown, not editable, for a site administrator"
     site.refresh_from_db()
     assert site.next_poll_at is None, "due at the next dispatcher tick: no restart needed"
-    run_pipeline(services.dispatch_due_polls())
+    run_tasks(services.dispatch_due_polls())
     assert Article.objects.filter(site=site, state="processed").count() == 4
     page = client.get("/admin/monitor/site/").content.decode()
     assert "Courier" in page and "ok" in page
@@ -262,7 +270,7 @@ def test_failed_articles_make_a_site_degraded_and_can_be_fetched_again_from_the_
     site = register(demo, "courier")
     [url, *_] = sorted(ground_truth(demo, "courier"))
     control(demo, "courier", "POST", "fault", path_prefix=urlsplit(url).path, mode="binary", count="1")
-    run_pipeline(services.poll_site(site.pk))
+    run_tasks(services.poll_site(site.pk))
     broken = Article.objects.get(url=url)
     assert broken.state == "failed" and "not an HTML page" in broken.last_error
     page = client.get("/admin/monitor/site/").content.decode()
@@ -271,5 +279,5 @@ def test_failed_articles_make_a_site_degraded_and_can_be_fetched_again_from_the_
     assert response.status_code == 302
     broken.refresh_from_db()
     assert (broken.state, broken.fetch_attempts, broken.last_error) == ("pending", 0, "")
-    run_pipeline(services.Outcome("x", enqueue=[("fetch", broken.pk, 0)]))  # the fault served once only
+    run_tasks([("fetch", broken.pk, 0)])  # the fault served once only
     assert Article.objects.get(pk=broken.pk).state == "processed"

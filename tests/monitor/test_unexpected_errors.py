@@ -8,7 +8,7 @@ import filters
 from monitor import services
 from monitor.models import Article, Site
 from processing import services as processing
-from tests.monitor.conftest import register
+from tests.monitor.conftest import register, run_tasks
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -29,21 +29,23 @@ def test_an_unexpected_error_in_a_poll_is_recorded_in_the_site_health(demo, fast
 
 def test_an_unexpected_error_in_a_fetch_fails_the_article_with_its_message(demo, fast_env, monkeypatch):
     site = register(demo, "healthwatch")
-    ids = [pk for name, pk, _ in services.poll_site(site.pk).enqueue if name == "fetch"]
+    first, *_rest = services.poll_site(site.pk).enqueue
     monkeypatch.setattr(services, "_store_page", boom)
-    assert services.fetch_article(ids[0]).result == "failed"
-    article = Article.objects.get(pk=ids[0])
+    [(_, pk, fetched)] = run_tasks([first])
+    assert fetched.result == "failed"
+    article = Article.objects.get(pk=pk)
     assert (article.state, article.lease_until) == ("failed", None)
     assert article.last_error == "unexpected error: RuntimeError: something nobody foresaw"
 
 
 def test_an_unexpected_error_in_processing_fails_the_article_with_its_message(demo, fast_env, monkeypatch):
     site = register(demo, "healthwatch")
-    ids = [pk for name, pk, _ in services.poll_site(site.pk).enqueue if name == "fetch"]
-    assert services.fetch_article(ids[0]).result == "fetched"
+    first, *_rest = services.poll_site(site.pk).enqueue
+    [(_, pk, fetched)] = run_tasks([first], only=("fetch",))
+    assert fetched.result == "fetched"
     monkeypatch.setattr(filters, "extract", boom)
-    assert processing.process_article(ids[0]).result == "failed"
-    article = Article.objects.get(pk=ids[0])
+    assert processing.process_article(pk).result == "failed"
+    article = Article.objects.get(pk=pk)
     assert (article.state, article.lease_until) == ("failed", None)
     assert article.last_error == "unexpected error: RuntimeError: something nobody foresaw"
     assert Site.objects.get(pk=site.pk).consecutive_failures == 0, "one bad article is not a failing site"

@@ -18,8 +18,7 @@ from filters.services import learn_site_profile
 from monitor import services
 from monitor.models import Article, Site
 from processing import learning
-from processing import services as processing
-from tests.monitor.conftest import FAST_ENV, ground_truth, register, run_until, seed_rule
+from tests.monitor.conftest import FAST_ENV, ground_truth, register, run_tasks, run_until, seed_rule
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -44,17 +43,8 @@ def auto_learn(fast_env, monkeypatch):
 
 
 def run_pipeline(outcome: services.Outcome) -> list[services.Outcome]:
-    """Run what an outcome asks for, depth first, in this process (a worker's job); the outcomes seen."""
-    steps = {
-        "poll": services.poll_site,
-        "fetch": services.fetch_article,
-        "process": processing.process_article,
-        "learn": learning.learn_site,
-    }
-    seen = [outcome]
-    for name, pk, _ in outcome.enqueue:
-        seen += run_pipeline(steps[name](pk))
-    return seen
+    """Run what an outcome asks for in this process (a worker's job); the outcomes seen."""
+    return [outcome] + [seen for _, _, seen in run_tasks(outcome)]
 
 
 def processed(site: Site):
@@ -204,14 +194,7 @@ def test_two_workers_learn_the_site_once(demo, auto_learn):
     site = register(demo, "healthwatch")
     for _ in range(PAGES - 4):
         demo.publish("healthwatch")
-    steps = {"poll": services.poll_site, "fetch": services.fetch_article, "process": processing.process_article}
-
-    def no_learning(outcome):  # the pipeline without its learn tasks: they are raced below
-        for name, pk, _ in outcome.enqueue:
-            if name in steps:
-                no_learning(steps[name](pk))
-
-    no_learning(services.poll_site(site.pk))
+    run_tasks(services.poll_site(site.pk), only=("poll", "fetch", "process"))  # the learn tasks are raced below
     assert processed(site).count() == PAGES and not SiteProfile.objects.filter(site=site).exists()
 
     results, start = [], threading.Barrier(2)

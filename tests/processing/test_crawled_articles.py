@@ -5,8 +5,7 @@ from django.urls import reverse
 
 from monitor import services
 from monitor.models import Article
-from processing import services as processing
-from tests.monitor.conftest import register, seed_rule
+from tests.monitor.conftest import register, run_tasks, seed_rule
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -15,9 +14,11 @@ def test_filter_and_article_pages_open_on_every_crawled_article(demo, fast_env, 
     """The filter view answered 500 on every crawled article: processing stores each phrase as a list."""
     seed_rule("diabetes", "Health/Diabetes")
     site = register(demo, "healthwatch")
-    for name, pk, _ in services.poll_site(site.pk).enqueue:
-        assert name == "fetch" and services.fetch_article(pk).result == "fetched"
-        assert processing.process_article(pk).result == "processed"
+    ran = run_tasks(services.poll_site(site.pk))
+    assert (
+        sorted((name, outcome.result) for name, _, outcome in ran)
+        == [("fetch", "fetched")] * 4 + [("process", "processed")] * 4
+    )
     crawled = Article.objects.filter(site=site, state="processed")
     assert crawled.count() == 4
     for article in crawled:
@@ -40,9 +41,8 @@ def test_filter_view_shows_phrases_stored_before_the_main_content_stage(demo, fa
     # articles processed before notes were stored keep [text, removed_by, rescued_by]
     seed_rule("diabetes", "Health/Diabetes")
     site = register(demo, "courier")
-    (name, pk, _), *_rest = services.poll_site(site.pk).enqueue
-    services.fetch_article(pk)
-    processing.process_article(pk)
+    first, *_rest = services.poll_site(site.pk).enqueue
+    [*_, (_, pk, _)] = run_tasks([first])
     article = Article.objects.get(pk=pk)
     article.extraction["phrases"] = [row[:3] for row in article.extraction["phrases"]]
     article.save(update_fields=["extraction"])

@@ -10,15 +10,17 @@ from filters import docview
 from monitor import services
 from monitor.models import Article, FingerprintBand, Site
 from processing import services as processing
-from tests.monitor.conftest import ground_truth, register
+from tests.monitor.conftest import ground_truth, register, run_tasks
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def crawl(site) -> list[Article]:
-    for name, pk, _ in services.poll_site(site.pk).enqueue:
-        assert name == "fetch" and services.fetch_article(pk).result == "fetched"
-        assert processing.process_article(pk).result == "processed"
+    ran = run_tasks(services.poll_site(site.pk))
+    assert (
+        sorted((name, outcome.result) for name, _, outcome in ran)
+        == [("fetch", "fetched")] * 4 + [("process", "processed")] * 4
+    )
     return list(Article.objects.filter(site=site).order_by("pk"))
 
 

@@ -5,26 +5,14 @@ import pytest
 
 from monitor import services as webmon
 from monitor.models import Article, Site
-from processing import learning
 from processing import services as processing
 from search.models import SearchDocument
 from search.services import matching_articles, search
-from tests.monitor.conftest import ground_truth, register
+from tests.monitor.conftest import ground_truth, register, run_tasks
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 PAGES = 6
-
-
-def run_pipeline(outcome):
-    steps = {
-        "poll": webmon.poll_site,
-        "fetch": webmon.fetch_article,
-        "process": processing.process_article,
-        "learn": learning.learn_site,
-    }
-    for name, pk, _ in outcome.enqueue:
-        run_pipeline(steps[name](pk))
 
 
 def test_processed_articles_are_searchable_and_follow_the_refiltering(demo, fast_env, monkeypatch):
@@ -32,7 +20,7 @@ def test_processed_articles_are_searchable_and_follow_the_refiltering(demo, fast
     key = "healthwatch"
     site = register(demo, key)
     demo.publish(key)  # 5 published
-    run_pipeline(webmon.poll_site(site.pk))
+    run_tasks(webmon.poll_site(site.pk))
     processed = Article.objects.filter(site=site, state="processed")
     assert processed.count() == PAGES - 1
     assert SearchDocument.objects.count() == PAGES - 1
@@ -42,7 +30,7 @@ def test_processed_articles_are_searchable_and_follow_the_refiltering(demo, fast
     assert set(matching_articles(f'"{name}"', site=site)) == set(processed)
 
     demo.publish(key)  # the sixth page: the profile is learned and the site's articles filtered again
-    run_pipeline(webmon.poll_site(site.pk))
+    run_tasks(webmon.poll_site(site.pk))
     truth = ground_truth(demo, key)
     articles = list(Article.objects.filter(site=site, state="processed"))
     assert len(articles) == PAGES
@@ -61,7 +49,7 @@ def test_processed_articles_are_searchable_and_follow_the_refiltering(demo, fast
 def test_a_re_publication_is_not_indexed(demo, fast_env):
     key = "courier"
     site = register(demo, key)
-    run_pipeline(webmon.poll_site(site.pk))
+    run_tasks(webmon.poll_site(site.pk))
     original = Article.objects.filter(site=site, state="processed").first()
     # a mirror site's copy (on the same site, the page's rel=canonical would make it an alias instead)
     mirror = Site.objects.create(name="Mirror", home_url="http://mirror.test/", allow_private_addresses=True)
