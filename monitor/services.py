@@ -205,6 +205,8 @@ def _push_back_host(url: str, seconds: float) -> None:
 
 #: longer than poll_site's hard time limit (monitor/tasks.py): a poll still running after it has been killed
 POLL_LEASE = timedelta(seconds=300)
+#: a running poll's lease, from its start: longer than poll_site's hard time limit (240 s)
+POLL_RUN_LEASE = timedelta(seconds=270)
 DISPATCH_TOLERANCE = timedelta(seconds=10)
 
 
@@ -282,8 +284,9 @@ def poll_site(site_id: int) -> Outcome:
     WIMS_POLITENESS_MAX_WAIT, it stores what the sources read so far gave (pending articles, their fetches
     enqueued right away, the sources' validators) with its progress in ``Site.validators[PROGRESS_KEY]``,
     and asks to run again when the slot frees up; the next run resumes with the remaining sources. Until
-    it finishes, the site's ``next_poll_at`` is a lease: were the continuation lost, the dispatcher polls
-    the site again after the lease, which resumes from the stored progress too.
+    it finishes, the site's ``next_poll_at`` is a lease (POLL_RUN_LEASE while a run goes on): were the
+    continuation lost or the run killed, the dispatcher polls the site again after the lease, which resumes
+    from the stored progress too.
     """
     site = Site.objects.filter(pk=site_id).first()
     if site is None or not site.active:
@@ -328,6 +331,10 @@ def _poll(site: Site) -> Outcome:
         sources.append((site.feed_url, FetchAttempt.Kind.FEED))
     validators = dict(site.validators or {})
     progress = _progress(validators.pop(PROGRESS_KEY, None), site, now)
+    # A lease of this run only (the regular time is in the progress): a poll killed mid-flight is dispatched
+    # again POLL_RUN_LEASE after it started, not an interval plus POLL_LEASE after it was claimed (6 minutes
+    # for a 60 s site, 20 for a 15-minute one).
+    Site.objects.filter(pk=site.pk).update(next_poll_at=now + POLL_RUN_LEASE)
     links: list[str] = []
     dates: dict[str, datetime] = {}  # publication dates of the feed's items, by link
     errors: list[str] = progress["errors"]

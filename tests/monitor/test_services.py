@@ -105,6 +105,26 @@ def test_dispatch_claims_each_due_site_once_and_skips_inactive_ones(fast_env):
     assert due.next_poll_at > timezone.now() + timedelta(seconds=due.poll_interval - 5)
 
 
+def test_a_poll_killed_mid_flight_is_dispatched_again_within_its_run_lease(demo, fast_env, monkeypatch):
+    """The dispatcher's lease (interval + 5 minutes) kept a poll killed mid-flight away for 65 minutes here."""
+    site = register(demo, "wellbeing", poll_interval=3600)
+    services.dispatch_due_polls()
+    regular = Site.objects.get(pk=site.pk).next_poll_at - services.POLL_LEASE
+    seen = []
+    real_fetch = services.fetch
+
+    def fetch(url, **kwargs):
+        seen.append(Site.objects.get(pk=site.pk).next_poll_at)  # what a worker killed now would leave
+        return real_fetch(url, **kwargs)
+
+    monkeypatch.setattr(services, "fetch", fetch)
+    started = timezone.now()
+    assert services.poll_site(site.pk).result == "polled"
+    # Within five minutes of the run's start, whatever the interval (POLL_RUN_LEASE: the task's time limit).
+    assert seen and all(lease <= started + timedelta(minutes=5) for lease in seen), seen
+    assert Site.objects.get(pk=site.pk).next_poll_at == regular, "a finished poll keeps the regular schedule"
+
+
 def test_sweep_requeues_lost_messages_and_expired_leases(fast_env, monkeypatch):
     site = Site.objects.create(name="S", home_url="http://s.test/")
     old = timezone.now() - timedelta(minutes=5)
