@@ -148,6 +148,8 @@ def _mark_parts(marks: str) -> str:
 #: reason named by each class/id/role string seen (pages of a site repeat theirs); bounded
 _REASON_CACHE: dict[str, str | None] = {}
 _REASON_CACHE_MAX = 50_000
+#: landmarks that say "not the main content": a region chosen inside one of them is a low-confidence choice
+_NOT_MAIN_LANDMARKS = frozenset(("footer", "header", "aside", "nav"))
 
 
 def marks_reason(marks: str) -> str | None:
@@ -353,6 +355,8 @@ def decide(
             sums[p] += s
             chars[p] += chars[i]
             link_chars[p] += link_chars[i]
+    if best >= 0 and profile.main_content and "h1" in tags:
+        best = _landmark_guard(best, sums, parents, tags, chars)
     lead_from = -1  # the block the main content was narrowed from: its article-like text before it is the lead
     if best >= 0 and NARROW_SHARE < 1.0:
         # unlabelled article-like blocks around the article (a masthead's motto, a footer's paragraph)
@@ -501,6 +505,62 @@ def decide(
         counts["content"] -= 1
         counts["core"] += 1
     return counts
+
+
+def _subtree_end(i: int, parents: list[int]) -> int:
+    """The index after block ``i``'s last descendant (a subtree is a run of blocks in document order)."""
+    n, j = len(parents), i + 1
+    while j < n and parents[j] >= i:
+        j += 1
+    return j
+
+
+def _landmark_guard(best: int, sums: list[float], parents: list[int], tags: list[str], chars: list[float]) -> int:
+    """The main content's block, ``best`` (the highest-scoring subtree) second-guessed by the page's own landmarks.
+
+    A low-confidence choice: ``best`` lies outside the page's ``<main>``, or inside a ``<footer>``, ``<header>``,
+    ``<aside>`` or ``<nav>`` (one holding much of the page's text is not judged noise), and holds no ``<h1>``,
+    while the page's headline (an ``<h1>`` with text) is in the region the page marks as its content (its
+    ``<main>``; else everything outside that landmark).  Then the highest-scoring block of that region is the
+    main content, if it scores what any main content must (``_REGION_MIN``).  A long legal disclaimer in the
+    footer outscored a short intro and list under ``<main>`` (wcxb 0362); the scores alone cannot tell.
+    ``sums``: each block's subtree score; ``chars``: each block's subtree characters.
+    """
+    n = len(parents)
+    end = _subtree_end(best, parents)
+    headlines = [i for i in range(n) if tags[i] == "h1" and chars[i] > 0]
+    if any(best <= h < end for h in headlines):
+        return best
+    region = None  # (first, last + 1, excluded run) of the blocks the page says hold its content
+    main = next((i for i in range(n) if tags[i] == "main" and chars[i] > 0), -1)
+    if main >= 0:
+        main_end = _subtree_end(main, parents)
+        if not (main <= best < main_end or best <= main < end):
+            region = main, main_end, (0, 0)
+    if region is None:
+        landmark, a = -1, best
+        while a >= 0:
+            if tags[a] in _NOT_MAIN_LANDMARKS:
+                landmark = a
+            a = parents[a]
+        if landmark < 0:
+            return best
+        # everything but the landmark and its ancestors (whose sums include the landmark's)
+        region = 0, n, (landmark, _subtree_end(landmark, parents))
+    first, stop, (skip_from, skip_to) = region
+    above = set()
+    a = skip_from if skip_to else -1
+    while a >= 0:
+        above.add(a)
+        a = parents[a]
+    if not any(first <= h < stop and not skip_from <= h < skip_to for h in headlines):
+        return best
+    alt = max(
+        (i for i in range(first, stop) if not skip_from <= i < skip_to and i not in above),
+        key=sums.__getitem__,
+        default=-1,
+    )
+    return alt if alt >= 0 and sums[alt] > _REGION_MIN else best
 
 
 def _lone_copies(long_kept: list[Phrase], headline: str, tags: list[str]) -> list[Phrase]:

@@ -473,3 +473,36 @@ def test_a_short_cell_alone_in_its_row_is_not_data():
     for chrome in ("Page 1 of 2", "Photo: Daily Health"):
         (phrase,) = removed_with(ex, chrome)
         assert phrase.removed_by == "length"
+
+
+GUIDE = """<h1>Best practices for vehicle rentals</h1>
+<p>A good risk management program reaches beyond your own fleet: employees who rent cars on business trips
+face the same hazards on unfamiliar roads, in unfamiliar vehicles and under unfamiliar contracts, and our free
+guide explains, step by step, how to protect them and the company from the costs that follow.</p>
+<p>Key topics in the guide include:</p>
+<ul><li>General procedures at the rental counter and on the road</li>
+<li>Which insurance cover to accept and which to decline</li>
+<li>Rental practices for international drivers and their passengers</li></ul>"""
+DISCLAIMER = (
+    "This material is provided for general information only and does not constitute legal, tax or insurance"
+    " advice; coverage depends on the terms of the policy actually issued and on the facts of each claim."
+    " Section {}: the firm accepts no liability for decisions made on the basis of this material, and readers"
+    " should consult a licensed professional before acting."
+)
+
+
+@pytest.mark.parametrize("region", ["main", "div class='content'"])
+def test_a_long_footer_without_the_headline_is_not_the_main_content(region):
+    # wcxb 0362: the footer's legal disclaimer outscores a short intro and list; the headline under <main> (or
+    # anywhere outside the footer) says the footer is a low-confidence choice
+    menu = "".join(f'<li><a href="/cover/{k}">Commercial cover, plan {k}</a></li>' for k in range(20))
+    footer = "".join(f"<p>{DISCLAIMER.format(k)}</p>" for k in range(3))
+    html = page(
+        f"<header><nav><ul>{menu}</ul></nav></header><{region}>{GUIDE}</{region.split()[0]}>"
+        f"<footer class='page-footer'>{footer}</footer>",
+        title="Best practices for vehicle rentals | Acme Insurance",
+    )
+    ex = core(html)
+    for kept in ("employees who rent cars", "Key topics", "international drivers"):
+        assert kept in ex.text, ex.explain()
+    assert "does not constitute legal" not in ex.text
