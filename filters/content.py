@@ -519,7 +519,7 @@ def _landmark_guard(best: int, sums: list[float], parents: list[int], tags: list
     """The main content's block, ``best`` (the highest-scoring subtree) second-guessed by the page's own landmarks.
 
     A low-confidence choice: ``best`` lies outside the page's ``<main>``, or inside a ``<footer>``, ``<header>``,
-    ``<aside>`` or ``<nav>`` (one holding much of the page's text is not judged noise), and holds no ``<h1>``,
+    ``<aside>`` or ``<nav>``, and holds no ``<h1>``,
     while the page's headline (an ``<h1>`` with text) is in the region the page marks as its content (its
     ``<main>``; else everything outside that landmark).  Then the highest-scoring block of that region is the
     main content, if it scores what any main content must (``_REGION_MIN``).  A long legal disclaimer in the
