@@ -291,6 +291,11 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "processed_folder": str(BROKER_DIR / "processed"),
         "control_folder": str(BROKER_DIR / "control"),
         "store_processed": False,
+        # kombu looks for new files once a second by default: a countdown message due sooner (a fetch back
+        # for the politeness slot it holds) then arrives late enough to lose it (live: 46 deferrals for 30
+        # fetches, 27 for 27 at 0.2 s), and every hop of poll -> fetch -> process waits up to a second.
+        # An idle worker's cost: 0.15 CPU s a minute instead of 0.05.
+        "polling_interval": 0.2,
     }
     CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or f"file://{BROKER_DIR / 'results'}"
     (BROKER_DIR / "results").mkdir(parents=True, exist_ok=True)
