@@ -73,11 +73,15 @@ class AddressRefused(FetchError):
 
 
 class Deferred(Exception):  # noqa: N818 - not an error: the caller should come back later
-    """Raised by a ``before_request`` hook: the host is busy, try again in ``delay`` seconds."""
+    """Raised by a ``before_request`` hook: the host is busy, try again in ``delay`` seconds.
 
-    def __init__(self, delay: float):
+    ``held_slot``: the host's request slot (Unix time) reserved for the caller to come back for, if any.
+    """
+
+    def __init__(self, delay: float, held_slot: float | None = None):
         super().__init__(f"the host is busy: again in {delay:.1f}s")
         self.delay = delay
+        self.held_slot = held_slot
 
 
 @dataclass

@@ -182,11 +182,8 @@ def _hook(site: Site, article: Article | None = None):
             politeness.wait_turn(host_of(url), may_defer=not redirected)
             return
         slot = politeness.take_turn(host_of(url), article.held_slot)
-        if slot is not None:
-            if slot != article.held_slot:
-                Article.objects.filter(pk=article.pk).update(held_slot=slot)
-            # Back a little before the slot, so that a late message still finds it (take_turn's max wait).
-            raise Deferred(max(0.1, slot - time.time() - conf.politeness_max_wait() / 2))
+        if slot is not None:  # stored with the deferral (_fetch): back a little before it, in take_turn's wait
+            raise Deferred(max(0.1, slot - time.time() - conf.politeness_max_wait() / 2), held_slot=slot)
         if article.held_slot is not None:
             Article.objects.filter(pk=article.pk).update(held_slot=None)
             article.held_slot = None
@@ -523,6 +520,7 @@ def _fetch(article_id: int) -> Outcome:
             state=S.PENDING,
             lease_until=None,
             due_at=timezone.now() + timedelta(seconds=exc.delay),
+            held_slot=exc.held_slot,
             fetch_attempts=F("fetch_attempts") - 1,
         )
         return Outcome("deferred", str(exc), [("fetch", article_id, exc.delay)])

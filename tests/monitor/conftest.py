@@ -4,6 +4,8 @@ Worker processes read WebMon's tunables from the environment (monitor/conf.py); 
 politeness delay, backoffs and leases short so that the fault tests take seconds, not minutes.
 """
 
+import heapq
+import itertools
 import time
 
 import pytest
@@ -102,9 +104,6 @@ def run_tasks(tasks, only: tuple[str, ...] = ("poll", "fetch", "process", "learn
     ``only`` is dropped. Returns (work name, id, outcome) in the order run. A fetch sent before its turn is
     refused as not yet due, as a worker's early message would be.
     """
-    import heapq
-    import itertools
-
     from monitor import services
     from processing import learning
     from processing import services as processing
