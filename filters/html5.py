@@ -15,14 +15,19 @@ tag, its ``class``/``id``/``role`` words and its parent, and for every phrase th
 
 from __future__ import annotations
 
+import logging
+import warnings
 from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import cast
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from .phrases import BLOCK_TAGS, Phrase, norm
 from .profiles import Profile
 
-__all__ = ["Blocks", "parse", "segment"]
+__all__ = ["COMPILED_WALK", "Blocks", "parse", "python_segment", "segment"]
 
 #: elements whose text starts a new phrase: the libxml2 walk's list, and
 #: a <button> is phrasing content in HTML5, but what it says is not part of the sentence around it
@@ -138,10 +143,20 @@ def parse(text: str | bytes) -> LexborHTMLParser:
     return LexborHTMLParser(text)
 
 
-def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str, Blocks]:  # noqa: C901
+def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str, Blocks]:
     """Walk the tree once; return ``(phrases, title, blocks)``, phrases in document order.
 
-    A phrase's ``node`` is the index in ``blocks`` of the block element its text belongs to.
+    A phrase's ``node`` is the index in ``blocks`` of the block element its text belongs to.  The walk is the
+    compiled one (``filters/_html5_walk.pyx``) where it was built and passed its self-check, else
+    :func:`python_segment`: the same output.
+    """
+    if COMPILED_WALK is not None:
+        return cast(tuple[list[Phrase], str, Blocks], COMPILED_WALK.segment(tree, profile, _tag_flags(profile)))
+    return python_segment(tree, profile)
+
+
+def python_segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str, Blocks]:  # noqa: C901
+    """:func:`segment` in Python, through selectolax's node objects: the reference of the compiled walk.
 
     Written for speed (it is most of the pipeline's time): node kinds told by lexbor's tag id, one flags
     lookup per element, the innermost block in locals; an inline element the walk ignores costs a push and a
@@ -446,3 +461,56 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
         if text:
             append(Phrase(text, path, None, block_pos, run_link / run_len, None, None, block))
     return phrases, title, blocks
+
+
+_SELF_CHECK_PAGE = (
+    "<!DOCTYPE html><html><head><title>T</title></head><body><!-- c --><p class=A id=b>one <a href=/x>two</a></p>"
+    "<nav>three</nav>\n <my-el>four</my-el></body></html>"
+)
+
+
+def _load_compiled_walk(source: Path = Path(__file__).with_name("_html5_walk.pyx")) -> ModuleType | None:
+    """The compiled walk, if it is built from the current ``source`` and reads this selectolax's trees right."""
+    try:
+        from . import _html5_walk as walk  # type: ignore[attr-defined]
+    except ImportError:
+        return None  # not built (no C compiler at install): the Python walk
+    built = Path(walk.__file__ or "")
+    if source.exists() and built.exists() and source.stat().st_mtime > built.stat().st_mtime:
+        warnings.warn(
+            "filters/_html5_walk.pyx changed after it was compiled: using the Python walk until it is rebuilt "
+            "(`pip install -e .` or `make`)",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        return None
+    try:
+        # the struct layouts it assumes: the same nodes and text as selectolax's own traversal, and a node
+        # wrapped from an address that selectolax reads as the original
+        tree = LexborHTMLParser(_SELF_CHECK_PAGE)
+        root = tree.root
+        assert root is not None
+        nodes = list(root.traverse(include_text=True))
+        expected = (len(nodes), sum(len(n.text_content or "") for n in nodes))
+        p = tree.css_first("p")
+        assert p is not None
+        wrapped = walk.wrap(p.mem_id, tree)
+        ok = (
+            walk.node_count(root.mem_id) == expected
+            and wrapped.tag == "p"
+            and wrapped.attributes == {"class": "A", "id": "b"}
+            and wrapped.mem_id == p.mem_id
+        )
+    except Exception:  # noqa: BLE001 - any failure means: do not trust the layouts
+        logging.getLogger(__name__).exception("the compiled HTML5 walk failed its self-check")
+        ok = False
+    if not ok:
+        logging.getLogger(__name__).warning(
+            "the compiled HTML5 walk does not match this selectolax release: using the Python walk"
+        )
+        return None
+    return cast(ModuleType, walk)
+
+
+#: the compiled walk (``filters/_html5_walk.pyx``), or None where the Python walk is used
+COMPILED_WALK = _load_compiled_walk()

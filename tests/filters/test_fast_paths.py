@@ -5,10 +5,14 @@ same tag paths, negative/positive tags and link densities, same title; on hand-m
 blocks, <br>, <meta> and comments in odd places, processing instructions, deep nesting) and on random
 HTML, for the built-in profiles and for custom ones that switch on the branches the built-ins leave off.
 ``filters.html5.segment`` likewise against the HTML5 walk of commit 28b6e47 (reference_html5_segment.py),
-with the blocks (tags, parents, class/id/role, links) and each phrase's block as well.
+with the blocks (tags, parents, class/id/role, links) and each phrase's block as well: both its walks, the
+compiled one (filters/_html5_walk.pyx, which must be built here) and the Python one it falls back to, also
+against each other on the real pages of the shared datasets.
 ``tokenize`` (ASCII pattern when no letter is outside ASCII) against the Unicode pattern alone.
 """
 
+import gzip
+import os
 import re
 
 import pytest
@@ -100,6 +104,35 @@ def assert_same_html5(html: str):
     for prof in HTML5_PROFILES:
         expected = _html5_facts(*reference_html5_segment(tree, prof))
         assert _html5_facts(*html5.segment(tree, prof)) == expected, (prof.name, html)
+        assert _html5_facts(*html5.python_segment(tree, prof)) == expected, (prof.name, html)
+
+
+def test_the_compiled_walk_is_built_and_in_use():
+    # `pip install -e .` compiles it (setup.py); without it every page takes the slower Python walk
+    assert html5.COMPILED_WALK is not None, "filters/_html5_walk.pyx is not compiled: run `pip install -e .`"
+
+
+def test_a_compiled_walk_older_than_its_source_is_not_used(tmp_path):
+    source = tmp_path / "_html5_walk.pyx"
+    source.write_text("# edited after the build")
+    with pytest.warns(RuntimeWarning, match="changed after it was compiled"):
+        assert html5._load_compiled_walk(source) is None
+    os.utime(source, (0, 0))  # older than the build: used
+    assert html5._load_compiled_walk(source) is html5.COMPILED_WALK
+
+
+def test_both_walks_agree_on_the_dataset_pages(datasets):
+    # every page of wcxb and of one site and year of crawl-to-the-future per site, with both test profiles
+    pages = sorted((datasets / "wcxb-dev-articles" / "html").glob("*.html.gz"))
+    pages += [
+        next(iter(sorted(year.glob("*.html.gz")))) for year in (datasets / "crawl-to-the-future" / "sites").glob("*/*")
+    ]
+    assert len(pages) > 700
+    for page in pages:
+        tree = html5.parse(gzip.decompress(page.read_bytes()))
+        for prof in HTML5_PROFILES:
+            compiled = _html5_facts(*html5.segment(tree, prof))
+            assert compiled == _html5_facts(*html5.python_segment(tree, prof)), (page.name, prof.name)
 
 
 HTML5_CASES = CASES + [

@@ -1,0 +1,417 @@
+# cython: language_level=3
+"""The walk of :func:`filters.html5.segment`, compiled: the same phrases and blocks, read from lexbor's node structs.
+
+The Python walk calls into selectolax for every node (about 2,000 a page); most of the pipeline's time went there.
+This module steps through lexbor's own ``lxb_dom_node_t`` structs instead, decodes only the text it keeps, and
+wraps a node in a selectolax ``LexborNode`` only where the walk reads attributes (links, marked blocks, meta) or a
+tag name seen for the first time.  Its logic is the Python walk's, line for line; ``filters.html5`` uses it when it
+passes the self-check there (struct layouts of the selectolax release installed) and the Python walk otherwise, and
+tests/filters/test_fast_paths.py holds the two to the same output.
+
+Built by ``pip install -e .`` (setup.py, Cython); the layouts below are lexbor's (selectolax 1.x, lexbor/dom).
+"""
+
+from libc.stdint cimport uintptr_t
+from cpython.unicode cimport PyUnicode_DecodeUTF8
+
+from .phrases import Phrase, norm
+
+
+cdef struct lexbor_str_t:
+    unsigned char *data
+    size_t length
+
+
+cdef struct lxb_dom_node_t:
+    void *events
+    uintptr_t local_name
+    uintptr_t prefix
+    uintptr_t ns
+    void *owner_document
+    lxb_dom_node_t *next
+    lxb_dom_node_t *prev
+    lxb_dom_node_t *parent
+    lxb_dom_node_t *first_child
+    lxb_dom_node_t *last_child
+    void *user
+    int type
+
+
+cdef struct lxb_dom_character_data_t:
+    lxb_dom_node_t node
+    lexbor_str_t data
+
+
+# selectolax's LexborNode object: its C layout, so that a node can be wrapped from a struct pointer as
+# LexborNode.new does (checked against selectolax itself by filters.html5 before this walk is used)
+cdef extern from *:
+    """
+    typedef struct {
+        PyObject_HEAD
+        void *__pyx_vtab;
+        void *node;
+        PyObject *parser;
+        int _is_fragment_root;
+        int _is_template_content;
+    } WimsLexborNodeObject;
+    """
+    ctypedef class selectolax.lexbor.LexborNode [object WimsLexborNodeObject, check_size ignore]:
+        cdef void *node
+        cdef object parser
+
+
+cdef enum:
+    _ELEMENT = 1
+    _TEXT = 3
+    _COMMENT = 8
+    _FAST_IDS = 1024  # lexbor's static tag ids are below this; custom elements get larger ones
+    # bit flags: the same values as filters.html5's
+    _HARD = 1
+    _LINK = 2
+    _POS = 4
+    _SPECIAL = 8
+    _BLOCK = 16
+    _MARKED = 32
+    _OPAQUE = 64
+
+cdef int _PATH_LIMIT = 400
+
+
+cdef inline LexborNode _wrap(lxb_dom_node_t *ptr, object tree):
+    cdef LexborNode node = LexborNode.__new__(LexborNode)
+    node.node = <void *> ptr
+    node.parser = tree
+    return node
+
+
+def wrap(size_t ptr, object tree):
+    """A selectolax node for a struct address (the self-check's and the tests' way in)."""
+    return _wrap(<lxb_dom_node_t *> ptr, tree)
+
+
+def node_count(size_t root):
+    """Nodes and text characters under ``root`` (an address), walked through the structs: the self-check."""
+    cdef lxb_dom_node_t *top = <lxb_dom_node_t *> root
+    cdef lxb_dom_node_t *node = top
+    cdef lxb_dom_character_data_t *cd
+    cdef Py_ssize_t n = 0, chars = 0
+    while node != NULL:
+        n += 1
+        if node.type == _TEXT:
+            cd = <lxb_dom_character_data_t *> node
+            if cd.data.data != NULL:
+                chars += len(PyUnicode_DecodeUTF8(<char *> cd.data.data, cd.data.length, "replace"))
+        if node.first_child != NULL:
+            node = node.first_child
+            continue
+        while node != top and node.next == NULL:
+            node = node.parent
+        if node == top:
+            break
+        node = node.next
+    return n, chars
+
+
+cdef inline bint _ascii_space(const unsigned char *data, size_t length) noexcept:
+    """Only ASCII white space (what most white-space text nodes hold): then str.isspace() is True too."""
+    cdef size_t i
+    cdef unsigned char c
+    for i in range(length):
+        c = data[i]
+        if c != 32 and c != 10 and c != 9 and c != 13 and c != 12 and c != 11:
+            return False
+    return True
+
+
+def segment(object tree, object profile, dict flags_of_tag):  # noqa: C901
+    """:func:`filters.html5.segment` (see there) for a tree whose nodes the self-check vouched for.
+
+    ``flags_of_tag``: the profile's tag flags (``filters.html5._tag_flags``).
+    """
+    from .html5 import Blocks  # the Python module imports this one
+
+    neg = frozenset(profile.negative_tags)
+    pos_tags = frozenset(profile.positive_tags)
+    cdef int flag_arr[_FAST_IDS]
+    cdef Py_ssize_t i
+    for i in range(_FAST_IDS):
+        flag_arr[i] = -2  # not seen yet
+    cdef dict flags_by_id = {}  # ids from _FAST_IDS up
+    cdef dict names = {}
+    cdef bint comments_negative = "#comment" in neg
+    cdef bint skip_head = not profile.head_phrases
+    meta_pos = "meta" if "meta" in pos_tags else None
+
+    cdef list phrases = []
+    blocks = Blocks()
+    title = ""
+
+    root_node = tree.root
+    if root_node is None:
+        return phrases, title, blocks
+    cdef lxb_dom_node_t *root = <lxb_dom_node_t *> <size_t> root_node.mem_id
+
+    cdef list hards = []
+    cdef list poss = []
+    cdef Py_ssize_t links = 0
+    cdef int in_head = 0
+    cdef bint skipping = False
+    cdef list opened = []
+    cdef list open_links = []
+    cdef list anchors = []
+    cdef Py_ssize_t block = -1
+    cdef str path = ""
+    block_pos = None
+    cdef list outer_blocks = []
+    cdef list block_tags = blocks.tags
+    cdef list block_parents = blocks.parents
+    cdef list block_marks = blocks.marks
+    cdef list block_links = blocks.links
+    cdef list run = []
+    cdef Py_ssize_t run_len = 0, run_link = 0, n, at
+
+    cdef lxb_dom_node_t *node = root
+    cdef lxb_dom_character_data_t *cd
+    cdef Py_ssize_t depth = 0
+    cdef uintptr_t tag_id
+    cdef int f, kind
+    cdef bint close
+    cdef str text
+    cdef str tag
+    pos = None
+    while node != NULL:
+        close = False
+        if node.type == _TEXT:
+            cd = <lxb_dom_character_data_t *> node
+            if cd.data.data != NULL and cd.data.length:
+                if not skipping:
+                    if _ascii_space(cd.data.data, cd.data.length):
+                        if run and not hards:
+                            run.append(" ")
+                    else:
+                        text = PyUnicode_DecodeUTF8(<char *> cd.data.data, cd.data.length, "replace")
+                        if text.isspace():
+                            if run and not hards:
+                                run.append(" ")
+                        elif hards:
+                            phrases.append(
+                                Phrase(
+                                    norm(text) if len(text) < 1000 else text.strip(),
+                                    f"{path}/{hards[-1]}",
+                                    hards[-1],
+                                    pos,
+                                    None,
+                                    None,
+                                    None,
+                                    block,
+                                )
+                            )
+                        else:
+                            n = len(text.strip())
+                            run.append(text)
+                            run_len += n
+                            if links:
+                                run_link += n
+        elif node.type == _COMMENT:
+            if comments_negative and not skipping:
+                cd = <lxb_dom_character_data_t *> node
+                if cd.data.data != NULL:
+                    text = PyUnicode_DecodeUTF8(<char *> cd.data.data, cd.data.length, "replace").strip()
+                    if text and not text.isspace():
+                        phrases.append(
+                            Phrase(
+                                norm(text) if len(text) < 1000 else text.strip(),
+                                path + "/#comment",
+                                "#comment",
+                                None,
+                                None,
+                                None,
+                                None,
+                                block,
+                            )
+                        )
+        else:
+            tag_id = node.local_name
+            if tag_id < _FAST_IDS:
+                f = flag_arr[tag_id]
+            else:
+                f = flags_by_id.get(tag_id, -2)
+            if f == -2:  # first of its tag in the page
+                if node.type == _ELEMENT:
+                    name = _wrap(node, tree).tag
+                else:
+                    name = None
+                f = flags_of_tag.get(name, 0) if name and name[0] not in "-!" else -1
+                if tag_id < _FAST_IDS:
+                    flag_arr[tag_id] = f
+                else:
+                    flags_by_id[tag_id] = f
+                names[tag_id] = name or ""
+            if f == 0:  # an inline element the walk does not react to: into its children
+                opened.append(0)
+                if node.first_child != NULL:
+                    node = node.first_child
+                    depth += 1
+                    continue
+                close = True
+            elif f < 0:
+                if not depth:
+                    break
+            else:
+                kind = 0
+                tag = names[tag_id]
+                if f & 15:
+                    if f & _HARD:
+                        kind = 1
+                        hards.append(tag)
+                    elif f & _LINK:
+                        kind = 2
+                        links += 1
+                        open_links.append(len(opened))
+                        anchors.append((_wrap(node, tree).attrs.get("href"), len(run)))
+                    if f & _POS:
+                        kind |= 4
+                        poss.append(tag)
+                        pos = tag
+                    if f & _SPECIAL:
+                        if tag == "head":
+                            kind |= 8
+                            in_head += 1
+                            skipping = skip_head
+                        elif tag == "title":
+                            if not title:
+                                title = norm(_wrap(node, tree).text(deep=True))
+                        elif tag == "meta":
+                            if not skip_head:
+                                attrs = _wrap(node, tree).attrs
+                                name = (attrs.get("name") or attrs.get("property") or "").lower()
+                                content = attrs.get("content")
+                                if name in ("description", "keywords") and content and not content.isspace():
+                                    phrases.append(
+                                        Phrase(
+                                            norm(content),
+                                            f"{path}/meta[@name={name}]",
+                                            hards[-1] if hards else None,
+                                            meta_pos,
+                                            None,
+                                            None,
+                                            None,
+                                            block,
+                                        )
+                                    )
+                        elif tag == "br":
+                            run.append(" ")
+                if f & _BLOCK:
+                    kind |= 16
+                    if run_len:
+                        text = norm("".join(run))
+                        if text:
+                            phrases.append(Phrase(text, path, None, block_pos, run_link / run_len, None, None, block))
+                        run_len = run_link = 0
+                    if run:
+                        run = []
+                    if open_links:
+                        for at in open_links:
+                            opened[at] = (<int> opened[at] & ~2) | 32
+                            links -= 1
+                            anchors.pop()
+                            outer_blocks.append((block, path, block_pos))
+                            block_tags.append("a")
+                            block_parents.append(block)
+                            block_marks.append("")
+                            block = len(block_tags) - 1
+                            path += "/a"
+                            block_pos = pos
+                        open_links.clear()
+                    outer_blocks.append((block, path, block_pos))
+                    block_tags.append(tag)
+                    block_parents.append(block)
+                    if f & _MARKED:
+                        marks = _wrap(node, tree).attributes
+                        if marks:
+                            names_ = marks.get("class")
+                            ident = marks.get("id")
+                            role = marks.get("role")
+                            if ident is None and role is None:
+                                block_marks.append(names_.lower() if names_ else "")
+                            else:
+                                block_marks.append(" ".join([p for p in (names_, ident, role) if p]).lower())
+                        else:
+                            block_marks.append("")
+                    else:
+                        block_marks.append("")
+                    block = len(block_tags) - 1
+                    if len(path) < _PATH_LIMIT:
+                        path = f"{path}/{tag}"
+                    block_pos = pos
+                opened.append(kind)
+                if f & _OPAQUE:
+                    text = _wrap(node, tree).text(deep=True)
+                    if text and not text.isspace() and not skipping:
+                        phrases.append(
+                            Phrase(
+                                norm(text) if len(text) < 1000 else text.strip(),
+                                f"{path}/{tag}",
+                                tag,
+                                pos,
+                                None,
+                                None,
+                                None,
+                                block,
+                            )
+                        )
+                else:
+                    if node.first_child != NULL:
+                        node = node.first_child
+                        depth += 1
+                        continue
+                close = True
+        # move on: to the next sibling, closing each element whose children are all walked
+        while True:
+            if close:
+                kind = opened.pop()
+                if kind:
+                    if kind & 15:
+                        if kind & 1:
+                            hards.pop()
+                        if kind & 2:
+                            links -= 1
+                            open_links.pop()
+                            href, start = anchors.pop()
+                            if href:
+                                anchor = norm("".join(run[start:]))
+                                if anchor:
+                                    block_links.append((block, href.strip(), anchor))
+                        if kind & 4:
+                            poss.pop()
+                            pos = poss[-1] if poss else None
+                        if kind & 8:
+                            in_head -= 1
+                            skipping = skip_head and in_head > 0
+                    if kind & 48:
+                        if run_len:
+                            text = norm("".join(run))
+                            if text:
+                                phrases.append(
+                                    Phrase(text, path, None, block_pos, run_link / run_len, None, None, block)
+                                )
+                            run_len = run_link = 0
+                        if run:
+                            run = []
+                        block, path, block_pos = outer_blocks.pop()
+                if not depth:
+                    node = NULL
+                    break
+            if node.next != NULL:
+                node = node.next
+                break
+            node = node.parent
+            if node == NULL:
+                break
+            depth -= 1
+            close = True
+    if run_len:
+        text = norm("".join(run))
+        if text:
+            phrases.append(Phrase(text, path, None, block_pos, run_link / run_len, None, None, block))
+    return phrases, title, blocks
