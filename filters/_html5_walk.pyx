@@ -42,6 +42,28 @@ cdef struct lxb_dom_character_data_t:
     lexbor_str_t data
 
 
+cdef struct lxb_dom_attr_t:
+    lxb_dom_node_t node
+    uintptr_t upper_name
+    uintptr_t qualified_name
+    lexbor_str_t *value
+    void *owner
+    lxb_dom_attr_t *next
+    lxb_dom_attr_t *prev
+
+
+cdef struct lxb_dom_element_t:
+    lxb_dom_node_t node
+    uintptr_t upper_name
+    uintptr_t qualified_name
+    lexbor_str_t *is_value
+    lxb_dom_attr_t *first_attr
+    lxb_dom_attr_t *last_attr
+    # the element's id and class attributes, also in the list above
+    lxb_dom_attr_t *attr_id
+    lxb_dom_attr_t *attr_class
+
+
 # selectolax's LexborNode object: its C layout, so that a node can be wrapped from a struct pointer as
 # LexborNode.new does (checked against selectolax itself by filters.html5 before this walk is used)
 cdef extern from *:
@@ -112,6 +134,13 @@ def node_count(size_t root):
     return n, chars
 
 
+cdef inline object _attr_value(lxb_dom_attr_t *attr):
+    """An attribute's value as selectolax gives it: None for no attribute or no value."""
+    if attr == NULL or attr.value == NULL or attr.value.data == NULL:
+        return None
+    return PyUnicode_DecodeUTF8(<char *> attr.value.data, attr.value.length, "replace")
+
+
 cdef inline bint _ascii_space(const unsigned char *data, size_t length) noexcept:
     """Only ASCII white space (what most white-space text nodes hold): then str.isspace() is True too."""
     cdef size_t i
@@ -172,6 +201,8 @@ def segment(object tree, object profile, dict flags_of_tag):  # noqa: C901
 
     cdef lxb_dom_node_t *node = root
     cdef lxb_dom_character_data_t *cd
+    cdef lxb_dom_element_t *element
+    cdef lxb_dom_attr_t *attr
     cdef Py_ssize_t depth = 0
     cdef uintptr_t tag_id
     cdef int f, kind
@@ -327,7 +358,22 @@ def segment(object tree, object profile, dict flags_of_tag):  # noqa: C901
                     block_tags.append(tag)
                     block_parents.append(block)
                     if f & _MARKED:
-                        marks = _wrap(node, tree).attributes
+                        element = <lxb_dom_element_t *> node
+                        attr = element.first_attr
+                        while attr != NULL and (attr == element.attr_class or attr == element.attr_id):
+                            attr = attr.next
+                        if attr == NULL:  # no attribute but class and id (most blocks): read from the struct
+                            names_ = _attr_value(element.attr_class)
+                            ident = _attr_value(element.attr_id)
+                            if ident is None:
+                                block_marks.append(names_.lower() if names_ else "")
+                            else:
+                                block_marks.append(" ".join([p for p in (names_, ident) if p]).lower())
+                            marks = None
+                        else:  # others, role among them maybe: through selectolax
+                            marks = _wrap(node, tree).attributes
+                            if not marks:
+                                block_marks.append("")
                         if marks:
                             names_ = marks.get("class")
                             ident = marks.get("id")
@@ -336,8 +382,6 @@ def segment(object tree, object profile, dict flags_of_tag):  # noqa: C901
                                 block_marks.append(names_.lower() if names_ else "")
                             else:
                                 block_marks.append(" ".join([p for p in (names_, ident, role) if p]).lower())
-                        else:
-                            block_marks.append("")
                     else:
                         block_marks.append("")
                     block = len(block_tags) - 1

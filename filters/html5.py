@@ -4,7 +4,7 @@ libxml2's HTML 4 parser, which the ``thesis`` profile keeps for faithfulness, do
 elements: an unclosed ``<nav>`` or ``<button>`` there holds the rest of the page (all 25 CNN 2015 pages of
 crawl-to-the-future lost their article that way).  lexbor (through selectolax) builds the tree by the
 HTML5 rules, as browsers do, and parses faster: about 0.4 x lxml's parse (tests/bench/html5_breakdown.py);
-the walk below, in Python, takes about 1.2-1.5 x.
+the walk, compiled (``_html5_walk.pyx``), about 0.4-0.5 x; in Python (:func:`python_segment`) 0.85-1.1 x.
 
 The walk gives the same phrases as the libxml2 walk's block mode (:func:`filters.pipeline.segment`):
 text runs inside one block element, inline tags not cutting them, the share of characters inside ``<a>``,
@@ -465,7 +465,8 @@ def python_segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phras
 
 _SELF_CHECK_PAGE = (
     "<!DOCTYPE html><html><head><title>T</title></head><body><!-- c --><p class=A id=b>one <a href=/x>two</a></p>"
-    "<nav>three</nav>\n <my-el>four</my-el></body></html>"
+    "<div class=c>five<div id=d>six</div><div role=main style=s class=E>seven</div></div>"
+    "<nav>three</nav>\n <my-el>four</my-el><script>x</script></body></html>"
 )
 
 
@@ -485,8 +486,8 @@ def _load_compiled_walk(source: Path = Path(__file__).with_name("_html5_walk.pyx
         )
         return None
     try:
-        # the struct layouts it assumes: the same nodes and text as selectolax's own traversal, and a node
-        # wrapped from an address that selectolax reads as the original
+        # the struct layouts it assumes: the same nodes and text as selectolax's own traversal, a node wrapped
+        # from an address that selectolax reads as the original, and the Python walk's output on a small page
         tree = LexborHTMLParser(_SELF_CHECK_PAGE)
         root = tree.root
         assert root is not None
@@ -495,11 +496,14 @@ def _load_compiled_walk(source: Path = Path(__file__).with_name("_html5_walk.pyx
         p = tree.css_first("p")
         assert p is not None
         wrapped = walk.wrap(p.mem_id, tree)
+        profile = Profile(name="self-check")
+        phrases, title, blocks = walk.segment(tree, profile, _tag_flags(profile))
         ok = (
             walk.node_count(root.mem_id) == expected
             and wrapped.tag == "p"
             and wrapped.attributes == {"class": "A", "id": "b"}
             and wrapped.mem_id == p.mem_id
+            and (phrases, title, blocks) == python_segment(tree, profile)
         )
     except Exception:  # noqa: BLE001 - any failure means: do not trust the layouts
         logging.getLogger(__name__).exception("the compiled HTML5 walk failed its self-check")

@@ -138,6 +138,10 @@ def test_both_walks_agree_on_the_dataset_pages(datasets):
 HTML5_CASES = CASES + [
     "<div class='Story-Body  x' id=Main role=Article><p>text</p></div><div id=only>i</div><div role=r>r</div>",
     "<ul class=''><li class=Item-1>one</li><li data-x=1>two</li></ul>",
+    # class and id only (read from lexbor's element struct by the compiled walk), with another attribute before,
+    # between or after them, without values, and not UTF-8
+    "<div id=A class=B>1</div><div style=s class=C id=D>2</div><div class=E data-x id=F>3</div>"
+    "<div class id>4</div><div class=G title=t>5</div><div id='\udcffé'>6</div>",
     "<p>a <a href=' /x '>link <b>bold</b></a> and <a>no href</a><a href=y></a></p>",
     "<a href=card><div>story card</div><p>lead</p></a><a href=z>x<a href=w>nested</a></a>",
     "<!DOCTYPE html><html><head><meta name=description content='d'><style>s{}</style></head>"
