@@ -12,13 +12,16 @@ against each other on the real pages of the shared datasets.
 """
 
 import gzip
+import logging
 import os
 import re
+import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import filters
 from filters import get_profile, html5
 from filters.pipeline import _TOKEN_RE, _count_controls, _norm, parse_html, segment, tokenize
 from filters.stopwords import ENGLISH
@@ -119,6 +122,19 @@ def test_a_compiled_walk_older_than_its_source_is_not_used(tmp_path):
         assert html5._load_compiled_walk(source) is None
     os.utime(source, (0, 0))  # older than the build: used
     assert html5._load_compiled_walk(source) is html5.COMPILED_WALK
+
+
+def test_without_the_compiled_walk_the_python_walk_is_used_and_said(monkeypatch, caplog):
+    # as if it could not be built
+    monkeypatch.setitem(sys.modules, "filters._html5_walk", None)
+    monkeypatch.delattr(filters, "_html5_walk")
+    with caplog.at_level(logging.WARNING, logger="filters.html5"):
+        assert html5._load_compiled_walk() is None
+    assert "not compiled" in caplog.text
+    monkeypatch.setattr(html5, "COMPILED_WALK", None)
+    assert _html5_facts(*html5.segment(html5.parse(HTML5_CASES[-1]), HTML5_PROFILES[0])) == _html5_facts(
+        *reference_html5_segment(html5.parse(HTML5_CASES[-1]), HTML5_PROFILES[0])
+    )
 
 
 def test_both_walks_agree_on_the_dataset_pages(datasets):
