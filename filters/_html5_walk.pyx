@@ -77,9 +77,19 @@ cdef extern from *:
         int _is_template_content;
     } WimsLexborNodeObject;
     """
+    ctypedef struct WimsLexborNodeObject:
+        pass
     ctypedef class selectolax.lexbor.LexborNode [object WimsLexborNodeObject, check_size ignore]:
         cdef void *node
         cdef object parser
+
+
+cdef extern from *:
+    const char *WIMS_SOURCE_SHA256  # defined by setup.py
+
+
+#: the SHA-256 of the .pyx this module was compiled from
+SOURCE_SHA256 = WIMS_SOURCE_SHA256.decode("ascii")
 
 
 cdef enum:
@@ -104,6 +114,14 @@ cdef inline LexborNode _wrap(lxb_dom_node_t *ptr, object tree):
     node.node = <void *> ptr
     node.parser = tree
     return node
+
+
+def layout_ok(object original, object tree):
+    """Whether selectolax's node objects have the layout declared above: read-only, on an existing ``original``."""
+    if type(original) is not LexborNode or type(original).__basicsize__ != sizeof(WimsLexborNodeObject):
+        return False
+    cdef LexborNode node = original
+    return <size_t> node.node == original.mem_id and node.parser is tree
 
 
 def wrap(size_t ptr, object tree):

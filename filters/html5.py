@@ -15,6 +15,7 @@ tag, its ``class``/``id``/``role`` words and its parent, and for every phrase th
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import warnings
 from dataclasses import dataclass, field
@@ -480,11 +481,10 @@ def _load_compiled_walk(source: Path = Path(__file__).with_name("_html5_walk.pyx
             "(`pip install -e .` with a C compiler builds it)"
         )
         return None
-    built = Path(walk.__file__ or "")
-    if source.exists() and built.exists() and source.stat().st_mtime > built.stat().st_mtime:
+    if source.exists() and hashlib.sha256(source.read_bytes()).hexdigest() != walk.SOURCE_SHA256:
         warnings.warn(
-            "filters/_html5_walk.pyx changed after it was compiled: using the Python walk until it is rebuilt "
-            "(`pip install -e .` or `make`)",
+            f"{source} is not the source filters/_html5_walk was compiled from: using the Python walk until it is "
+            "rebuilt (`pip install -e .` or `make`)",
             RuntimeWarning,
             stacklevel=2,
         )
@@ -499,6 +499,8 @@ def _load_compiled_walk(source: Path = Path(__file__).with_name("_html5_walk.pyx
         expected = (len(nodes), sum(len(n.text_content or "") for n in nodes))
         p = tree.css_first("p")
         assert p is not None
+        if not walk.layout_ok(p, tree):
+            raise AssertionError("selectolax's LexborNode has another layout")
         wrapped = walk.wrap(p.mem_id, tree)
         profile = Profile(name="self-check")
         phrases, title, blocks = walk.segment(tree, profile, _tag_flags(profile))

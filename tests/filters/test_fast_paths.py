@@ -13,7 +13,6 @@ against each other on the real pages of the shared datasets.
 
 import gzip
 import logging
-import os
 import re
 import sys
 
@@ -113,14 +112,22 @@ def assert_same_html5(html: str):
 def test_the_compiled_walk_is_built_and_in_use():
     # `pip install -e .` compiles it (setup.py); without it every page takes the slower Python walk
     assert html5.COMPILED_WALK is not None, "filters/_html5_walk.pyx is not compiled: run `pip install -e .`"
+    # its layout check reads selectolax's node objects only, and refuses anything else
+    tree = html5.parse("<p>x</p>")
+    p = tree.css_first("p")
+    assert html5.COMPILED_WALK.layout_ok(p, tree)
+    assert not html5.COMPILED_WALK.layout_ok(tree, tree)
+    assert not html5.COMPILED_WALK.layout_ok(p, html5.parse("<p>x</p>"))
 
 
-def test_a_compiled_walk_older_than_its_source_is_not_used(tmp_path):
+def test_a_compiled_walk_built_from_another_source_is_not_used(tmp_path):
     source = tmp_path / "_html5_walk.pyx"
-    source.write_text("# edited after the build")
-    with pytest.warns(RuntimeWarning, match="changed after it was compiled"):
+    source.write_text(
+        html5.Path(html5.__file__).with_name("_html5_walk.pyx").read_text() + "# edited after the build\n"
+    )
+    with pytest.warns(RuntimeWarning, match="not the source"):
         assert html5._load_compiled_walk(source) is None
-    os.utime(source, (0, 0))  # older than the build: used
+    source.write_text(html5.Path(html5.__file__).with_name("_html5_walk.pyx").read_text())  # the same text: used
     assert html5._load_compiled_walk(source) is html5.COMPILED_WALK
 
 
