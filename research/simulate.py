@@ -505,6 +505,19 @@ class TraceSettings:
     rule_positives: int = 1  # covering: the expert states only rules covering this many of the label's cases
     m_estimate: float | None = 22.4  # covering: choose literals by this m-estimate of precision (None: FOIL gain)
     remove_negatives: bool = False  # covering: a kept rule's negative cases leave too (a decision list's IREP)
+    #: knowledge-base-aware rules: the expert keeps the current knowledge base's verdicts on the training part and,
+    #: of the conditions it could state for a new or refining rule for label L (the rule it states otherwise, the
+    #: generalised tree path, the fallback word or pair, any one or two of the case's words), states the one
+    #: covering the most training cases of L the knowledge base does not yet give L, less ``kb_negative_weight``
+    #: per training case outside L it takes in, at a training precision no lower than the rule it states
+    #: otherwise; for a stopping rule (``kb_stop``), the case's word that also stops the most of the stopped rule's
+    #: false positives among training cases, stopping no more of its true positives than the usual stop does
+    kb_aware: bool = False
+    kb_negative_weight: float = 1.0
+    kb_pairs: bool = True  # kb_aware: two-word conjunctions of the case's words are candidates too
+    kb_stop: bool = True  # kb_aware: choose stopping rules the same way
+    kb_m: float = 0.0  # kb_aware: judge precision by this m-estimate (towards the label's share of the cases reached)
+    kb_scope: str = "all"  # kb_aware: choose for every new/refining rule, only for "fallback" rules or only "path" ones
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -714,6 +727,7 @@ class TraceKnowledge:
         self.term_index = {t: i for i, t in enumerate(self.terms)}
         self.df = np.asarray(x.sum(axis=0)).ravel()
         self.n = len(train)
+        self.cases = [item.case for item in train]  # the training cases (kb_aware: the knowledge base's verdicts)
         self._x = x  # binary term features (columns: terms), kept to count the training cases of a word pair
         self._y: dict[str, object] = {}
         self._trees: dict[str, tuple | None] = {}
@@ -883,6 +897,23 @@ class TraceKnowledge:
         i = self.term_index.get(word)
         return 0 if i is None else int(self.df[i])
 
+    def holding(self, word: str):
+        """The training cases holding ``word`` (a boolean array), words outside the vocabulary included."""
+        i = self.term_index.get(word)
+        if i is None:
+            return _sklearn()["np"].array([word in case for case in self.cases], dtype=bool)
+        return self._column(word)
+
+    def cover(self, present: Iterable[str], absent: Iterable[str]):
+        """The training cases a rule with these present and must-be-absent words covers (a boolean array)."""
+        np = _sklearn()["np"]
+        mask = np.ones(self.n, dtype=bool)
+        for w in present:
+            mask &= self.holding(w)
+        for w in absent:
+            mask &= ~self.holding(w)
+        return mask
+
 
 class RuleTraceExpert(SimulatedExpert):
     """Compton's simulated expert: a new rule's conditions are the case's path through the target label's
@@ -905,6 +936,134 @@ class RuleTraceExpert(SimulatedExpert):
         self.trace = knowledge
         self.settings = knowledge.settings
         self._gold_names: set[str] = set()
+        if self.settings.kb_aware:
+            np = _sklearn()["np"]
+            #: the knowledge base's verdicts on the training part, kept up to date rule by rule: the folders
+            #: each training case gets, and the rules that conclude for it
+            self._kb_given = np.zeros((max(folders.values(), default=0) + 1, knowledge.n), dtype=bool)
+            self._kb_rules: list[frozenset[int]] = [frozenset()] * knowledge.n
+            self._kb_x = knowledge._x.tocsr()
+
+    # ------------------------------------------------------------------ knowledge-base-aware rules (kb_aware)
+    def _validate_and_commit(self, case_id: int, case: frozenset[str], proposal: RuleProposal, score) -> bool:
+        last = self.tree.max_id
+        committed = super()._validate_and_commit(case_id, case, proposal, score)
+        if committed and self.settings.kb_aware:
+            rule = self.tree.get(last + 1)  # every rule of one proposal has the same conditions
+            self._kb_update(rule.conditions, rule.absent)
+        return committed
+
+    def _kb_update(self, present: Iterable[str], absent: Iterable[str]) -> None:
+        """Recompute the verdicts of the training cases the new rule covers (no other case can change)."""
+        np = _sklearn()["np"]
+        for i in np.flatnonzero(self.trace.cover(present, absent)):
+            conclusions = self.tree.infer(self.trace.cases[i])
+            self._kb_given[:, i] = False
+            for c in conclusions:
+                self._kb_given[c.folder, i] = True
+            self._kb_rules[i] = frozenset(c.rule_id for c in conclusions)
+
+    def _kb_universe(self, proposal: RuleProposal):
+        """The training cases the proposal's rule can reach: all for a new rule, else those its parents conclude for."""
+        np = _sklearn()["np"]
+        if proposal.kind == RuleKind.NEW:
+            return np.ones(self.trace.n, dtype=bool)
+        parents = set(proposal.parent_ids)
+        return np.array([not parents.isdisjoint(r) for r in self._kb_rules], dtype=bool)
+
+    def _kb_words(self, case: frozenset[str]) -> list[int]:
+        """The case's words the expert can state from the training part (vocabulary indices, alphabetical)."""
+        trace = self.trace
+        least = self.settings.min_support
+        return sorted(i for w in case if (i := trace.term_index.get(w)) is not None and trace.df[i] >= least)
+
+    def _kb_choose(
+        self, case: frozenset[str], proposal: RuleProposal, present: list[str], absent: list[str]
+    ) -> tuple[list[str], list[str]]:
+        """Of the rule it would state and the case's one- and two-word conjunctions, the conditions covering
+        the most training cases of the label the knowledge base does not yet give it (less the weighted
+        training cases outside the label taken in), at no lower training precision."""
+        np = _sklearn()["np"]
+        trace = self.trace
+        folder = cast(int, proposal.folder)
+        y = trace._y[self.labels[folder]]
+        universe = self._kb_universe(proposal)
+        positive = y & universe  # type: ignore[operator]
+        uncovered = positive & ~self._kb_given[folder]
+        weight = self.settings.kb_negative_weight
+        mask = trace.cover(present, absent) & universe
+        total, hits, new = int(mask.sum()), int((mask & positive).sum()), int((mask & uncovered).sum())
+        m = self.settings.kb_m
+        prior = float(positive.sum()) / max(int(universe.sum()), 1)
+        floor = (hits + m * prior) / max(total + m, 1e-12)
+        best = (new - weight * (total - hits), floor)
+        words = self._kb_words(case)
+        rows = np.flatnonzero(universe)
+        if not words or not len(rows):
+            return present, absent
+        xu = self._kb_x[rows][:, words].astype(np.float64)  # universe cases x case words
+        pos = positive[rows].astype(np.float64)
+        unc = uncovered[rows].astype(np.float64)
+        totals = np.asarray(xu.sum(axis=0)).ravel()
+        hit = xu.T @ pos
+        fresh = xu.T @ unc
+        candidates = [(totals, hit, fresh, None)]
+        if self.settings.kb_pairs and len(words) > 1:
+            xt = xu.T.tocsr()
+            both = (xt @ xu).toarray()
+            both_hit = (xt.multiply(pos) @ xu).toarray()
+            both_fresh = (xt.multiply(unc) @ xu).toarray()
+            upper = np.triu(np.ones((len(words), len(words)), dtype=bool), 1)
+            candidates.append((np.where(upper, both, 0.0), both_hit, both_fresh, upper))
+        chosen = None
+        for tot, h, f, _ in candidates:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                precision = np.where(tot > 0, (h + m * prior) / np.maximum(tot + m, 1e-12), 0.0)
+            value = f - weight * (tot - h)
+            ok = (tot >= self.settings.min_support) & (precision >= floor - 1e-12) & (f > 0)
+            if not ok.any():
+                continue
+            value = np.where(ok, value, -np.inf)
+            top = value.max()
+            ties = ok & (value == top)
+            precision_top = np.where(ties, precision, -1.0).max()
+            at = np.flatnonzero((ties & (precision == precision_top)).ravel())[0]  # alphabetical first
+            key = (float(top), float(precision_top))
+            if key > best:  # a single word wins ties with a pair (it comes first)
+                best = key
+                chosen = [words[at]] if tot.ndim == 1 else [words[at // len(words)], words[at % len(words)]]
+        if chosen is None:
+            return present, absent
+        return sorted(trace.terms[i] for i in chosen), []
+
+    def _kb_choose_stop(
+        self, case: frozenset[str], proposal: RuleProposal, wrong: int, present: list[str], absent: list[str]
+    ) -> tuple[list[str], list[str]]:
+        """Of the stop it would state and the case's words, the one that stops the most of the stopped rules'
+        false positives among the training cases, stopping no more of their true positives."""
+        np = _sklearn()["np"]
+        y = self.trace._y[self.labels[wrong]]
+        universe = self._kb_universe(proposal)
+        false = universe & ~y  # type: ignore[operator]
+        true = universe & y  # type: ignore[operator]
+        mask = self.trace.cover(present, absent) & universe
+        stopped_true = int((mask & true).sum())
+        best = (int((mask & false).sum()), 0)
+        words = self._kb_words(case)
+        rows = np.flatnonzero(universe)
+        if not words or not len(rows):
+            return present, absent
+        xu = self._kb_x[rows][:, words].astype(np.float64)
+        fp = xu.T @ false[rows].astype(np.float64)
+        tp = xu.T @ true[rows].astype(np.float64)
+        ok = tp <= stopped_true
+        if not ok.any():
+            return present, absent
+        fp = np.where(ok, fp, -1.0)
+        at = int(np.flatnonzero(fp == fp.max())[0])
+        if (float(fp[at]), 0) > best:
+            return [self.trace.terms[words[at]]], []
+        return present, absent
 
     def learn(self, case_id: int, case: frozenset[str], gold_labels: Iterable[str]) -> int:
         self._gold_names = set(gold_labels)
@@ -977,6 +1136,7 @@ class RuleTraceExpert(SimulatedExpert):
     def _make_rule(self, case_id: int, case: frozenset[str], proposal: RuleProposal, wrong) -> bool:
         score = self._word_score(proposal, wrong)
         present, absent = self._path_conditions(case, proposal, wrong)
+        fallback = not present
         if (
             not present
             and proposal.kind != RuleKind.STOP
@@ -997,6 +1157,13 @@ class RuleTraceExpert(SimulatedExpert):
                 if partner is not None and partner[1] > score(best):
                     present.append(partner[0])
             self.stats.fallbacks += 1
+        if self.settings.kb_aware:
+            scope = self.settings.kb_scope
+            if proposal.kind != RuleKind.STOP:
+                if scope == "all" or (scope == "fallback") == fallback:
+                    present, absent = self._kb_choose(case, proposal, present, absent)
+            elif self.settings.kb_stop:
+                present, absent = self._kb_choose_stop(case, proposal, cast(int, wrong), present, absent)
         return self._validate_and_commit(case_id, case, proposal.with_conditions(present, absent), score)
 
     def _exclude(
