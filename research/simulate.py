@@ -517,7 +517,11 @@ class TraceSettings:
     kb_pairs: bool = True  # kb_aware: two-word conjunctions of the case's words are candidates too
     kb_stop: bool = True  # kb_aware: choose stopping rules the same way
     kb_m: float = 0.0  # kb_aware: judge precision by this m-estimate (towards the label's share of the cases reached)
-    kb_scope: str = "all"  # kb_aware: choose for every new/refining rule, only for "fallback" rules or only "path" ones
+    kb_scope: str = "all"  # kb_aware: choose for every new/refining rule, only "fallback" or "path" ones, or "none"
+    #: kb_aware: generalise the tree path by dropping, of the conditions whose removal keeps its training precision,
+    #: the one that lets it take in the most of the label's training cases the knowledge base does not yet give it
+    kb_generalize: bool = False
+    kb_floor: float = 0.0  # kb_aware: a chosen rule's training precision is at least this too
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -853,7 +857,9 @@ class TraceKnowledge:
             return _sklearn()["np"].zeros(self.n, dtype=bool)
         return self._x[:, i].toarray().ravel() > 0
 
-    def generalize(self, label: str, present: Sequence[str], absent: Sequence[str]) -> tuple[list[str], list[str]]:
+    def generalize(
+        self, label: str, present: Sequence[str], absent: Sequence[str], fresh=None
+    ) -> tuple[list[str], list[str]]:
         """The path's conditions without those the rule does not need (C4.5rules' condition deletion): drop,
         one at a time, the condition whose removal leaves the rule the most precise for ``label`` in the
         training part (then the one covering most of the label's cases), as long as that precision does not
@@ -877,11 +883,28 @@ class TraceKnowledge:
                 break
             # ties: an absent-word test goes first (a present word is the reason a person would state)
             scored = [(quality([j for j in keys if j != k]), not k[0], k[1], k) for k in options]
+            if fresh is not None:
+                # knowledge-base-aware: of the drops keeping the precision, the one taking in the most of the
+                # label's training cases the knowledge base does not yet give it (``fresh``: a boolean array)
+                kept = [item for item in scored if item[0][0] >= floor]
+                if not kept:
+                    break
+                keys.remove(
+                    max(kept, key=lambda item: (self._fresh(fresh, [j for j in keys if j != item[3]]), item))[3]
+                )
+                continue
             (precision, _), _, _, drop = max(scored)
             if precision < floor:
                 break
             keys.remove(drop)
         return [w for is_present, w in keys if is_present], [w for is_present, w in keys if not is_present]
+
+    def _fresh(self, fresh, keys) -> int:
+        """How many of the ``fresh`` training cases the conditions ``keys`` ((present?, word) pairs) cover."""
+        mask = fresh.copy()
+        for is_present, w in keys:
+            mask &= self._column(w) if is_present else ~self._column(w)
+        return int(mask.sum())
 
     def quality(self, label: str, present: Sequence[str], absent: Sequence[str]) -> tuple[float, int]:
         """The rule's precision for ``label`` in the training part and the label's training cases it covers."""
@@ -971,6 +994,12 @@ class RuleTraceExpert(SimulatedExpert):
         parents = set(proposal.parent_ids)
         return np.array([not parents.isdisjoint(r) for r in self._kb_rules], dtype=bool)
 
+    def _kb_fresh(self, proposal: RuleProposal):
+        """The training cases of the proposal's label it can reach that the knowledge base does not give it."""
+        folder = cast(int, proposal.folder)
+        y = self.trace._y[self.labels[folder]]
+        return y & self._kb_universe(proposal) & ~self._kb_given[folder]  # type: ignore[operator]
+
     def _kb_words(self, case: frozenset[str]) -> list[int]:
         """The case's words the expert can state from the training part (vocabulary indices, alphabetical)."""
         trace = self.trace
@@ -996,6 +1025,7 @@ class RuleTraceExpert(SimulatedExpert):
         m = self.settings.kb_m
         prior = float(positive.sum()) / max(int(universe.sum()), 1)
         floor = (hits + m * prior) / max(total + m, 1e-12)
+        floor = max(floor, self.settings.kb_floor)
         best = (new - weight * (total - hits), floor)
         words = self._kb_words(case)
         rows = np.flatnonzero(universe)
@@ -1117,7 +1147,10 @@ class RuleTraceExpert(SimulatedExpert):
         absent = list(path.absent) if self.settings.absent else []
         if self.settings.generalize and proposal.kind != RuleKind.STOP and present:
             # the most general reason the path gives: its conditions the label does not need dropped
-            present, absent = self.trace.generalize(self.labels[cast(int, proposal.folder)], present, absent)
+            fresh = None
+            if self.settings.kb_aware and self.settings.kb_generalize:
+                fresh = self._kb_fresh(proposal)
+            present, absent = self.trace.generalize(self.labels[cast(int, proposal.folder)], present, absent, fresh)
         if self.settings.absent_limit is not None:
             absent = absent[: self.settings.absent_limit]
         limit = self.settings.max_conditions
@@ -1160,7 +1193,7 @@ class RuleTraceExpert(SimulatedExpert):
         if self.settings.kb_aware:
             scope = self.settings.kb_scope
             if proposal.kind != RuleKind.STOP:
-                if scope == "all" or (scope == "fallback") == fallback:
+                if scope == "all" or (scope == "fallback" and fallback) or (scope == "path" and not fallback):
                     present, absent = self._kb_choose(case, proposal, present, absent)
             elif self.settings.kb_stop:
                 present, absent = self._kb_choose_stop(case, proposal, cast(int, wrong), present, absent)

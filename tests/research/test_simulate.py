@@ -655,3 +655,50 @@ def test_cli_knowledge_source_option(tmp_path):
     settings = json.loads(out.read_text())["settings"]
     assert settings["knowledge"] == "covering" and settings["grow_share"] == 1.0
     assert simulate.TraceSettings().knowledge == "tree"  # the default stays the tree path (validation)
+
+
+def kb_train():
+    docs = [({"sport"}, ["goal", "league", "week"])] * 8 + [({"sport"}, ["league", "coach", "week"])] * 4
+    docs += [({"business"}, ["shares", "profit", "week"])] * 6 + [({"tech"}, ["software", "week"])] * 6
+    return [
+        simulate.Item(n, simulate.Path(f"{n}.txt"), frozenset(labels), "train", tokens=tokens)
+        for n, (labels, tokens) in enumerate(docs)
+    ]
+
+
+def test_trace_kb_aware_states_the_conditions_covering_most_cases_the_knowledge_base_misses():
+    from classifier.acquisition import RuleProposal
+
+    train = kb_train()
+    settings = simulate.TraceSettings(kb_aware=True)
+    expert = simulate.RuleTraceExpert(simulate.TraceKnowledge(train, sorted(TOPIC_WORDS), settings), FOLDERS)
+    case = frozenset({"league", "coach", "week"})
+    proposal = RuleProposal(RuleKind.NEW, FOLDERS["sport"], frozenset())
+    # 'coach' is as precise as 'league' but 'league' takes in all 12 sport cases the (empty) knowledge base misses
+    assert expert._kb_choose(case, proposal, ["coach"], []) == (["league"], [])
+    # a rule already giving 'league' cases sport: nothing left for the choice to gain, the stated rule stays
+    expert._validate_and_commit(0, train[0].case, proposal.with_conditions(["league"]), lambda w: 1.0)
+    assert expert._kb_choose(case, proposal, ["coach"], []) == (["coach"], [])
+    # never less precise than the rule it would state: 'week' takes in every case, so it is never chosen
+    assert expert._kb_choose(frozenset({"week", "software"}), proposal, ["week"], [])[0] != ["software"]
+
+
+def test_trace_kb_aware_keeps_the_knowledge_base_verdicts_on_the_training_part():
+    items = synthetic_items()
+    train = [i for i in items if i.split == "train"]
+    runs = {}
+    for kb_aware in (False, True):
+        settings = simulate.TraceSettings(max_depth=4, kb_aware=kb_aware)
+        knowledge = simulate.TraceKnowledge(train, sorted(TOPIC_WORDS), settings)
+        expert = simulate.RuleTraceExpert(knowledge, FOLDERS)
+        for item in train:
+            expert.learn(item.id, item.case, item.labels)
+        runs[kb_aware] = expert
+    expert = runs[True]
+    for i, case in enumerate(expert.trace.cases):  # the cached verdicts, updated rule by rule, are inference's
+        given = {f for f in FOLDERS.values() if expert._kb_given[f, i]}
+        assert given == expert.tree.folders(case)
+        assert expert._kb_rules[i] == {c.rule_id for c in expert.tree.infer(case)}
+    assert expert.stats.unresolved == 0
+    assert expert.stats.rules <= runs[False].stats.rules  # no more rules to cover the training part
+    assert not hasattr(runs[False], "_kb_given")  # off by default: no cache, the usual rules
