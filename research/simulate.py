@@ -1007,7 +1007,7 @@ class RuleTraceExpert(SimulatedExpert):
         """The training cases of the proposal's label it can reach that the knowledge base does not give it."""
         folder = cast(int, proposal.folder)
         y = self.trace._y[self.labels[folder]]
-        return y & self._kb_universe(proposal) & ~self._kb_given[folder]  # type: ignore[operator]
+        return y & self._kb_universe(proposal) & ~self._kb_given[folder]
 
     def _kb_words(self, case: frozenset[str]) -> list[int]:
         """The case's words the expert can state from the training part (vocabulary indices, alphabetical)."""
@@ -1026,7 +1026,7 @@ class RuleTraceExpert(SimulatedExpert):
         folder = cast(int, proposal.folder)
         y = trace._y[self.labels[folder]]
         universe = self._kb_universe(proposal)
-        positive = y & universe  # type: ignore[operator]
+        positive = y & universe
         uncovered = positive & ~self._kb_given[folder]
         weight = self.settings.kb_negative_weight
         mask = trace.cover(present, absent) & universe
@@ -1088,7 +1088,7 @@ class RuleTraceExpert(SimulatedExpert):
         y = self.trace._y[self.labels[wrong]]
         universe = self._kb_universe(proposal)
         false = universe & ~y  # type: ignore[operator]
-        true = universe & y  # type: ignore[operator]
+        true = universe & y
         mask = self.trace.cover(present, absent) & universe
         stopped_true = int((mask & true).sum())
         best = (int((mask & false).sum()), 0)
