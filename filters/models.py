@@ -9,6 +9,9 @@ from django.db import models
 
 from .profiles import BUILTIN_PROFILES, THESIS_NEGATIVE, THESIS_POSITIVE, Profile, get_profile
 
+#: learned Profile fields that ``to_dict`` leaves out when empty: kept in ``settings`` only when learned
+_OMITTED_WHEN_EMPTY = ("style_tree", "main_region")
+
 BASE_CHOICES = [(name, name) for name in BUILTIN_PROFILES]
 
 
@@ -56,7 +59,7 @@ class SiteProfile(models.Model):
     def to_profile(self) -> Profile:
         """The pure profile object for filters.extract(..., profile=...)."""
         data = get_profile(self.base_profile).to_dict()
-        data.update({k: v for k, v in (self.settings or {}).items() if k in data or k == "style_tree"})
+        data.update({k: v for k, v in (self.settings or {}).items() if k in data or k in _OMITTED_WHEN_EMPTY})
         data.update(
             name=f"site:{self.site_id}",
             min_length=self.threshold,
@@ -98,6 +101,8 @@ class SiteProfile(models.Model):
         }
         if profile.style_tree:  # the site style tree (filters.sst); to_profile reads it back from here
             self.settings["style_tree"] = profile.style_tree
+        if profile.main_region:  # the site's usual main content (filters.content)
+            self.settings["main_region"] = profile.main_region
         self.learned_from = list(prov.get("learned_from") or [])
         self.sample_size = int(prov.get("sample_size") or 0)
         self.pages_seen = int(prov.get("pages_seen") or 0)

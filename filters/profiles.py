@@ -114,6 +114,12 @@ class Profile:
     #: the site's style tree (filters.sst, learned): its noisy nodes, content-redundant phrases and low word
     #: weights; empty: none (left out of ``to_dict`` then, so profiles without one serialise as before)
     style_tree: dict[str, Any] = field(default_factory=dict)
+    #: the site's usual main content (learned, filters.content): ``"path"``, the slot path from the top of the
+    #: block tree (each block's ``filters.sst.block_key`` with ``#k`` for the k-th sibling of the same key) of
+    #: the block that main-content detection chose on most of the sample pages; ``"noise"``, the slot paths,
+    #: relative to it, of the blocks it removed there on most of the sample pages; ``"share"``, the share of
+    #: the sample pages on which it was chosen; empty: none (left out of ``to_dict`` then)
+    main_region: dict[str, Any] = field(default_factory=dict)
     #: settings of site learning (see filters.learning.learn_profile)
     learning: dict[str, Any] = field(default_factory=dict)
     #: where the profile came from: base profile name, learned threshold details, sample pages
@@ -124,6 +130,8 @@ class Profile:
         data = asdict(self)
         if not data["style_tree"]:
             del data["style_tree"]
+        if not data["main_region"]:
+            del data["main_region"]
         return data
 
     @classmethod
@@ -177,8 +185,35 @@ class Profile:
             raise ValueError("style_tree must be a dict (filters.sst)")
         if self.style_tree and (self.parser != "html5" or self.method != "filters"):
             raise ValueError("a style tree needs the html5 parser and the filters method")
+        _validate_main_region(self.main_region)
+        if self.main_region and not self.main_content:
+            raise ValueError("a site's usual main content needs main-content detection")
         if any(not isinstance(v, int) or v < 1 for v in self.filtering_words.values()):
             raise ValueError("filtering_words counts must be positive integers")
+
+
+def _is_path(value: Any) -> bool:
+    """A slot path (filters.content.slot_paths): a non-empty list of non-empty block keys."""
+    return isinstance(value, list) and bool(value) and all(isinstance(key, str) and key for key in value)
+
+
+def _validate_main_region(region: Any) -> None:
+    """A learned ``main_region``: {} or {"path": [keys], "noise": [[keys], ...], "share": number}."""
+    if not isinstance(region, dict):
+        raise ValueError("main_region must be a dict (filters.content)")
+    if not region:
+        return
+    unknown = set(region) - {"path", "noise", "share"}
+    if unknown:
+        raise ValueError(f"unknown main_region key(s): {', '.join(sorted(unknown))}")
+    if not _is_path(region.get("path")):
+        raise ValueError("main_region path must be a non-empty list of block keys (filters.content.slot_paths)")
+    noise = region.get("noise", [])
+    if not isinstance(noise, list) or not all(_is_path(p) for p in noise):
+        raise ValueError("main_region noise must be a list of non-empty lists of block keys")
+    share = region.get("share", 1.0)
+    if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 <= share <= 1:
+        raise ValueError(f"main_region share must be a number between 0 and 1, not {share!r}")
 
 
 # Not "form": old ASP.NET pages wrap the whole page in one <form> (measured:
