@@ -31,6 +31,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeAlias, TypeVar
 
 from . import sst
+from .content import relative_key, slot_paths
 from .pipeline import ExtractionError, Phrase, decide, read_page, segment_page, tokenize
 from .profiles import Profile, get_profile
 from .stopwords import get_stop_words
@@ -43,6 +44,7 @@ __all__ = [
     "redundant_words",
     "cluster_pages",
     "learn_threshold",
+    "main_region",
     "refilter",
     "title_affixes",
 ]
@@ -65,6 +67,9 @@ LEARNING_DEFAULTS: dict[str, Any] = {
     # with the style tree, the redundant phrases too: the style tree finds template blocks by their place, the
     # redundant phrases find a line the site repeats wherever its place shifts (labels, notes in the story)
     "style_tree_phrases": True,
+    # main-content profiles: learn the site's usual main content (the block main-content detection chose on
+    # at least this share of the sample pages; filters.content), None: not learned
+    "main_region_share": 0.6,
 }
 
 
@@ -343,6 +348,8 @@ def learn_profile(
     for s in samples:
         decide(s.phrases, filters_only, s.blocks, s.title, frozenset())
 
+    region, region_info = main_region(samples, cfg["main_region_share"]) if plain.main_content else ({}, {})
+
     phrases: list[str] = []
     seen = set()
     for group in groups:
@@ -413,6 +420,7 @@ def learn_profile(
         filtering_phrases=phrases,
         filtering_words=dict(sorted(words.items())),
         style_tree=style_tree,
+        main_region=region,
         provenance={
             "base": base_prof.name,
             "learned_at": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -421,10 +429,57 @@ def learn_profile(
             "pages_seen": len(samples),
             "clusters": [len(c) for c in clusters],
             "threshold": threshold_info,
+            "main_region": region_info,
             "settings": cfg,
             "skipped": skipped,
         },
     )
+
+
+def main_region(samples: Sequence[PageSample], min_share: float | None = 0.6) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The site's usual main content (``Profile.main_region``) and what was seen.
+
+    ``"path"``: the slot path (:func:`filters.content.slot_paths`) of the block that main-content detection
+    chose on at least ``min_share`` of the sample pages (``blocks.main`` and each phrase's ``removed_by``, set by
+    ``decide`` with the base profile); ``"noise"``: the blocks inside it (slot paths relative to it) whose
+    text main-content detection removed on at least ``min_share`` of the pages where it chose that block.
+    ``({}, info)`` when no path is that common.
+    """
+    chosen = [(s, slot_paths(s.blocks)) for s in samples if s.blocks is not None]
+    counts = Counter(paths[s.blocks.main] if s.blocks.main >= 0 else () for s, paths in chosen)
+    pages = sum(counts.values())
+    counts.pop((), None)  # pages without a main content count against every path
+    if min_share is None or not counts or pages < 2:
+        return {}, {}
+    path, count = counts.most_common(1)[0]
+    info = {"share": round(count / pages, 3), "paths": len(counts)}
+    if count < 2 or count < min_share * pages - 1e-9:
+        return {}, info
+    depth = len(path)
+    removed: Counter[tuple[str, ...]] = Counter()
+    for s, paths in chosen:
+        if s.blocks.main < 0 or paths[s.blocks.main] != path:
+            continue
+        main, parents = s.blocks.main, s.blocks.parents
+        # block below the main content -> [characters in its subtree, of them removed by main-content detection]
+        chars: dict[int, list[int]] = {}
+        for ph in s.phrases:
+            i = ph.node
+            if ph.neg is not None or i <= main or paths[i][:depth] != path:
+                continue
+            removed_chars = len(ph.text) if ph.removed_by == "content" else 0
+            while i > main:
+                c = chars.setdefault(i, [0, 0])
+                c[0] += len(ph.text)
+                c[1] += removed_chars
+                i = parents[i]
+        removed.update({relative_key(paths[i][depth:]) for i, (n, r) in chars.items() if r * 2 > n})
+    need = max(2, min_share * count - 1e-9)
+    noisy = sorted(p for p, c in removed.items() if c >= need)
+    found = set(noisy)
+    # only the outermost: a block below a noisy one goes with it
+    noise = [list(p) for p in noisy if not any(p[:k] in found for k in range(1, len(p)))]
+    return {"path": list(path), "noise": noise, "share": info["share"]}, info
 
 
 def refilter(sample: PageSample, profile: Profile) -> list[Phrase]:

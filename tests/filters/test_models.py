@@ -64,3 +64,17 @@ def test_too_few_pages_leave_the_profile_unchanged(site):
         learn_site_profile(site, [("u", _page(1))])
     assert not SiteProfile.objects.filter(site=site).exists()
     assert profile_for_site(site).name == "default"
+
+
+def test_the_sites_usual_main_content_is_stored_and_read_back(site):
+    from tests.filters.test_site_region import SAMPLES
+
+    sp = learn_site_profile(site, [(f"https://town.example/{n}", html) for n, html in enumerate(SAMPLES)])
+    sp = SiteProfile.objects.get(pk=sp.pk)
+    region = sp.settings["main_region"]
+    assert region["path"] == ["html", "body", "div.wrap", "div.story"]
+    assert sp.to_profile().main_region == region
+    # a row stored before the field existed has none: its profile loads without one
+    del sp.settings["main_region"]
+    sp.save()
+    assert SiteProfile.objects.get(pk=sp.pk).to_profile().main_region == {}
