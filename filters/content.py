@@ -278,26 +278,18 @@ def slot_paths(blocks: Blocks) -> list[tuple[str, ...]]:
     return out
 
 
-#: how the site's usual main content (``Profile.main_region``) weighs in: "off", "replace" (the page's block on
-#: that path is the main content, wherever the page's own choice is), "inside" (unless the page's own choice
-#: is inside it: a narrower choice within the site's region is the page's refinement), "related" (only when
-#: the page's own choice is an ancestor or a descendant of it), "wider" (only when it holds the page's
-#: choice), "narrower" (only when the page's choice holds it).  Crawl-to-the-future tuning split, site-learned
-#: F1, 0.9520 without the site's region and its non-content blocks: replace 0.9511, related 0.9523, wider 0.9521
-#: (those three without SITE_REGION_SHARE, with the non-content blocks learned by their own text only), inside
-#: 0.9533 (SITE_REGION_SHARE 0.5, no non-content blocks); the non-content blocks alone 0.9539; inside with
-#: them 0.9552 (tests/bench/bench_filters.py: 0.955, single page 0.948 unchanged)
-SITE_REGION_MODE = "inside"
+# The site's usual main content (``Profile.main_region``) replaces the page's own choice unless that choice is
+# inside it (a narrower choice within the site's region is the page's refinement).  Crawl-to-the-future tuning
+# split, site-learned F1, 0.9520 without the site's region and its non-content blocks; the site's region
+# replacing the page's choice whenever they differ 0.9511, only when one holds the other 0.9514, only when it
+# is wider 0.9517, narrower 0.9516; unless the choice is inside it (kept) 0.9533; the non-content blocks alone
+# 0.9539; both 0.9552 (kept; test split 0.9427 -> 0.9437; single page unchanged).
 #: the site's region replaces the page's choice only when it holds at least this share of the article-like
 #: text of the page's choice (a lone paragraph the site's pages happened to narrow to does not)
 SITE_REGION_SHARE = 0.5
 SITE_REGION_NOTE = "outside the site's usual main content"
-#: the site's usual non-content blocks inside its main content (``Profile.main_region["noise"]``) are removed
-SITE_NOISE = True
+#: why the site's usual non-content blocks inside its main content (``Profile.main_region["noise"]``) go
 SITE_NOISE_NOTE = "the site removes it from its main content"
-#: where no block has the site's path (an extra row above the article shifts the slots), the block with the most
-#: article-like text among those whose path is the site's with the sibling numbers left out
-SITE_REGION_LOOSE = True
 _SLOT_NUMBER = re.compile(r"#\d+$")
 
 
@@ -338,8 +330,10 @@ def _site_block(profile: Profile, blocks: Blocks, subtree: list[int]) -> int:
         cur = found
         if cur < 0:
             break
-    if cur >= 0 or not SITE_REGION_LOOSE:
+    if cur >= 0:
         return cur
+    # no block has the site's path (an extra row above the article shifts the slots): the block with the most
+    # article-like text among those whose path is the site's with the sibling numbers left out
     frontier = [-1]
     for want in relative_key(tuple(profile.main_region["path"])):
         frontier = [j for f in frontier for j in _children(blocks, f) if block_key(tags[j], marks[j]) == want]
@@ -351,25 +345,13 @@ def _site_block(profile: Profile, blocks: Blocks, subtree: list[int]) -> int:
 def _site_region(blocks: Blocks, best: int, subtree: list[int], r: int) -> int:
     """The block on the site's usual main-content path, ``r``, when it replaces the page's own choice ``best``;
     else -1."""
-    mode = SITE_REGION_MODE
-    if mode == "off" or best < 0 or r < 0:
-        return -1
-    if r == best or subtree[r] < _REGION_MIN:
+    if best < 0 or r < 0 or r == best or subtree[r] < _REGION_MIN:
         return -1
     parents = blocks.parents
-
-    def is_ancestor(a: int, b: int) -> bool:
-        while b > a:
-            b = parents[b]
-        return a == b
-
-    if mode == "related" and not (is_ancestor(r, best) or is_ancestor(best, r)):
-        return -1
-    if mode == "wider" and not is_ancestor(r, best):
-        return -1
-    if mode == "narrower" and not is_ancestor(best, r):
-        return -1
-    if mode == "inside" and is_ancestor(r, best):  # the page's choice inside the site's region: a refinement
+    b = best
+    while b > r:
+        b = parents[b]
+    if b == r:  # the page's choice inside the site's region: a refinement
         return -1
     if subtree[r] < SITE_REGION_SHARE * subtree[best]:
         return -1
@@ -509,7 +491,7 @@ def decide(
             if lead_from >= 0 and not (lead_from < site < _subtree_end(lead_from, parents)):
                 lead_from = -1
             best, outside_note = site, SITE_REGION_NOTE
-        if SITE_NOISE and best == region:
+        if best == region:
             trie: dict[str, Any] = {}
             for path in profile.main_region.get("noise", ()):
                 node = trie
