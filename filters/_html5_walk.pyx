@@ -170,13 +170,12 @@ cdef inline bint _ascii_space(const unsigned char *data, size_t length) noexcept
     return True
 
 
-def segment(object tree, object profile, dict flags_of_tag):  # noqa: C901
+def segment(object tree, object profile, dict flags_of_tag, object blocks):  # noqa: C901
     """:func:`filters.html5.segment` (see there) for a tree whose nodes the self-check vouched for.
 
-    ``flags_of_tag``: the profile's tag flags (``filters.html5._tag_flags``).
+    ``flags_of_tag``: the profile's tag flags (``filters.html5._tag_flags``); ``blocks``: an empty
+    ``filters.html5.Blocks`` to fill.
     """
-    from .html5 import Blocks  # the Python module imports this one
-
     neg = frozenset(profile.negative_tags)
     pos_tags = frozenset(profile.positive_tags)
     cdef int flag_arr[_FAST_IDS]
@@ -190,7 +189,6 @@ def segment(object tree, object profile, dict flags_of_tag):  # noqa: C901
     meta_pos = "meta" if "meta" in pos_tags else None
 
     cdef list phrases = []
-    blocks = Blocks()
     title = ""
 
     root_node = tree.root

@@ -31,7 +31,7 @@ from typing import Any
 from .html5 import Blocks
 from .phrases import Phrase
 from .profiles import Profile
-from .sst import block_key
+from .sst import block_key, slots
 
 __all__ = ["decide", "slot_paths", "relative_key"]
 
@@ -262,19 +262,20 @@ def _teaser_counts(
 
 
 def slot_paths(blocks: Blocks) -> list[tuple[str, ...]]:
-    """Each block's slot path from the top of the block tree: its ancestors' and its own
-    :func:`filters.sst.block_key`, each with ``#k`` for the k-th sibling with the same key (the slots of the
-    site style tree): what stays the same for one region on the pages of a site's template."""
+    """Each block's slot path from the top of the block tree: its ancestors' and its own slot in the site style
+    tree (:func:`filters.sst.slots`: the block key, ``#k`` for the k-th sibling with the same key): what stays the
+    same for one region on the pages of a site's template."""
     tags, parents, marks = blocks.tags, blocks.parents, blocks.marks
-    out: list[tuple[str, ...]] = []
-    seen: dict[int, dict[str, int]] = {}
+    siblings: dict[int, list[int]] = {}
     for i, p in enumerate(parents):
-        key = block_key(tags[i], marks[i])
-        counter = seen.setdefault(p, {})
-        k = counter.get(key, 0)
-        counter[key] = k + 1
-        slot = key if k == 0 else f"{key}#{k}"
-        out.append((*out[p], slot) if p >= 0 else (slot,))
+        siblings.setdefault(p, []).append(i)
+    slot = [""] * len(parents)
+    for group in siblings.values():
+        for i, s in zip(group, slots(block_key(tags[i], marks[i]) for i in group), strict=True):
+            slot[i] = s
+    out: list[tuple[str, ...]] = []
+    for i, p in enumerate(parents):  # parents come before their children
+        out.append((*out[p], slot[i]) if p >= 0 else (slot[i],))
     return out
 
 
@@ -318,16 +319,9 @@ def _site_block(profile: Profile, blocks: Blocks, subtree: list[int]) -> int:
     tags, marks = blocks.tags, blocks.marks
     cur = -1
     for want in profile.main_region["path"]:
-        seen: dict[str, int] = {}
-        found = -1
-        for j in _children(blocks, cur):
-            key = block_key(tags[j], marks[j])
-            k = seen.get(key, 0)
-            seen[key] = k + 1
-            if (key if k == 0 else f"{key}#{k}") == want:
-                found = j
-                break
-        cur = found
+        children = _children(blocks, cur)
+        found = slots(block_key(tags[j], marks[j]) for j in children)
+        cur = children[found.index(want)] if want in found else -1
         if cur < 0:
             break
     if cur >= 0:

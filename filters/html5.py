@@ -152,7 +152,9 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
     :func:`python_segment`: the same output.
     """
     if COMPILED_WALK is not None:
-        return cast(tuple[list[Phrase], str, Blocks], COMPILED_WALK.segment(tree, profile, _tag_flags(profile)))
+        return cast(
+            tuple[list[Phrase], str, Blocks], COMPILED_WALK.segment(tree, profile, _tag_flags(profile), Blocks())
+        )
     return python_segment(tree, profile)
 
 
@@ -503,7 +505,7 @@ def _load_compiled_walk(source: Path = Path(__file__).with_name("_html5_walk.pyx
             raise AssertionError("selectolax's LexborNode has another layout")
         wrapped = walk.wrap(p.mem_id, tree)
         profile = Profile(name="self-check")
-        phrases, title, blocks = walk.segment(tree, profile, _tag_flags(profile))
+        phrases, title, blocks = walk.segment(tree, profile, _tag_flags(profile), Blocks())
         ok = (
             walk.node_count(root.mem_id) == expected
             and wrapped.tag == "p"

@@ -110,7 +110,7 @@ class _Node:
         self.has_text = False  # text somewhere in the subtree, on some page
 
 
-def _slots(keys: Iterable[str]) -> list[str]:
+def slots(keys: Iterable[str]) -> list[str]:
     """Slot of each sibling: its key, with ``#k`` for the k-th repeat of the same key among the siblings."""
     seen: dict[str, int] = {}
     out = []
@@ -148,13 +148,13 @@ def _add_page(
     nodes: list[_Node] = [root] * n
     root.pages += 1
     root.styles[tuple(keys[j] for j in top)] += 1
-    for j, slot in zip(top, _slots(keys[j] for j in top), strict=True):
+    for j, slot in zip(top, slots(keys[j] for j in top), strict=True):
         nodes[j] = root.children.setdefault(slot, _Node())
     for i in range(n):  # parents come before their children
         node = nodes[i]
         node.pages += 1
         node.styles[tuple(keys[j] for j in kids[i])] += 1
-        for j, slot in zip(kids[i], _slots(keys[j] for j in kids[i]), strict=True):
+        for j, slot in zip(kids[i], slots(keys[j] for j in kids[i]), strict=True):
             nodes[j] = node.children.setdefault(slot, _Node())
     words: dict[int, Counter[str]] = {}
     texts: dict[int, Counter[str]] = {}
@@ -243,7 +243,7 @@ def build(
         total = 0.0
         weight = 0.0
         for style, n_pages in styles.items():
-            values = [comp[id(c)] for slot in _slots(style) if (c := node.children[slot]).has_text]
+            values = [comp[id(c)] for slot in slots(style) if (c := node.children[slot]).has_text]
             if own is not None:
                 values.append(own)
             if values:

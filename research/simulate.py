@@ -908,22 +908,25 @@ class TraceKnowledge:
             keys.remove(drop)
         return [w for is_present, w in keys if is_present], [w for is_present, w in keys if not is_present]
 
+    def _conjunction(self, present: Iterable[str], absent: Iterable[str], column, within=None):
+        """The training cases (a boolean array) of ``within`` (all if None) that hold every ``present`` word and
+        no ``absent`` one, a word's cases read by ``column`` (:meth:`_column` or :meth:`holding`)."""
+        mask = _sklearn()["np"].ones(self.n, dtype=bool) if within is None else within.copy()
+        for w in present:
+            mask &= column(w)
+        for w in absent:
+            mask &= ~column(w)
+        return mask
+
     def _fresh(self, fresh, keys) -> int:
         """How many of the ``fresh`` training cases the conditions ``keys`` ((present?, word) pairs) cover."""
-        mask = fresh.copy()
-        for is_present, w in keys:
-            mask &= self._column(w) if is_present else ~self._column(w)
-        return int(mask.sum())
+        present = [w for is_present, w in keys if is_present]
+        absent = [w for is_present, w in keys if not is_present]
+        return int(self._conjunction(present, absent, self._column, fresh).sum())
 
     def quality(self, label: str, present: Sequence[str], absent: Sequence[str]) -> tuple[float, int]:
         """The rule's precision for ``label`` in the training part and the label's training cases it covers."""
-        np = _sklearn()["np"]
-        mask = np.ones(self.n, dtype=bool)
-        for w in present:
-            mask &= self._column(w)
-        for w in absent:
-            mask &= ~self._column(w)
-        return _precision_and_hits(mask, self._y[label])
+        return _precision_and_hits(self._conjunction(present, absent, self._column), self._y[label])
 
     def support(self, word: str) -> int:
         i = self.term_index.get(word)
@@ -938,13 +941,7 @@ class TraceKnowledge:
 
     def cover(self, present: Iterable[str], absent: Iterable[str]):
         """The training cases a rule with these present and must-be-absent words covers (a boolean array)."""
-        np = _sklearn()["np"]
-        mask = np.ones(self.n, dtype=bool)
-        for w in present:
-            mask &= self.holding(w)
-        for w in absent:
-            mask &= ~self.holding(w)
-        return mask
+        return self._conjunction(present, absent, self.holding)
 
 
 class RuleTraceExpert(SimulatedExpert):
