@@ -24,6 +24,7 @@ Pure Python over the phrases and blocks of :mod:`filters.html5`.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Set
 from itertools import compress
 from typing import Any
@@ -181,7 +182,8 @@ def _noise_reasons(blocks: Blocks) -> list[str | None]:
 
 def _mark_block_links(phrases: list[Phrase], blocks: Blocks) -> None:
     """Phrases inside an ``<a>`` that holds blocks (a story card) are link text, unless the link is too big
-    to be one: an unclosed ``<a>`` that holds the rest of the page (old Forbes pages) is not a link."""
+    to be one: an unclosed ``<a>`` that holds the rest of the page (old Forbes pages) is not a link.  A list
+    item's card is a link whatever its size."""
     tags = blocks.tags
     n = len(tags)
     size = [0] * n
@@ -201,12 +203,15 @@ def _mark_block_links(phrases: list[Phrase], blocks: Blocks) -> None:
             break
         if i < end:
             continue
+        # an <a> that is a list item's block is a story card whatever its size: by the HTML5 rules an unclosed
+        # <a> ends with its item, so it cannot hold the rest of the page (MSN 2015's cards hold whole stories)
+        limit = sys.maxsize if parents[i] >= 0 and tags[parents[i]] == "li" else BLOCK_LINK_MAX
         total = size[i]
         j = i + 1
-        while total <= BLOCK_LINK_MAX and j < n and parents[j] >= i:
+        while total <= limit and j < n and parents[j] >= i:
             total += size[j]
             j += 1
-        if total <= BLOCK_LINK_MAX:  # the whole subtree walked: a link
+        if total <= limit:  # the whole subtree walked: a link
             if in_link is None:
                 in_link = bytearray(n)
             in_link[i:j] = b"\x01" * (j - i)

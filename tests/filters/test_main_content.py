@@ -155,6 +155,28 @@ def test_story_cards_are_links_but_an_a_around_the_article_is_not():
     assert "Another story about" not in ex.text
 
 
+def test_a_list_items_story_card_is_a_link_however_long_its_lead():
+    # MSN 2015's "More in Movies": each card a <li><a><h4>headline</h4><p>lead</p></a>, some leads holding
+    # the whole other story (3,900 characters); too long for a link, it was kept as the page's text
+    story = " ".join(["The other story went on about the premiere and the guests at length."] * 60)
+    cards = "".join(
+        f"<li><a href='/s{i}'><h4>Another story number {i}</h4><p>{story if i == 1 else 'A short lead.'}</p></a></li>"
+        for i in range(4)
+    )
+    ex = core(
+        page(f"<main><article>{ARTICLE}</article><section><h3>More in Movies</h3><ul>{cards}</ul></section></main>")
+    )
+    assert_article_kept(ex)
+    assert "the premiere and the guests" not in ex.text, ex.explain()
+
+
+def test_an_unclosed_a_in_a_menu_item_does_not_swallow_the_article():
+    # the HTML5 parser closes the <a> with its item and reopens it around the text that follows: that <a> is
+    # not a list item's card, so the article it holds is judged as text
+    ex = core(page(f"<ul><li><a href='/'>Home</li><li><a href='/news'>News</a></li></ul><div>{ARTICLE}</div>"))
+    assert_article_kept(ex)
+
+
 def test_words_around_white_space_only_inline_elements_stay_apart():
     html = page(
         f"<article>{ARTICLE}<p>Officials met the reporters.<b> </b>Hospitals were busy all week long.</p></article>"
