@@ -24,7 +24,6 @@ Pure Python over the phrases and blocks of :mod:`filters.html5`.
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Set
 from itertools import compress
 from typing import Any
@@ -183,7 +182,7 @@ def _noise_reasons(blocks: Blocks) -> list[str | None]:
 def _mark_block_links(phrases: list[Phrase], blocks: Blocks) -> None:
     """Phrases inside an ``<a>`` that holds blocks (a story card) are link text, unless the link is too big
     to be one: an unclosed ``<a>`` that holds the rest of the page (old Forbes pages) is not a link.  A list
-    item's card is a link whatever its size."""
+    item's card that another item of its list repeats, block for block, is a link whatever its size."""
     tags = blocks.tags
     n = len(tags)
     size = [0] * n
@@ -203,15 +202,16 @@ def _mark_block_links(phrases: list[Phrase], blocks: Blocks) -> None:
             break
         if i < end:
             continue
-        # an <a> that is a list item's block is a story card whatever its size: by the HTML5 rules an unclosed
-        # <a> ends with its item, so it cannot hold the rest of the page (MSN 2015's cards hold whole stories)
-        limit = sys.maxsize if parents[i] >= 0 and tags[parents[i]] == "li" else BLOCK_LINK_MAX
         total = size[i]
         j = i + 1
-        while total <= limit and j < n and parents[j] >= i:
+        while total <= BLOCK_LINK_MAX and j < n and parents[j] >= i:
             total += size[j]
             j += 1
-        if total <= limit:  # the whole subtree walked: a link
+        if total > BLOCK_LINK_MAX and _repeated_card(blocks, i):
+            while j < n and parents[j] >= i:
+                j += 1
+            total = 0
+        if total <= BLOCK_LINK_MAX:  # the whole subtree walked: a link
             if in_link is None:
                 in_link = bytearray(n)
             in_link[i:j] = b"\x01" * (j - i)
@@ -220,6 +220,37 @@ def _mark_block_links(phrases: list[Phrase], blocks: Blocks) -> None:
         for ph in phrases:
             if ph.node >= 0 and in_link[ph.node]:
                 ph.link_density = 1.0
+
+
+def _card_shape(blocks: Blocks, i: int) -> tuple[str, ...]:
+    """The tags of the blocks right inside block ``i``."""
+    parents, tags = blocks.parents, blocks.tags
+    shape = []
+    j = i + 1
+    while j < len(tags) and parents[j] >= i:
+        if parents[j] == i:
+            shape.append(tags[j])
+        j += 1
+    return tuple(shape)
+
+
+def _repeated_card(blocks: Blocks, i: int) -> bool:
+    """Whether the <a> block ``i`` is a list item's story card that another item of the same list repeats
+    (the same blocks right inside it).  Such a card is a link however long its lead (MSN 2015's "More in
+    Movies" cards hold whole stories); an unclosed <a> that holds the article is no repeated card."""
+    parents, tags = blocks.parents, blocks.tags
+    item = parents[i]
+    if item < 0 or tags[item] != "li":
+        return False
+    shape = _card_shape(blocks, i)
+    if not shape:
+        return False
+    items = [k for k, p in enumerate(parents) if p == parents[item] and k != item and tags[k] == "li"]
+    return any(
+        tags[k + 1] == "a" and parents[k + 1] == k and _card_shape(blocks, k + 1) == shape
+        for k in items
+        if k + 1 < len(tags)
+    )
 
 
 def _teaser_counts(
