@@ -48,7 +48,7 @@ _NOISE_MARKS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("share buttons", r"^(share|sharing|social|sharebar|share-buttons|social-share|follow-us|print|email-this)$"),
         (
             "author's bio",
-            r"^(author-bio|about-author|author-box|authorbox|author-info|author-profile|bio|author-details?|author-block|authorsblock|author-card|author-about)$",
+            r"^(author|authors|author-bio|about-author|author-box|authorbox|author-info|author-profile|bio|author-details?|author-block|authorsblock|author-card|author-about)$",
         ),
         ("references", r"^(references|citations|sources|bibliography)$"),
         ("dialog", r"^(modal|dialog|popup|republish|republication)$"),
@@ -95,6 +95,9 @@ BLOCK_LINK_MAX = 400
 NOISE_MAX_SHARE = 0.3
 #: the main content narrows to a child block holding at least this share of its article-like text
 NARROW_SHARE = 0.7
+#: the landmark guard's alternative must score at least this share of the choice it replaces: an article whose
+#: body the page put in a second ``<header>`` is not given up for a teaser in another section (wcxb 0306)
+GUARD_ALT_SHARE = 0.25
 #: a main content that is one paragraph widens to its parent when the parent holds this many times its text
 PARAGRAPH_CLIMB = 2.0
 #: a list of story teasers: a block holding at least TEASER_MIN teasers (a linked headline, then its lead),
@@ -125,7 +128,6 @@ _COPYRIGHT = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 _NOTICE_MAX = 300
-
 _MARK_SPLIT = re.compile(r"[\s_-]+")
 
 
@@ -676,8 +678,9 @@ def _landmark_guard(best: int, sums: list[float], parents: list[int], tags: list
     ``<aside>`` or ``<nav>``, and holds no ``<h1>``,
     while the page's headline (an ``<h1>`` with text) is in the region the page marks as its content (its
     ``<main>``; else everything outside that landmark).  Then the highest-scoring block of that region is the
-    main content, if it scores what any main content must (``_REGION_MIN``).  A long legal disclaimer in the
-    footer outscored a short intro and list under ``<main>`` (wcxb 0362); the scores alone cannot tell.
+    main content, if it scores what any main content must (``_REGION_MIN``) and at least ``GUARD_ALT_SHARE`` of
+    ``best``'s score.  A long legal disclaimer in the footer outscored a short intro and list under ``<main>`` (wcxb
+    0362); the scores alone cannot tell.
     ``sums``: each block's subtree score; ``chars``: each block's subtree characters.
     """
     n = len(parents)
@@ -714,7 +717,9 @@ def _landmark_guard(best: int, sums: list[float], parents: list[int], tags: list
         key=sums.__getitem__,
         default=-1,
     )
-    return alt if alt >= 0 and sums[alt] > _REGION_MIN else best
+    if alt < 0 or sums[alt] <= _REGION_MIN or sums[alt] < GUARD_ALT_SHARE * sums[best]:
+        return best
+    return alt
 
 
 def _lone_copies(long_kept: list[Phrase], headline: str, tags: list[str]) -> list[Phrase]:

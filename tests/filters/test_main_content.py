@@ -326,7 +326,13 @@ def test_teasers_beside_the_article_are_not_its_lead():
                 "author's bio",
             )
             # an author's box named otherwise
-            for marks in ("author_detail_box clearfix", "authorsblock_about__brg2m", "author-card-wrap")
+            for marks in (
+                "author_detail_box clearfix",
+                "authorsblock_about__brg2m",
+                "author-card-wrap",
+                "author-section bg",  # a token of two words whose first or last names the author
+                "text-rich-text_author",
+            )
         ),
         (
             "<ol class='references'><li>Regional Health Authority, Weekly measles bulletin, week 14, 2025, "
@@ -534,4 +540,18 @@ def test_a_long_footer_without_the_headline_is_not_the_main_content(region):
     ex = core(html)
     for kept in ("employees who rent cars", "Key topics", "international drivers"):
         assert kept in ex.text, ex.explain()
+    assert "does not constitute legal" not in ex.text
+
+
+def test_an_article_in_a_second_header_is_not_given_up_for_a_small_block_elsewhere():
+    # wcxb 0306: the page's headline sits in one <header>, its body in another; the landmark guard looked for a
+    # better block outside the body's <header> and found one paragraph among links, a twentieth of its score
+    links = "".join(f'<li><a href="/blog/{k}">Another post from our blog, number {k}</a></li>' for k in range(40))
+    html = page(
+        f"<main><header class='post-header'><h1>Measles cases rise in the north</h1></header>"
+        f"<header class='post-content'><div class='rich-text'>{ARTICLE.split('</h1>')[1] * 4}</div></header>"
+        f"<section class='blog'><ul>{links}</ul><p>{DISCLAIMER.format(1)}</p></section></main>"
+    )
+    ex = core(html)
+    assert_article_kept(ex)
     assert "does not constitute legal" not in ex.text
