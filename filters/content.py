@@ -128,6 +128,39 @@ _COPYRIGHT = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 _NOTICE_MAX = 300
+#: the site speaking to the reader about itself inside the article, not the article's text (wcxb tuning split):
+#: an affiliate disclosure ("Purchases made through our links may earn us a commission", "This post may contain
+#: affiliate links") and a newsletter prompt ("Sign up ... delivered straight to your inbox", "Join our mailing
+#: list"); only in a short phrase (at most _NOTICE_MAX characters), where it is the phrase's point
+_PROMPTS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "affiliate disclosure",
+        re.compile(
+            r"\b(?:this|our) (?:post|article|page|site|content)s? (?:may |might )?(?:contains?|includes?|uses?) "
+            r"affiliate links?|\baffiliate links?\b.{0,100}\b(?:us|we|our|me|I)\b"
+            r"|\b(?:we|I)\b.{0,20}\b(?:earn|receive|get|make)s?\b.{0,30}\bcommissions?\b"
+            r"|\bmay earn (?:us |me )?(?:an? )?(?:small )?(?:affiliate )?commission",
+            re.IGNORECASE | re.DOTALL,
+        ),
+    ),
+    (
+        "newsletter prompt",
+        re.compile(
+            r"\b(?:sign up|subscribe)\b.{0,60}\b(?:newsletter|inbox)\b"
+            r"|\bnewsletter\b.{0,60}\b(?:sign up|subscribe|inbox)\b|\bto your inbox\b"
+            r"|\bjoin (?:our|the|my) (?:mailing list|newsletter|email list)",
+            re.IGNORECASE | re.DOTALL,
+        ),
+    ),
+)
+
+
+def _prompt_note(text: str) -> str | None:
+    """The reason a short phrase is the site's prompt to the reader (an affiliate disclosure, a newsletter
+    prompt), or None."""
+    return next((note for note, pattern in _PROMPTS if pattern.search(text)), None)
+
+
 _MARK_SPLIT = re.compile(r"[\s_-]+")
 
 
@@ -625,6 +658,12 @@ def decide(
             len(text) <= _NOTICE_MAX and _COPYRIGHT.search(text)
         ):
             ph.removed_by, ph.note = "content", "copyright notice"
+        elif len(text) <= _NOTICE_MAX and (
+            "ffiliate" in text or "ommission" in text or "nbox" in text or "ewsletter" in text or "list" in text
+        ):
+            note = _prompt_note(text)
+            if note is not None:
+                ph.removed_by, ph.note = "content", note
         if ph.removed_by is None:
             block_tag = tags[i] if i >= 0 else ""
             ld = ph.link_density or 0.0

@@ -59,7 +59,7 @@ def _page(template: str, n: int) -> str:
             f"<html><body><div id=top>Example Times - your trusted daily newspaper since 1901</div>"
             f"<div class=nav>Politics Business Sport Weather and Culture sections</div>"
             f"<h1>Headline {n}</h1><div>{story}</div>"
-            f"<div>Subscribe to the Example Times newsletter for daily updates</div></body></html>"
+            f"<div>Read the Example Times print edition for daily updates</div></body></html>"
         )
     return (
         f"<html><body><table><tr><td>Example Times video gallery with the latest clips</td></tr>"
@@ -74,7 +74,7 @@ def test_learn_profile_finds_template_boilerplate_and_clusters():
     # the redundant-phrase method (the default profile learns the site style tree instead: test_sst.py)
     prof = learn_profile(pages, base="default", style_tree=False)
     assert "Example Times - your trusted daily newspaper since 1901" in prof.filtering_phrases
-    assert "Subscribe to the Example Times newsletter for daily updates" in prof.filtering_phrases
+    assert "Read the Example Times print edition for daily updates" in prof.filtering_phrases
     # the second template's boilerplate is found too (automatic sample per cluster)
     assert "Video player requires JavaScript to be enabled" in prof.filtering_phrases
     assert not any("Story" in p for p in prof.filtering_phrases)

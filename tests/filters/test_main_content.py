@@ -555,3 +555,39 @@ def test_an_article_in_a_second_header_is_not_given_up_for_a_small_block_elsewhe
     ex = core(html)
     assert_article_kept(ex)
     assert "does not constitute legal" not in ex.text
+
+
+@pytest.mark.parametrize(
+    "prompt, note",
+    [
+        (
+            "This article contains affiliate links that may earn us a commission at no extra cost to you.",
+            "affiliate disclosure",
+        ),
+        (
+            "Products are chosen by our editors. Purchases made through our links may earn us a commission.",
+            "affiliate disclosure",
+        ),
+        (
+            "Sign up for our free weekly newsletter and get the latest health news delivered straight to your inbox.",
+            "newsletter prompt",
+        ),
+        ("Join our mailing list! Get an email whenever a new report is published.", "newsletter prompt"),
+    ],
+)
+def test_an_affiliate_disclosure_and_a_newsletter_prompt_in_the_article_are_removed(prompt, note):
+    ex = core(page(f"<article>{ARTICLE}<p>{prompt}</p></article>"))
+    assert_article_kept(ex)
+    (phrase,) = removed_with(ex, prompt[:30])
+    assert phrase.note == note
+
+
+def test_a_sentence_about_affiliate_links_or_newsletters_is_article_text():
+    sentences = (
+        "Many bloggers use affiliate links to earn money from their readers' purchases, the survey found.",
+        "The clinic's newsletter reached forty thousand households in the region last spring.",
+    )
+    ex = core(page(f"<article>{ARTICLE}" + "".join(f"<p>{s}</p>" for s in sentences) + "</article>"))
+    assert_article_kept(ex)
+    for sentence in sentences:
+        assert sentence in ex.text, ex.explain()
