@@ -130,11 +130,16 @@ _COPYRIGHT = re.compile(
 _NOTICE_MAX = 300
 #: the site speaking to the reader about itself inside the article, not the article's text (wcxb tuning split):
 #: an affiliate disclosure ("Purchases made through our links may earn us a commission", "This post may contain
-#: affiliate links") and a newsletter prompt ("Sign up ... delivered straight to your inbox", "Join our mailing
-#: list"); only in a short phrase (at most _NOTICE_MAX characters), where it is the phrase's point
-_PROMPTS: tuple[tuple[str, re.Pattern[str]], ...] = (
+#: affiliate links"), a newsletter prompt ("Sign up ... delivered straight to your inbox", "Join our mailing
+#: list"), a photo credit ("Photo by: Jim Varga", "Image: Move.org", "(Photo credit: AP)") and a byline or date
+#: line ("By Haley Hoekstra • March 12, 2025", "Last updated: April 21, 2025", "6 min read"); each only in a
+#: short phrase (its most characters), where it is the phrase's point, and looked for only when one of its cue
+#: strings is in the phrase
+_PROMPTS: tuple[tuple[str, int, tuple[str, ...], re.Pattern[str]], ...] = (
     (
         "affiliate disclosure",
+        _NOTICE_MAX,
+        ("ffiliate", "ommission"),
         re.compile(
             r"\b(?:this|our) (?:post|article|page|site|content)s? (?:may |might )?(?:contains?|includes?|uses?) "
             r"affiliate links?|\baffiliate links?\b.{0,100}\b(?:us|we|our|me|I)\b"
@@ -145,6 +150,8 @@ _PROMPTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     (
         "newsletter prompt",
+        _NOTICE_MAX,
+        ("nbox", "ewsletter", "list"),
         re.compile(
             r"\b(?:sign up|subscribe)\b.{0,60}\b(?:newsletter|inbox)\b"
             r"|\bnewsletter\b.{0,60}\b(?:sign up|subscribe|inbox)\b|\bto your inbox\b"
@@ -152,13 +159,38 @@ _PROMPTS: tuple[tuple[str, re.Pattern[str]], ...] = (
             re.IGNORECASE | re.DOTALL,
         ),
     ),
+    (
+        "photo credit",
+        150,
+        ("hoto", "HOTO", "mage", "MAGE", "icture", "llustration", "redit", "REDIT"),
+        re.compile(
+            r"(?:^|[|•·(]\s*|\.\s+)(?:photo|image|picture|photograph|illustration)s?(?: credit)?s?\s*(?:by|:|©)\s*\S"
+            r"|(?:^|[|•·(]\s*|\.\s+)credits?\s*:\s*\S.{0,60}$",
+            re.IGNORECASE | re.DOTALL,
+        ),
+    ),
+    (
+        "byline or date line",
+        150,
+        ("y ", "Y ", "pdated", "PDATED", "ublished", "UBLISHED", "osted", "OSTED", " read", " READ"),
+        re.compile(
+            r"^\W*(?:by|written by|posted by|published by)\s+\S.{0,80}\b(?:19|20)\d\d\b\W*$"
+            r"|^\W*(?:(?:last )?updated|published|posted)(?: on)?\s*:?\s*\S.{0,40}\b(?:19|20)\d\d\b.{0,60}$"
+            r"|\b\d+\s*min(?:ute)?s? read\b",
+            re.IGNORECASE | re.DOTALL,
+        ),
+    ),
 )
 
 
 def _prompt_note(text: str) -> str | None:
-    """The reason a short phrase is the site's prompt to the reader (an affiliate disclosure, a newsletter
-    prompt), or None."""
-    return next((note for note, pattern in _PROMPTS if pattern.search(text)), None)
+    """The reason a short phrase is the site's prompt to the reader or a line about the article (an affiliate
+    disclosure, a newsletter prompt, a photo credit, a byline or date line), or None."""
+    n = len(text)
+    for note, longest, cues, pattern in _PROMPTS:
+        if n <= longest and any(cue in text for cue in cues) and pattern.search(text):
+            return note
+    return None
 
 
 _MARK_SPLIT = re.compile(r"[\s_-]+")
@@ -658,9 +690,7 @@ def decide(
             len(text) <= _NOTICE_MAX and _COPYRIGHT.search(text)
         ):
             ph.removed_by, ph.note = "content", "copyright notice"
-        elif len(text) <= _NOTICE_MAX and (
-            "ffiliate" in text or "ommission" in text or "nbox" in text or "ewsletter" in text or "list" in text
-        ):
+        elif len(text) <= _NOTICE_MAX:
             note = _prompt_note(text)
             if note is not None:
                 ph.removed_by, ph.note = "content", note

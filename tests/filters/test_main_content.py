@@ -494,18 +494,18 @@ def test_the_raw_text_of_noframes_is_not_article_text():
 
 
 def test_a_short_cell_alone_in_its_row_is_not_data():
-    # an old layout table: the article in a cell, pagination and a photo credit in one-cell rows beside it
+    # an old layout table: the article in a cell, pagination and a back-to-top line in one-cell rows beside it
     rows = "".join(f"<tr><td>{team}</td><td>{won}</td></tr>" for team, won in [("Leeds", 12), ("Hull", 10)])
     html = page(
         f"<table><tr><td>{ARTICLE}<table><tr><td>Team</td><td>Won</td></tr>{rows}</table>"
-        "<table><tr><td>Photo: Daily Health</td></tr><tr><td>Page 1 of 2</td></tr></table></td></tr></table>"
+        "<table><tr><td>Back to the top</td></tr><tr><td>Page 1 of 2</td></tr></table></td></tr></table>"
     )
     ex = core(html)
     assert_article_kept(ex)
     lines = ex.text.split("\n")
     for cell in ("Team", "Leeds", "12", "Hull"):
         assert cell in lines
-    for chrome in ("Page 1 of 2", "Photo: Daily Health"):
+    for chrome in ("Page 1 of 2", "Back to the top"):
         (phrase,) = removed_with(ex, chrome)
         assert phrase.removed_by == "length"
 
@@ -573,19 +573,25 @@ def test_an_article_in_a_second_header_is_not_given_up_for_a_small_block_elsewhe
             "newsletter prompt",
         ),
         ("Join our mailing list! Get an email whenever a new report is published.", "newsletter prompt"),
+        ("Vaccination clinic in Leeds town hall. | Photo by Jane Doe", "photo credit"),
+        ("(Photo credit: Regional Health Authority)", "photo credit"),
+        ("By Jane Doe • March 12, 2025", "byline or date line"),
+        ("Last updated: April 21, 2025", "byline or date line"),
     ],
 )
-def test_an_affiliate_disclosure_and_a_newsletter_prompt_in_the_article_are_removed(prompt, note):
+def test_an_affiliate_disclosure_a_newsletter_prompt_a_credit_and_a_byline_in_the_article_are_removed(prompt, note):
     ex = core(page(f"<article>{ARTICLE}<p>{prompt}</p></article>"))
     assert_article_kept(ex)
     (phrase,) = removed_with(ex, prompt[:30])
     assert phrase.note == note
 
 
-def test_a_sentence_about_affiliate_links_or_newsletters_is_article_text():
+def test_a_sentence_about_affiliate_links_newsletters_photos_or_updates_is_article_text():
     sentences = (
         "Many bloggers use affiliate links to earn money from their readers' purchases, the survey found.",
         "The clinic's newsletter reached forty thousand households in the region last spring.",
+        "The photo by the school gate, taken in 2019, shows the first clinic of its kind.",
+        "Updated figures from the health authority show the rate in children fell in 2024 and again this year.",
     )
     ex = core(page(f"<article>{ARTICLE}" + "".join(f"<p>{s}</p>" for s in sentences) + "</article>"))
     assert_article_kept(ex)
