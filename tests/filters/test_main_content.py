@@ -597,3 +597,20 @@ def test_a_sentence_about_affiliate_links_newsletters_photos_or_updates_is_artic
     assert_article_kept(ex)
     for sentence in sentences:
         assert sentence in ex.text, ex.explain()
+
+
+def test_a_heading_whose_section_lost_all_its_text_is_removed():
+    related = "".join(
+        f'<li><a href="/health/{k}">Another health story from the region, part {k}</a></li>' for k in range(6)
+    )
+    html = page(
+        f"<article>{ARTICLE}<h2>What parents should do</h2><h3>Check the records</h3>"
+        "<p>Parents can ask their family doctor for a copy of the vaccination record at no cost.</p>"
+        f"<h2>More health news</h2><ul>{related}</ul></article>"
+    )
+    ex = core(html)
+    assert_article_kept(ex)
+    for kept in ("What parents should do", "Check the records"):
+        assert kept in ex.text.split("\n"), ex.explain()
+    (heading,) = removed_with(ex, "More health news")
+    assert heading.note == "heading of a removed section"
