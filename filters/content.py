@@ -130,15 +130,14 @@ _COPYRIGHT = re.compile(
 _NOTICE_MAX = 300
 #: the site speaking to the reader about itself inside the article, not the article's text (wcxb tuning split):
 #: an affiliate disclosure ("Purchases made through our links may earn us a commission", "This post may contain
-#: affiliate links"), a newsletter prompt ("Sign up ... delivered straight to your inbox", "Join our mailing
-#: list"), a photo credit ("Photo by: Jim Varga", "Image: Move.org", "(Photo credit: AP)") and a byline or date
-#: line ("By Haley Hoekstra • March 12, 2025", "Last updated: April 21, 2025", "6 min read"); each only in a
-#: short phrase (its most characters), where it is the phrase's point, and looked for only when one of its cue
-#: strings is in the phrase
-_PROMPTS: tuple[tuple[str, int, tuple[str, ...], re.Pattern[str]], ...] = (
+#: affiliate links") and a newsletter prompt ("Sign up ... delivered straight to your inbox", "Join our mailing
+#: list"), in a phrase of at most _NOTICE_MAX characters; a photo credit ("Photo by: Jim Varga", "Image: Move.org",
+#: "(Photo credit: AP)") and a byline or date line ("By Haley Hoekstra • March 12, 2025", "Last updated: April 21,
+#: 2025", "6 min read"), in a phrase of at most _LINE_MAX characters: where it is the phrase's point.  Each is looked
+#: for only when one of its cue strings is in the phrase (reason, cues, pattern)
+_PROMPTS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     (
         "affiliate disclosure",
-        _NOTICE_MAX,
         ("ffiliate", "ommission"),
         re.compile(
             r"\b(?:this|our) (?:post|article|page|site|content)s? (?:may |might )?(?:contains?|includes?|uses?) "
@@ -150,7 +149,6 @@ _PROMPTS: tuple[tuple[str, int, tuple[str, ...], re.Pattern[str]], ...] = (
     ),
     (
         "newsletter prompt",
-        _NOTICE_MAX,
         ("nbox", "ewsletter", "list"),
         re.compile(
             r"\b(?:sign up|subscribe)\b.{0,60}\b(?:newsletter|inbox)\b"
@@ -159,9 +157,11 @@ _PROMPTS: tuple[tuple[str, int, tuple[str, ...], re.Pattern[str]], ...] = (
             re.IGNORECASE | re.DOTALL,
         ),
     ),
+)
+_LINE_MAX = 150
+_LINES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     (
         "photo credit",
-        150,
         ("hoto", "HOTO", "mage", "MAGE", "icture", "llustration", "redit", "REDIT"),
         re.compile(
             r"(?:^|[|•·(]\s*|\.\s+)(?:photo|image|picture|photograph|illustration)s?(?: credit)?s?\s*(?:by|:|©)\s*\S"
@@ -171,8 +171,7 @@ _PROMPTS: tuple[tuple[str, int, tuple[str, ...], re.Pattern[str]], ...] = (
     ),
     (
         "byline or date line",
-        150,
-        ("y ", "Y ", "pdated", "PDATED", "ublished", "UBLISHED", "osted", "OSTED", " read", " READ"),
+        ("by ", "By ", "BY ", "pdated", "PDATED", "ublished", "UBLISHED", "osted", "OSTED", " read", " READ"),
         re.compile(
             r"^\W*(?:by|written by|posted by|published by)\s+\S.{0,80}\b(?:19|20)\d\d\b\W*$"
             r"|^\W*(?:(?:last )?updated|published|posted)(?: on)?\s*:?\s*\S.{0,40}\b(?:19|20)\d\d\b.{0,60}$"
@@ -182,14 +181,18 @@ _PROMPTS: tuple[tuple[str, int, tuple[str, ...], re.Pattern[str]], ...] = (
     ),
 )
 
+_PROMPTS_AND_LINES = _PROMPTS + _LINES
+
 
 def _prompt_note(text: str) -> str | None:
     """The reason a short phrase is the site's prompt to the reader or a line about the article (an affiliate
     disclosure, a newsletter prompt, a photo credit, a byline or date line), or None."""
-    n = len(text)
-    for note, longest, cues, pattern in _PROMPTS:
-        if n <= longest and any(cue in text for cue in cues) and pattern.search(text):
-            return note
+    for note, cues, pattern in _PROMPTS_AND_LINES if len(text) <= _LINE_MAX else _PROMPTS:
+        for cue in cues:
+            if cue in text:
+                if pattern.search(text):
+                    return note
+                break
     return None
 
 
