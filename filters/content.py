@@ -51,6 +51,7 @@ _NOISE_MARKS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"^(author|authors|author-bio|about-author|author-box|authorbox|author-info|author-profile|bio|author-details?|author-block|authorsblock|author-card|author-about)$",
         ),
         ("references", r"^(references|citations|sources|bibliography)$"),
+        ("disclaimer", r"^(disclaimer|disclaimers)$"),
         ("dialog", r"^(modal|dialog|popup|republish|republication)$"),
         ("caption", r"^(caption|wp-caption|credit|credits|image-credit|photo-credit)$"),
         ("advertising", r"^(ad|ads|advert|advertisement|advertising|sponsor|sponsored|banner-ad|dfp|google_ad)$"),

@@ -335,6 +335,11 @@ def test_teasers_beside_the_article_are_not_its_lead():
             )
         ),
         (
+            "<div class='disclaimer__text'><p>This article is for general information only and is not medical "
+            "advice; ask your doctor before changing any treatment.</p></div>",
+            "disclaimer",
+        ),
+        (
             "<ol class='references'><li>Regional Health Authority, Weekly measles bulletin, week 14, 2025, "
             "tables 2 and 3.</li></ol>",
             "references",
