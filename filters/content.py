@@ -109,6 +109,11 @@ TEASER_MIN = 3
 TEASER_TEXT = 500
 TEASER_PER_TEXT = 0.5
 TEASER_SHARE = 0.5
+#: the lead is the article-like text before the main content under the block it was narrowed from; under a block
+#: narrowed from before that one (an outer wrapper), only a sentence of this many characters or more, ending as a
+#: sentence does, is (a dateline, a section's name or a short motto there is not)
+LEAD_OUTER_MIN = 100
+_SENTENCE_END = '.!?"”’)'
 _HEADLINE_LINKS = 0.8  # a linked headline: a phrase nearly all link...
 _HEADLINE_MIN = 15  # ... of this many characters or more
 _TEASER_BETWEEN = 2  # short phrases (byline, date) allowed between a teaser's headline and its lead
@@ -558,6 +563,7 @@ def decide(
     if best >= 0 and profile.main_content and "h1" in tags:
         best = _landmark_guard(best, sums, parents, tags, chars)
     lead_from = -1  # the block the main content was narrowed from: its article-like text before it is the lead
+    lead_outer = -1  # the first block narrowed from (an outer wrapper when it narrowed more than once)
     if best >= 0 and NARROW_SHARE < 1.0:
         # unlabelled article-like blocks around the article (a masthead's motto, a footer's paragraph)
         # add to the best sum; a child that holds nearly all of the article-like text is the article
@@ -571,6 +577,8 @@ def decide(
             inner = max(children.get(best, ()), key=subtree.__getitem__, default=-1)
             if inner < 0 or subtree[inner] < NARROW_SHARE * subtree[best]:
                 break
+            if lead_outer < 0:
+                lead_outer = best
             lead_from, best = best, inner
     if best > 0 and tags[best] == "p":
         # one paragraph is not an article: its siblings hold more of it (under a container that also
@@ -591,6 +599,8 @@ def decide(
         if site >= 0:
             if lead_from >= 0 and not (lead_from < site < _subtree_end(lead_from, parents)):
                 lead_from = -1
+            if lead_outer >= 0 and not (lead_outer < site < _subtree_end(lead_outer, parents)):
+                lead_outer = -1
             best, outside_note = site, SITE_REGION_NOTE
         if best == region:
             trie: dict[str, Any] = {}
@@ -605,7 +615,7 @@ def decide(
     # a list of story teasers ("More in ...": linked headline, short lead, again and again) holding less
     # than half of the main content's article-like text is neither the lead nor part of the article
     teasers, texts = (
-        _teaser_counts(phrases, blocks, lead_from if lead_from >= 0 else best, noise) if best >= 0 else ([], [])
+        _teaser_counts(phrases, blocks, lead_outer if lead_outer >= 0 else best, noise) if best >= 0 else ([], [])
     )
     teaser_max = TEASER_SHARE * subtree[best] if best >= 0 else 0.0
 
@@ -613,14 +623,15 @@ def decide(
         t = teasers[i]
         return t >= TEASER_MIN and t >= TEASER_PER_TEXT * texts[i] and subtree[i] <= min(TEASER_TEXT * t, teaser_max)
 
-    # the blocks of the lead: under the block narrowed from, before the main content (a standfirst, a dek)
-    lead = [False] * n
-    if lead_from >= 0:
-        for i in range(lead_from + 1, best):
+    # the blocks of the lead: under the blocks narrowed from, before the main content (a standfirst, a dek, an
+    # intro paragraph in a header above the article's body); 2: under the block narrowed from last, 1: under one
+    # narrowed from before it (its phrases must be long sentences)
+    lead = [0] * n
+    if lead_outer >= 0:
+        for i in range(lead_outer + 1, best):
             p = parents[i]
-            lead[i] = (p == lead_from or (p > lead_from and lead[p])) and not (
-                teasers[i] >= TEASER_MIN and teaser_list(i)
-            )
+            if (p == lead_outer or (p > lead_outer and lead[p])) and not (teasers[i] >= TEASER_MIN and teaser_list(i)):
+                lead[i] = 2 if p == lead_from or lead[p] == 2 else 1
     inside = [best < 0] * n
     if best >= 0:
         inside[best] = True
@@ -680,6 +691,7 @@ def decide(
                 ph.note = "the headline"
             elif (
                 lead[i]
+                and (lead[i] == 2 or (len(text) >= LEAD_OUTER_MIN and text[-1] in _SENTENCE_END))
                 and noise[i] is None
                 and len(text) >= _TEXT_MIN
                 and (ph.link_density or 0) <= TEXT_MAX_LINKS

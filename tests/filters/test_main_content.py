@@ -619,3 +619,29 @@ def test_a_heading_whose_section_lost_all_its_text_is_removed():
         assert kept in ex.text.split("\n"), ex.explain()
     (heading,) = removed_with(ex, "More health news")
     assert heading.note == "heading of a removed section"
+
+
+MORE = "".join(
+    f"<p>Paragraph {i} of the report: the regional health authority said that the outbreak was "
+    f"contained to three towns and that clinics would stay open on Saturday mornings.</p>"
+    for i in range(8)
+)
+
+
+def test_an_intro_above_a_twice_narrowed_main_content_is_the_lead():
+    # the main content narrowed twice (outer -> mid -> the story): the intro sentence under the first block
+    # narrowed from is the article's lead; a short dateline there is not
+    intro = (
+        "Forty new measles cases were reported this week in the north, and health officials say the outbreak "
+        "is not yet under control."
+    )
+    html = page(
+        f"<div class='outer'><p>{intro}</p><p>Health News - updated 8:28 AM ET Aug 14</p>"
+        f"<div class='mid'><p>By Jane Doe, health correspondent, in Leeds</p>"
+        f"<div class='story'>{ARTICLE}{MORE}</div></div></div>"
+    )
+    ex = core(html)
+    assert_article_kept(ex)
+    assert intro in ex.text, ex.explain()
+    assert [p.note for p in ex.phrases if p.text == intro] == ["the article's lead"]
+    assert "updated 8:28 AM" not in ex.text
