@@ -114,6 +114,11 @@ TEASER_SHARE = 0.5
 #: sentence does, is (a dateline, a section's name or a short motto there is not)
 LEAD_OUTER_MIN = 100
 _SENTENCE_END = '.!?"”’)'
+#: an <aside> inside the main content whose text is article-like (at least ASIDE_TEXT characters of long phrases,
+#: ASIDE_SHARE of its text, at most ASIDE_LINKS of it links) is a note of the article, not chrome
+ASIDE_TEXT = 300
+ASIDE_SHARE = 0.8
+ASIDE_LINKS = 0.1
 _HEADLINE_LINKS = 0.8  # a linked headline: a phrase nearly all link...
 _HEADLINE_MIN = 15  # ... of this many characters or more
 _TEASER_BETWEEN = 2  # short phrases (byline, date) allowed between a teaser's headline and its lead
@@ -633,12 +638,21 @@ def decide(
             if (p == lead_outer or (p > lead_outer and lead[p])) and not (teasers[i] >= TEASER_MIN and teaser_list(i)):
                 lead[i] = 2 if p == lead_from or lead[p] == 2 else 1
     inside = [best < 0] * n
+    kept_aside = [False] * n  # <aside> blocks inside the main content that hold article text, and their blocks
     if best >= 0:
         inside[best] = True
         for i in range(best + 1, n):
             p = parents[i]
             if p >= 0 and inside[p]:
                 inside[i] = True
+                if noise[i] == "aside" and (
+                    (own[i] == "aside" and _article_aside(i, subtree, chars, link_chars))
+                    or (own[i] is None and kept_aside[p])
+                ):
+                    # an <aside> of the article's own paragraphs (a note, a box on a side question) inside it: the
+                    # article's text; its blocks named noise by their own class stay noise
+                    noise[i] = noise[p]
+                    kept_aside[i] = True
                 # a list of links inside the main content ("Related News Stories", a tag cloud) that
                 # weighs against it: not part of the article
                 if noise[i] is None and sums[i] < 0 and chars[i] >= 100 and link_chars[i] > 0.5 * chars[i]:
@@ -788,6 +802,13 @@ def _orphan_headings(phrases: list[Phrase], tags: list[str]) -> list[Phrase]:
             if removed:
                 out.append(ph)
     return out
+
+
+def _article_aside(i: int, subtree: list[int], chars: list[float], link_chars: list[float]) -> bool:
+    """Whether the ``<aside>`` block ``i`` holds article text: ``ASIDE_TEXT`` characters of article-like phrases or
+    more, nearly all of its text, with few links (``subtree``: article-like characters of each block's subtree;
+    ``chars``, ``link_chars``: all and link characters of it)."""
+    return subtree[i] >= ASIDE_TEXT and subtree[i] >= ASIDE_SHARE * chars[i] and link_chars[i] <= ASIDE_LINKS * chars[i]
 
 
 def _subtree_end(i: int, parents: list[int]) -> int:

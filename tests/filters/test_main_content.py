@@ -645,3 +645,23 @@ def test_an_intro_above_a_twice_narrowed_main_content_is_the_lead():
     assert intro in ex.text, ex.explain()
     assert [p.note for p in ex.phrases if p.text == intro] == ["the article's lead"]
     assert "updated 8:28 AM" not in ex.text
+
+
+def test_an_aside_of_the_articles_own_paragraphs_is_kept_but_not_a_related_aside():
+    note = (
+        "<aside><h3>A note on older vaccines</h3><p>Children vaccinated before 1990 received a single dose, "
+        "which protects most of them but not all, so the authority asks adults born in those years to check "
+        "their records too.</p>"
+        "<p>Records from that time are kept by family doctors and can be requested by letter or at the surgery, "
+        "free of charge, within two weeks.</p></aside>"
+    )
+    related = (
+        "<aside><h3>Related</h3><ul><li><a href='/a'>Mumps cases in the south double in a year</a></li>"
+        "<li><a href='/b'>What parents should know about the school vaccination programme</a></li>"
+        "<li><a href='/c'>Flu season arrives early this winter in the north</a></li></ul></aside>"
+    )
+    ex = core(page(f"<div class='story'>{ARTICLE}{note}{MORE}{related}</div>"))
+    assert_article_kept(ex)
+    assert "received a single dose" in ex.text and "free of charge" in ex.text, ex.explain()
+    assert "Mumps cases" not in ex.text
+    assert removed_with(ex, "Mumps cases")[0].note == "aside"
