@@ -119,6 +119,13 @@ _SENTENCE_END = '.!?"”’)'
 ASIDE_TEXT = 300
 ASIDE_SHARE = 0.8
 ASIDE_LINKS = 0.1
+#: a sentence of a paragraph or list item that has links ("Visit the <a>company's website</a> to learn more.") is
+#: not removed by the link-density filter inside the main content: it ends as a sentence does, has four words or
+#: more, link density below LINKED_SENTENCE_MAX and LINKED_SENTENCE_OWN characters or more outside its links
+#: ("<a>E-mail this story</a> to a friend." has fewer)
+_SENTENCE_BLOCKS = frozenset(("p", "li"))
+LINKED_SENTENCE_MAX = 0.95
+LINKED_SENTENCE_OWN = 15
 _HEADLINE_LINKS = 0.8  # a linked headline: a phrase nearly all link...
 _HEADLINE_MIN = 15  # ... of this many characters or more
 _TEASER_BETWEEN = 2  # short phrases (byline, date) allowed between a teaser's headline and its lead
@@ -736,7 +743,12 @@ def decide(
                     ph.rescued_by = ph.pos
                 else:
                     ph.removed_by = "length"
-            if ph.removed_by is None and ld > max_ld and block_tag not in _HEADINGS:
+            if (
+                ph.removed_by is None
+                and ld > max_ld
+                and block_tag not in _HEADINGS
+                and not (profile.main_content and block_tag in _SENTENCE_BLOCKS and _linked_sentence(text, ld))
+            ):
                 ph.removed_by = "tag"
             if ph.removed_by is None and redundant and text in redundant:
                 ph.removed_by = "redundancy"
@@ -802,6 +814,16 @@ def _orphan_headings(phrases: list[Phrase], tags: list[str]) -> list[Phrase]:
             if removed:
                 out.append(ph)
     return out
+
+
+def _linked_sentence(text: str, ld: float) -> bool:
+    """Whether a phrase with links (link density ``ld``) reads as a sentence of the article (LINKED_SENTENCE_MAX)."""
+    return (
+        ld < LINKED_SENTENCE_MAX
+        and text[-1] in ".!?"
+        and text.count(" ") >= 3
+        and len(text) * (1.0 - ld) >= LINKED_SENTENCE_OWN
+    )
 
 
 def _article_aside(i: int, subtree: list[int], chars: list[float], link_chars: list[float]) -> bool:

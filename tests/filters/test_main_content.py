@@ -665,3 +665,19 @@ def test_an_aside_of_the_articles_own_paragraphs_is_kept_but_not_a_related_aside
     assert "received a single dose" in ex.text and "free of charge" in ex.text, ex.explain()
     assert "Mumps cases" not in ex.text
     assert removed_with(ex, "Mumps cases")[0].note == "aside"
+
+
+def test_a_sentence_with_links_inside_the_article_is_kept_but_not_a_share_prompt():
+    sentence = (
+        "Read <a href='/report'>the regional health authority's weekly measles bulletin</a> for the figures by town."
+    )
+    ex = core(
+        page(
+            f"<div class='story'>{ARTICLE}<p>{sentence}</p>{MORE}<p><a href='/mail'>E-mail this story</a> "
+            "to a friend.</p></div>"
+        )
+    )
+    assert_article_kept(ex)
+    assert "weekly measles bulletin for the figures by town." in ex.text, ex.explain()
+    assert "to a friend" not in ex.text
+    assert removed_with(ex, "to a friend")[0].removed_by == "tag"
