@@ -126,6 +126,10 @@ ASIDE_LINKS = 0.1
 _SENTENCE_BLOCKS = frozenset(("p", "li"))
 LINKED_SENTENCE_MAX = 0.95
 LINKED_SENTENCE_OWN = 15
+#: a block of links inside the main content is not an unnamed "list of links" when at least this share of its
+#: phrases with links are such sentences (a list of hotels, each with its official website and what the author
+#: wrote about it)
+LINK_LIST_SENTENCES = 0.3
 _HEADLINE_LINKS = 0.8  # a linked headline: a phrase nearly all link...
 _HEADLINE_MIN = 15  # ... of this many characters or more
 _TEASER_BETWEEN = 2  # short phrases (byline, date) allowed between a teaser's headline and its lead
@@ -507,6 +511,8 @@ def decide(
     other_score = [0.0] * n
     chars = [0.0] * n
     link_chars = [0.0] * n
+    linked = [0] * n  # phrases with links, and those that read as sentences, in each block's subtree
+    linked_sentences = [0] * n
     for ph in phrases:
         i = ph.node
         if ph.neg is not None or i < 0:
@@ -514,6 +520,10 @@ def decide(
         length = len(ph.text)
         ld = ph.link_density or 0.0
         chars[i] += length
+        if ld:
+            linked[i] += 1
+            if tags[i] in _SENTENCE_BLOCKS and _linked_sentence(ph.text, ld):
+                linked_sentences[i] += 1
         if ld:
             link_chars[i] += length * ld
         if ld <= TEXT_MAX_LINKS and length >= _TEXT_MIN:
@@ -572,6 +582,8 @@ def decide(
             sums[p] += s
             chars[p] += chars[i]
             link_chars[p] += link_chars[i]
+            linked[p] += linked[i]
+            linked_sentences[p] += linked_sentences[i]
     if best >= 0 and profile.main_content and "h1" in tags:
         best = _landmark_guard(best, sums, parents, tags, chars)
     lead_from = -1  # the block the main content was narrowed from: its article-like text before it is the lead
@@ -662,7 +674,13 @@ def decide(
                     kept_aside[i] = True
                 # a list of links inside the main content ("Related News Stories", a tag cloud) that
                 # weighs against it: not part of the article
-                if noise[i] is None and sums[i] < 0 and chars[i] >= 100 and link_chars[i] > 0.5 * chars[i]:
+                if (
+                    noise[i] is None
+                    and sums[i] < 0
+                    and chars[i] >= 100
+                    and link_chars[i] > 0.5 * chars[i]
+                    and linked_sentences[i] < LINK_LIST_SENTENCES * linked[i]
+                ):
                     noise[i] = "list of links"
                 elif noise[i] is None and teasers[i] >= TEASER_MIN and teaser_list(i):
                     noise[i] = "list of story teasers"

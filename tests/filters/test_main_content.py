@@ -681,3 +681,27 @@ def test_a_sentence_with_links_inside_the_article_is_kept_but_not_a_share_prompt
     assert "weekly measles bulletin for the figures by town." in ex.text, ex.explain()
     assert "to a friend" not in ex.text
     assert removed_with(ex, "to a friend")[0].removed_by == "tag"
+
+
+def test_a_list_of_links_that_are_sentences_is_the_articles_but_not_a_bare_list_of_links():
+    clinics = "".join(
+        f"<li><a href='/c{i}'>{name} children's vaccination clinic</a>, open on Saturday mornings.</li>"
+        for i, name in enumerate(("Leeds General Infirmary", "Hull Royal Infirmary", "York District Hospital"))
+    )
+    links = "".join(
+        f"<li><a href='/r{i}'>{name}</a></li>"
+        for i, name in enumerate(
+            (
+                "Measles vaccination records",
+                "School health services",
+                "Health news",
+                "Hospital waiting times in the region",
+                "Opening hours of the clinics",
+            )
+        )
+    )
+    ex = core(page(f"<div class='story'>{ARTICLE}<ul>{clinics}</ul>{MORE}<ul>{links}</ul></div>"))
+    assert_article_kept(ex)
+    assert "Hull Royal Infirmary children's vaccination clinic, open on Saturday mornings." in ex.text, ex.explain()
+    assert "School health services" not in ex.text
+    assert removed_with(ex, "School health services")[0].note == "list of links"
