@@ -219,6 +219,10 @@ def _prompt_note(text: str) -> str | None:
 
 
 _MARK_SPLIT = re.compile(r"[\s_-]+")
+#: a class/id token of six words or more joined by single hyphens is a slug of a heading ("menu-innovation-
+#: strategies-building-memorable-dining-experiences", an anchor for the table of contents), not the name of a
+#: region (which is shorter, or a BEM name: "modern-footnotes-list--hide-for-print", "menu-item-type-post_type")
+_SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+){5,}$")
 
 
 def _mark_parts(marks: str) -> str:
@@ -230,7 +234,7 @@ def _mark_parts(marks: str) -> str:
     parts = []
     for token in marks.split():
         pieces = [p for p in _MARK_SPLIT.split(token) if p]
-        if pieces:
+        if pieces and not _SLUG.match(token):
             parts.append(pieces[0])
             if len(pieces) > 1:
                 parts.append(pieces[-1])

@@ -705,3 +705,17 @@ def test_a_list_of_links_that_are_sentences_is_the_articles_but_not_a_bare_list_
     assert "Hull Royal Infirmary children's vaccination clinic, open on Saturday mornings." in ex.text, ex.explain()
     assert "School health services" not in ex.text
     assert removed_with(ex, "School health services")[0].note == "list of links"
+
+
+def test_a_section_whose_id_is_its_headings_slug_is_not_named_noise():
+    # a table of contents' anchor: "menu-..." is the heading's first word, not a menu
+    html = page(
+        f"<div class='story'>{ARTICLE}<div id='menu-changes-for-school-lunches-during-the-outbreak'>"
+        "<h2>Menu changes for school lunches during the outbreak</h2><p>School kitchens will serve packed lunches "
+        "for the next two weeks, so that pupils from different classes do not meet in the dining hall.</p></div>"
+        f"{MORE}<div class='menu'><p>Home</p><p>News</p></div></div>"
+    )
+    ex = core(html)
+    assert_article_kept(ex)
+    assert "School kitchens will serve packed lunches" in ex.text, ex.explain()
+    assert "News" not in ex.text.split("\n")
