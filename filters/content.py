@@ -119,6 +119,13 @@ _SENTENCE_END = '.!?"”’)'
 ASIDE_TEXT = 300
 ASIDE_SHARE = 0.8
 ASIDE_LINKS = 0.1
+#: the rest of an article that a page builder cut into sibling sections: a block beside the main content or beside
+#: one of its SIBLING_LEVELS - 1 nearest ancestors (not beyond an <article>), of the same tag and first class, not
+#: named noise, with SIBLING_TEXT characters or more of article-like text, SIBLING_SHARE of its text or more, and
+#: few links, is part of the main content
+SIBLING_LEVELS = 3
+SIBLING_TEXT = 250
+SIBLING_SHARE = 0.7
 #: a sentence of a paragraph or list item that has links ("Visit the <a>company's website</a> to learn more.") is
 #: not removed by the link-density filter inside the main content: it ends as a sentence does, has four words or
 #: more, link density below LINKED_SENTENCE_MAX and LINKED_SENTENCE_OWN characters or more outside its links
@@ -662,9 +669,12 @@ def decide(
                 lead[i] = 2 if p == lead_from or lead[p] == 2 else 1
     inside = [best < 0] * n
     kept_aside = [False] * n  # <aside> blocks inside the main content that hold article text, and their blocks
-    if best >= 0:
-        inside[best] = True
-        for i in range(best + 1, n):
+    roots = [best] if best >= 0 else []  # the main content, and the rest of the article beside it
+    if best > 0 and outside_note != SITE_REGION_NOTE:
+        roots += _sibling_parts(best, blocks, subtree, chars, link_chars, noise)
+    for root in roots:
+        inside[root] = True
+        for i in range(root + 1, n):
             p = parents[i]
             if p >= 0 and inside[p]:
                 inside[i] = True
@@ -697,7 +707,7 @@ def decide(
                             site_noise[i] = on_path
                 elif noise[i] is None:
                     noise[i] = noise[p]
-            elif p < best:
+            elif p < root:
                 break
 
     row_cells: dict[int, int] = {}  # cells with text per table row, counted when a short cell asks
@@ -846,6 +856,39 @@ def _linked_sentence(text: str, ld: float) -> bool:
         and text.count(" ") >= 3
         and len(text) * (1.0 - ld) >= LINKED_SENTENCE_OWN
     )
+
+
+def _sibling_parts(
+    best: int,
+    blocks: Blocks,
+    subtree: list[int],
+    chars: list[float],
+    link_chars: list[float],
+    noise: list[str | None],
+) -> list[int]:
+    """The blocks beside the main content ``best`` (or beside one of its nearest ancestors) of the same kind (tag and
+    first class) that hold article text: the rest of an article cut into sibling sections (see SIBLING_LEVELS)."""
+    tags, parents, marks = blocks.tags, blocks.parents, blocks.marks
+    out: list[int] = []
+    a = best
+    for _ in range(SIBLING_LEVELS):
+        p = parents[a]
+        if p < 0 or tags[a] == "article":  # <article> says where the article ends
+            break
+        if marks[a]:
+            kind = (tags[a], marks[a].split()[0])
+            for s in _children(blocks, p):
+                if (
+                    s != a
+                    and noise[s] is None
+                    and (tags[s], (marks[s].split() or [""])[0]) == kind
+                    and subtree[s] >= SIBLING_TEXT
+                    and subtree[s] >= SIBLING_SHARE * chars[s]
+                    and link_chars[s] <= TEXT_MAX_LINKS * chars[s]
+                ):
+                    out.append(s)
+        a = p
+    return sorted(out)
 
 
 def _article_aside(i: int, subtree: list[int], chars: list[float], link_chars: list[float]) -> bool:

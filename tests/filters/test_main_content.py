@@ -719,3 +719,18 @@ def test_a_section_whose_id_is_its_headings_slug_is_not_named_noise():
     assert_article_kept(ex)
     assert "School kitchens will serve packed lunches" in ex.text, ex.explain()
     assert "News" not in ex.text.split("\n")
+
+
+def test_the_rest_of_the_article_in_a_sibling_section_of_the_same_kind_is_kept():
+    # a page builder cuts the article into sibling sections of one kind; the main content is the biggest one
+    rest = (
+        "<div class='pb-section pb-section-2'><h2>What parents can do</h2><p>Parents who are unsure whether their "
+        "children were vaccinated can ask their family doctor, who keeps the records and can book a catch-up "
+        "dose.</p><p>Children who missed a dose can be vaccinated at any age, and two doses protect nearly all of "
+        "them for life, the authority said.</p></div>"
+    )
+    signup = "<div class='pb-section pb-section-3'><p>Subscribe to our newsletter</p><p>Sign up</p></div>"
+    ex = core(page(f"<div><div class='pb-section pb-section-1'>{ARTICLE}{MORE}</div>{rest}{signup}</div>"))
+    assert_article_kept(ex)
+    assert "can book a catch-up dose" in ex.text and "protect nearly all" in ex.text, ex.explain()
+    assert "Subscribe to our newsletter" not in ex.text
