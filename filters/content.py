@@ -770,6 +770,7 @@ def decide(
                 len(text) < min_length
                 and (block_tag not in _CELLS or (block_tag in _TABLE_CELLS and not data_cell(i)))
                 and block_tag not in _HEADINGS
+                and block_tag != "summary"  # the heading of a <details> section
             ):
                 if ph.pos and "length" in profile.rescue_from:
                     ph.rescued_by = ph.pos

@@ -734,3 +734,13 @@ def test_the_rest_of_the_article_in_a_sibling_section_of_the_same_kind_is_kept()
     assert_article_kept(ex)
     assert "can book a catch-up dose" in ex.text and "protect nearly all" in ex.text, ex.explain()
     assert "Subscribe to our newsletter" not in ex.text
+
+
+def test_the_short_heading_of_a_details_section_is_kept_as_a_heading():
+    details = (
+        "<details><summary>Side effects</summary><p>Most children have no side effects; a few have a mild fever "
+        "or a rash for a day or two about a week after the dose.</p></details>"
+    )
+    ex = core(page(f"<div class='story'>{ARTICLE}{details}{MORE}</div>"))
+    assert_article_kept(ex)
+    assert "Side effects" in ex.text.split("\n"), ex.explain()
