@@ -110,8 +110,9 @@ TEASER_TEXT = 500
 TEASER_PER_TEXT = 0.5
 TEASER_SHARE = 0.5
 #: the lead is the article-like text before the main content under the block it was narrowed from; under a block
-#: narrowed from before that one (an outer wrapper), only a sentence of this many characters or more, ending as a
-#: sentence does, is (a dateline, a section's name or a short motto there is not)
+#: narrowed from before that one (an outer wrapper), or under the main content's parent when it was not narrowed,
+#: only a sentence of this many characters or more, ending as a sentence does, is (a dateline, a section's name or
+#: a short motto there is not)
 LEAD_OUTER_MIN = 100
 _SENTENCE_END = '.!?"”’)'
 #: an <aside> inside the main content whose text is article-like (at least ASIDE_TEXT characters of long phrases,
@@ -662,6 +663,8 @@ def decide(
     # intro paragraph in a header above the article's body); 2: under the block narrowed from last, 1: under one
     # narrowed from before it (its phrases must be long sentences)
     lead = [0] * n
+    if lead_outer < 0 and best > 0 and outside_note != SITE_REGION_NOTE:
+        lead_outer = parents[best]  # not narrowed: long sentences before it under its parent are the lead too
     if lead_outer >= 0:
         for i in range(lead_outer + 1, best):
             p = parents[i]

@@ -744,3 +744,20 @@ def test_the_short_heading_of_a_details_section_is_kept_as_a_heading():
     ex = core(page(f"<div class='story'>{ARTICLE}{details}{MORE}</div>"))
     assert_article_kept(ex)
     assert "Side effects" in ex.text.split("\n"), ex.explain()
+
+
+def test_an_intro_beside_a_main_content_chosen_without_narrowing_is_the_lead():
+    intro = (
+        "Forty new measles cases were reported this week in the north, and health officials say the outbreak "
+        "is not yet under control."
+    )
+    links = "".join(f"<li><a href='/t{i}'>Another health story from the region, number {i}</a></li>" for i in range(8))
+    html = page(
+        f"<div><p>{intro}</p><p>Health News - updated 8:28 AM ET Aug 14</p><div class='story'>{ARTICLE}{MORE}</div>"
+        f"<ul>{links}</ul></div>"
+    )
+    ex = core(html)
+    assert_article_kept(ex)
+    assert [p.note for p in ex.phrases if p.text == intro] == ["the article's lead"], ex.explain()
+    assert "updated 8:28 AM" not in ex.text
+    assert "Another health story" not in ex.text
