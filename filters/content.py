@@ -242,7 +242,7 @@ def _mark_parts(marks: str) -> str:
     parts = []
     for token in marks.split():
         pieces = [p for p in _MARK_SPLIT.split(token) if p]
-        if pieces and not _SLUG.match(token):
+        if pieces and not (len(pieces) > 5 and _SLUG.match(token)):
             parts.append(pieces[0])
             if len(pieces) > 1:
                 parts.append(pieces[-1])
@@ -523,7 +523,7 @@ def decide(
     other_score = [0.0] * n
     chars = [0.0] * n
     link_chars = [0.0] * n
-    linked = [0] * n  # phrases with links, and those that read as sentences, in each block's subtree
+    linked = [0] * n  # phrases with links, and those that read as sentences, in each block (not its subtree)
     linked_sentences = [0] * n
     for ph in phrases:
         i = ph.node
@@ -533,11 +533,10 @@ def decide(
         ld = ph.link_density or 0.0
         chars[i] += length
         if ld:
-            linked[i] += 1
-            if tags[i] in _SENTENCE_BLOCKS and _linked_sentence(ph.text, ld):
-                linked_sentences[i] += 1
-        if ld:
             link_chars[i] += length * ld
+            linked[i] += 1
+            if ph.text[-1] in ".!?" and tags[i] in _SENTENCE_BLOCKS and _linked_sentence(ph.text, ld):
+                linked_sentences[i] += 1
         if ld <= TEXT_MAX_LINKS and length >= _TEXT_MIN:
             text_chars[i] += length
             text_score[i] += length * (1.0 - ld)
@@ -594,8 +593,6 @@ def decide(
             sums[p] += s
             chars[p] += chars[i]
             link_chars[p] += link_chars[i]
-            linked[p] += linked[i]
-            linked_sentences[p] += linked_sentences[i]
     if best >= 0 and profile.main_content and "h1" in tags:
         best = _landmark_guard(best, sums, parents, tags, chars)
     lead_from = -1  # the block the main content was narrowed from: its article-like text before it is the lead
@@ -696,7 +693,7 @@ def decide(
                     and sums[i] < 0
                     and chars[i] >= 100
                     and link_chars[i] > 0.5 * chars[i]
-                    and linked_sentences[i] < LINK_LIST_SENTENCES * linked[i]
+                    and not _sentences_share(i, parents, linked, linked_sentences)
                 ):
                     noise[i] = "list of links"
                 elif noise[i] is None and teasers[i] >= TEASER_MIN and teaser_list(i):
@@ -855,8 +852,8 @@ def _orphan_headings(phrases: list[Phrase], tags: list[str]) -> list[Phrase]:
 def _linked_sentence(text: str, ld: float) -> bool:
     """Whether a phrase with links (link density ``ld``) reads as a sentence of the article (LINKED_SENTENCE_MAX)."""
     return (
-        ld < LINKED_SENTENCE_MAX
-        and text[-1] in ".!?"
+        text[-1] in ".!?"
+        and ld < LINKED_SENTENCE_MAX
         and text.count(" ") >= 3
         and len(text) * (1.0 - ld) >= LINKED_SENTENCE_OWN
     )
@@ -893,6 +890,12 @@ def _sibling_parts(
                     out.append(s)
         a = p
     return sorted(out)
+
+
+def _sentences_share(i: int, parents: list[int], linked: list[int], linked_sentences: list[int]) -> bool:
+    """Whether LINK_LIST_SENTENCES or more of the phrases with links in block ``i``'s subtree read as sentences."""
+    end = _subtree_end(i, parents)
+    return sum(linked_sentences[i:end]) >= LINK_LIST_SENTENCES * sum(linked[i:end])
 
 
 def _article_aside(i: int, subtree: list[int], chars: list[float], link_chars: list[float]) -> bool:
