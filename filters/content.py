@@ -164,27 +164,40 @@ _NOTICE_MAX = 300
 #: list"), in a phrase of at most _NOTICE_MAX characters; a photo credit ("Photo by: Jim Varga", "Image: Move.org",
 #: "(Photo credit: AP)") and a byline or date line ("By Haley Hoekstra • March 12, 2025", "Last updated: April 21,
 #: 2025", "6 min read"), in a phrase of at most _LINE_MAX characters: where it is the phrase's point.  Each is looked
-#: for only when one of its cue strings is in the phrase (reason, cues, pattern)
+#: for only when one of its cue strings (lower case) is in the phrase (reason, cues, pattern).  The patterns need
+#: the site's own words ("we", "our", an imperative, a name after "by"), so that a sentence about commissions,
+#: newsletters, pictures or a year ("Published in 1998, the novel ...") is article text.
+_NAME = r"['‘\"“]?[A-Z0-9][\w.'’\"”&/-]*(?:\s+(?:['‘\"“]?[A-Z0-9][\w.'’\"”&/-]*|for|via|and|of|the|/|&|-|—|,))*"
+_DATE = (
+    r"(?:[A-Z][a-z]{2,8}\.? \d{1,2}(?:st|nd|rd|th)?,? (?:19|20)\d\d|\d{1,2}(?:st|nd|rd|th)? [A-Z][a-z]{2,8}\.?,? "
+    r"(?:19|20)\d\d|\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4})"
+)
 _PROMPTS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     (
         "affiliate disclosure",
-        ("ffiliate", "ommission"),
+        ("affiliate", "commission", "associate", "qualifying"),
         re.compile(
-            r"\b(?:this|our) (?:post|article|page|site|content)s? (?:may |might )?(?:contains?|includes?|uses?) "
-            r"affiliate links?|\baffiliate links?\b.{0,100}\b(?:us|we|our|me|I)\b"
-            r"|\b(?:we|I)\b.{0,20}\b(?:earn|receive|get|make)s?\b.{0,30}\bcommissions?\b"
-            r"|\bmay earn (?:us |me )?(?:an? )?(?:small )?(?:affiliate )?commission",
-            re.IGNORECASE | re.DOTALL,
+            r"(?i:\b(?:this|our) (?:post|article|page|site|content|story)s? (?:may |might )?(?:contains?|includes?|"
+            r"uses?) affiliate links?"
+            r"|\b(?:we|I) (?:may |might |could |will )?(?:earn|receive|get|make) (?:an? |small |affiliate )*"
+            r"commissions?\b"
+            r"|\b(?:may|might|could) earn (?:us|me) (?:an? )?(?:small )?(?:affiliate )?commission"
+            r"|\baffiliate links?\b.{0,60}\b(?:we|I) (?:may |might |could )?(?:earn|receive|get|make)\b"
+            r"|\bas an amazon associate\b|\b(?:we|I) earn from qualifying purchases"
+            r"|\b(?:we|I) (?:also )?(?:may |might )?use affiliate links)",
+            re.DOTALL,
         ),
     ),
     (
         "newsletter prompt",
-        ("nbox", "ewsletter", "list"),
+        ("newsletter", "inbox", "mailing list", "email list"),
         re.compile(
-            r"\b(?:sign up|subscribe)\b.{0,60}\b(?:newsletter|inbox)\b"
-            r"|\bnewsletter\b.{0,60}\b(?:sign up|subscribe|inbox)\b|\bto your inbox\b"
-            r"|\bjoin (?:our|the|my) (?:mailing list|newsletter|email list)",
-            re.IGNORECASE | re.DOTALL,
+            r"(?i:^\W*(?:sign up|subscribe|register)\b.{0,80}\b(?:newsletters?|inbox|e-?mails?)\b"
+            r"|\b(?:sign up|subscribe) (?:now |today |here )?(?:to|for) (?:our|my) (?:\w+ ){0,3}(?:newsletters?|"
+            r"e-?mails?|mailing list)\b"
+            r"|\bdelivered (?:straight |directly |right )?to your inbox\b"
+            r"|\bjoin (?:our|my) (?:\w+ ){0,2}(?:mailing list|newsletter|e-?mail list))",
+            re.DOTALL,
         ),
     ),
 )
@@ -192,21 +205,23 @@ _LINE_MAX = 150
 _LINES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     (
         "photo credit",
-        ("hoto", "HOTO", "mage", "MAGE", "icture", "llustration", "redit", "REDIT"),
+        ("photo", "image", "picture", "illustration", "credit"),
         re.compile(
-            r"(?:^|[|•·(]\s*|\.\s+)(?:photo|image|picture|photograph|illustration)s?(?: credit)?s?\s*(?:by|:|©)\s*\S"
-            r"|(?:^|[|•·(]\s*|\.\s+)credits?\s*:\s*\S.{0,60}$",
-            re.IGNORECASE | re.DOTALL,
+            r"(?:^|[|•·(]\s*|\.\s+)(?i:photo|image|picture|photograph|illustration)s?(?i: credit)?s?"
+            rf"\s*(?::|©|(?i:by):?)\s*{_NAME}\W*$"
+            rf"|(?:^|[|•·(]\s*|\.\s+)(?i:credits?)\s*:\s*(?=[A-Z]){_NAME}\W*$",
+            re.DOTALL,
         ),
     ),
     (
         "byline or date line",
-        ("by ", "By ", "BY ", "pdated", "PDATED", "ublished", "UBLISHED", "osted", "OSTED", " read", " READ"),
+        ("by ", "updated", "published", " read"),
         re.compile(
-            r"^\W*(?:by|written by|posted by|published by)\s+\S.{0,80}\b(?:19|20)\d\d\b\W*$"
-            r"|^\W*(?:(?:last )?updated|published|posted)(?: on)?\s*:?\s*\S.{0,40}\b(?:19|20)\d\d\b.{0,60}$"
-            r"|\b\d+\s*min(?:ute)?s? read\b",
-            re.IGNORECASE | re.DOTALL,
+            r"^\W*(?i:by|written by)\s+[A-Z][\w.'’-]+(?:\s+[A-Z][\w.'’-]+){0,3}\s*[,|•·–—-]?"
+            r".{0,60}\b(?:19|20)\d\d\b\W*$"
+            rf"|^\W*(?i:(?:last )?updated|published)(?i: on)?\s*:?\s*(?:[A-Z][a-z]+,? )?{_DATE}.{{0,20}}$"
+            r"|(?:^|[|•·]\s*)\d+\s*(?i:min(?:ute)?s? read)\W*$",
+            re.DOTALL,
         ),
     ),
 )
@@ -217,9 +232,10 @@ _PROMPTS_AND_LINES = _PROMPTS + _LINES
 def _prompt_note(text: str) -> str | None:
     """The reason a short phrase is the site's prompt to the reader or a line about the article (an affiliate
     disclosure, a newsletter prompt, a photo credit, a byline or date line), or None."""
+    low = text.lower()
     for note, cues, pattern in _PROMPTS_AND_LINES if len(text) <= _LINE_MAX else _PROMPTS:
         for cue in cues:
-            if cue in text:
+            if cue in low:
                 if pattern.search(text):
                     return note
                 break
@@ -492,10 +508,19 @@ def _site_region(blocks: Blocks, best: int, subtree: list[int], r: int) -> int:
     return r
 
 
-def _starts_with_link(text: str, block: int, blocks: Blocks) -> bool:
-    """Whether the phrase opens with one of its block's links: a teaser ("Headline By Author Its lead..."),
-    where a standfirst's links, if any, are inside its sentences."""
-    return any(b == block and text.startswith(anchor) for b, _href, anchor in blocks.links)
+def _anchors(blocks: Blocks) -> dict[int, list[str]]:
+    """The anchor texts of the links inside each block's phrases."""
+    out: dict[int, list[str]] = {}
+    for block, _href, anchor in blocks.links:
+        if anchor:
+            out.setdefault(block, []).append(anchor)
+    return out
+
+
+def _starts_with_link(text: str, anchors: list[str]) -> bool:
+    """Whether the phrase opens with one of its block's links (``anchors``): a teaser ("Headline By Author Its
+    lead..."), where a standfirst's links, if any, are inside its sentences."""
+    return any(text.startswith(anchor) for anchor in anchors)
 
 
 def decide(
@@ -523,6 +548,7 @@ def decide(
     other_score = [0.0] * n
     chars = [0.0] * n
     link_chars = [0.0] * n
+    anchors = _anchors(blocks)
     linked = [0] * n  # phrases with links, and those that read as sentences, in each block (not its subtree)
     linked_sentences = [0] * n
     for ph in phrases:
@@ -535,7 +561,7 @@ def decide(
         if ld:
             link_chars[i] += length * ld
             linked[i] += 1
-            if ph.text[-1] in ".!?" and tags[i] in _SENTENCE_BLOCKS and _linked_sentence(ph.text, ld):
+            if ph.text[-1] in ".!?" and tags[i] in _SENTENCE_BLOCKS and _linked_sentence(ph.text, ld, anchors.get(i)):
                 linked_sentences[i] += 1
         if ld <= TEXT_MAX_LINKS and length >= _TEXT_MIN:
             text_chars[i] += length
@@ -645,6 +671,14 @@ def decide(
             if trie:
                 site_noise[best] = trie
     blocks.main = best
+    if (
+        lead_outer < 0
+        and best > 0
+        and outside_note != SITE_REGION_NOTE
+        and parents[best] >= 0
+        and tags[parents[best]] not in ("body", "html")
+    ):
+        lead_outer = parents[best]  # not narrowed: long sentences before it under its parent are the lead too
     # a list of story teasers ("More in ...": linked headline, short lead, again and again) holding less
     # than half of the main content's article-like text is neither the lead nor part of the article
     teasers, texts = (
@@ -660,8 +694,6 @@ def decide(
     # intro paragraph in a header above the article's body); 2: under the block narrowed from last, 1: under one
     # narrowed from before it (its phrases must be long sentences)
     lead = [0] * n
-    if lead_outer < 0 and best > 0 and outside_note != SITE_REGION_NOTE:
-        lead_outer = parents[best]  # not narrowed: long sentences before it under its parent are the lead too
     if lead_outer >= 0:
         for i in range(lead_outer + 1, best):
             p = parents[i]
@@ -748,7 +780,7 @@ def decide(
                 and noise[i] is None
                 and len(text) >= _TEXT_MIN
                 and (ph.link_density or 0) <= TEXT_MAX_LINKS
-                and not (ph.link_density and _starts_with_link(text, i, blocks))
+                and not (ph.link_density and _starts_with_link(text, anchors.get(i, ())))
             ):
                 ph.note = "the article's lead"
             else:
@@ -759,7 +791,7 @@ def decide(
             len(text) <= _NOTICE_MAX and _COPYRIGHT.search(text)
         ):
             ph.removed_by, ph.note = "content", "copyright notice"
-        elif len(text) <= _NOTICE_MAX:
+        elif profile.main_content and len(text) <= _NOTICE_MAX:  # the content stage's, as its notes
             note = _prompt_note(text)
             if note is not None:
                 ph.removed_by, ph.note = "content", note
@@ -780,7 +812,11 @@ def decide(
                 ph.removed_by is None
                 and ld > max_ld
                 and block_tag not in _HEADINGS
-                and not (profile.main_content and block_tag in _SENTENCE_BLOCKS and _linked_sentence(text, ld))
+                and not (
+                    profile.main_content
+                    and block_tag in _SENTENCE_BLOCKS
+                    and _linked_sentence(text, ld, anchors.get(i))
+                )
             ):
                 ph.removed_by = "tag"
             if ph.removed_by is None and redundant and text in redundant:
@@ -804,7 +840,7 @@ def decide(
         ph.removed_by = ph.note = None
         counts["content"] -= 1
         counts["core"] += 1
-    for ph in _orphan_headings(phrases, tags):
+    for ph in _orphan_headings(phrases, tags) if profile.main_content else ():
         ph.removed_by, ph.note = "content", ORPHAN_NOTE
         counts["core"] -= 1
         counts["content"] += 1
@@ -817,10 +853,10 @@ ORPHAN_NOTE = "heading of a removed section"
 
 def _orphan_headings(phrases: list[Phrase], tags: list[str]) -> list[Phrase]:
     """The kept headings (``<h2>`` to ``<h6>``, not the headline or the lead) whose section, up to the next kept
-    heading of the same or a higher rank, keeps no text while some of its text was removed (a script or a style,
-    removed by its tag, does not count): the title of a related-stories list, a comment section or a list of links
-    that went without it.  wcxb tuning split, single page, 0.9541 -> 0.9545 (0.9543 when the text removed by link
-    density did not count); crawl-to-the-future unchanged.
+    heading of the same or a higher rank, keeps no text while some of its text was removed (what a negative tag
+    removed, a script, a style, a noscript..., does not count): the title of a related-stories list, a comment
+    section or a list of links that went without it.  wcxb tuning split, single page, 0.9541 -> 0.9545 (0.9543
+    when the text removed by link density did not count); crawl-to-the-future unchanged.
     """
     out: list[Phrase] = []
     n = len(phrases)
@@ -849,14 +885,23 @@ def _orphan_headings(phrases: list[Phrase], tags: list[str]) -> list[Phrase]:
     return out
 
 
-def _linked_sentence(text: str, ld: float) -> bool:
-    """Whether a phrase with links (link density ``ld``) reads as a sentence of the article (LINKED_SENTENCE_MAX)."""
-    return (
+def _linked_sentence(text: str, ld: float, anchors: list[str] | None) -> bool:
+    """Whether a phrase with links (link density ``ld``; ``anchors``: its block's link texts) reads as a sentence
+    of the article (LINKED_SENTENCE_MAX).  One that opens with a link must go on with that sentence ("<a>Leeds
+    clinic</a>, open on Saturdays."): a linked headline and then a dek of its own ("<a>Mumps cases double</a>
+    Officials urge caution.") is a teaser."""
+    if not (
         text[-1] in ".!?"
         and ld < LINKED_SENTENCE_MAX
         and text.count(" ") >= 3
         and len(text) * (1.0 - ld) >= LINKED_SENTENCE_OWN
-    )
+    ):
+        return False
+    for anchor in anchors or ():
+        if text.startswith(anchor):
+            rest = text[len(anchor) :].lstrip()
+            return bool(rest) and (rest[0] in ",;:–—-)" or rest[0].islower())
+    return True
 
 
 def _sibling_parts(
@@ -867,8 +912,9 @@ def _sibling_parts(
     link_chars: list[float],
     noise: list[str | None],
 ) -> list[int]:
-    """The blocks beside the main content ``best`` (or beside one of its nearest ancestors) of the same kind (tag and
-    first class) that hold article text: the rest of an article cut into sibling sections (see SIBLING_LEVELS)."""
+    """The blocks beside the main content ``best`` (or beside one of its nearest ancestors) of the same kind (tag
+    and first class) that hold article text: the rest of an article cut into sibling
+    sections (see SIBLING_LEVELS)."""
     tags, parents, marks = blocks.tags, blocks.parents, blocks.marks
     out: list[int] = []
     a = best
