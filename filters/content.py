@@ -517,10 +517,10 @@ def _anchors(blocks: Blocks) -> dict[int, list[str]]:
     return out
 
 
-def _starts_with_link(text: str, anchors: list[str]) -> bool:
+def _starts_with_link(text: str, anchors: list[str] | None) -> bool:
     """Whether the phrase opens with one of its block's links (``anchors``): a teaser ("Headline By Author Its
     lead..."), where a standfirst's links, if any, are inside its sentences."""
-    return any(text.startswith(anchor) for anchor in anchors)
+    return any(text.startswith(anchor) for anchor in anchors or ())
 
 
 def decide(
@@ -780,7 +780,7 @@ def decide(
                 and noise[i] is None
                 and len(text) >= _TEXT_MIN
                 and (ph.link_density or 0) <= TEXT_MAX_LINKS
-                and not (ph.link_density and _starts_with_link(text, anchors.get(i, ())))
+                and not (ph.link_density and _starts_with_link(text, anchors.get(i)))
             ):
                 ph.note = "the article's lead"
             else:
