@@ -203,13 +203,23 @@ def e(text: str) -> str:
     return html.escape(text, quote=True)
 
 
-def body_html(article: Article) -> str:
-    """The article body: paragraphs, sub-headings and lists (identical markup on every template)."""
+def body_html(article: Article, link: str = "") -> str:
+    """The article body: paragraphs, sub-headings and lists (identical markup on every template).
+
+    ``link``: the first three words of the first paragraph link there, as an editor links a story to its
+    section: the text is the same, and DocView finds a relevant link inside the topic content.
+    """
     out = []
     for block in article.blocks:
         if block.kind in ("ul", "ol"):
             items = "".join(f"<li>{e(item)}</li>" for item in block.items)
             out.append(f"<{block.kind}>{items}</{block.kind}>")
+        elif link and block.kind == "p":
+            first, _, rest = block.text.partition(" ")
+            second, _, rest = rest.partition(" ")
+            third, _, rest = rest.partition(" ")
+            out.append(f'<p><a href="{link}">{e(" ".join((first, second, third)))}</a> {e(rest)}</p>')
+            link = ""
         else:
             out.append(f"<{block.kind}>{e(block.text)}</{block.kind}>")
     return "\n".join(out)
@@ -842,7 +852,7 @@ function wbtConsent(ok) {{ localStorage.setItem('wbt-consent', ok ? 'all' : 'ess
 &middot; <time datetime="{when.isoformat()}">{when:%-d %B %Y}</time> &middot; 4 min read</p>
 </header>
 <div class="post-body">
-{body_html(article)}
+{body_html(article, self.link(self.section_path(article.section), "body"))}
 </div>
 <footer class="post-footer">
 <ul class="share" aria-label="Share this story">
