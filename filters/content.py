@@ -328,9 +328,7 @@ def _mark_block_links(phrases: list[Phrase], blocks: Blocks) -> None:
             total += size[j]
             j += 1
         if total > BLOCK_LINK_MAX and _repeated_card(blocks, i):
-            while j < n and parents[j] >= i:
-                j += 1
-            total = 0
+            j, total = _subtree_end(i, parents), 0
         if total <= BLOCK_LINK_MAX:  # the whole subtree walked: a link
             if in_link is None:
                 in_link = bytearray(n)
@@ -344,14 +342,7 @@ def _mark_block_links(phrases: list[Phrase], blocks: Blocks) -> None:
 
 def _card_shape(blocks: Blocks, i: int) -> tuple[str, ...]:
     """The tags of the blocks right inside block ``i``."""
-    parents, tags = blocks.parents, blocks.tags
-    shape = []
-    j = i + 1
-    while j < len(tags) and parents[j] >= i:
-        if parents[j] == i:
-            shape.append(tags[j])
-        j += 1
-    return tuple(shape)
+    return tuple(blocks.tags[j] for j in _children(blocks, i))
 
 
 def _repeated_card(blocks: Blocks, i: int) -> bool:
@@ -365,12 +356,18 @@ def _repeated_card(blocks: Blocks, i: int) -> bool:
     shape = _card_shape(blocks, i)
     if not shape:
         return False
-    items = [k for k, p in enumerate(parents) if p == parents[item] and k != item and tags[k] == "li"]
-    return any(
-        tags[k + 1] == "a" and parents[k + 1] == k and _card_shape(blocks, k + 1) == shape
-        for k in items
-        if k + 1 < len(tags)
-    )
+    for other in _children(blocks, parents[item]):
+        card = other + 1  # an item's first block, if it is right inside it
+        if (
+            other != item
+            and tags[other] == "li"
+            and card < len(tags)
+            and parents[card] == other
+            and tags[card] == "a"
+            and _card_shape(blocks, card) == shape
+        ):
+            return True
+    return False
 
 
 def _teaser_counts(
