@@ -4,16 +4,19 @@
 The Python walk calls into selectolax for every node (about 2,000 a page); most of the pipeline's time went there.
 This module steps through lexbor's own ``lxb_dom_node_t`` structs instead, decodes only the text it keeps, and
 wraps a node in a selectolax ``LexborNode`` only where the walk reads attributes (links, marked blocks, meta) or a
-tag name seen for the first time.  Its logic is the Python walk's, line for line; ``filters.html5`` uses it when it
-passes the self-check there (struct layouts of the selectolax release installed) and the Python walk otherwise, and
-tests/filters/test_fast_paths.py holds the two to the same output.
+tag name seen for the first time.  Its logic is the Python walk's, line for line; ``filters.html5`` uses it when the
+selectolax installed is the release declared here and the walk passes the self-check there, and the Python walk
+otherwise; tests/filters/test_fast_paths.py holds the two to the same output.
 
-Built by ``pip install -e .`` (setup.py, Cython); the layouts below are lexbor's (selectolax 1.x, lexbor/dom).
+Built by ``pip install -e .`` (setup.py, Cython); the layouts below are lexbor's as bundled in the selectolax release
+``SELECTOLAX_VERSION`` (lexbor/dom).  Redeclared, not cimported: selectolax's ``lexbor.pxd`` takes them from lexbor's
+headers, which its wheels do not ship, and leaves the element struct opaque.
 """
 
 from libc.stdint cimport uintptr_t
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 
+from .limits import MAX_DEPTH, too_deep
 from .phrases import Phrase, norm
 
 
@@ -90,6 +93,9 @@ cdef extern from *:
 
 #: the SHA-256 of the .pyx this module was compiled from
 SOURCE_SHA256 = WIMS_SOURCE_SHA256.decode("ascii")
+#: the selectolax release whose structs are declared here (pinned in pyproject.toml): filters.html5 runs no self-check,
+#: which reads the structs and could crash rather than fail, with any other
+SELECTOLAX_VERSION = "1.0.2"
 
 
 cdef enum:
@@ -107,6 +113,7 @@ cdef enum:
     _OPAQUE = 64
 
 cdef int _PATH_LIMIT = 400
+cdef Py_ssize_t _MAX_DEPTH = MAX_DEPTH
 
 
 cdef inline LexborNode _wrap(lxb_dom_node_t *ptr, object tree):
@@ -299,6 +306,8 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                 if node.first_child != NULL:
                     node = node.first_child
                     depth += 1
+                    if depth > _MAX_DEPTH:  # the door's limit (filters.limits): lexbor keeps every level
+                        raise too_deep()
                     continue
                 close = True
             elif f < 0:
@@ -424,6 +433,8 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                     if node.first_child != NULL:
                         node = node.first_child
                         depth += 1
+                        if depth > _MAX_DEPTH:  # the door's limit (filters.limits): lexbor keeps every level
+                            raise too_deep()
                         continue
                 close = True
         # move on: to the next sibling, closing each element whose children are all walked

@@ -33,7 +33,7 @@ from .phrases import Phrase
 from .profiles import Profile
 from .sst import block_key, slots
 
-__all__ = ["decide", "slot_paths", "relative_key"]
+__all__ = ["decide", "SlotPaths", "relative_key"]
 
 #: class/id/role words that name a region of the page that is not the article, with the reason shown
 _NOISE_MARKS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
@@ -328,7 +328,7 @@ def _mark_block_links(phrases: list[Phrase], blocks: Blocks) -> None:
             total += size[j]
             j += 1
         if total > BLOCK_LINK_MAX and _repeated_card(blocks, i):
-            j, total = _subtree_end(i, parents), 0
+            j, total = subtree_end(i, parents), 0
         if total <= BLOCK_LINK_MAX:  # the whole subtree walked: a link
             if in_link is None:
                 in_link = bytearray(n)
@@ -414,22 +414,50 @@ def _teaser_counts(
     return teasers, texts
 
 
-def slot_paths(blocks: Blocks) -> list[tuple[str, ...]]:
-    """Each block's slot path from the top of the block tree: its ancestors' and its own slot in the site style
-    tree (:func:`filters.sst.slots`: the block key, ``#k`` for the k-th sibling with the same key): what stays the
-    same for one region on the pages of a site's template."""
-    tags, parents, marks = blocks.tags, blocks.parents, blocks.marks
-    siblings: dict[int, list[int]] = {}
-    for i, p in enumerate(parents):
-        siblings.setdefault(p, []).append(i)
-    slot = [""] * len(parents)
-    for group in siblings.values():
-        for i, s in zip(group, slots(block_key(tags[i], marks[i]) for i in group), strict=True):
-            slot[i] = s
-    out: list[tuple[str, ...]] = []
-    for i, p in enumerate(parents):  # parents come before their children
-        out.append((*out[p], slot[i]) if p >= 0 else (slot[i],))
-    return out
+class SlotPaths:
+    """Slot paths (the ancestors' and a block's own slot in the site style tree, :func:`filters.sst.slots`: the
+    block key, ``#k`` for the k-th sibling with the same key), interned: each path is an id made of its parent
+    path's id and its last slot. One table serves all the pages of a site, so ids compare across pages; it grows
+    by one entry per new path, linear in the blocks whatever their depth (a tuple per block was quadratic in
+    depth: 3,000 nested tables took 708 MiB)."""
+
+    def __init__(self) -> None:
+        self._ids: dict[tuple[int, str], int] = {}
+        self.parent: list[int] = []
+        self.slot: list[str] = []
+
+    def intern(self, parent: int, slot: str) -> int:
+        """The id of the path ``parent``'s path + ``slot`` (``parent`` -1: a top block)."""
+        key = (parent, slot)
+        pid = self._ids.get(key)
+        if pid is None:
+            pid = self._ids[key] = len(self.slot)
+            self.parent.append(parent)
+            self.slot.append(slot)
+        return pid
+
+    def of_blocks(self, blocks: Blocks) -> list[int]:
+        """Each block's path id: what stays the same for one region on the pages of a site's template."""
+        tags, parents, marks = blocks.tags, blocks.parents, blocks.marks
+        siblings: dict[int, list[int]] = {}
+        for i, p in enumerate(parents):
+            siblings.setdefault(p, []).append(i)
+        slot = [""] * len(parents)
+        for group in siblings.values():
+            for i, s in zip(group, slots(block_key(tags[i], marks[i]) for i in group), strict=True):
+                slot[i] = s
+        out: list[int] = []
+        for i, p in enumerate(parents):  # parents come before their children
+            out.append(self.intern(out[p] if p >= 0 else -1, slot[i]))
+        return out
+
+    def path(self, pid: int) -> tuple[str, ...]:
+        """The slots of path ``pid``, from the top (only for the few paths a profile stores)."""
+        out: list[str] = []
+        while pid >= 0:
+            out.append(self.slot[pid])
+            pid = self.parent[pid]
+        return tuple(reversed(out))
 
 
 # The site's usual main content (``Profile.main_region``) replaces the page's own choice unless that choice is
@@ -653,9 +681,9 @@ def decide(
         region = _site_block(profile, blocks, subtree)
         site = _site_region(blocks, best, subtree, region)
         if site >= 0:
-            if lead_from >= 0 and not (lead_from < site < _subtree_end(lead_from, parents)):
+            if lead_from >= 0 and not (lead_from < site < subtree_end(lead_from, parents)):
                 lead_from = -1
-            if lead_outer >= 0 and not (lead_outer < site < _subtree_end(lead_outer, parents)):
+            if lead_outer >= 0 and not (lead_outer < site < subtree_end(lead_outer, parents)):
                 lead_outer = -1
             best, outside_note = site, SITE_REGION_NOTE
         if best == region:
@@ -919,8 +947,9 @@ def _sibling_parts(
         p = parents[a]
         if p < 0 or tags[a] == "article":  # <article> says where the article ends
             break
-        if marks[a]:
-            kind = (tags[a], marks[a].split()[0])
+        names = marks[a].split()  # a class or id of white space only names nothing
+        if names:
+            kind = (tags[a], names[0])
             for s in _children(blocks, p):
                 if (
                     s != a
@@ -937,7 +966,7 @@ def _sibling_parts(
 
 def _sentences_share(i: int, parents: list[int], linked: list[int], linked_sentences: list[int]) -> bool:
     """Whether LINK_LIST_SENTENCES or more of the phrases with links in block ``i``'s subtree read as sentences."""
-    end = _subtree_end(i, parents)
+    end = subtree_end(i, parents)
     return sum(linked_sentences[i:end]) >= LINK_LIST_SENTENCES * sum(linked[i:end])
 
 
@@ -948,7 +977,7 @@ def _article_aside(i: int, subtree: list[int], chars: list[float], link_chars: l
     return subtree[i] >= ASIDE_TEXT and subtree[i] >= ASIDE_SHARE * chars[i] and link_chars[i] <= ASIDE_LINKS * chars[i]
 
 
-def _subtree_end(i: int, parents: list[int]) -> int:
+def subtree_end(i: int, parents: list[int]) -> int:
     """The index after block ``i``'s last descendant (a subtree is a run of blocks in document order)."""
     n, j = len(parents), i + 1
     while j < n and parents[j] >= i:
@@ -969,14 +998,14 @@ def _landmark_guard(best: int, sums: list[float], parents: list[int], tags: list
     ``sums``: each block's subtree score; ``chars``: each block's subtree characters.
     """
     n = len(parents)
-    end = _subtree_end(best, parents)
+    end = subtree_end(best, parents)
     headlines = [i for i in range(n) if tags[i] == "h1" and chars[i] > 0]
     if any(best <= h < end for h in headlines):
         return best
     region = None  # (first, last + 1, excluded run) of the blocks the page says hold its content
     main = next((i for i in range(n) if tags[i] == "main" and chars[i] > 0), -1)
     if main >= 0:
-        main_end = _subtree_end(main, parents)
+        main_end = subtree_end(main, parents)
         if not (main <= best < main_end or best <= main < end):
             region = main, main_end, (0, 0)
     if region is None:
@@ -988,7 +1017,7 @@ def _landmark_guard(best: int, sums: list[float], parents: list[int], tags: list
         if landmark < 0:
             return best
         # everything but the landmark and its ancestors (whose sums include the landmark's)
-        region = 0, n, (landmark, _subtree_end(landmark, parents))
+        region = 0, n, (landmark, subtree_end(landmark, parents))
     first, stop, (skip_from, skip_to) = region
     above = set()
     a = skip_from if skip_to else -1

@@ -18,13 +18,16 @@ from __future__ import annotations
 import hashlib
 import logging
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import cast
 
+import selectolax
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from .limits import MAX_DEPTH, too_deep
 from .phrases import BLOCK_TAGS, Phrase, norm
 from .profiles import Profile
 
@@ -293,6 +296,8 @@ def python_segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phras
                 if child is not None:
                     node = child
                     depth += 1
+                    if depth > MAX_DEPTH:  # the door's limit (filters.limits): lexbor keeps every level
+                        raise too_deep()
                     continue
                 close = True
             elif f < 0:
@@ -413,6 +418,8 @@ def python_segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phras
                     if child is not None:
                         node = child
                         depth += 1
+                        if depth > MAX_DEPTH:  # the door's limit (filters.limits): lexbor keeps every level
+                            raise too_deep()
                         continue
                 close = True  # an element without children closes at once
         # move on: to the next sibling, closing each element whose children are all walked
@@ -473,55 +480,83 @@ _SELF_CHECK_PAGE = (
 )
 
 
-def _load_compiled_walk(source: Path = Path(__file__).with_name("_html5_walk.pyx")) -> ModuleType | None:
-    """The compiled walk, if it is built from the current ``source`` and reads this selectolax's trees right."""
+#: a walk's signature: the self-check compares the compiled walk's output with one (the Python walk's)
+_Walk = Callable[[LexborHTMLParser, Profile], tuple[list[Phrase], str, Blocks]]
+
+
+def _load_compiled_walk(
+    source: Path = Path(__file__).with_name("_html5_walk.pyx"),
+    *,
+    selectolax_version: str | None = None,
+    reference: _Walk = python_segment,
+) -> ModuleType | None:
+    """The compiled walk, if it is built from the current ``source``, for the selectolax installed, and passes its
+    self-check; else None, and a warning says why.
+
+    Never raises: it runs when a worker imports the filters, and a walk it cannot vouch for must cost speed, not
+    the worker.  ``selectolax_version`` (default: the installed release) and ``reference`` (the walk whose output
+    the self-check expects) are the tests' way to make a check fail.
+    """
+    log = logging.getLogger(__name__)
     try:
         from . import _html5_walk as walk  # type: ignore[attr-defined]
     except ImportError:  # not built (no C compiler at install)
-        logging.getLogger(__name__).warning(
+        log.warning(
             "filters/_html5_walk.pyx is not compiled: pages are walked in Python, about 1.2-1.3 x slower "
             "(`pip install -e .` with a C compiler builds it)"
         )
         return None
-    if source.exists() and hashlib.sha256(source.read_bytes()).hexdigest() != walk.SOURCE_SHA256:
-        warnings.warn(
-            f"{source} is not the source filters/_html5_walk was compiled from: using the Python walk until it is "
-            "rebuilt (`pip install -e .` or `make`)",
-            RuntimeWarning,
-            stacklevel=2,
-        )
+    except Exception:  # noqa: BLE001 - built, but it cannot bind to this selectolax (a type it imports changed)
+        log.warning("filters/_html5_walk could not be imported: pages are walked in Python", exc_info=True)
         return None
     try:
-        # the struct layouts it assumes: the same nodes and text as selectolax's own traversal, a node wrapped
-        # from an address that selectolax reads as the original, and the Python walk's output on a small page
-        tree = LexborHTMLParser(_SELF_CHECK_PAGE)
-        root = tree.root
-        assert root is not None
-        nodes = list(root.traverse(include_text=True))
-        expected = (len(nodes), sum(len(n.text_content or "") for n in nodes))
-        p = tree.css_first("p")
-        assert p is not None
-        if not walk.layout_ok(p, tree):
-            raise AssertionError("selectolax's LexborNode has another layout")
-        wrapped = walk.wrap(p.mem_id, tree)
-        profile = Profile(name="self-check")
-        phrases, title, blocks = walk.segment(tree, profile, _tag_flags(profile), Blocks())
-        ok = (
-            walk.node_count(root.mem_id) == expected
-            and wrapped.tag == "p"
-            and wrapped.attributes == {"class": "A", "id": "b"}
-            and wrapped.mem_id == p.mem_id
-            and (phrases, title, blocks) == python_segment(tree, profile)
-        )
-    except Exception:  # noqa: BLE001 - any failure means: do not trust the layouts
-        logging.getLogger(__name__).exception("the compiled HTML5 walk failed its self-check")
-        ok = False
-    if not ok:
-        logging.getLogger(__name__).warning(
-            "the compiled HTML5 walk does not match this selectolax release: using the Python walk"
-        )
+        digest = hashlib.sha256(source.read_bytes()).hexdigest() if source.exists() else None
+        if digest is not None and digest != getattr(walk, "SOURCE_SHA256", None):
+            warnings.warn(
+                f"{source} is not the source filters/_html5_walk was compiled from: using the Python walk until it "
+                "is rebuilt (`pip install -e .` or `make`)",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+            return None
+        installed = selectolax.__version__ if selectolax_version is None else selectolax_version
+        problem = _self_check(walk, installed, reference)
+    except Exception:  # noqa: BLE001 - whatever failed, the walk is not vouched for
+        log.warning("the compiled HTML5 walk's checks raised: pages are walked in Python", exc_info=True)
+        return None
+    if problem is not None:
+        log.warning("the compiled HTML5 walk is not used (%s): pages are walked in Python", problem)
         return None
     return cast(ModuleType, walk)
+
+
+def _self_check(walk: ModuleType, installed: str, reference: _Walk) -> str | None:
+    """Why the compiled ``walk`` cannot be trusted with this selectolax's trees, or None when it can.
+
+    The release first: the checks after it read lexbor's structs through the walk's declarations, and with other
+    layouts a read could crash the process rather than fail.  Then what the declarations claim: the node objects'
+    layout (read on the Python objects only), the same nodes and text as selectolax's own traversal, a node
+    wrapped from an address that selectolax reads as the original, and the reference's output on a small page.
+    """
+    declared = getattr(walk, "SELECTOLAX_VERSION", None)
+    if installed != declared:
+        return f"it declares the structs of selectolax {declared}, and {installed} is installed"
+    tree = LexborHTMLParser(_SELF_CHECK_PAGE)
+    root, p = tree.root, tree.css_first("p")
+    if root is None or p is None:
+        return "selectolax did not parse the self-check page"
+    if not walk.layout_ok(p, tree):
+        return "selectolax's node objects have another layout"
+    nodes = list(root.traverse(include_text=True))
+    if walk.node_count(root.mem_id) != (len(nodes), sum(len(n.text_content or "") for n in nodes)):
+        return "lexbor's node structs have another layout"
+    wrapped = walk.wrap(p.mem_id, tree)
+    if wrapped.tag != "p" or wrapped.attributes != {"class": "A", "id": "b"} or wrapped.mem_id != p.mem_id:
+        return "a node wrapped from its address is not the original"
+    profile = Profile(name="self-check")
+    if walk.segment(tree, profile, _tag_flags(profile), Blocks()) != reference(tree, profile):
+        return "its output differs from the Python walk's"
+    return None
 
 
 #: the compiled walk (``filters/_html5_walk.pyx``), or None where the Python walk is used

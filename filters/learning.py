@@ -31,7 +31,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeAlias, TypeVar
 
 from . import sst
-from .content import relative_key, slot_paths
+from .content import SlotPaths, relative_key, subtree_end
 from .pipeline import ExtractionError, Phrase, decide, read_page, segment_page, tokenize
 from .profiles import Profile, get_profile
 from .stopwords import get_stop_words
@@ -439,47 +439,62 @@ def learn_profile(
 def main_region(samples: Sequence[PageSample], min_share: float | None = 0.6) -> tuple[dict[str, Any], dict[str, Any]]:
     """The site's usual main content (``Profile.main_region``) and what was seen.
 
-    ``"path"``: the slot path (:func:`filters.content.slot_paths`) of the block that main-content detection
+    ``"path"``: the slot path (:class:`filters.content.SlotPaths`) of the block that main-content detection
     chose on at least ``min_share`` of the sample pages (``blocks.main`` and each phrase's ``removed_by``, set by
     ``decide`` with the base profile); ``"noise"``: the blocks inside it (slot paths relative to it) whose
     text main-content detection removed on at least ``min_share`` of the pages where it chose that block.
-    ``({}, info)`` when no path is that common.
+    ``({}, info)`` when no path is that common. Linear in the blocks of the pages, whatever their depth.
     """
-    chosen = [(s, slot_paths(s.blocks)) for s in samples if s.blocks is not None]
-    counts = Counter(paths[s.blocks.main] if s.blocks.main >= 0 else () for s, paths in chosen)
+    table = SlotPaths()
+    chosen = [(s, table.of_blocks(s.blocks)) for s in samples if s.blocks is not None]
+    counts = Counter(paths[s.blocks.main] if s.blocks.main >= 0 else -1 for s, paths in chosen)
     pages = sum(counts.values())
-    counts.pop((), None)  # pages without a main content count against every path
+    counts.pop(-1, None)  # pages without a main content count against every path
     if min_share is None or not counts or pages < 2:
         return {}, {}
     path, count = counts.most_common(1)[0]
     info = {"share": round(count / pages, 3), "paths": len(counts)}
     if count < 2 or count < min_share * pages - 1e-9:
         return {}, info
-    depth = len(path)
-    removed: Counter[tuple[str, ...]] = Counter()
+    relative = SlotPaths()  # the paths below the main content, sibling numbers left out (relative_key)
+    removed: Counter[int] = Counter()
     for s, paths in chosen:
-        if s.blocks.main < 0 or paths[s.blocks.main] != path:
-            continue
-        main, parents = s.blocks.main, s.blocks.parents
-        # block below the main content -> [characters in its subtree, of them removed by main-content detection]
-        chars: dict[int, list[int]] = {}
-        for ph in s.phrases:
-            i = ph.node
-            if ph.neg is not None or i <= main or paths[i][:depth] != path:
-                continue
-            removed_chars = len(ph.text) if ph.removed_by == "content" else 0
-            while i > main:
-                c = chars.setdefault(i, [0, 0])
-                c[0] += len(ph.text)
-                c[1] += removed_chars
-                i = parents[i]
-        removed.update({relative_key(paths[i][depth:]) for i, (n, r) in chars.items() if r * 2 > n})
+        if s.blocks.main >= 0 and paths[s.blocks.main] == path:
+            removed.update(_removed_below(s, paths, table, relative))
     need = max(2, min_share * count - 1e-9)
-    noisy = sorted(p for p, c in removed.items() if c >= need)
+    noisy = sorted(relative.path(p) for p, c in removed.items() if c >= need)
     found = set(noisy)
     # only the outermost: a block below a noisy one goes with it
     noise = [list(p) for p in noisy if not any(p[:k] in found for k in range(1, len(p)))]
-    return {"path": list(path), "noise": noise, "share": info["share"]}, info
+    return {"path": list(table.path(path)), "noise": noise, "share": info["share"]}, info
+
+
+def _removed_below(s: PageSample, paths: list[int], table: SlotPaths, relative: SlotPaths) -> set[int]:
+    """The relative paths of the blocks below the page's main content most of whose text (by characters) the
+    main-content detection removed."""
+    main, parents = s.blocks.main, s.blocks.parents
+    end = subtree_end(main, parents)  # the main content's blocks: main + 1 .. end - 1
+    total = [0] * (end - main)
+    gone = [0] * (end - main)
+    for ph in s.phrases:
+        if ph.neg is None and main < ph.node < end:
+            total[ph.node - main] += len(ph.text)
+            if ph.removed_by == "content":
+                gone[ph.node - main] += len(ph.text)
+    for i in range(end - 1, main, -1):  # children come after their parents: sum each subtree bottom-up
+        p = parents[i]
+        if p > main:
+            total[p - main] += total[i - main]
+            gone[p - main] += gone[i - main]
+    rel = [-1] * (end - main)
+    out: set[int] = set()
+    for i in range(main + 1, end):
+        p = parents[i]
+        key = relative_key((table.slot[paths[i]],))[0]
+        rel[i - main] = relative.intern(rel[p - main] if p > main else -1, key)
+        if total[i - main] and gone[i - main] * 2 > total[i - main]:
+            out.add(rel[i - main])
+    return out
 
 
 def refilter(sample: PageSample, profile: Profile) -> list[Phrase]:

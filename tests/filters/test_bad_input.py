@@ -143,12 +143,35 @@ def test_a_tag_bomb_nested_past_the_parsers_limit_is_refused_not_emptied():
         extract(deep, profile="thesis")
     shallow = b"<html><body>" + b"<div>" * 1500 + b"<p>" + b"Text of the article. " * 40 + b"</p></body></html>"
     assert "Text of the article." in extract(shallow, profile="thesis").text
-    # the HTML5 parser keeps every level: nothing is lost, nothing to refuse
-    assert "Text of the article." in extract(deep).text
+    # the same limit for every profile (filters.limits): the HTML5 parser would keep every level, but what is
+    # refused once is refused everywhere (site learning's block paths grew with the depth)
+    with pytest.raises(ExtractionError, match="nested more than 2,048 deep"):
+        extract(deep)
+    assert "Text of the article." in extract(shallow).text
 
 
 def test_a_tag_bomb_is_refused_before_the_html5_parser():
     """lexbor's time grows with the square of the depth (100,000 nested <div>: 19 s): such a page is refused."""
     bomb = b"<html><body>" + b"<div>" * 100_000 + b"<p>" + b"Text of the article. " * 40 + b"</p></body></html>"
+    with pytest.raises(ExtractionError, match="nested more than 2,048 deep"):
+        extract(bomb)
+
+
+@pytest.mark.parametrize("attribute", ["class=' '", "id='\t'", "class=' ' id=' \n'"])
+def test_a_block_whose_class_or_id_is_only_white_space_is_read(attribute):
+    """A class or id of white space only is no name (it crashed the sibling-sections rule: IndexError)."""
+    p = "<p>" + "This is a sentence of the article that is long enough to count as text. " * 4 + "</p>"
+    page = (
+        f"<html><body><div class='nav'><a href=/a>Home</a></div><div><div {attribute}>{p * 5}</div></div>"
+        "<div class='foot'>Copyright</div></body></html>"
+    )
+    assert "long enough to count as text" in extract(page).text
+
+
+def test_a_closed_tag_bomb_is_refused_before_the_html5_parser():
+    """100,000 nested <div> closed again cost lexbor 26 s as well as unclosed ones; both are refused."""
+    bomb = (
+        b"<html><body>" + b"<div>" * 100_000 + b"<p>Text of the article.</p>" + b"</div>" * 100_000 + b"</body></html>"
+    )
     with pytest.raises(ExtractionError, match="nested more than 2,048 deep"):
         extract(bomb)

@@ -6,23 +6,30 @@ blocks, <br>, <meta> and comments in odd places, processing instructions, deep n
 HTML, for the built-in profiles and for custom ones that switch on the branches the built-ins leave off.
 ``filters.html5.segment`` likewise against the HTML5 walk of commit 28b6e47 (reference_html5_segment.py),
 with the blocks (tags, parents, class/id/role, links) and each phrase's block as well: both its walks, the
-compiled one (filters/_html5_walk.pyx, which must be built here) and the Python one it falls back to, also
-against each other on the real pages of the shared datasets.
+compiled one (filters/_html5_walk.pyx, which must be built wherever a C compiler is) and the Python one it falls
+back to, also against each other on the real pages of the shared datasets.
 ``tokenize`` (ASCII pattern when no letter is outside ASCII) against the Unicode pattern alone.
 """
 
 import gzip
 import logging
+import os
 import re
+import shlex
+import shutil
+import subprocess
 import sys
+import sysconfig
+import tomllib
 
 import pytest
+import selectolax
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import filters
 from filters import get_profile, html5
-from filters.pipeline import _TOKEN_RE, _count_controls, _norm, parse_html, segment, tokenize
+from filters.pipeline import _TOKEN_RE, _count_controls, _norm, extract, parse_html, segment, tokenize
 from filters.stopwords import ENGLISH
 
 from .reference_html5_segment import reference_html5_segment
@@ -109,18 +116,114 @@ def assert_same_html5(html: str):
         assert _html5_facts(*html5.python_segment(tree, prof)) == expected, (prof.name, html)
 
 
-def test_the_compiled_walk_is_built_and_in_use():
+def c_compiler() -> str | None:
+    """The C compiler setuptools builds the walk with ($CC, else the one Python was built with), where it is found."""
+    words = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "")
+    return shutil.which(words[0]) if words else None
+
+
+@pytest.fixture
+def compiled_walk():
+    """The compiled walk; its tests skip only where it cannot be built (the README's install without a compiler),
+    and fail where it could be and is not in use (a build that silently failed, a self-check that refused it)."""
+    if html5.COMPILED_WALK is None and c_compiler() is None:
+        pytest.skip("compiled walk not built: no C compiler (CC, sysconfig's CC): the Python walk is in use")
+    assert html5.COMPILED_WALK is not None, (
+        f"a C compiler is here ({c_compiler()}) but the compiled walk is not in use: "
+        "run `pip install -e .` and read its output, and the warnings filters.html5 logged"
+    )
+    return html5.COMPILED_WALK
+
+
+def test_the_compiled_walk_is_built_and_in_use(compiled_walk):
     # `pip install -e .` compiles it (setup.py); without it every page takes the slower Python walk
-    assert html5.COMPILED_WALK is not None, "filters/_html5_walk.pyx is not compiled: run `pip install -e .`"
     # its layout check reads selectolax's node objects only, and refuses anything else
     tree = html5.parse("<p>x</p>")
     p = tree.css_first("p")
-    assert html5.COMPILED_WALK.layout_ok(p, tree)
-    assert not html5.COMPILED_WALK.layout_ok(tree, tree)
-    assert not html5.COMPILED_WALK.layout_ok(p, html5.parse("<p>x</p>"))
+    assert compiled_walk.layout_ok(p, tree)
+    assert not compiled_walk.layout_ok(tree, tree)
+    assert not compiled_walk.layout_ok(p, html5.parse("<p>x</p>"))
 
 
-def test_a_compiled_walk_built_from_another_source_is_not_used(tmp_path):
+def test_selectolax_is_pinned_to_the_release_whose_structs_the_walk_declares():
+    # the compiled walk redeclares lexbor's structs: a selectolax release with other layouts must not be installed
+    root = html5.Path(html5.__file__).parent.parent
+    deps = tomllib.loads((root / "pyproject.toml").read_text())["project"]["dependencies"]
+    (pin,) = [d for d in deps if d.startswith("selectolax")]
+    declared = re.search(r'^SELECTOLAX_VERSION = "(.+)"$', (root / "filters" / "_html5_walk.pyx").read_text(), re.M)
+    assert declared is not None
+    assert pin == f"selectolax=={declared[1]}"
+    assert selectolax.__version__ == declared[1]
+
+
+STORY_PAGE = (
+    "<html><head><title>Council approves cycle lanes</title></head><body>"
+    "<nav><a href=/>Home</a> <a href=/news>News</a></nav><article><h1>Council approves cycle lanes</h1>"
+    "<p>The city council voted on Tuesday to build protected cycle lanes along the whole of the ring road.</p>"
+    "<p>Work is due to start in the spring and to take about eighteen months, the <a href=/c>council</a> said.</p>"
+    "</article><aside class=related><a href=/a>Other story</a></aside><footer>(c) The Times</footer></body></html>"
+)
+
+
+def _extraction(html: str):
+    result = extract(html, url="https://news.example.com/a")
+    return result.to_dict(), result.blocks
+
+
+def test_a_failed_self_check_falls_back_to_the_python_walk_with_a_warning(compiled_walk, monkeypatch, caplog):
+    expected = _extraction(STORY_PAGE)
+
+    def one_phrase_short(tree, profile):  # what a changed struct layout could make the compiled walk miss
+        phrases, title, blocks = html5.python_segment(tree, profile)
+        return phrases[1:], title, blocks
+
+    with caplog.at_level(logging.WARNING, logger="filters.html5"):
+        assert html5._load_compiled_walk(reference=one_phrase_short) is None
+    assert "not used (its output differs from the Python walk's)" in caplog.text
+    monkeypatch.setattr(html5, "COMPILED_WALK", None)  # as the import would have set it
+    assert _extraction(STORY_PAGE) == expected
+
+
+def test_a_self_check_that_raises_falls_back_instead(compiled_walk, caplog):
+    def broken(tree, profile):
+        raise MemoryError("lexbor")
+
+    with caplog.at_level(logging.WARNING, logger="filters.html5"):
+        assert html5._load_compiled_walk(reference=broken) is None
+    assert "the compiled HTML5 walk's checks raised" in caplog.text and "MemoryError: lexbor" in caplog.text
+
+
+def test_another_selectolax_release_is_refused_before_its_structs_are_read(compiled_walk, monkeypatch, caplog):
+    def read_structs(*args):
+        raise AssertionError("the self-check read lexbor's structs under another selectolax release")
+
+    for name in ("layout_ok", "node_count", "wrap", "segment"):
+        monkeypatch.setattr(compiled_walk, name, read_structs)
+    with caplog.at_level(logging.WARNING, logger="filters.html5"):
+        assert html5._load_compiled_walk(selectolax_version="1.0.3") is None
+    assert f"declares the structs of selectolax {compiled_walk.SELECTOLAX_VERSION}, and 1.0.3 is installed" in (
+        caplog.text
+    )
+
+
+def test_a_compiled_walk_that_cannot_bind_to_selectolax_falls_back(compiled_walk):
+    # a selectolax whose LexborNode is not the type the walk binds to: importing the walk raises TypeError, not
+    # ImportError, and the filters must import all the same; in a new process, as an extension module's
+    # initialisation runs once per process
+    code = (
+        "import selectolax.lexbor as lexbor; lexbor.LexborNode = None\n"
+        "from filters import extract, html5\n"
+        "assert html5.COMPILED_WALK is None\n"
+        f"print(extract({STORY_PAGE!r}).text)\n"
+    )
+    root = html5.Path(html5.__file__).parent.parent
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "filters/_html5_walk could not be imported" in done.stderr and "TypeError" in done.stderr
+    assert done.stdout.strip() == extract(STORY_PAGE).text
+
+
+def test_a_compiled_walk_built_from_another_source_is_not_used(compiled_walk, tmp_path):
     source = tmp_path / "_html5_walk.pyx"
     source.write_text(
         html5.Path(html5.__file__).with_name("_html5_walk.pyx").read_text() + "# edited after the build\n"
@@ -128,13 +231,13 @@ def test_a_compiled_walk_built_from_another_source_is_not_used(tmp_path):
     with pytest.warns(RuntimeWarning, match="not the source"):
         assert html5._load_compiled_walk(source) is None
     source.write_text(html5.Path(html5.__file__).with_name("_html5_walk.pyx").read_text())  # the same text: used
-    assert html5._load_compiled_walk(source) is html5.COMPILED_WALK
+    assert html5._load_compiled_walk(source) is compiled_walk
 
 
 def test_without_the_compiled_walk_the_python_walk_is_used_and_said(monkeypatch, caplog):
     # as if it could not be built
     monkeypatch.setitem(sys.modules, "filters._html5_walk", None)
-    monkeypatch.delattr(filters, "_html5_walk")
+    monkeypatch.delattr(filters, "_html5_walk", raising=False)  # absent where it was never built
     with caplog.at_level(logging.WARNING, logger="filters.html5"):
         assert html5._load_compiled_walk() is None
     assert "not compiled" in caplog.text
