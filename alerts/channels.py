@@ -5,29 +5,55 @@ subscriber can read on their subscriptions page; nothing is swallowed.
 
 Notification URLs and private addresses (SSRF): like WebMon's sites, a URL whose host is loopback, private,
 link-local or otherwise refused by ``monitor.net.address_allowed`` is refused unless a superuser allowed
-private addresses on the subscription. The URL's host is checked when the URL is saved and before each send,
-for a clear message (services with a fixed endpoint, Slack, Discord, Telegram…, carry tokens where a host would
-be, so only URLs whose Apprise template has a ``{host}``); and every connection Apprise makes while sending is
-held to the same rule where the name is resolved (alerts/guard.py), so DNS rebinding, redirects and fixed
-endpoints are covered too.
+private addresses on the subscription. A notification string may hold several URLs: it is split as Apprise
+splits it when sending (``parse_urls``), and each URL is checked when the string is saved and before each send,
+for a clear message: its scheme must be one of :data:`SCHEMES` (network services WIMS supports; never one that
+delivers on this machine, such as ``syslog://``), no parameter may read a file on this machine
+(:data:`LOCAL_PARAMETERS`), and its host (services with a fixed endpoint, Slack, Discord, Telegram…, carry
+tokens where a host would be, so only URLs whose Apprise template has a ``{host}``) and every host its
+parameters name (``mailto``'s ``smtp=``, any URL given as a parameter) are held to the address rule. Every
+connection Apprise makes while sending is held to the same rule where the name is resolved (alerts/guard.py), so
+DNS rebinding, redirects and fixed endpoints are covered too.
 """
 
 from __future__ import annotations
 
 import functools
 import logging
+import re
 import smtplib
 import socket
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 import apprise
+from apprise.utils.parse import parse_url, parse_urls
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 
 from alerts import guard
 from monitor.net import address_allowed
 
-__all__ = ["DeliveryError", "Message", "check_notify_url", "send_email", "send_notification"]
+__all__ = ["SCHEMES", "DeliveryError", "Message", "check_notify_url", "send_email", "send_notification"]
+
+#: The Apprise services WIMS sends to: network services reached at a host or service the subscriber names.
+#: Whatever else Apprise knows is refused, first of all what delivers on this machine (syslog://, the desktop's
+#: dbus:// or windows://): each scheme here had its parameters reviewed for hosts and files (below).
+SCHEMES = frozenset(
+    {
+        *("json", "jsons", "xml", "xmls", "form", "forms"),  # webhooks
+        *("ntfy", "ntfys", "gotify", "gotifys", "pover"),  # push services
+        *("slack", "discord", "tgram", "workflow", "workflows"),  # chat: Slack, Discord, Telegram, Microsoft Teams
+        *("matrix", "matrixs", "mmost", "mmosts", "rocket", "rockets"),  # chat servers: Matrix, Mattermost, Rocket.Chat
+        *("mailto", "mailtos"),  # e-mail through an SMTP server
+    }
+)
+#: parameters whose value is a host (or host:port) the service connects to; a parameter whose value is a URL
+#: is checked too, whatever its name
+HOST_PARAMETERS = frozenset({"smtp"})
+#: parameters that make Apprise read a file on this machine (or fetch one itself): a template (Slack, Discord,
+#: Telegram, Teams) or PGP keys (e-mail); their content would go to the service
+LOCAL_PARAMETERS = frozenset({"template", "pgppub", "pgpprv"})
 
 
 class DeliveryError(Exception):
@@ -46,35 +72,97 @@ class Message:
     headers: dict[str, str] = field(default_factory=dict)
 
 
-def _plugin(url: str):
-    plugin = apprise.Apprise.instantiate(url.strip())
-    if plugin is None:
-        raise DeliveryError(
-            "Apprise cannot read this notification URL: check its scheme and parts "
-            "(see https://github.com/caronc/apprise/wiki, e.g. json://host/path or ntfys://ntfy.sh/topic).",
-            transient=False,
-        )
-    return plugin
+def split_urls(text: str) -> list[str]:
+    """The URLs of a notification string, split as ``Apprise.add`` splits it (spaces, commas, semicolons, lines)."""
+    return parse_urls(text or "")
 
 
-def check_notify_url(url: str, allow_private: bool = False) -> str:
-    """The service's name if Apprise reads ``url`` and its host may be reached; else DeliveryError."""
-    plugin = _plugin(url)
+def _refused_addresses(host: str, port: int, allow_private: bool) -> list[str]:
+    try:
+        addresses = {str(info[4][0]) for info in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)}
+    except (OSError, UnicodeError):
+        return []  # unresolvable now: the send will fail and say so
+    return sorted(a for a in addresses if not _allowed(a, allow_private))
+
+
+def _named_hosts(plugin, params: dict[str, str]) -> list[tuple[str, str, int]]:
+    """(where, host, port) of each host the URL names: its own, then its parameters'."""
+    hosts = []
     host = getattr(plugin, "host", None)
     if host and "host" in getattr(plugin, "template_tokens", {}):
-        port = getattr(plugin, "port", None) or 0
-        try:
-            addresses = {info[4][0] for info in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)}
-        except (OSError, UnicodeError):
-            addresses = set()  # unresolvable now: the send will fail and say so
-        refused = sorted(a for a in addresses if not address_allowed(str(a), allow_private))
+        hosts.append(("", str(host), int(getattr(plugin, "port", None) or 0)))
+    for key, value in params.items():
+        name = key.lstrip("+-:")  # Apprise's prefixes for extra headers and payload fields
+        if name in HOST_PARAMETERS or "://" in value:
+            try:
+                parts = urlsplit(value if "://" in value else f"//{value}")
+                named, port = parts.hostname, parts.port or 0
+            except ValueError:
+                named, port = value, 0  # unreadable: Apprise will not connect to it either
+            if named:
+                hosts.append((f"In the {name} parameter, ", named, port))
+    return hosts
+
+
+def _unreadable() -> DeliveryError:
+    return DeliveryError(
+        "Apprise cannot read this notification URL: check its scheme and parts "
+        "(see https://github.com/caronc/apprise/wiki, e.g. json://host/path or ntfys://ntfy.sh/topic).",
+        transient=False,
+    )
+
+
+def _check_one(url: str, allow_private: bool) -> str:
+    """The service's name if WIMS sends to ``url`` (one URL); else DeliveryError."""
+    # scheme and parameters first: instantiating a plugin may already read the files its parameters name
+    parsed = parse_url(url, verify_host=False) if "://" in url else None
+    if parsed is None:
+        raise _unreadable()
+    scheme = str(parsed["schema"]).lower()
+    if scheme not in SCHEMES:
+        raise DeliveryError(
+            f"{scheme}:// is not a notification service WIMS sends to (it sends over the network only, never to "
+            f"this machine's logs or desktop); use one of {', '.join(f'{s}://' for s in sorted(SCHEMES))}.",
+            transient=False,
+        )
+    params = {str(k): str(v) for k, v in (parsed.get("qsd") or {}).items()}
+    local = sorted(LOCAL_PARAMETERS & set(params))  # (a prefixed key is a header or payload field, not these)
+    if local:
+        raise DeliveryError(
+            f"The {local[0]} parameter makes Apprise read a file on this machine (or fetch one): "
+            "WIMS does not allow it in notification URLs.",
+            transient=False,
+        )
+    plugin = apprise.Apprise.instantiate(url)
+    if plugin is None:
+        raise _unreadable()
+    for where, host, port in _named_hosts(plugin, params):
+        refused = _refused_addresses(host, port, allow_private)
         if refused:
             raise DeliveryError(
-                f"{host} resolves to {', '.join(map(str, refused))}, a loopback, private or otherwise internal "
+                f"{where}{host} resolves to {', '.join(refused)}, a loopback, private or otherwise internal "
                 "address; only a superuser may allow private addresses for a subscription.",
                 transient=False,
             )
     return str(getattr(plugin, "service_name", "") or type(plugin).__name__)
+
+
+def check_notify_url(url: str, allow_private: bool = False) -> str:
+    """The services' names if WIMS sends to every URL of ``url`` (as Apprise splits it); else DeliveryError,
+    naming the URL when the string holds several."""
+    urls = split_urls(url)
+    if not urls:
+        raise DeliveryError("Give the notification URL to send to.", transient=False)
+    names = []
+    for position, one in enumerate(urls, 1):
+        try:
+            names.append(_check_one(one, allow_private))
+        except DeliveryError as exc:
+            if len(urls) == 1:
+                raise
+            shown = re.sub(r"//[^/@]*@", "//…@", one.split("?", 1)[0])  # no password or query (tokens) echoed
+            raise DeliveryError(f"URL {position} of {len(urls)} ({shown}): {exc}", transient=False) from exc
+    return ", ".join(names)
 
 
 def _allowed(address: str, allow_private: bool) -> bool:
@@ -84,7 +172,7 @@ def _allowed(address: str, allow_private: bool) -> bool:
 def send_notification(url: str, message: Message, allow_private: bool = False) -> None:
     check_notify_url(url, allow_private)
     notifier = apprise.Apprise()
-    notifier.add(url.strip())
+    notifier.add(split_urls(url))  # the URLs checked, split once
     allowed = functools.partial(_allowed, allow_private=allow_private)
     with apprise.LogCapture(level=logging.WARNING) as log, guard.only_addresses(allowed):
         ok = notifier.notify(title=message.subject, body=message.markdown, body_format=apprise.NotifyFormat.MARKDOWN)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -14,7 +15,7 @@ from classifier import selectors as workspace
 from classifier.models import Classification, Folder, Rule
 from feeds.saved_searches import saved_search_feed_url
 from feeds.syndication import folder_feed_url
-from monitor.models import Article, Site
+from monitor.models import Article, Site, check_site_change
 from search.models import SavedSearch
 from search.query import QuerySyntaxError, parse
 
@@ -300,8 +301,9 @@ class SavedSearchSerializer(serializers.ModelSerializer):
 # --------------------------------------------------------------------------- sites
 class SiteSerializer(serializers.ModelSerializer):
     """A site as the admin's form edits it: the model's validators (URLs, regular expressions, the polling
-    interval's minimum, unique name and home page) plus the admin's rule that only a superuser decides whether a
-    site may reach private addresses (it opens the local network to whoever can edit the site's URLs)."""
+    interval's minimum, unique name and home page) plus the admin's rule (monitor.models.check_site_change) that
+    only a superuser decides whether a site may reach private addresses, and changes the URLs of a site that may
+    (the allowance opens the local network to whoever can edit them)."""
 
     class Meta:
         model = Site
@@ -335,9 +337,9 @@ class SiteSerializer(serializers.ModelSerializer):
     def validate_feed_url(self, value: str) -> str:
         return canonical_url(value)
 
-    def validate_allow_private_addresses(self, value: bool) -> bool:
-        current = self.instance.allow_private_addresses if self.instance is not None else False
-        user = self.context["request"].user
-        if value != current and not user.is_superuser:
-            raise serializers.ValidationError("Only a superuser may change whether a site reaches private addresses.")
-        return value
+    def validate(self, attrs: dict) -> dict:
+        try:
+            check_site_change(self.instance, attrs, self.context["request"].user)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(exc.message_dict) from exc
+        return attrs

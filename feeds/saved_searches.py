@@ -5,7 +5,9 @@ ETag; 304 when it matches), then the rendered feed from the cache under that ver
 miss. The articles come from ``search.services.saved_search_articles`` (the same query as the search page),
 newest collected first. A feed is open when the saved search is public and not narrowed to a private
 folder; otherwise it needs an active FeedToken issued for that saved search, and anything else is a 404
-indistinguishable from a missing saved search. Categories name public folders only.
+indistinguishable from a missing saved search. An open feed publishes only the matches accepted in a public
+folder (feeds.syndication.publicly_accepted), whatever the search's folder; a token's feed publishes every
+match, as its owner sees them. Categories name public folders only.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from feeds.syndication import (
     FolderAtomFeed,
     FolderRssFeed,
     feed_items,
+    publicly_accepted,
     serve,
     tag_authority,
     xml_text,
@@ -69,6 +72,8 @@ class SavedSearchScope:
             matching = saved_search_articles(saved)
         except QuerySyntaxError:
             raise Http404("no such feed") from None
+        if not self.token:  # anonymous readers: folder privacy applies to every article, not just the search's folder
+            matching = publicly_accepted(matching)
         newest = list(matching.order_by("-collected_at", "-id").values_list("id", "collected_at")[:limit])
         rows = [(pk, pk, when) for pk, when in newest]
         categories: dict[int, list[str]] = {pk: [] for pk, _ in newest}
@@ -148,9 +153,9 @@ def saved_search_feed(request, saved_id: int, fmt: str):
     if saved is None:
         raise Http404("no such feed")
     token = request.GET.get("token") or None
+    row = FeedToken.lookup(token) if token else None
+    if row is not None and row.saved_search_id == saved.pk:  # its token opens every match, open feed or not
+        return serve(request, SavedSearchScope(fmt, saved, token), render=render_saved_search_feed)
     if feed_is_open(saved):
         return serve(request, SavedSearchScope(fmt, saved), render=render_saved_search_feed)
-    row = FeedToken.lookup(token) if token else None
-    if row is None or row.saved_search_id != saved.pk:
-        raise Http404("no such feed")
-    return serve(request, SavedSearchScope(fmt, saved, token), render=render_saved_search_feed)
+    raise Http404("no such feed")

@@ -37,7 +37,7 @@ from django.conf import settings
 from django.contrib.syndication.views import Feed
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import F, Q
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.http import Http404, HttpResponse, HttpResponseNotModified, HttpResponsePermanentRedirect
 from django.urls import reverse
 from django.utils import feedgenerator
@@ -136,6 +136,17 @@ def visible_q(grant: Folder | None, prefix: str = "") -> Q:
     """Folders a requester may see: public ones, plus the subtree of the folder its token opens."""
     q = Q(**{f"{prefix}public": True})
     return q | grant.subtree_q(prefix) if grant is not None else q
+
+
+def publicly_accepted(articles: QuerySet[Article]) -> QuerySet[Article]:
+    """The ``articles`` accepted in at least one public folder: all that a feed without a token may publish.
+    A folder's privacy covers its articles, not only its name: an article accepted only in private folders is
+    published by those folders' tokens alone, whatever a saved search on a public parent or no folder matches.
+    (A folder under a private one is private, so its own flag is enough.)"""
+    accepted_in_public = Classification.objects.filter(
+        case__article=OuterRef("pk"), state=ACCEPTED, folder__public=True
+    )
+    return articles.filter(Exists(accepted_in_public))
 
 
 # --------------------------------------------------------------------------- what a feed shows

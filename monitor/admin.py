@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django import forms
 from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
 from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -21,8 +23,24 @@ from wims.admin import ReadOnlyAdmin
 
 from . import services
 from .canonical import canonicalise
-from .models import Article, FetchAttempt, Host, RobotsFile, Site
+from .models import Article, FetchAttempt, Host, RobotsFile, Site, check_site_change
 from .tasks import enqueue, poll_site
+
+
+class SiteForm(forms.ModelForm):
+    """The site form, held to what only a superuser may change (monitor.models.check_site_change)."""
+
+    editor = None  # the signed-in user: SiteAdmin.get_form makes a subclass per request with it
+
+    def clean(self):
+        data = super().clean()
+        try:
+            # self.instance still holds the stored values here: the form's values reach it after clean()
+            check_site_change(self.instance if self.instance.pk else None, data, self.editor)
+        except ValidationError as exc:
+            for name, errors in exc.error_dict.items():
+                self.add_error(name if name in self.fields else None, errors)
+        return data
 
 
 @admin.register(Site)
@@ -42,6 +60,11 @@ class SiteAdmin(admin.ModelAdmin):
     search_fields = ("name", "home_url")
     actions = ["poll_now"]
     readonly_fields = Site.HEALTH_FIELDS
+    form = SiteForm
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        kwargs["form"] = type("SiteForm", (self.form,), {"editor": request.user})
+        return super().get_form(request, obj, change, **kwargs)
 
     def get_readonly_fields(self, request, obj=None):
         # Letting a site reach the local network is a superuser's decision (it opens the intranet to anyone who

@@ -9,6 +9,8 @@ lease that expires; the periodic dispatcher then enqueues the row again (see mon
 
 import re
 import zlib
+from collections.abc import Mapping
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -16,6 +18,8 @@ from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+
+from .canonical import canonicalise
 
 
 def _lines(text: str) -> list[str]:
@@ -113,6 +117,40 @@ class Site(models.Model):
         return _lines(self.exclude_patterns)
 
 
+#: the URLs a superuser's allowance of private addresses was given for (WebMon fetches them and their articles)
+PRIVATE_ACCESS_URL_FIELDS = ("home_url", "section_urls", "feed_url")
+
+
+def _comparable(name: str, value: Any) -> Any:
+    """A URL field's value as WebMon uses it: the canonical spelling saving stores, the section pages' lines."""
+    if name == "section_urls":
+        return _lines(value)
+    return (canonicalise(value) or value) if value else ""
+
+
+def check_site_change(site: Site | None, values: Mapping[str, Any], user) -> None:
+    """Refuse what only a superuser may change about ``site`` (None: a site being registered), a ValidationError
+    by field: whether it reaches private addresses, and, while it may, its URLs. The allowance was given for the
+    hosts those URLs name; another URL would open whatever it names on the local network. The admin's form and
+    the API's serializer both call this, with the values they are about to save."""
+    if user.is_superuser:
+        return
+    allowed = site.allow_private_addresses if site is not None else False
+    errors: dict[str, str] = {}
+    # a change is refused, not the value: a form or representation sent back unchanged keeps the allowance
+    if values.get("allow_private_addresses", allowed) != allowed:
+        errors["allow_private_addresses"] = "Only a superuser may change whether a site reaches private addresses."
+    if site is not None and allowed:
+        for name in PRIVATE_ACCESS_URL_FIELDS:
+            if name in values and _comparable(name, values[name]) != _comparable(name, getattr(site, name)):
+                errors[name] = (
+                    "A superuser allowed this site to reach private addresses for its current URLs: only a "
+                    "superuser may change its home page, section pages or feed. Ask one to make this change."
+                )
+    if errors:
+        raise ValidationError(errors)
+
+
 class Article(models.Model):
     """One article page collected from a site, identified by its canonical URL."""
 
@@ -124,6 +162,10 @@ class Article(models.Model):
         PROCESSED = "processed", "processed"
         FAILED = "failed", "failed"
         DUPLICATE = "duplicate", "duplicate of another article"
+
+    #: states whose stored page processing read through the filters' door (filters.limits): the only pages that
+    #: later stages (site learning, re-filtering, the filter view) read again; a refused page is refused everywhere
+    READ_STATES = (State.PROCESSED, State.DUPLICATE)
 
     site = models.ForeignKey(Site, on_delete=models.CASCADE, related_name="articles")
     url = models.URLField(max_length=2000, help_text="Canonical URL.")

@@ -237,6 +237,26 @@ def test_a_private_address_is_refused_at_send_time_without_a_superusers_allowanc
     assert row.state == Delivery.State.FAILED and "private" in row.error and not webhook.requests
 
 
+@pytest.mark.parametrize(
+    "notify_url",
+    ["syslog://", "json://93.184.215.14/hook json://127.0.0.1:{port}/second"],
+    ids=["local syslog", "a second private URL"],
+)
+def test_a_url_stored_before_the_checks_is_refused_at_send_time(
+    reader, editor, tree, make_article, suggest, webhook, notify_url
+):
+    """Saved without the form (an older release's checks, the admin): the send checks every URL again and
+    delivers to none, neither the local syslog nor a private second URL."""
+    notify_url = notify_url.format(port=webhook.port)
+    subscribe(reader, tree["health"], channel="apprise", notify_url=notify_url)
+    kb_services.accept(suggest(make_article(), tree["health"]), editor)
+    (result,) = scan_and_send()
+    assert not result.startswith("sent"), result
+    row = Delivery.objects.get()
+    assert row.state == Delivery.State.FAILED and not webhook.requests
+    assert "syslog://" in row.error or "127.0.0.1" in row.error, row.error
+
+
 def test_deleting_the_folder_or_the_article_takes_the_subscription_or_delivery_with_it(
     reader, editor, tree, make_article, suggest
 ):

@@ -123,7 +123,8 @@ def test_create_a_daily_digest_subscription(rc, reader, tree):
         ({}, "Choose a folder or a saved search"),
         ({"time_zone": "Mars/Olympus"}, "Mars/Olympus is not one of the available choices"),
         ({"channel": "apprise"}, "Give the notification URL"),
-        ({"channel": "apprise", "notify_url": "nonsense://what"}, "Apprise cannot read this notification URL"),
+        ({"channel": "apprise", "notify_url": "nonsense://what"}, "nonsense:// is not a notification service"),
+        ({"channel": "apprise", "notify_url": "json://"}, "Apprise cannot read this notification URL"),
         ({"channel": "apprise", "notify_url": "json://127.0.0.1:9/x"}, "only a superuser may allow private addresses"),
         ({"channel": "apprise", "notify_url": "json://localhost/x"}, "only a superuser may allow private addresses"),
         ({"channel": "apprise", "notify_url": "json://169.254.169.254/x"}, "only a superuser"),
@@ -139,6 +140,53 @@ def test_bad_input_is_refused_with_a_clear_message(rc, tree, fields, error):
     assert response.status_code == 400
     assert error in response.content.decode().replace("&#x27;", "'")
     assert not Subscription.objects.exists()
+
+
+PUBLIC = "json://93.184.215.14/hook"  # a public address, literal: no DNS needed
+
+
+@pytest.mark.parametrize(
+    ("notify_url", "error"),
+    [
+        # every URL of the string is checked, however Apprise splits them (spaces, commas, semicolons, lines)
+        (f"{PUBLIC} json://127.0.0.1:9/x", "127.0.0.1 resolves to 127.0.0.1"),
+        (f"{PUBLIC}, json://localhost/x", "only a superuser may allow private addresses"),
+        (f"{PUBLIC};json://10.1.2.3/x", "10.1.2.3"),
+        (f"{PUBLIC}\njson://", "URL 2 of 2 (json://): Apprise cannot read this notification URL"),
+        # a host named in a parameter is held to the rule of the URL's host
+        ("mailto://user:pw@93.184.215.14?smtp=127.0.0.1", "the smtp parameter"),
+        ("mailtos://user:pw@example.org?smtp=[::1]:2525", "::1"),
+        ("ntfys://93.184.215.14/topic?attach=http://169.254.169.254/latest/meta-data/", "the attach parameter"),
+        # nor a file of this machine sent to the service
+        ("discord://1234/abcd?template=/etc/passwd", "The template parameter"),
+        # only services that send over the network, and among them the ones WIMS supports
+        ("syslog://", "syslog:// is not a notification service WIMS sends to"),
+        ("syslog://user/?facility=local0", "syslog://"),
+        (f"{PUBLIC} syslog://", "syslog://"),
+        ("rsyslog://93.184.215.14", "rsyslog://"),
+    ],
+)
+def test_every_notification_url_its_parameters_and_its_scheme_are_checked(rc, tree, notify_url, error):
+    data = form_data(folder=tree["health"].pk, channel="apprise", notify_url=notify_url)
+    response = rc.post(reverse("alerts:create"), data)
+    assert response.status_code == 400, f"{notify_url!r} was accepted"
+    assert error in response.content.decode().replace("&#x27;", "'").replace("&quot;", '"')
+    assert not Subscription.objects.exists()
+
+
+def test_several_public_notification_urls_are_accepted_and_each_one_is_named_in_an_error(rc, tree):
+    urls = f"{PUBLIC}, mailto://user:pw@93.184.215.14?smtp=93.184.215.14"
+    response = rc.post(
+        reverse("alerts:create"), form_data(folder=tree["health"].pk, channel="apprise", notify_url=urls)
+    )
+    assert response.status_code == 302
+    assert Subscription.objects.get().notify_url == urls
+    mixed = f"{PUBLIC} json://127.0.0.1:9/x"
+    response = rc.post(
+        reverse("alerts:create"), form_data(folder=tree["health"].pk, channel="apprise", notify_url=mixed)
+    )
+    page = response.content.decode()
+    assert "URL 2 of 2" in page and "json://127.0.0.1:9/x" in page, "the user sees which URL is refused"
 
 
 def test_both_a_folder_and_a_saved_search_is_refused(rc, reader, tree):

@@ -124,3 +124,34 @@ def test_a_site_is_deactivated_never_deleted(api_as, site, other_site):
     assert Site.objects.count() == 2
     names = [row["name"] for row in client.get("/api/sites/").json()["results"]]
     assert names == ["Daily", "Weekly"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"section_urls": "https://daily.example/\nhttp://10.0.0.7/admin/"},
+        {"home_url": "http://192.168.1.1/"},
+        {"feed_url": "http://127.0.0.1:6379/"},
+    ],
+)
+def test_a_site_administrator_cannot_change_the_urls_of_a_site_allowed_private_addresses(api_as, site, change):
+    """The allowance was given for these URLs: an edit by a site administrator is refused, the site unchanged."""
+    Site.objects.filter(pk=site.pk).update(allow_private_addresses=True, section_urls="https://daily.example/")
+    before = Site.objects.get(pk=site.pk)
+    response = api_as("site_admin").patch(f"/api/sites/{site.pk}/", change, format="json")
+    assert response.status_code == 400, response.json()
+    [field] = change
+    assert "superuser" in str(response.json()[field])
+    after = Site.objects.get(pk=site.pk)
+    assert (after.home_url, after.section_urls, after.feed_url) == (
+        before.home_url,
+        before.section_urls,
+        before.feed_url,
+    )
+    assert after.allow_private_addresses
+    # a superuser may (the decision is theirs), and a site without the allowance is the site administrator's
+    assert api_as("superuser").patch(f"/api/sites/{site.pk}/", change, format="json").status_code == 200
+    Site.objects.filter(pk=site.pk).update(allow_private_addresses=False)
+    response = api_as("site_admin").patch(f"/api/sites/{site.pk}/", {"feed_url": "https://daily.example/rss"})
+    assert response.status_code == 200, response.json()

@@ -55,6 +55,15 @@ def test_subscribe_list_change_and_unsubscribe(api_as, kb, expert_with_address):
         ({"folder": "measles", "saved_search": "mine"}, "non_field_errors"),  # both
         ({"folder": "measles", "channel": "apprise"}, "notify_url"),  # a notification URL needs its URL
         ({"folder": "measles", "channel": "apprise", "notify_url": "json://127.0.0.1:8000/hook"}, "notify_url"),
+        (
+            {"folder": "measles", "channel": "apprise", "notify_url": "json://hooks.example/x json://127.0.0.1/y"},
+            "notify_url",
+        ),
+        (
+            {"folder": "measles", "channel": "apprise", "notify_url": "mailto://u:p@hooks.example?smtp=127.0.0.1"},
+            "notify_url",
+        ),
+        ({"folder": "measles", "channel": "apprise", "notify_url": "syslog://"}, "notify_url"),
         ({"folder": "measles", "time_zone": "Mars/Olympus"}, "time_zone"),
         ({"folder": "measles", "frequency": "hourly"}, "frequency"),
         ({"folder": "measles", "allow_private_addresses": True}, "allow_private_addresses"),  # a superuser's

@@ -48,6 +48,14 @@ def article(site, title, text, days_ago=0):
     return a
 
 
+def accepted(a, path="Health"):
+    """Accept the article in a public folder: what an open feed may publish."""
+    folder, _ = Folder.objects.get_or_create(path=path, defaults={"name": path})
+    case, _ = Case.objects.get_or_create(article=a)
+    Classification.objects.create(case=case, folder=folder, state="accepted")
+    return a
+
+
 def entries(response):
     assert response.status_code == 200, response.status_code
     etree.fromstring(response.content)  # well-formed XML
@@ -57,9 +65,9 @@ def entries(response):
 
 
 def test_public_saved_search_feed_lists_matches_newest_first(client, owner, site):
-    older = article(site, "Measles in the north", "measles cases", days_ago=2)
-    newer = article(site, "<script>Measles</script> update", "more measles & <b>more</b>")
-    article(site, "Cholera", "cholera only")
+    older = accepted(article(site, "Measles in the north", "measles cases", days_ago=2))
+    newer = accepted(article(site, "<script>Measles</script> update", "more measles & <b>more</b>"))
+    accepted(article(site, "Cholera", "cholera only"))
     saved = SavedSearch.objects.create(owner=owner, name="Measles watch", query="measles", public=True)
     for fmt in ("rss", "atom"):
         parsed = entries(client.get(saved_search_feed_url(saved, fmt)))
@@ -112,14 +120,44 @@ def test_a_public_search_narrowed_to_a_private_folder_is_not_open(client, owner,
     assert client.get(saved_search_feed_url(saved, "rss", token=token)).status_code == 200
 
 
+@pytest.mark.parametrize("narrowed_to_the_parent", [True, False], ids=["public parent", "no folder"])
+def test_an_open_feed_publishes_no_article_accepted_only_in_a_private_folder(
+    client, owner, site, narrowed_to_the_parent
+):
+    """Folder privacy holds for every article of an open feed, whatever the saved search's folder: an article is
+    published anonymously only when it is accepted in a public folder (the private subfolder's articles matched
+    a search on its public parent, and a search on no folder matched everything)."""
+    parent = Folder.objects.create(name="Health", path="Health")
+    secret = Folder.objects.create(name="Intel", path="Health/Intel", parent=parent, public=False)
+    hidden = article(site, "Flu in the ministry", "flu confidential")
+    shown = article(site, "Flu season", "flu public")
+    suggested = article(site, "Flu maybe", "flu suggested")
+    Classification.objects.create(case=Case.objects.create(article=hidden), folder=secret, state="accepted")
+    Classification.objects.create(case=Case.objects.create(article=shown), folder=parent, state="accepted")
+    Classification.objects.create(case=Case.objects.create(article=suggested), folder=parent, state="suggested")
+    article(site, "Flu unread", "flu unclassified")  # no folder at all: nobody published it
+    saved = SavedSearch.objects.create(
+        owner=owner, name="Flu", query="flu", folder=parent if narrowed_to_the_parent else None, public=True
+    )
+    for fmt in ("rss", "atom"):
+        response = client.get(saved_search_feed_url(saved, fmt))
+        assert [e.title for e in entries(response).entries] == ["Flu season"]
+        raw = response.content.decode()
+        assert hidden.url not in raw and "confidential" not in raw and "ministry" not in raw
+    # a token opens the saved search itself, as it did: every match
+    _, token = FeedToken.issue(None, "Alice", owner, saved_search=saved)
+    titles = {e.title for e in entries(client.get(saved_search_feed_url(saved, "rss", token=token))).entries}
+    assert {"Flu in the ministry", "Flu season", "Flu maybe"} <= titles
+
+
 def test_conditional_get_and_a_new_match_changes_the_version(client, owner, site):
-    article(site, "Flu", "flu")
+    accepted(article(site, "Flu", "flu"))
     saved = SavedSearch.objects.create(owner=owner, name="Flu", query="flu", public=True)
     url = saved_search_feed_url(saved, "rss")
     first = client.get(url)
     etag = first["ETag"]
     assert client.get(url, headers={"If-None-Match": etag}).status_code == 304
-    article(site, "More flu", "flu again")
+    accepted(article(site, "More flu", "flu again"))
     second = client.get(url, headers={"If-None-Match": etag})
     assert second.status_code == 200 and second["ETag"] != etag
     assert len(entries(second).entries) == 2
