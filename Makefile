@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-test
 BENCH_STAMP := $(VENV)/.installed-bench
 
-.PHONY: run test lint check soak bench-filters bench-mcrdr bench-kb bench-webmon bench-workspace bench-feeds bench-distribution clean
+.PHONY: run test lint check soak bench-filters bench-sources bench-mcrdr bench-kb bench-webmon bench-workspace bench-feeds bench-distribution clean
 
 $(STAMP): pyproject.toml setup.py filters/_html5_walk.pyx
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -34,6 +34,10 @@ lint: $(STAMP)
 
 bench-filters: $(BENCH_STAMP)
 	$(BIN)/python tests/bench/bench_filters.py
+
+## bench-sources: page kind (article or not) on wcxb-dev-kinds and crawl-to-the-future -> docs/benchmarks/sources.md
+bench-sources: $(STAMP)
+	$(BIN)/python tests/bench/bench_sources.py
 
 bench-mcrdr: $(BENCH_STAMP)
 	$(BIN)/python tests/bench/bench_mcrdr.py

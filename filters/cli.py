@@ -1,10 +1,12 @@
-"""Command line: ``python -m filters extract|learn|stats``.
+"""Command line: ``python -m filters extract|learn|stats|kind``.
 
 * ``extract PAGE [--explain]`` prints the core text of one page (``-`` = stdin);
   ``--explain`` lists every phrase with its decision.
 * ``learn DIR`` learns a site profile from a folder of pages and prints it as JSON.
 * ``stats DIR`` prints the breakdown of phrases by the filter that removed
   them, like the thesis's table of filtering results.
+* ``kind PAGE... [--url URL]`` prints one line per page, ``<path> <kind> <reason>``:
+  article, listing, forum, product, documentation, service or other (:mod:`filters.kind`).
 
 Pages may be ``.html``, ``.htm`` or gzip-compressed ``.html.gz`` files.
 """
@@ -20,8 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from . import sst
+from .kind import page_kind
 from .learning import learn_profile
-from .pipeline import ExtractionError, extract
+from .pipeline import ExtractionError, extract, read_page
 from .profiles import BUILTIN_PROFILES, Profile, get_profile
 
 PAGE_SUFFIXES = (".html", ".htm", ".html.gz", ".htm.gz", ".xhtml")
@@ -160,6 +163,22 @@ def cmd_stats(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_kind(args: argparse.Namespace) -> int:
+    if args.url and len(args.pages) > 1:
+        print("error: --url is the address of one page: give one page with it", file=sys.stderr)
+        return 2
+    failed = 0
+    for path in args.pages:
+        try:
+            verdict = page_kind(read_page(_read(path), content_type=args.content_type), args.url)
+        except (ExtractionError, OSError) as exc:
+            print(f"error: {path}: {exc}", file=sys.stderr)
+            failed += 1
+            continue
+        print(f"{path} {verdict.kind} {verdict.reason}", flush=True)
+    return 1 if failed else 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m filters", description="WIMS noise filters (thesis pipeline)")
     sub = ap.add_subparsers(dest="command", required=True)
@@ -186,6 +205,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--profile", help="built-in profile name or a profile JSON file (default: default)")
     p.add_argument("--learn", action="store_true", help="first learn the site's redundancy from the folder")
     p.set_defaults(func=cmd_stats)
+
+    p = sub.add_parser("kind", help="the kind of each page: article, listing, forum, product, documentation...")
+    p.add_argument("pages", nargs="+", metavar="page", help="HTML file (.html or .html.gz), or - for stdin")
+    p.add_argument("--url", help="the address the page was fetched from (default: its canonical link)")
+    p.add_argument("--content-type", help="HTTP Content-Type header value, for the charset")
+    p.set_defaults(func=cmd_kind)
 
     args = ap.parse_args(argv)
     command: Callable[[argparse.Namespace], int] = args.func  # one of the cmd_* above (set_defaults)

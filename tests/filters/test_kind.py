@@ -1,0 +1,248 @@
+"""The page kind (filters/kind.py): article or not, from metadata, URL and structure, on the one parse."""
+
+import gzip
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import filters
+from filters import html5
+from filters.kind import Kind, PageKind, gather, judge, metadata_kind, page_kind, url_shape
+
+ROOT = Path(__file__).resolve().parents[2]
+
+SENTENCES = [
+    "The city council voted on Tuesday to rebuild the old river bridge before the spring floods arrive.",
+    "Engineers told the council that the piers had been weakened by decades of ice and heavy traffic.",
+    "The work will close the bridge to cars for eight months, and buses will run on a temporary route.",
+    "Residents on both banks said they welcomed the decision but worried about the long detour.",
+    "The mayor said the city would publish the full schedule of the works on its website next week.",
+]
+BODY = "".join(f"<p>{s} {s}</p>" for s in SENTENCES * 2)
+
+
+def kind_of(html: str, url: str | None = None) -> PageKind:
+    return page_kind(filters.read_page(html), url)
+
+
+def ld(data: dict) -> str:
+    return f'<script type="application/ld+json">{json.dumps(data)}</script>'
+
+
+def page(head: str = "", body: str = "", title: str = "Example") -> str:
+    """A page of today (it has a viewport): its head's metadata and its body."""
+    viewport = '<meta name="viewport" content="width=device-width">'
+    return f"<html><head><title>{title}</title>{viewport}{head}</head><body>{body}</body></html>"
+
+
+def test_a_news_article_with_its_metadata_is_an_article():
+    html = page(
+        ld({"@context": "https://schema.org", "@type": "NewsArticle", "datePublished": "2025-09-04"})
+        + '<meta property="og:type" content="article">',
+        "<h1>Council votes to rebuild the river bridge before the spring floods</h1>"
+        "<div class=byline>By Jane Smith, September 4, 2025</div><div class=story>" + BODY + "</div>",
+    )
+    verdict = kind_of(html, "https://news.example.com/2025/09/04/council-votes-to-rebuild-the-bridge")
+    assert verdict.kind is Kind.ARTICLE and verdict.is_article
+    assert "schema.org NewsArticle" in verdict.reason and "score" in verdict.reason
+
+
+def test_an_article_without_metadata_is_one_by_its_structure():
+    html = page(body="<h1>How the river bridge will be rebuilt this spring</h1><div>" + BODY + "</div>")
+    verdict = kind_of(html, "https://example.org/blog/how-the-river-bridge-will-be-rebuilt")
+    assert verdict.kind is Kind.ARTICLE
+    assert "characters of prose in one body" in verdict.reason
+
+
+def test_an_old_page_with_paragraphs_parted_by_br_is_an_article():
+    text = "<br><br>".join(SENTENCES * 2)
+    html = (
+        "<html><head><title>Bridge to close for repairs</title></head><body><table><tr>"
+        "<td><a href=/>Home</a><br><a href=/world>World</a><br><a href=/sport>Sport</a><br><a href=/tv>TV</a></td>"
+        f"<td><font size=2>{text}</font></td></tr></table></body></html>"
+    )
+    verdict = kind_of(html)
+    assert verdict.kind is Kind.ARTICLE
+    assert "an old page without metadata" in verdict.reason
+
+
+def test_declared_types_settle_other_kinds():
+    product = page(ld({"@type": "Product", "name": "Wool runners", "offers": {"price": "98"}}), BODY)
+    assert kind_of(product) == PageKind(Kind.PRODUCT, "schema.org Product")
+    thread = page(ld({"@graph": [{"@type": "WebPage"}, {"@type": "DiscussionForumPosting"}]}), BODY)
+    assert kind_of(thread) == PageKind(Kind.FORUM, "schema.org DiscussionForumPosting")
+    group = page('<meta property="og:type" content="product.group">', BODY)
+    assert kind_of(group) == PageKind(Kind.LISTING, "og:type product.group")
+
+
+def test_a_review_that_marks_up_its_product_is_still_an_article():
+    html = page(
+        ld([{"@type": "Review"}, {"@type": "Product", "name": "Kettle"}]),
+        "<h1>The best kettles of 2025, tested for a month</h1>" + BODY,
+    )
+    assert kind_of(html).is_article
+
+
+def test_microdata_types_count_and_a_broken_json_ld_is_ignored():
+    html = page(
+        '<script type="application/ld+json">{"@type": "NewsArticle",</script>',
+        '<div itemscope itemtype="https://schema.org/Product"><span itemprop="price">12</span></div>' + BODY,
+    )
+    ev = gather(filters.read_page(html))
+    assert ev.ld_types == frozenset() and ev.item_types == {"Product"}
+    assert kind_of(html).kind is Kind.PRODUCT
+
+
+@pytest.mark.parametrize(
+    ("url", "kind", "reason"),
+    [
+        ("https://shop.example.com/products/wool-runner", Kind.PRODUCT, "a product's address"),
+        ("https://forum.example.com/t/bridge-closing-early/4411", Kind.FORUM, "a forum thread's address"),
+        ("https://example.com/docs/getting-started", Kind.DOCUMENTATION, "a documentation address"),
+        ("https://docs.example.com/guide", Kind.DOCUMENTATION, "a documentation site"),
+        ("https://www.example.com/", Kind.SERVICE, "a site's home page"),
+        ("https://www.example.com/en-us/", Kind.SERVICE, "a site's home page"),
+    ],
+)
+def test_addresses_that_name_another_kind(url, kind, reason):
+    assert kind_of(page(body="<h1>Bridge works</h1>" + BODY), url) == PageKind(kind, reason)
+
+
+def test_url_shape():
+    article = url_shape("https://news.example.com/2025/09/04/council-votes-to-rebuild-the-bridge/")
+    assert article.dated and article.slug_words == 6 and article.kind is None and not article.home
+    assert url_shape("https://blog.example.com/a-post").article_path
+    assert url_shape("https://example.com/category/news/").kind is Kind.LISTING
+    # an article's slug under /archives/ or /topics/ still names one article
+    assert url_shape("https://example.com/topics/gear/best-electric-scooters-for-commuting").kind is None
+    assert url_shape("https://example.com/archives/2025/12/16/vibe_coding.html").kind is None
+    assert url_shape("") == url_shape("")  # no address, no shape
+    assert not url_shape("https://example.com/?page=2").home
+
+
+def test_a_listing_of_headline_links_is_kept_out():
+    cards = "".join(
+        f'<article><h2><a href="/news/story-{i}">Story number {i} about the bridge</a></h2>'
+        f"<time>2025-09-0{i % 9 + 1}</time><p>A short teaser.</p></article>"
+        for i in range(12)
+    )
+    verdict = kind_of(page(body="<h1>News</h1>" + cards, title="News"), "https://example.com/news/")
+    assert verdict.kind is Kind.LISTING
+    assert not verdict.is_article
+
+
+def test_a_page_that_names_an_offer_and_nothing_of_an_article_is_a_service():
+    body = (
+        "<h1>Data Analytics Consulting Services</h1>"
+        + "".join(
+            f"<section><h2>Benefit {i}</h2><p>We help our clients turn their data into decisions with our team "
+            f"of experts, tailored to your business and its goals.</p></section>"
+            for i in range(6)
+        )
+        + '<a href="/contact">Contact us</a><button>Get a free quote</button>'
+    )
+    verdict = kind_of(page(body=body, title="Data Analytics Consulting Services"), "https://example.com/analytics")
+    assert verdict == PageKind(Kind.SERVICE, "names an offer, and nothing of an article")
+
+
+def test_code_blocks_without_a_date_are_documentation():
+    body = "<h1>Configuration</h1>" + "".join(
+        f"<p>Set the option in the configuration file, then restart the server.</p><pre>option = {i}</pre>"
+        for i in range(4)
+    )
+    verdict = kind_of(page(body=body), "https://example.com/configuration")
+    assert verdict == PageKind(Kind.DOCUMENTATION, "4 code blocks and no date")
+
+
+def test_a_page_without_text_is_other():
+    assert kind_of(page(body="<div id=app></div>")) == PageKind(Kind.OTHER, "almost no text")
+    assert kind_of("   ") == PageKind(Kind.OTHER, "almost no text")  # an empty page has no tree
+
+
+def test_the_canonical_link_stands_for_a_missing_url():
+    html = page('<link rel="canonical" href="https://shop.example.com/products/kettle">', BODY)
+    assert gather(filters.read_page(html)).url == "https://shop.example.com/products/kettle"
+    assert kind_of(html).kind is Kind.PRODUCT
+    assert kind_of(html, "https://example.com/blog/how-we-chose-a-kettle-for-the-office").is_article
+
+
+def test_the_plain_metadata_rule():
+    article = gather(filters.read_page(page('<meta property="og:type" content="article">', BODY)))
+    assert metadata_kind(article) == PageKind(Kind.ARTICLE, "og:type article")
+    bare = gather(filters.read_page(page(body="<h1>How the river bridge will be rebuilt</h1>" + BODY)))
+    assert metadata_kind(bare) == PageKind(Kind.OTHER, "no article metadata")
+    assert judge(bare).is_article  # what WIMS adds: the structure
+
+
+def test_the_kind_reuses_the_one_parse(monkeypatch):
+    parses = []
+    real = html5.parse
+    monkeypatch.setattr(html5, "parse", lambda text: parses.append(1) or real(text))
+    read = filters.read_page(page(body="<h1>Bridge</h1>" + BODY))
+    filters.extract(read)
+    page_kind(read, "https://example.com/news/bridge-works-begin-in-spring")
+    assert len(parses) == 1
+
+
+def test_every_reason_is_short():
+    for html in (page(body=BODY), page(body="<h1>x</h1>"), page(ld({"@type": "QAPage"}), BODY)):
+        verdict = kind_of(html)
+        assert verdict.reason and len(verdict.reason) < 160
+        assert str(verdict) == f"{verdict.kind} {verdict.reason}"
+
+
+# --------------------------------------------------------------------------- the command line
+
+
+def run(*args):
+    return subprocess.run(
+        [sys.executable, "-m", "filters", "kind", *map(str, args)], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
+
+
+def test_cli_prints_one_line_per_page(tmp_path):
+    article = tmp_path / "story.html"
+    article.write_text(page(ld({"@type": "NewsArticle"}), "<h1>Bridge</h1>" + BODY))
+    product = tmp_path / "kettle.html.gz"
+    product.write_bytes(gzip.compress(page(ld({"@type": "Product"}), BODY).encode()))
+    out = run(article, product)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith(f"{article} article schema.org NewsArticle")
+    assert lines[1] == f"{product} product schema.org Product"
+
+
+def test_cli_url_and_errors(tmp_path):
+    story = tmp_path / "story.html"
+    story.write_text(page(body="<h1>Bridge</h1>" + BODY))
+    out = run(story, "--url", "https://shop.example.com/products/bridge")
+    assert out.stdout == f"{story} product a product's address\n"
+    assert run(story, story, "--url", "https://example.com/").returncode == 2  # one address for two pages
+    binary = tmp_path / "image.html"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8)
+    out = run(binary, story)
+    assert out.returncode == 1
+    assert f"error: {binary}" in out.stderr and out.stdout.startswith(f"{story} ")
+
+
+# --------------------------------------------------------------------------- the datasets
+
+
+def test_held_out_figures_stay_at_the_report(datasets):
+    """The benchmark's held-out split (tests/bench/bench_sources.py), never tuned on, read as the report reads it.
+
+    Issue 33's targets (article recall >= 0.97, other pages kept out >= 0.90) are not met on it yet: this keeps
+    the committed report's figures from falling, and WIMS ahead of the plain metadata rule.
+    """
+    from tests.bench import bench_sources as bench
+
+    if not (datasets / bench.KINDS).is_dir() or not (datasets / bench.CTF).is_dir():
+        pytest.skip("wcxb-dev-kinds or crawl-to-the-future missing")
+    result = bench.run("held", root=datasets)
+    assert result.recall() >= bench.FLOOR_RECALL
+    assert result.kept_out() >= bench.FLOOR_KEPT_OUT
+    assert result.sites.ratio("all sites") >= bench.FLOOR_CTF_RECALL
+    assert result.recall() > result.recall(metadata=True) and result.kept_out() > result.kept_out(metadata=True)
