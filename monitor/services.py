@@ -21,12 +21,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from urllib import robotparser
 
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from protego import Protego
+
+from wims.worker import limit_exceeded
 
 from . import conf, politeness
 from .canonical import host_of, origin_of, same_site
@@ -87,7 +89,8 @@ def _record(
 
 # --------------------------------------------------------------------------- robots.txt
 
-_parsed_robots: dict[tuple[str, float], robotparser.RobotFileParser] = {}
+#: parsed robots.txt by (origin, fetched_at): RFC 9309 rules (wildcards, ``$``, longest match), as Scrapy reads them
+_parsed_robots: dict[tuple[str, float], Protego] = {}
 #: RFC 9309: crawlers must parse at least the first 500 KiB of a robots.txt; a longer one is cut (not refused)
 ROBOTS_MAX_BYTES = 512 * 1024
 #: robots.txt rows this process has read, by origin, used until they expire (saves a query per request)
@@ -121,14 +124,20 @@ def _robots(site: Site, origin: str) -> RobotsFile:
         status = exc.status or 0
         if exc.transient or (exc.status or 0) >= 500 or exc.status is None:
             ttl = conf.robots_error_ttl()  # unreachable: treat as "disallow all" for a while, then ask again
+        if exc.status is not None and 400 <= exc.status < 500:
+            # RFC 9309 2.3.1.3: "unavailable", everything allowed: the site is fine, so not a failed fetch (a
+            # 404 made every site without a robots.txt "degraded"); a 429 or 408 is asked again sooner
+            outcome, error = ("retry", str(exc)) if exc.transient else ("ok", "")
+        else:
+            outcome, error = "failed", str(exc)
         _record(
             site,
             FetchAttempt.Kind.ROBOTS,
             url,
-            "failed",
+            outcome,
             started=started,
             status=exc.status,
-            error=str(exc),
+            error=error,
             nbytes=exc.nbytes,
         )
     robots, _ = RobotsFile.objects.update_or_create(
@@ -152,17 +161,16 @@ def robots_allows(site: Site, url: str) -> bool:
         raise FetchError(
             f"robots.txt of {origin_of(url)} unreachable (status {robots.status})", transient=True, url=url
         )
-    if robots.status >= 400:  # no robots.txt: everything allowed
+    if robots.status >= 400:  # no robots.txt (RFC 9309 "unavailable"): everything allowed
         return True
     key = (robots.origin, robots.fetched_at.timestamp())
     parser = _parsed_robots.get(key)
     if parser is None:
-        parser = robotparser.RobotFileParser()
-        parser.parse(robots.body.splitlines())
+        parser = Protego.parse(robots.body)
         if len(_parsed_robots) > 2000:
             _parsed_robots.clear()
         _parsed_robots[key] = parser
-    return parser.can_fetch(ROBOTS_AGENT, url)
+    return parser.can_fetch(url, ROBOTS_AGENT)
 
 
 def _hook(site: Site, article: Article | None = None):
@@ -233,19 +241,18 @@ def sweep(now=None, limit: int = 2000) -> Outcome:
     now = now or timezone.now()
     grace = now - timedelta(seconds=conf.sweep_grace())
     out = Outcome("swept")
-    # Expired leases: the worker died or hit its time limit. Put the row back and count the attempt.
-    Article.objects.filter(state=S.FETCHING, lease_until__lt=now, fetch_attempts__gte=conf.max_fetch_attempts()).update(
-        state=S.FAILED, lease_until=None, last_error="worker lost too many times"
-    )
-    Article.objects.filter(state=S.FETCHING, lease_until__lt=now).update(
-        state=S.PENDING, due_at=grace, lease_until=None
-    )
-    Article.objects.filter(
-        state=S.PROCESSING, lease_until__lt=now, process_attempts__gte=conf.max_process_attempts()
-    ).update(state=S.FAILED, lease_until=None, last_error="processing lost too many times")
-    Article.objects.filter(state=S.PROCESSING, lease_until__lt=now).update(
-        state=S.FETCHED, due_at=grace, lease_until=None
-    )
+    # Expired leases: the worker died or hit its time limit. Put the row back (the claim counted the attempt),
+    # or, when its deliveries have used up the attempts, quarantine it: a page that kills its worker is never
+    # delivered again until a site administrator asks (admin action "Fetch again").
+    for working, back, counter, limit in (
+        (S.FETCHING, S.PENDING, "fetch_attempts", conf.max_fetch_attempts()),
+        (S.PROCESSING, S.FETCHED, "process_attempts", conf.max_process_attempts()),
+    ):
+        expired = Article.objects.filter(state=working, lease_until__lt=now)
+        expired.filter(**{f"{counter}__gte": limit}).update(
+            state=S.FAILED, lease_until=None, last_error=quarantine_note(working, limit)
+        )
+        expired.update(state=back, due_at=grace, lease_until=None)
     # Rows due for a while with nobody working on them.
     for state, task in ((S.PENDING, "fetch"), (S.FETCHED, "process")):
         ids = list(
@@ -298,8 +305,9 @@ def poll_site(site_id: int) -> Outcome:
 
 
 def unexpected_error(exc: BaseException) -> str:
-    """The message a row or a site's health keeps for an error nobody foresaw."""
-    return f"unexpected error: {type(exc).__name__}: {exc}"[:2000]
+    """The message a row or a site's health keeps for an error nobody foresaw, or for the bound its task ran
+    into (wims/worker.py: "time limit: …", "memory limit: …")."""
+    return (limit_exceeded(exc) or f"unexpected error: {type(exc).__name__}: {exc}")[:2000]
 
 
 def run_claimed(article_id: int, state: str, working: str, counter: str, step: Callable[[int], Outcome]) -> Outcome:
@@ -483,6 +491,19 @@ def _finish_poll(
 CLAIM_TOLERANCE = timedelta(milliseconds=50)
 
 
+#: how a quarantined row's error starts (the site's health counts them)
+QUARANTINED = "quarantined:"
+
+
+def quarantine_note(working: str, attempts: int) -> str:
+    """The error of a row whose work killed or timed out its worker ``attempts`` times (see :func:`sweep`)."""
+    stage = "fetching" if working == S.FETCHING else "processing"
+    return (
+        f"{QUARANTINED} {stage} it took all {attempts} attempts, the last one lost with its worker (killed, or "
+        "past its time limit): not tried again until a site administrator uses “Fetch again”"
+    )
+
+
 def claim(article_id: int, state: str, working: str, counter: str) -> bool:
     """Move the article from ``state`` to ``working`` under a lease, counting the attempt in ``counter``.
 
@@ -495,8 +516,12 @@ def claim(article_id: int, state: str, working: str, counter: str) -> bool:
     # countdown both queued behind a busy worker) must not cut a backoff or a Retry-After short. The
     # retry's own countdown message never arrives early, and the sweep catches any row left behind.
     ready = Q(state=state) & Q(due_at__lte=now + CLAIM_TOLERANCE) if state == S.PENDING else Q(state=state)
+    # A lost lease is taken over only while attempts are left: the sweep quarantines the others, so that a
+    # redelivered message of a page that killed its worker cannot run it once more before the sweep does.
+    limit = conf.max_fetch_attempts() if counter == "fetch_attempts" else conf.max_process_attempts()
+    lost = Q(state=working, lease_until__lt=now, **{f"{counter}__lt": limit})
     return bool(
-        Article.objects.filter(Q(pk=article_id) & (ready | Q(state=working, lease_until__lt=now))).update(
+        Article.objects.filter(Q(pk=article_id) & (ready | lost)).update(
             state=working, lease_until=lease, **{counter: F(counter) + 1}
         )
     )

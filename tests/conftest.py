@@ -79,9 +79,16 @@ def database_url_for(settings_dict) -> str:
 
 
 class WorkerProcess:
-    """A `celery worker` subprocess; stop() ends it, kill() SIGKILLs it (crash tests)."""
+    """A `celery worker` subprocess; stop() ends it, kill() SIGKILLs it (crash tests).
 
-    def __init__(self, queues: str, concurrency: int, extra_env: dict | None = None, pool: str = "prefork"):
+    ``bare`` (the default) starts it without gossip, mingle and heartbeat, for a quick start; ``bare=False``
+    keeps them, as `runall` and the systemd units start production workers (their broadcast subscriptions
+    change what a broker outage does to the worker).
+    """
+
+    def __init__(
+        self, queues: str, concurrency: int, extra_env: dict | None = None, pool: str = "prefork", bare: bool = True
+    ):
         from django.db import connection
 
         self.hostname = f"test-{uuid.uuid4().hex[:8]}@%h"
@@ -107,9 +114,7 @@ class WorkerProcess:
                 pool,
                 "-n",
                 self.hostname,
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
+                *(("--without-gossip", "--without-mingle", "--without-heartbeat") if bare else ()),
                 "-l",
                 "info",
             ],

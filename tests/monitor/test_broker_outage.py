@@ -4,6 +4,11 @@ The test starts its own ``redis-server`` on a free port (append-only file on, as
 should run), the README's three workers against it, and plays beat through it; it stops Redis for
 WIMS_TEST_OUTAGE_SECONDS (60 by default, as the issue asks) while fetches are in flight, starts it again
 and publishes more articles. Every worker process must still be alive and every article processed once.
+
+The network worker as production runs it (threads, gossip and heartbeat on) holding unacknowledged messages
+with room for more, so that a BRPOP is outstanding when Redis goes away, died at once with
+``AttributeError: 'NoneType' object has no attribute 'hostname'`` (kombu's ``restore_unacked``, on a
+connection Celery had already collected; wims/kombu_fixes.py): the second test.
 """
 
 import os
@@ -70,10 +75,12 @@ def test_workers_survive_a_redis_outage_with_work_in_flight(demo, start_worker, 
     # slow article pages, so that fetches are in flight when Redis goes away
     for key in demo.sites:
         control(demo, key, "POST", "fault", mode="slow", seconds="1", count="all", path_prefix="/")
+    # The README's layout (runall, docs/deploy), gossip and heartbeat on: with 4 bare threads and no free one,
+    # no BRPOP was outstanding when Redis went away, and the net worker's crash (second test) went unseen.
     workers = {
-        "dispatch": start_worker(queues="celery", concurrency=1, pool="threads", extra_env=env),
-        "net": start_worker(queues="poll,fetch", concurrency=4, pool="threads", extra_env=env),
-        "process": start_worker(queues="process", concurrency=1, extra_env=env),
+        "dispatch": start_worker(queues="celery", concurrency=2, pool="threads", extra_env=env, bare=False),
+        "net": start_worker(queues="alerts,poll,fetch", concurrency=16, pool="threads", extra_env=env, bare=False),
+        "process": start_worker(queues="process", concurrency=1, extra_env=env, bare=False),
     }
     beat = Beat(redis_server.url)
     beat.start()
@@ -113,3 +120,34 @@ def test_workers_survive_a_redis_outage_with_work_in_flight(demo, start_worker, 
     assert not Article.objects.exclude(state="processed").exists()
     assert beat.refused > 0, "the outage was seen by the beat"
     assert {urlsplit(u).hostname for u in urls} == {urlsplit(s.home_url).hostname for s in sites}
+
+
+#: the crash came the moment Redis went away; a short outage hits it and keeps the test short
+SHORT_OUTAGE_SECONDS = min(OUTAGE_SECONDS, 15.0)
+
+
+def _send(url: str, name: str, args: tuple, **options) -> str:
+    from wims.celery import app
+
+    with Connection(url, connect_timeout=5) as conn:
+        return app.send_task(name, args, connection=conn, **options).id
+
+
+def test_the_network_worker_survives_a_redis_outage_holding_unacknowledged_messages(start_worker, redis_server):
+    env = {"CELERY_BROKER_URL": redis_server.url, "CELERY_RESULT_BACKEND": redis_server.url}
+    # As runall and docs/deploy/wims-worker-net.service start it: gossip, mingle and heartbeat on.
+    net = start_worker(queues="alerts,poll,fetch", concurrency=16, pool="threads", extra_env=env, bare=False)
+    # Held unacknowledged until due (a countdown message), with 15 threads free: a BRPOP stays outstanding.
+    held = [_send(redis_server.url, "wims.health_check", (f"held-{i}",), queue="fetch", countdown=3600) for i in (1, 2)]
+    wait_for(lambda: all(f"[{i}] received" in net.log() for i in held), timeout=30, message="messages held")
+    redis_server.stop()
+    time.sleep(SHORT_OUTAGE_SECONDS)
+    assert net.proc.poll() is None, f"the worker died in the outage:\n{net.log()[-4000:]}"
+    redis_server.start()
+    wait_for(lambda: net.log().count("Connected to redis") >= 2, timeout=60, message="the worker reconnected")
+    after = _send(redis_server.url, "wims.health_check", ("after",), queue="fetch")
+    wait_for(lambda: f"[{after}] succeeded" in net.log(), timeout=60, message="the task sent after the outage")
+    time.sleep(3)  # a second delivery would show by now
+    log = net.log()
+    assert log.count(f"[{after}] received") == 1 and log.count(f"[{after}] succeeded") == 1, "exactly once"
+    assert net.proc.poll() is None and "Unrecoverable error" not in log, log[-4000:]

@@ -143,7 +143,7 @@ def test_sweep_requeues_lost_messages_and_expired_leases(fast_env, monkeypatch):
     assert {("fetch", lost.pk, 0), ("fetch", crashed.pk, 0), ("process", unprocessed.pk, 0)} == queued
     doomed.refresh_from_db()
     busy.refresh_from_db()
-    assert doomed.state == "failed" and "worker lost" in doomed.last_error
+    assert doomed.state == "failed" and doomed.last_error.startswith("quarantined:")
     assert busy.state == "fetching"
     assert services.sweep().enqueue == [], "not again before the grace period has passed"
     # A message delivered twice does nothing the second time.

@@ -1,6 +1,6 @@
 """An error nobody foresaw (a bug, input no test imagined) in a poll, fetch or processing: the row is failed
 with the real message and freed, the site's health records it; nothing waits in a working state for its
-lease to run out ("worker lost too many times"). The errors are injected by replacing one inner step."""
+lease to run out (quarantined after the last attempt). The errors are injected by replacing one inner step."""
 
 import pytest
 
