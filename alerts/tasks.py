@@ -4,7 +4,8 @@
 the dispatcher's queue: database work only. It sends one ``alerts.send`` per subscription with something due,
 by name, on the ``alerts`` queue (CELERY_TASK_ROUTES), so a slow mail server or webhook never delays the
 dispatcher. Retries are the database's: a failed send puts its rows back with a backoff and the next scan
-sends them again (alerts/services.py), like WebMon's sweep.
+sends them again (alerts/services.py), like WebMon's sweep. Their time limits are in wims/settings.py
+(TASK_SOFT_TIME_LIMITS).
 """
 
 from celery import current_app, shared_task
@@ -14,7 +15,7 @@ from alerts import services
 SEND_TASK = "alerts.send"
 
 
-@shared_task(name="alerts.scan", time_limit=120, soft_time_limit=100)
+@shared_task(name="alerts.scan")
 def scan() -> str:
     due = services.scan()
     for subscription_id in due:
@@ -22,6 +23,6 @@ def scan() -> str:
     return f"{len(due)} subscriptions to send"
 
 
-@shared_task(name=SEND_TASK, time_limit=240, soft_time_limit=200)
+@shared_task(name=SEND_TASK)
 def send(subscription_id: int) -> str:
     return services.send(subscription_id)

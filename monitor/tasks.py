@@ -12,6 +12,9 @@ behind. Retries are scheduled by the services (exponential backoff with jitter, 
 countdown messages; a delay longer than MAX_COUNTDOWN is left to the sweep instead, because a countdown
 message is held unacknowledged by a worker until it is due.
 
+Time limits (soft, then hard) are declared for every task in one place, wims/settings.py
+(TASK_SOFT_TIME_LIMITS), with the workers' memory bounds.
+
 Polls and fetches never sleep long for a host's politeness slot: beyond WIMS_POLITENESS_MAX_WAIT they
 re-queue themselves with a countdown (a poll keeps the sources it already read, a fetch holds its host's
 slot), so their threads wait on the network only.
@@ -58,7 +61,7 @@ def enqueue(outcome: services.Outcome) -> None:
         current_app.send_task(TASK_NAMES[name], (pk,), countdown=countdown if countdown > 0 else None)
 
 
-@shared_task(name="monitor.dispatch_due_polls", time_limit=120, soft_time_limit=100)
+@shared_task(name="monitor.dispatch_due_polls")
 def dispatch_due_polls() -> str:
     """The one periodic entry (django-celery-beat, every 30 s): poll due sites, re-enqueue lost work."""
     outcome = services.dispatch_due_polls()
@@ -66,13 +69,13 @@ def dispatch_due_polls() -> str:
     return f"{outcome.detail}, {len(outcome.enqueue)} tasks"
 
 
-@shared_task(name="monitor.poll_site", time_limit=240, soft_time_limit=200)
+@shared_task(name="monitor.poll_site")
 def poll_site(site_id: int) -> str:
     """One poll, or one continuation of it: a busy host makes it store its progress and re-queue itself."""
     return finish(services.poll_site(site_id))
 
 
-@shared_task(name="monitor.fetch_article", time_limit=120, soft_time_limit=100)
+@shared_task(name="monitor.fetch_article")
 def fetch_article(article_id: int) -> str:
     outcome = services.fetch_article(article_id)
     if outcome.result in ("retry", "failed"):

@@ -12,12 +12,12 @@ from monitor.tasks import finish
 from . import learning, services
 
 
-@shared_task(name="processing.process_article", time_limit=120, soft_time_limit=100)
+@shared_task(name="processing.process_article")  # its bounds: TASK_SOFT_TIME_LIMITS (wims/settings.py)
 def process_article(article_id: int) -> str:
     return finish(services.process_article(article_id))
 
 
-@shared_task(name="processing.learn_site_profile", time_limit=300, soft_time_limit=270)
+@shared_task(name="processing.learn_site_profile")
 def learn_site_profile(site_id: int) -> str:
     """A new site's filter profile, learned once its first pages are stored; re-filters its articles."""
     return finish(learning.learn_site(site_id))

@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import fcntl
 import os
+import sys
 import threading
 import uuid
 from collections.abc import Callable
 from queue import Empty
-from time import monotonic
+from time import monotonic, sleep
 
 from kombu.exceptions import ChannelError
 from kombu.transport import filesystem, virtual
@@ -111,8 +112,36 @@ class Channel(filesystem.Channel):
         raise Empty()
 
 
+def _worker_stopping() -> bool:
+    """Whether this process is a Celery worker that was told to stop (by a signal, or remote control)."""
+    state = sys.modules.get("celery.worker.state")  # not imported: not a worker
+    return state is not None and any(
+        flag is not None and flag is not False for flag in (state.should_stop, state.should_terminate)
+    )
+
+
 class Transport(filesystem.Transport):
     Channel = Channel
+
+    def drain_events(self, connection, timeout=None):
+        """kombu's polling loop, but it gives up as soon as the worker is stopping.
+
+        A worker on this transport waits here up to 2 s at a time between two looks at its stop flag
+        (celery.worker.loops.synloop): each stop took that much longer.
+        """
+        started = monotonic()
+        interval = self.polling_interval
+        if timeout and interval and interval > timeout:
+            interval = timeout
+        while True:
+            try:
+                self.cycle.get(self._deliver, timeout=timeout)
+                return
+            except Empty:
+                if _worker_stopping() or (timeout is not None and monotonic() - started >= timeout):
+                    raise TimeoutError from None  # socket.timeout, what the worker loop expects
+                if interval is not None:
+                    sleep(interval)
 
     @property
     def default_connection_params(self):

@@ -4,8 +4,16 @@ import os
 
 from celery import Celery
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "wims.settings")
+from wims import kombu_fixes
 
-app = Celery("wims")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "wims.settings")
+# A Redis outage must not end a worker (a kombu/Celery 5.7.0 bug: wims/kombu_fixes.py).
+kombu_fixes.apply()
+
+# Its tasks fail with MemoryLimitExceeded, not MemoryError, which Celery takes for a broken worker (wims/worker.py).
+app = Celery("wims", task_cls="wims.worker:Task")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+# The workers' memory and time bounds and their clean stop: signal handlers, connected on import.
+from wims import worker  # noqa: E402, F401

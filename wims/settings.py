@@ -1,8 +1,9 @@
 """WIMS settings, read from the environment.
 
-Development (the default) runs on a SQLite file and an embedded filesystem broker under var/,
-so that `make run` needs no server. Production sets WIMS_ENV=production, SECRET_KEY,
-ALLOWED_HOSTS, DATABASE_URL (PostgreSQL) and CELERY_BROKER_URL (Redis); see the README.
+Development (WIMS_ENV=development, or DEBUG=1 as `make run` sets) runs on a SQLite file and an embedded
+filesystem broker under var/, so that `make run` needs no server. Production sets WIMS_ENV=production,
+SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL (PostgreSQL) and CELERY_BROKER_URL (Redis); see the README. With
+neither WIMS_ENV nor DEBUG set, a missing or weak SECRET_KEY or a wildcard ALLOWED_HOSTS refuses to start.
 """
 
 import os
@@ -29,20 +30,33 @@ DEBUG = env_bool("DEBUG", False)
 if PRODUCTION and DEBUG:
     raise ImproperlyConfigured("DEBUG must be off when WIMS_ENV=production")
 
+# Neither WIMS_ENV nor DEBUG says where this runs: a server started without its environment file looks like
+# this, so an unsafe secret key or host list is refused here as in production rather than guessed to be fine.
+# `make run` sets DEBUG=1 and the test suite WIMS_ENV=development (tests/settings.py).
+UNDECLARED = "WIMS_ENV" not in os.environ and not DEBUG
+_DECLARE = (
+    "neither WIMS_ENV nor DEBUG says this is a development machine: on a server set WIMS_ENV=production with "
+    "SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL and CELERY_BROKER_URL (docs/deploy/wims.env.example); on a "
+    "development machine set WIMS_ENV=development (or DEBUG=1)"
+)
+
 
 def _secret_key() -> str:
     key = os.environ.get("SECRET_KEY")
-    if key and PRODUCTION and (len(key) < 50 or len(set(key)) < 5 or key.startswith("django-insecure-")):
+    strict = PRODUCTION or UNDECLARED
+    if key and strict and (len(key) < 50 or len(set(key)) < 5 or key.startswith("django-insecure-")):
         # Django's own test of a strong key (check W009), refused instead of warned about: sessions, password
         # reset links and signed unsubscribe links all rest on it.
         raise ImproperlyConfigured(
             "SECRET_KEY is weak: use at least 50 random characters, e.g. "
-            'python -c "import secrets; print(secrets.token_urlsafe(50))"'
+            'python -c "import secrets; print(secrets.token_urlsafe(50))"' + (f"; {_DECLARE}" if UNDECLARED else "")
         )
     if key:
         return key
     if PRODUCTION:
         raise ImproperlyConfigured("SECRET_KEY must be set when WIMS_ENV=production")
+    if UNDECLARED:
+        raise ImproperlyConfigured(f"SECRET_KEY is not set, and {_DECLARE}")
     # Development: generate once and keep it, so sessions survive restarts.
     path = VAR_DIR / "secret_key"
     if not path.exists():
@@ -56,8 +70,11 @@ SECRET_KEY = _secret_key()
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "" if PRODUCTION else "127.0.0.1,localhost,[::1],testserver")
 if PRODUCTION and not ALLOWED_HOSTS:
     raise ImproperlyConfigured("ALLOWED_HOSTS must be set when WIMS_ENV=production")
-if PRODUCTION and any(host == "*" or host.startswith("*") for host in ALLOWED_HOSTS):
-    raise ImproperlyConfigured("ALLOWED_HOSTS must name this site's host names when WIMS_ENV=production, not '*'")
+if any(host == "*" or host.startswith("*") for host in ALLOWED_HOSTS):
+    if PRODUCTION:
+        raise ImproperlyConfigured("ALLOWED_HOSTS must name this site's host names when WIMS_ENV=production, not '*'")
+    if UNDECLARED:
+        raise ImproperlyConfigured(f"ALLOWED_HOSTS must name this site's host names, not '*': {_DECLARE}")
 # Production never falls back to the development defaults (a SQLite file, the embedded broker) by omission.
 for _name in ("DATABASE_URL", "CELERY_BROKER_URL"):
     if PRODUCTION and not os.environ.get(_name):
@@ -311,9 +328,39 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_TASK_TIME_LIMIT = 300
-CELERY_TASK_SOFT_TIME_LIMIT = 240
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Bounds of every task, applied by every worker however it is started (wims/worker.py). Time: at its soft limit
+# a task gets SoftTimeLimitExceeded and fails its row ("time limit"); TIME_LIMIT_GRACE later a prefork child
+# still running it is killed (a thread cannot be: threads pools have the soft limit only). Each hard limit stays
+# below its row's lease, so that the sweep never hands a task's row to another worker while it runs: an
+# article's WIMS_LEASE_SECONDS (180 s), a poll's POLL_RUN_LEASE (270 s), a delivery's lease (10 min).
+WIMS_TASK_TIME_LIMIT = env_int("WIMS_TASK_TIME_LIMIT", 100, minimum=1)
+TIME_LIMIT_GRACE = 20
+TASK_SOFT_TIME_LIMITS = {
+    "monitor.dispatch_due_polls": WIMS_TASK_TIME_LIMIT,
+    "monitor.fetch_article": WIMS_TASK_TIME_LIMIT,
+    "processing.process_article": WIMS_TASK_TIME_LIMIT,
+    "alerts.scan": WIMS_TASK_TIME_LIMIT,
+    "monitor.poll_site": 200,  # several section pages and a feed, each with its own timeouts
+    "alerts.send": 200,  # mail servers and webhooks
+    "processing.learn_site_profile": 270,  # 20 pages learned, then up to 200 articles filtered again
+}
+CELERY_TASK_SOFT_TIME_LIMIT = WIMS_TASK_TIME_LIMIT  # the tasks not listed (wims.health_check, Celery's own)
+CELERY_TASK_TIME_LIMIT = WIMS_TASK_TIME_LIMIT + TIME_LIMIT_GRACE
+# Annotations override what a task's decorator says: these are the limits the workers apply.
+CELERY_TASK_ANNOTATIONS = {
+    name: {"soft_time_limit": soft, "time_limit": soft + TIME_LIMIT_GRACE}
+    for name, soft in TASK_SOFT_TIME_LIMITS.items()
+}
+# Memory, in MB. WIMS_TASK_MEMORY_MB: the data a prefork pool child (processing) may hold; past it an allocation
+# raises MemoryError in the task, which fails its row ("memory limit"), rather than the kernel's OOM killer
+# taking a process of the machine. WIMS_MAX_MEMORY_PER_CHILD_MB: a child whose resident size went past it is
+# replaced after its task. WIMS_WORKER_MEMORY_MB: the data of a threads-pool worker (dispatch, network) as a
+# whole, all its threads' tasks together. The processing worker holds up to concurrency x WIMS_TASK_MEMORY_MB.
+WIMS_TASK_MEMORY_MB = env_int("WIMS_TASK_MEMORY_MB", 1024, minimum=128)
+WIMS_MAX_MEMORY_PER_CHILD_MB = env_int("WIMS_MAX_MEMORY_PER_CHILD_MB", 512, minimum=64)
+WIMS_WORKER_MEMORY_MB = env_int("WIMS_WORKER_MEMORY_MB", 2048, minimum=256)
+CELERY_WORKER_MAX_MEMORY_PER_CHILD = WIMS_MAX_MEMORY_PER_CHILD_MB * 1024  # KiB
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # Separate queues so that a slow site cannot starve the rest (see monitor/tasks.py). The one place that
 # says which queue each task goes to: tasks are also sent by name (monitor.tasks.enqueue). On Redis a worker

@@ -33,6 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "wims.settings")
+os.environ.setdefault("WIMS_ENV", "development")  # a benchmark on this machine (wims/settings.py)
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/wims")
 
 import django  # noqa: E402

@@ -36,6 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "wims.settings")
+os.environ.setdefault("WIMS_ENV", "development")  # a benchmark on this machine (wims/settings.py)
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/wims_bench")
 os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/5")
 os.environ.setdefault("CELERY_RESULT_BACKEND", "redis://127.0.0.1:6379/6")

@@ -99,7 +99,7 @@ def run_manage(*args, env_overrides: dict[str, str], timeout: float = 120) -> su
     # Scrub what the test session (or the e2e conftest) may have set, so the child sees only env_overrides.
     scrubbed = {
         *("SECRET_KEY", "ALLOWED_HOSTS", "DEBUG", "WIMS_ENV", "DJANGO_ALLOW_ASYNC_UNSAFE"),
-        *("DATABASE_URL", "CELERY_BROKER_URL"),
+        *("DATABASE_URL", "CELERY_BROKER_URL", "DJANGO_SETTINGS_MODULE"),
     }
     env = {k: v for k, v in os.environ.items() if k not in scrubbed}
     env.update(env_overrides)
@@ -145,6 +145,32 @@ def test_production_refuses_to_start_without_secret_key():
     assert "SECRET_KEY must be set" in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("override", "message"),
+    [
+        ({}, "SECRET_KEY is not set, and neither WIMS_ENV nor DEBUG says this is a development machine"),
+        ({"SECRET_KEY": "django-insecure-" + "k" * 50}, "SECRET_KEY is weak"),
+        ({"SECRET_KEY": "short-key"}, "SECRET_KEY is weak"),
+        ({"SECRET_KEY": STRONG_KEY, "ALLOWED_HOSTS": "*"}, "not '*'"),
+    ],
+    ids=["no-key", "django-insecure", "short-key", "wildcard"],
+)
+def test_without_wims_env_or_debug_unsafe_settings_refuse_to_start(override, message):
+    """A server started without its environment file (no WIMS_ENV, DEBUG off) started on a development key or
+    any host name, with warnings at most; it now refuses and says what to set. Development said so starts."""
+    result = run_manage("check", env_overrides=override)
+    assert result.returncode != 0, "started"
+    assert "ImproperlyConfigured" in result.stderr and message in result.stderr, result.stderr[-2000:]
+    assert "WIMS_ENV=production" in result.stderr and "WIMS_ENV=development (or DEBUG=1)" in result.stderr
+    for declared in ({"WIMS_ENV": "development"}, {"DEBUG": "1"}):
+        started = run_manage("check", env_overrides={**override, **declared})
+        assert started.returncode == 0, (declared, started.stderr[-2000:])
+
+
+def test_without_wims_env_safe_settings_start():
+    assert run_manage("check", env_overrides={"SECRET_KEY": STRONG_KEY}).returncode == 0
+
+
 def test_check_deploy_with_production_variables_reports_no_errors():
     result = run_manage(
         "check",
@@ -172,8 +198,8 @@ def test_production_never_creates_the_demo_login():
 
 
 def test_a_malformed_number_in_the_environment_is_named_in_the_error():
-    result = run_manage("check", env_overrides={"WIMS_FEED_ITEMS": "fifty"})
+    result = run_manage("check", env_overrides={"WIMS_ENV": "development", "WIMS_FEED_ITEMS": "fifty"})
     assert result.returncode != 0
     assert "WIMS_FEED_ITEMS='fifty' is not a whole number" in result.stderr
-    result = run_manage("check", env_overrides={"WIMS_FEED_ITEMS": "0"})
+    result = run_manage("check", env_overrides={"WIMS_ENV": "development", "WIMS_FEED_ITEMS": "0"})
     assert "WIMS_FEED_ITEMS='0' is below its minimum, 1" in result.stderr

@@ -1,10 +1,19 @@
 """runall's supervision: a child that dies is started again with a backoff; one that keeps failing right
-after its start stops everything with its exit code."""
+after its start stops everything with its exit code; a signal to the whole group stops everything cleanly."""
 
+import contextlib
+import os
+import re
+import signal
+import socket
+import subprocess
 import sys
 import threading
 import time
 from io import StringIO
+from pathlib import Path
+
+import pytest
 
 from wims.management.commands.runall import Supervisor
 
@@ -58,3 +67,104 @@ def test_a_child_that_keeps_failing_fast_stops_everything_with_its_exit_code():
     assert supervisor.restarts == 2, "two restarts, then the third fast exit gives up"
     assert "giving up" in out.getvalue()
     assert all(proc.poll() is not None for proc in supervisor.procs.values())
+
+
+def test_a_child_that_ignores_sigterm_is_killed_after_the_grace_period_and_the_log_says_so():
+    stubborn = python(
+        "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); print('up', flush=True); time.sleep(60)"
+    )
+    out = StringIO()
+    supervisor = Supervisor({"stubborn": stubborn}, out)
+    supervisor.start(handle_signals=False)
+    deadline = time.monotonic() + 20
+    while "up" not in out.getvalue() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    started = time.monotonic()
+    supervisor.stop(grace=0.5)
+    assert time.monotonic() - started < 5 and supervisor.procs["stubborn"].returncode == -signal.SIGKILL
+    assert "stubborn did not stop within 0.5 s of SIGTERM: killing it" in out.getvalue()
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _session(leader: int) -> list[int]:
+    """The live processes of the session ``leader`` started (pool children too, in process groups of their own)."""
+    pids = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # gone meanwhile
+        if fields[0] != "Z" and int(fields[3]) == leader:  # state, ppid, pgrp, session
+            pids.append(int(stat.parent.name))
+    return pids
+
+
+@pytest.mark.worker
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the processes from /proc (Linux)")
+@pytest.mark.parametrize(
+    "sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c: SIGINT to the group", "kill -- -PGID: SIGTERM to the group"]
+)
+def test_a_signal_to_the_process_group_stops_every_process_cleanly_within_5_s(sig, transactional_db, tmp_path):
+    """A terminal's Ctrl-C signals the whole foreground group, pool children included; so do `kill -- -PGID`
+    and `timeout`. Every process stops, idle, within 5 s, with no ERROR and no traceback: a pool child killed
+    by the group's SIGTERM used to log an ERROR and leave its worker hung at exit until runall killed it."""
+    from django.db import connection
+
+    from tests.conftest import ROOT, database_url_for
+
+    env = dict(
+        os.environ,
+        DATABASE_URL=database_url_for(connection.settings_dict),
+        WIMS_VAR_DIR=str(tmp_path),  # the demo sites' state file and the static folder, not the checkout's var/
+        PYTHONUNBUFFERED="1",
+    )
+    log_path = tmp_path / "runall.log"
+    addr, demo_port = f"127.0.0.1:{_free_port()}", str(_free_port())
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "manage.py",
+                "runall",
+                "--demo",
+                "--addr",
+                addr,
+                "--demo-port",
+                demo_port,
+                "--concurrency",
+                "2",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own session and process group, as a terminal's foreground job has
+        )
+    try:
+        deadline = time.monotonic() + 90
+        while log_path.read_text().count(" ready.") < 3 or "beat: Starting" not in log_path.read_text():
+            assert proc.poll() is None and time.monotonic() < deadline, f"not up:\n{log_path.read_text()}"
+            time.sleep(0.2)
+        time.sleep(1)  # idle
+        assert len(_session(proc.pid)) >= 9, "runall, web, three workers, two pool children, beat, demo sites"
+        os.killpg(proc.pid, sig)
+        signalled = time.monotonic()
+        while _session(proc.pid) and time.monotonic() - signalled < 20:
+            time.sleep(0.05)
+        took = time.monotonic() - signalled
+        proc.wait(timeout=5)
+        output = log_path.read_text()
+        assert not _session(proc.pid), f"still running 20 s after the signal:\n{output}"
+        assert took <= 5, f"every process stopped {took:.1f} s after the signal:\n{output}"
+        bad = [line for line in output.splitlines() if re.search(r"\bERROR\b|Traceback", line)]
+        assert not bad, f"{len(bad)} error lines:\n{output}"
+    finally:
+        for pid in _session(proc.pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        proc.wait(timeout=10)

@@ -1,8 +1,10 @@
 """Run WIMS in one foreground process group: web app, Celery workers, beat and, with ``--demo``, the demo news sites.
 
-`make run` ends with this command. Ctrl-C (or SIGTERM) stops every process. A process that dies is started
-again after a backoff, with the cause in the log; one that keeps dying right after its start stops
-everything and the command exits non-zero, so a broken set-up is never half up.
+`make run` ends with this command. Ctrl-C (or SIGTERM) stops every process, within a few seconds when idle:
+the terminal's SIGINT reaches every process of the group, then each gets SIGTERM from here; a Celery worker
+takes either as a warm shutdown, and its pool children, in a process group of their own, hear only from it.
+A process that dies is started again after a backoff, with the cause in the log; one that keeps dying right
+after its start stops everything and the command exits non-zero, so a broken set-up is never half up.
 """
 
 import os
@@ -37,8 +39,9 @@ class Command(BaseCommand):
             # Polls, fetches and alerts mostly wait on the network and on politeness delays: threads. Alerts
             # first: they are few, and someone waits for them.
             "worker-net": [*worker, "-Q", "alerts,poll,fetch", "-P", "threads", "-c", "16", "-n", "net@%h"],
-            # Processing (filters, inference) is CPU-bound: processes, acknowledged late.
-            "worker-process": [*worker, "-Q", "process", "-c", str(concurrency), "-n", "process@%h"],
+            # Processing (filters, inference) is CPU-bound: processes, acknowledged late. Each child holds at most
+            # WIMS_TASK_MEMORY_MB; the threads workers above WIMS_WORKER_MEMORY_MB each (wims/worker.py).
+            "worker-process": [*worker, "-Q", "process", "-P", "prefork", "-c", str(concurrency), "-n", "process@%h"],
             # Exactly one beat, with schedules in the database.
             "beat": [
                 python,
@@ -165,13 +168,16 @@ class Supervisor:
         return code
 
     def stop(self, grace: float = 15) -> None:
+        """SIGTERM to each child's own process (a Celery worker stops its pool children itself: wims/worker.py),
+        then SIGKILL, said in the log, to any still running ``grace`` seconds later."""
         for proc in self.procs.values():
             if proc.poll() is None:
                 proc.send_signal(signal.SIGTERM)
         deadline = time.monotonic() + grace
-        for proc in self.procs.values():
+        for name, proc in self.procs.items():
             try:
                 proc.wait(timeout=max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
+                self._say(f"{name} did not stop within {grace:g} s of SIGTERM: killing it")
                 proc.kill()
                 proc.wait()

@@ -1,0 +1,14 @@
+"""The test suite's settings: WIMS's own, on a development machine that says so.
+
+wims/settings.py refuses an unsafe secret key or host list when neither WIMS_ENV nor DEBUG says where it runs.
+The tests are a development environment (a key generated under var/, local host names), declared here because
+pytest-django loads the settings (pyproject.toml's DJANGO_SETTINGS_MODULE) before any conftest runs. The Celery
+workers and commands the tests start inherit this process's environment, so they are declared too. mypy's Django
+plugin loads these settings as well ([tool.django-stubs]).
+"""
+
+import os
+
+os.environ.setdefault("WIMS_ENV", "development")
+
+from wims.settings import *  # noqa: E402, F403
