@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db.models import Count, Prefetch, Q, Subquery
+from django.db.models.fields.json import KT
 from django.http import Http404
 from django.utils.dateparse import parse_datetime
 
@@ -43,8 +44,13 @@ HEAVY_ARTICLE_FIELDS = ("raw_html", "extraction", "tokens", "headers", "fingerpr
 
 
 def light_articles():
-    """Articles with their site, without the columns the workspace never reads."""
-    return Article.objects.select_related("site").defer(*HEAVY_ARTICLE_FIELDS)
+    """Articles with their site, without the columns the workspace never reads; ``filter_fallback``: the note of
+    an article its site's learned profile would have emptied (processing.extraction.FALLBACK_NOTE), or None."""
+    return (
+        Article.objects.select_related("site")
+        .defer(*HEAVY_ARTICLE_FIELDS)
+        .annotate(filter_fallback=KT("extraction__fallback"))
+    )
 
 
 def article_and_case(pk: int, *, case_required: bool = True) -> tuple[Article, Case | None]:
@@ -385,6 +391,9 @@ def article_phrases(article: Article) -> tuple[list[ShownPhrase], str]:
         # processing stores each phrase as [text, removed_by, rescued_by, note] (processing/extraction.py);
         # articles processed before the main-content stage have no note
         return [ShownPhrase(row[0], "", row[1], row[2], row[3] if len(row) > 3 else None) for row in stored], "stored"
+    if article.state not in Article.READ_STATES:
+        # a page that processing refused, or never read yet, is not read here (in a web request) either
+        return [], "refused" if article.raw_size else "none"
     html = stored_html(article)
     if not html:
         return [], "none"

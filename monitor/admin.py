@@ -101,10 +101,23 @@ class SiteAdmin(admin.ModelAdmin):
             .annotate(n=Count("id"))
             .values("n")
         )
+        quarantined = (
+            Article.objects.filter(
+                site=OuterRef("pk"), state=Article.State.FAILED, last_error__startswith=services.QUARANTINED
+            )
+            .order_by()
+            .values("site")
+            .annotate(n=Count("id"))
+            .values("n")
+        )
         return (
             super()
             .get_queryset(request)
-            .annotate(_articles=Count("articles"), _failed_day=Coalesce(Subquery(failed), 0))
+            .annotate(
+                _articles=Count("articles"),
+                _failed_day=Coalesce(Subquery(failed), 0),
+                _quarantined=Coalesce(Subquery(quarantined), 0),
+            )
         )
 
     @admin.display(description="articles", ordering="_articles")
@@ -120,6 +133,9 @@ class SiteAdmin(admin.ModelAdmin):
         if site.consecutive_failures:
             first = (site.last_error or "").splitlines()[0][:120] if site.last_error else ""
             return format_html('<span style="color:#b00">failing ×{}: {}</span>', site.consecutive_failures, first)
+        quarantined = getattr(site, "_quarantined", 0)
+        if quarantined:  # pages that killed or timed out their worker: a site administrator's "Fetch again"
+            return format_html("degraded: {} article(s) quarantined (they stopped their worker)", quarantined)
         failed = getattr(site, "_failed_day", 0)
         if failed:  # polls work, but articles fail: not "ok"
             return format_html('<span style="color:#a60">degraded: {} failed fetch(es) in the last day</span>', failed)

@@ -20,7 +20,30 @@ from . import learning
 
 
 class SiteWithProfileAdmin(SiteAdmin):
-    actions = [*SiteAdmin.actions, "relearn_filter_profile"]
+    actions = [*SiteAdmin.actions, "relearn_filter_profile", "retry_filter_learning"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("learning")
+
+    @admin.display(description="health")
+    def health(self, site):
+        """WebMon's health, and whether the site's automatic learning is quarantined (processing owns it)."""
+        if learning.quarantined(site):
+            return format_html(
+                "filter learning quarantined: {} · {}",
+                site.learning.last_error[:160],
+                super().health(site),
+            )
+        return super().health(site)
+
+    @admin.action(description="Retry filter learning (after a quarantine)")
+    def retry_filter_learning(self, request, queryset):
+        sites = [site for site in queryset.select_related("learning") if learning.quarantined(site)]
+        for site in sites:
+            enqueue(learning.retry_learning(site))
+        self.message_user(
+            request, f"Filter learning asked again for {len(sites)} quarantined site(s).", messages.SUCCESS
+        )
 
     def get_readonly_fields(self, request, obj=None):
         return ("filter_profile_link", *super().get_readonly_fields(request, obj))

@@ -73,6 +73,11 @@ def extract_article(article: Article, profile, page: filters.Page | None = None)
     charset and the stored extraction (no save)."""
     page = page if page is not None else read_article(article)
     extraction = filters.extract(page, url=article.url, profile=profile)
+    fallback = _base_profile_fallback(page, article.url, profile, extraction)
+    if fallback is not None:
+        # filtered under the site's profile all the same: re-filtering and learning must not take it again
+        base, extraction = fallback.profile, fallback
+        extraction.profile = profile.name
     article.title = extraction.title[:500]
     article.core_text = extraction.text
     article.tokens = extraction.tokens
@@ -83,9 +88,30 @@ def extract_article(article: Article, profile, page: filters.Page | None = None)
         "counts": extraction.counts,
         "phrases": [[p.text, p.removed_by, p.rescued_by, p.note] for p in extraction.phrases],
     }
+    if fallback is not None:
+        article.extraction["fallback"] = FALLBACK_NOTE.format(base=base)
     if extraction.token_weights:  # a site with a learned style tree: the rule page ranks words by them
         article.extraction["token_weights"] = extraction.token_weights
     return extraction
+
+
+#: what the article says when its site's learned profile removed all of its text
+FALLBACK_NOTE = (
+    "The site's learned filter profile removed all of this page's text: it was filtered with the {base} profile."
+)
+
+
+def _base_profile_fallback(
+    page: filters.Page, url: str, profile, extraction: filters.Extraction
+) -> filters.Extraction | None:
+    """The page filtered with the learned profile's base profile, when the learned one removed all of its text and
+    the base keeps some: a site's template learned from other pages must never empty a page (one archived BBC
+    page lost all its text as "site template (style tree)"). None otherwise."""
+    base = (getattr(profile, "provenance", None) or {}).get("base")
+    if extraction.text or not base or not extraction.phrases:
+        return None
+    plain = filters.extract(page, url=url, profile=base)
+    return plain if plain.text else None
 
 
 #: the Article columns set_docview writes

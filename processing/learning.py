@@ -26,6 +26,7 @@ from __future__ import annotations
 import logging
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 import filters
 from classifier.services import ingest_case
@@ -35,10 +36,11 @@ from filters.services import learn_site_profile, profile_for_site
 from monitor import conf
 from monitor.canonical import canonicalise
 from monitor.models import Article, Site
-from monitor.services import Outcome
+from monitor.services import Outcome, unexpected_error
 from search.services import index_article
 
 from .extraction import DOCVIEW_FIELDS, content_hash, extract_article, set_docview, store_bands
+from .models import SiteLearning
 
 log = logging.getLogger(__name__)
 
@@ -54,9 +56,15 @@ def _learned(site_id: int) -> bool:
     return SiteProfile.objects.filter(site_id=site_id, learned_at__isnull=False).exists()
 
 
+def _read_pages(site: Site):
+    """The site's articles whose stored page processing read (Article.READ_STATES): a page refused at the
+    filters' door (filters.limits), or not read yet, is never learned from."""
+    return Article.objects.filter(site=site, state__in=Article.READ_STATES, raw_html__isnull=False).exclude(raw_size=0)
+
+
 def stored_pages(site: Site) -> int:
-    """Articles of the site whose raw page is stored (what the admin action learns from)."""
-    return Article.objects.filter(site=site, raw_html__isnull=False).exclude(raw_size=0).count()
+    """Articles of the site whose raw page is stored and was read (what the admin action learns from)."""
+    return _read_pages(site).count()
 
 
 def after_processing(site: Site, used_profile: str) -> list[tuple[str, int, float]]:
@@ -74,6 +82,8 @@ def after_processing(site: Site, used_profile: str) -> list[tuple[str, int, floa
         return []
     profile = getattr(site, "filter_profile", None)
     if profile is None or profile.learned_at is None:
+        if quarantined(site):  # it killed or timed out its worker: only an administrator asks again
+            return []
         return [("learn", site.pk, 0)] if stored_pages(site) >= needed else []
     return [("learn", site.pk, 0)] if used_profile != f"site:{site.pk}" else []
 
@@ -92,11 +102,19 @@ def learn_site(site_id: int, batch: int = REFILTER_BATCH) -> Outcome:
         needed = max(2, conf.auto_learn_pages())
         if len(pages) < needed:
             return Outcome("skipped", f"{len(pages)} stored pages, {needed} needed")
+        refused = start_learning(site)
+        if refused:
+            return Outcome("failed", refused)
         try:
             learned_here = _store_once(site, pages)
         except ValueError as exc:  # fewer than two readable pages: try again after the next article
             log.warning("site %s (%s): automatic filter profile not learned: %s", site.pk, site, exc)
+            end_learning(site, str(exc))
             return Outcome("failed", str(exc))
+        except Exception as exc:  # a time or memory bound (SoftTimeLimitExceeded, MemoryError): counted
+            end_learning(site, unexpected_error(exc), finished=False)
+            raise
+        end_learning(site, "")
     profile = SiteProfile.objects.get(site=site).to_profile()
     done, changed, left = refilter_site(site, profile, batch)
     if learned_here:
@@ -126,6 +144,53 @@ def learn_site(site_id: int, batch: int = REFILTER_BATCH) -> Outcome:
         )
     detail = f"{done} re-filtered ({changed} changed), {left} left"  # the result says whether it learned
     return Outcome("learned" if learned_here else "refiltered", detail, [("learn", site.pk, 0)] if left else [])
+
+
+def quarantined(site: Site) -> bool:
+    """Whether the site's automatic learning is stopped (no query when the site was loaded with
+    ``select_related("learning")``)."""
+    record = getattr(site, "learning", None)  # None: no record (RelatedObjectDoesNotExist is an AttributeError)
+    return record is not None and record.quarantined_at is not None
+
+
+def start_learning(site: Site) -> str:
+    """Count a learning run before it starts, in its own transaction (a run that kills its worker never gets to
+    say so); '' when it may run, else why not: the site's learning is quarantined, now or already."""
+    limit = conf.max_process_attempts()
+    with transaction.atomic():
+        record, _ = SiteLearning.objects.select_for_update().get_or_create(site=site)
+        if record.quarantined_at is None and record.unfinished >= limit:
+            record.quarantined_at = timezone.now()
+            record.last_error = (
+                f"quarantined: learning the filter profile killed or timed out its worker {record.unfinished} "
+                f"times ({record.last_error or 'no error recorded: the worker was lost'}); not tried again until "
+                "an administrator retries it (site admin, action “Retry filter learning”)"
+            )[:2000]
+            record.save(update_fields=["quarantined_at", "last_error", "updated_at"])
+            log.error("site %s (%s): %s", site.pk, site, record.last_error)
+        if record.quarantined_at is not None:
+            return record.last_error
+        record.unfinished += 1
+        record.save(update_fields=["unfinished", "updated_at"])
+    return ""
+
+
+def end_learning(site: Site, error: str, *, finished: bool = True) -> None:
+    """Record the end of a learning run: ``finished`` (it ended by itself, with ``error`` or none) resets the
+    count of unfinished runs; a run stopped by a time or memory bound keeps it and leaves its error."""
+    runs = SiteLearning.objects.filter(site=site)
+    if finished:
+        runs.update(last_error=error[:2000], unfinished=0, updated_at=timezone.now())
+    else:
+        runs.update(last_error=error[:2000], updated_at=timezone.now())
+
+
+def retry_learning(site: Site) -> Outcome:
+    """The administrators' decision after a fix: the site's learning out of quarantine, and asked for again."""
+    SiteLearning.objects.filter(site=site).update(
+        unfinished=0, quarantined_at=None, last_error="", updated_at=timezone.now()
+    )
+    return Outcome("retried", "", [("learn", site.pk, 0)])
 
 
 def _store_once(site: Site, pages: list[tuple[str, bytes]]) -> bool:
@@ -207,7 +272,7 @@ def learning_pages(site: Site, chosen: str = "") -> tuple[list[tuple[str, bytes]
     """(url, html) pages to learn from, and the chosen URLs not stored: the chosen article URLs (one per
     line), else the site's latest stored pages. The automatic learning and the admin action share it."""
     urls = [canonicalise(u) or u for u in chosen.split() if u.strip()]
-    stored = Article.objects.filter(site=site, raw_html__isnull=False).exclude(raw_size=0)
+    stored = _read_pages(site)
     if urls:
         found = {a.url: a for a in stored.filter(url__in=urls)}
         return [(u, found[u].get_raw_html()) for u in urls if u in found], [u for u in urls if u not in found]

@@ -58,8 +58,8 @@ def process_article(article_id: int) -> Outcome:
 
 
 def _process(article_id: int) -> Outcome:
-    # The site's filter profile comes in the same query (a reverse one-to-one; None when it has none).
-    article = Article.objects.select_related("site", "site__filter_profile").get(pk=article_id)
+    # The site's filter profile and learning record come in the same query (reverse one-to-ones).
+    article = Article.objects.select_related("site", "site__filter_profile", "site__learning").get(pk=article_id)
     site = article.site
     t0 = time.perf_counter()
     try:
