@@ -28,7 +28,17 @@ CASES: dict[str, tuple[str, str]] = {
     "storm-429": ("site", "HTTP 429"),
     "endless-redirects": ("article", "redirects"),
     "flaky-404": ("processed", ""),  # 404 twice, then the page: retried, then processed
+    # odd stories nested 100,000 deep (refused at the filters' door), even ones readable: the site learns its
+    # profile from the readable ones only (site learning once read the refused pages: 2.8 GB and a loop)
+    "deep-nesting": ("some", "nested more than 2,048 deep"),
+    # within the door's limits, past a processing child's data cap in the soak (WIMS_TASK_MEMORY_MB=384): the
+    # task fails its row with "memory limit", or, should the allocation fail where Python cannot catch it and
+    # the child die, the row is quarantined after its attempts; the worker and everything else go on
+    "memory-bomb": ("article", "memory limit|quarantined"),
 }
+
+#: stories a case's home page links (2 unless said here)
+STORIES = {"deep-nesting": 14}
 
 TRICKLE_EVERY = 2.0  # seconds between two bytes
 
@@ -98,6 +108,10 @@ class HostileServer:
         self._bomb = gzip.compress(b"\0" * (64 * 1024 * 1024), compresslevel=9)  # 64 MiB behind ~64 KiB
         attrs = " ".join(f"a{i}=1" for i in range(200_000))
         self._attribute_bomb = f"<html><body><div {attrs}><p>text</p></div></body></html>".encode()
+        self._memory_bomb = b"<html><body>" + b"<p><a href=/x>x</a> yy</p>" * 249_000 + b"</body></html>"
+        self._deep_bomb = (
+            b"<html><body>" + b"<div>" * 100_000 + b"<p>text</p>" + b"</div>" * 100_000 + b"</body></html>"
+        )
 
     def start(self) -> HostileServer:
         for site in self.sites:
@@ -168,7 +182,8 @@ class HostileServer:
         if path == "/robots.txt":
             return self._send(conn, "404 Not Found", html, b"no robots")
         if path == "/":
-            links = "".join(f'<li><a href="/story/{case}-{n}.html">Story {n} of {case}</a></li>' for n in (1, 2))
+            stories = range(1, STORIES.get(case, 2) + 1)
+            links = "".join(f'<li><a href="/story/{case}-{n}.html">Story {n} of {case}</a></li>' for n in stories)
             home = f"<html><body><h1>Hostile site: {case}</h1><ul>{links}</ul></body></html>".encode()
             if case == "trickle-home":
                 conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 100000\r\n\r\n")
@@ -186,6 +201,10 @@ class HostileServer:
             return self._send(conn, "200 OK", [*html, ("Content-Encoding", "gzip")], self._bomb)
         if case == "attribute-bomb":
             return self._send(conn, "200 OK", html, self._attribute_bomb)
+        if case == "memory-bomb":
+            return self._send(conn, "200 OK", html, self._memory_bomb)
+        if case == "deep-nesting" and path.removesuffix(".html").endswith(("1", "3", "5", "7", "9")):
+            return self._send(conn, "200 OK", html, self._deep_bomb)
         if case == "bad-port":
             return self._send(conn, "302 Found", [("Location", "http://h:99999/")], b"")
         if case == "bad-retry-after":
