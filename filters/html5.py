@@ -25,7 +25,7 @@ from types import ModuleType
 from typing import cast
 
 import selectolax
-from selectolax.lexbor import LexborHTMLParser, LexborNode
+from selectolax.lexbor import LexborHTMLParser, LexborNode, SelectolaxError
 
 from .limits import MAX_DEPTH, too_deep
 from .phrases import BLOCK_TAGS, Phrase, norm
@@ -143,8 +143,12 @@ _TEXT_ID, _COMMENT_ID = _node_ids()
 
 def parse(text: str | bytes) -> LexborHTMLParser:
     """The page's HTML5 tree (lexbor), from its text or its UTF-8 bytes.  lexbor recovers from anything; it never
-    raises on markup."""
-    return LexborHTMLParser(text)
+    raises on markup: its one failure is an allocation that failed, raised as MemoryError (the worker's memory
+    cap, wims/worker.py: the task fails with "memory limit", not the page with a parse error)."""
+    try:
+        return LexborHTMLParser(text)
+    except SelectolaxError as exc:
+        raise MemoryError(f"lexbor could not build the page's tree: {exc}") from exc
 
 
 def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str, Blocks]:

@@ -199,7 +199,10 @@ def parse_html(text: str | bytes) -> etree._Element | None:
         root = etree.fromstring(data, parser)
     except etree.ParserError:  # "Document is empty" and friends
         return None
-    except etree.XMLSyntaxError as exc:  # pragma: no cover - recover=True makes this rare
+    except etree.XMLSyntaxError as exc:  # recover=True makes this rare: libxml2 out of memory, mostly
+        if parser.error_log.filter_types([etree.ErrorTypes.ERR_NO_MEMORY]):
+            # the worker's memory cap (wims/worker.py), not the page's fault: the task fails with "memory limit"
+            raise MemoryError("libxml2 ran out of memory reading the page") from exc
         raise ExtractionError(f"HTML could not be parsed: {exc}") from exc
     if parser.error_log.filter_types([etree.ErrorTypes.ERR_RESOURCE_LIMIT]):
         # a tag bomb (or thousands of unclosed tags): what lies deeper is silently gone from the tree

@@ -175,3 +175,26 @@ def test_a_closed_tag_bomb_is_refused_before_the_html5_parser():
     )
     with pytest.raises(ExtractionError, match="nested more than 2,048 deep"):
         extract(bomb)
+
+
+@pytest.mark.parametrize("profile", ["default", "thesis"])
+def test_a_page_that_runs_past_the_memory_cap_is_a_memory_error_not_a_parse_error(profile):
+    """Under a worker's data cap (wims/worker.py) a parser's failed allocation is MemoryError, which fails the task
+    with "memory limit"; libxml2 reported it as 'HTML could not be parsed: unknown error' (a soak's memory bomb)."""
+    import subprocess
+    import sys
+
+    script = (
+        "import resource\n"
+        "from filters import extract\n"
+        'page = b"<html><body>" + b"<p><a href=/x>x</a> yy</p>" * 249000 + b"</body></html>"\n'
+        "resource.setrlimit(resource.RLIMIT_DATA, (150 << 20, resource.RLIM_INFINITY))\n"
+        "try:\n"
+        f"    extract(page, profile={profile!r})\n"
+        "except MemoryError:\n"
+        '    print("MemoryError")\n'
+        "except Exception as exc:\n"
+        "    print(type(exc).__name__, exc)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "MemoryError", done.stdout + done.stderr
