@@ -49,6 +49,7 @@ def load(django_user_model, rule_on=("courier", "diabetes-foot-clinic-opens"), s
             url=article_url(spec, pool, base),
             title=extraction.title or pool.title,
             core_text=extraction.text,
+            state=Article.State.PROCESSED,  # its case is ingested below, as processing would have done
         )
         if hasattr(article, "set_raw_html"):
             article.set_raw_html(html.encode())

@@ -150,6 +150,9 @@ class Soak:
             # bare process) whose processing runs past a processing child's data cap (wims/worker.py)
             WIMS_MAX_BYTES=str(8 * 1024 * 1024),
             WIMS_TASK_MEMORY_MB="384",
+            # and a child grown by it is replaced after its task (its freed heap stays with the process otherwise:
+            # two children kept 740 MB after the bombs, past MEMORY_CAP_MB)
+            WIMS_MAX_MEMORY_PER_CHILD_MB="300",
         )
         self.redis: RedisServer | None = None
         self.db_name = None

@@ -8,6 +8,7 @@ import requests
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from classifier.models import Case, Classification
 from monitor.models import Article
 from search import services
 from search.models import SavedSearch
@@ -27,6 +28,12 @@ def test_search_from_the_header_save_it_and_read_its_feed(page, live_server, dja
     )
     Article.objects.update(state="processed", processed_at=timezone.now())
     services.reindex()
+    # an open feed publishes the matches experts accepted into a public folder (feeds.syndication.publicly_accepted)
+    public = data["folders"]["diabetes"]
+    assert public.public
+    for article in Article.objects.all():
+        case, _ = Case.objects.get_or_create(article=article)
+        Classification.objects.update_or_create(case=case, folder=public, defaults={"state": "accepted"})
 
     page.goto(f"{live_server.url}/")
     page.fill("input[name=username]", "ada")
