@@ -390,6 +390,19 @@ def _refuse_ambiguous(url: str, hostname: str) -> None:
         raise AddressRefused(f"refused: the URL's host is ambiguous ({parsed.host!r} or {hostname!r})", url=url)
 
 
+@dataclass(frozen=True)
+class _Plan:
+    """What every hop of one fetch shares."""
+
+    allow_private: bool
+    headers: dict[str, str]
+    cap: int  # bytes of body
+    truncate: bool  # a body over ``cap`` is cut there instead of refused
+    timeout: tuple[float, float]  # connect, read (each recv)
+    deadline: float  # seconds per hop: connect, headers and body together
+    started: float  # time.monotonic() when the fetch began
+
+
 def fetch(
     url: str,
     *,
@@ -413,101 +426,148 @@ def fetch(
     current = canonicalise(url) and url
     if not current:
         raise FetchError(f"not an http(s) URL: {url!r}", transient=False, url=url)
+    plan = _Plan(allow_private, _request_headers(headers), cap, truncate, timeout, deadline_total, started)
+    while True:
+        hops.append(current)
+        _check_hop(current, allow_private)
+        if before_request is not None:
+            before_request(current, len(hops) > 1)  # True for a redirect hop
+        outcome = _hop(current, hops, plan)
+        if isinstance(outcome, Response):
+            return outcome
+        current = outcome
+
+
+def _request_headers(extra: dict[str, str] | None) -> dict[str, str]:
+    """The headers of every request: WIMS's User-Agent, the encodings and types it reads, then ``extra``."""
     request_headers = {
         "User-Agent": user_agent(),
         "Accept-Encoding": "gzip, deflate",
         "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
     }
-    request_headers.update(headers or {})
-    while True:
-        hops.append(current)
-        parts = urlparse(current)
+    request_headers.update(extra or {})
+    return request_headers
+
+
+def _check_hop(current: str, allow_private: bool) -> None:
+    """Refuse a hop's URL before any request: not http(s), no host, a bad port, ambiguous, or a host that
+    resolves to an address the rule refuses (:func:`check_host`)."""
+    parts = urlparse(current)
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)  # ValueError: port out of range
+    except ValueError as exc:
+        raise FetchError(f"invalid URL {current!r}: {exc}", transient=False, url=current) from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise FetchError(f"not an http(s) URL: {current!r}", transient=False, url=current)
+    _refuse_ambiguous(current, parts.hostname)
+    check_host(parts.hostname, port, current, allow_private)
+
+
+def _hop(current: str, hops: list[str], plan: _Plan) -> Response | str:
+    """One request, under one absolute deadline enforced on the socket whatever a trickling server does:
+    the final response, or the URL a redirect points to. An error once the deadline has passed says so."""
+    watchdog = _local.watchdog = _Watchdog(plan.deadline)
+    try:
+        resp = _get(current, plan)
         try:
-            port = parts.port or (443 if parts.scheme == "https" else 80)  # ValueError: port out of range
-        except ValueError as exc:
-            raise FetchError(f"invalid URL {current!r}: {exc}", transient=False, url=current) from None
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise FetchError(f"not an http(s) URL: {current!r}", transient=False, url=current)
-        _refuse_ambiguous(current, parts.hostname)
-        check_host(parts.hostname, port, current, allow_private)
-        if before_request is not None:
-            before_request(current, len(hops) > 1)  # True for a redirect hop
-        # one absolute deadline per hop, enforced on the socket whatever a trickling server does
-        watchdog = _local.watchdog = _Watchdog(deadline_total)
-        try:
-            try:
-                resp = _session(allow_private).get(
-                    current, headers=request_headers, timeout=timeout, allow_redirects=False, stream=True
-                )
-            except AddressRefused as exc:
-                exc.url = current
-                raise
-            except requests.Timeout as exc:
-                raise FetchError(f"timeout: {exc.__class__.__name__}", transient=True, url=current) from exc
-            except requests.ConnectionError as exc:
-                raise FetchError(f"connection error: {_short(exc)}", transient=True, url=current) from exc
-            except requests.RequestException as exc:
-                raise FetchError(f"request failed: {_short(exc)}", transient=False, url=current) from exc
-            try:
-                status = resp.status_code
-                if 300 <= status < 400 and status != 304:
-                    location = resp.headers.get("location")
-                    if not location:
-                        raise FetchError(f"HTTP {status} without Location", transient=False, status=status, url=current)
-                    target = requests.compat.urljoin(current, location)
-                    if len(hops) > conf.max_redirects():
-                        loop = " (redirect loop)" if target in hops else ""
-                        raise FetchError(
-                            f"more than {conf.max_redirects()} redirects{loop}",
-                            transient=False,
-                            status=status,
-                            url=current,
-                        )
-                    current = target
-                    continue
-                if status in (429, 503):
-                    retry_after = parse_retry_after(resp.headers.get("retry-after"))
-                    raise FetchError(
-                        f"HTTP {status}", transient=True, status=status, retry_after=retry_after, url=current
-                    )
-                if status >= 500 or status == 408:
-                    raise FetchError(f"HTTP {status}", transient=True, status=status, url=current)
-                if status >= 400:
-                    raise FetchError(f"HTTP {status}", transient=False, status=status, url=current)
-                body = b"" if status == 304 else _read_body(resp, current, cap, truncate)
-                if watchdog.expired:  # the shut socket can end headers or body early without an error
-                    raise FetchError("cut at the total time limit", transient=True, status=status, url=current)
-                return Response(
-                    url=current,
-                    status=status,
-                    headers={k.lower(): v for k, v in resp.headers.items()},
-                    body=body,
-                    elapsed=time.monotonic() - started,
-                    hops=hops,
-                )
-            except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError) as exc:
-                raise FetchError(
-                    f"connection broken while reading: {_short(exc)}", transient=True, url=current
-                ) from exc
-            except requests.Timeout as exc:
-                raise FetchError("timeout while reading the body", transient=True, url=current) from exc
-            except requests.exceptions.ContentDecodingError as exc:
-                raise FetchError(f"cannot decode body: {_short(exc)}", transient=False, url=current) from exc
-            finally:
-                resp.close()
-        except FetchError as exc:
-            if watchdog.expired:
-                raise FetchError(
-                    f"not received within the total time limit of {deadline_total:g} s",
-                    transient=True,
-                    status=exc.status,
-                    url=current,
-                    nbytes=exc.nbytes,
-                ) from exc
-            raise
+            return _answer(resp, current, hops, plan, watchdog)
         finally:
-            watchdog.cancel()
-            _local.watchdog = None
+            resp.close()
+    except FetchError as exc:
+        if watchdog.expired:
+            raise FetchError(
+                f"not received within the total time limit of {plan.deadline:g} s",
+                transient=True,
+                status=exc.status,
+                url=current,
+                nbytes=exc.nbytes,
+            ) from exc
+        raise
+    finally:
+        watchdog.cancel()
+        _local.watchdog = None
+
+
+def _get(current: str, plan: _Plan) -> requests.Response:
+    """Send the request (no redirect followed, the body not read yet); its errors as :class:`FetchError`."""
+    try:
+        return _session(plan.allow_private).get(
+            current, headers=plan.headers, timeout=plan.timeout, allow_redirects=False, stream=True
+        )
+    except AddressRefused as exc:
+        exc.url = current
+        raise
+    except requests.Timeout as exc:
+        raise FetchError(f"timeout: {exc.__class__.__name__}", transient=True, url=current) from exc
+    except requests.ConnectionError as exc:
+        raise FetchError(f"connection error: {_short(exc)}", transient=True, url=current) from exc
+    except requests.RequestException as exc:
+        raise FetchError(f"request failed: {_short(exc)}", transient=False, url=current) from exc
+
+
+def _answer(resp: requests.Response, current: str, hops: list[str], plan: _Plan, watchdog: _Watchdog) -> Response | str:
+    """What the response says (:func:`_read_answer`), errors while reading it as :class:`FetchError`."""
+    try:
+        return _read_answer(resp, current, hops, plan, watchdog)
+    except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError) as exc:
+        raise FetchError(f"connection broken while reading: {_short(exc)}", transient=True, url=current) from exc
+    except requests.Timeout as exc:
+        raise FetchError("timeout while reading the body", transient=True, url=current) from exc
+    except requests.exceptions.ContentDecodingError as exc:
+        raise FetchError(f"cannot decode body: {_short(exc)}", transient=False, url=current) from exc
+
+
+def _read_answer(
+    resp: requests.Response, current: str, hops: list[str], plan: _Plan, watchdog: _Watchdog
+) -> Response | str:
+    """A redirect's target; an error status refused (:func:`_refuse_status`); else the response, its body read
+    (none for a 304)."""
+    status = resp.status_code
+    if 300 <= status < 400 and status != 304:
+        return _redirect_target(resp, current, hops)
+    _refuse_status(resp, current)
+    body = b"" if status == 304 else _read_body(resp, current, plan.cap, plan.truncate)
+    if watchdog.expired:  # the shut socket can end headers or body early without an error
+        raise FetchError("cut at the total time limit", transient=True, status=status, url=current)
+    return Response(
+        url=current,
+        status=status,
+        headers={k.lower(): v for k, v in resp.headers.items()},
+        body=body,
+        elapsed=time.monotonic() - plan.started,
+        hops=hops,
+    )
+
+
+def _redirect_target(resp: requests.Response, current: str, hops: list[str]) -> str:
+    """The absolute URL a 3xx response points to; refused without a Location or past the redirect limit."""
+    status = resp.status_code
+    location = resp.headers.get("location")
+    if not location:
+        raise FetchError(f"HTTP {status} without Location", transient=False, status=status, url=current)
+    target = requests.compat.urljoin(current, location)
+    if len(hops) > conf.max_redirects():
+        loop = " (redirect loop)" if target in hops else ""
+        raise FetchError(
+            f"more than {conf.max_redirects()} redirects{loop}",
+            transient=False,
+            status=status,
+            url=current,
+        )
+    return target
+
+
+def _refuse_status(resp: requests.Response, current: str) -> None:
+    """Raise for an error status: 429 and 503 transient with their Retry-After, other 5xx and 408 transient,
+    other 4xx permanent."""
+    status = resp.status_code
+    if status in (429, 503):
+        retry_after = parse_retry_after(resp.headers.get("retry-after"))
+        raise FetchError(f"HTTP {status}", transient=True, status=status, retry_after=retry_after, url=current)
+    if status >= 500 or status == 408:
+        raise FetchError(f"HTTP {status}", transient=True, status=status, url=current)
+    if status >= 400:
+        raise FetchError(f"HTTP {status}", transient=False, status=status, url=current)
 
 
 def _short(exc: Exception) -> str:

@@ -12,6 +12,11 @@ manifest, so write them under ``var/`` (gitignored), never into the repository.
 ``bbc`` has no official split (the manifest leaves ``split`` out); ``reuters``
 uses the ModApte split: ``LEWISSPLIT="TRAIN"``/``"TEST"`` with ``TOPICS="YES"``,
 keeping the documents that carry at least one topic (multi-label).
+
+The simulator reads a dataset folder with :func:`load_manifest`: one :class:`Item` per row, its tokens
+(``.txt`` through the filters' tokenizer and stop words, ``.html`` / ``.html.gz`` through
+``filters.extract``; a page the filters reject is kept as skipped) and its case's features as WIMS builds
+them (:func:`wims_features`); :func:`validation_split` carves the split to tune on from the training part.
 """
 
 from __future__ import annotations
@@ -21,11 +26,28 @@ import csv
 import gzip
 import html
 import os
+import random
 import re
 import sys
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+
+try:  # the filters package's tokenizer and stop words, so .txt and HTML cases match
+    from filters import ExtractionError
+    from filters import tokenize as _filters_tokenize
+    from filters.stopwords import ENGLISH as _STOP_WORDS
+except ImportError:  # pragma: no cover - only while the filters package is missing
+    _STOP_WORDS = frozenset()
+
+    class ExtractionError(ValueError):  # type: ignore[no-redef]
+        pass
+
+    _WORD = re.compile(r"\w+(?:'\w+)*")
+
+    def _filters_tokenize(text: str, stop_words: frozenset[str] = frozenset()) -> list[str]:
+        return [t for t in _WORD.findall(text.lower()) if len(t) > 1 and not t.isdigit() and t not in stop_words]
+
 
 MANIFEST = "manifest.csv"
 FIELDS = ("path", "labels", "site", "split")
@@ -144,6 +166,153 @@ def build(name: str, outdir: Path, source: Path | None = None) -> int:
     if not source.is_dir():
         raise FileNotFoundError(f"dataset folder {source} not found (set WIMS_DATASETS)")
     return write_dataset(reader(source), Path(outdir), with_split)
+
+
+# ------------------------------------------------------------------ reading a dataset: its cases
+def tokenize_text(text: str) -> list[str]:
+    """Tokens of a plain-text document, as the filters produce them for a page's core text."""
+    return _filters_tokenize(text, _STOP_WORDS)
+
+
+@dataclass
+class Item:
+    """One labelled document of a dataset."""
+
+    id: int
+    path: Path
+    labels: frozenset[str]
+    split: str
+    site: str = ""
+    tokens: list[str] = field(default_factory=list)
+    skipped: str = ""  # why the filters rejected the page (filters.ExtractionError); such items are not used
+    #: the case's features as WIMS builds them (classifier.features.case_features); empty: the words alone
+    features: list[str] = field(default_factory=list)
+
+    @property
+    def case(self) -> frozenset[str]:
+        return frozenset(self.features or self.tokens)
+
+
+def read_tokens(path: Path, profile=None) -> list[str]:
+    """Tokens of one dataset file: .txt directly, .html/.html.gz through the filters."""
+    return read_document(path, profile)[0]
+
+
+def read_document(path: Path, profile=None) -> tuple[list[str], str, str]:
+    """Tokens, title and URL of one dataset file: .txt directly (the title is its first line, as both
+    builders of :mod:`research.datasets` write it; no URL), .html/.html.gz through the filters."""
+    name = path.name.lower()
+    if name.endswith(".txt"):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        title = next((line.strip() for line in text.splitlines() if line.strip()), "")
+        return tokenize_text(text), title, ""
+    if name.endswith(".html.gz") or name.endswith(".htm.gz"):
+        with gzip.open(path, "rb") as handle:
+            data = handle.read()
+    elif name.endswith((".html", ".htm")):
+        data = path.read_bytes()
+    else:
+        raise ValueError(f"{path}: unsupported file type (expected .txt, .html or .html.gz)")
+    import filters  # the HTML path needs the filters package
+
+    extraction = filters.extract(data, profile=profile)
+    return list(extraction.tokens), extraction.title, extraction.url or ""
+
+
+#: how a case is built: ``words`` (the bag of words) or ``wims`` (classifier.features.case_features with the
+#: default FeatureSettings, as WIMS builds its cases: words, two-word phrases, ``title:`` words, ``site:`` /
+#: ``url:`` words where there is a URL)
+FEATURES = ("words", "wims")
+DEFAULT_FEATURES = "wims"
+
+
+#: the knowledge base's optional Snowball stemming (``FeatureSettings.stemming``): off, or a language
+STEMMING = ("none", "english")
+DEFAULT_STEMMING = "none"
+
+
+def wims_features(tokens: Sequence[str], title: str = "", url: str = "", stemming: str | None = None) -> list[str]:
+    """The case's features exactly as the product builds them (classifier.services.case_keywords), for a
+    knowledge base with ``stemming`` (a Snowball language) or without it (None)."""
+    from classifier.features import FeatureSettings, case_features
+
+    settings = FeatureSettings(stemming=stemming)
+    return case_features(tokens, title=title, url=url, settings=settings, stop_words=_STOP_WORDS)
+
+
+def load_manifest(
+    dataset: Path,
+    seed: int = 0,
+    profile=None,
+    test_share: float = 0.3,
+    features: str = DEFAULT_FEATURES,
+    stemming: str = DEFAULT_STEMMING,
+) -> list[Item]:
+    """Read ``manifest.csv`` and the documents; a missing split column gets a seeded split.  ``features``
+    (:data:`FEATURES`) says how each case is built, ``stemming`` (:data:`STEMMING`) whether the knowledge
+    base stems its words (``wims`` features only)."""
+    if features not in FEATURES:
+        raise ValueError(f"unknown features {features!r}; choose one of {', '.join(FEATURES)}")
+    if stemming not in STEMMING:
+        raise ValueError(f"unknown stemming {stemming!r}; choose one of {', '.join(STEMMING)}")
+    if stemming != "none" and features != "wims":
+        raise ValueError("stemming applies to cases built as WIMS builds them (features 'wims')")
+    dataset = Path(dataset)
+    manifest = dataset / MANIFEST
+    if not manifest.is_file():
+        raise FileNotFoundError(f"{manifest} not found")
+    with open(manifest, newline="", encoding="utf-8") as handle:
+        reader = csv.DictReader(handle)
+        missing = {"path", "labels"} - set(reader.fieldnames or ())
+        if missing:
+            raise ValueError(f"{manifest}: missing column(s) {sorted(missing)}")
+        rows = list(reader)
+    if not rows:
+        raise ValueError(f"{manifest} lists no documents")
+    items = []
+    for n, row in enumerate(rows):
+        labels = frozenset(x.strip() for x in (row["labels"] or "").split(";") if x.strip())
+        if not labels:
+            raise ValueError(f"{manifest}: row {n + 2} ({row['path']}) has no label")
+        split = (row.get("split") or "").strip().lower()
+        if split not in ("", "train", "test"):
+            raise ValueError(f"{manifest}: row {n + 2}: split must be train or test, not {split!r}")
+        path = dataset / row["path"]
+        items.append(Item(n, path, labels, split, (row.get("site") or "").strip()))
+    if any(not item.split for item in items):
+        # seeded split of the rows without one, the same for every run with this seed
+        rng = random.Random(seed)
+        free = [item for item in items if not item.split]
+        rng.shuffle(free)
+        cut = round(len(free) * test_share)
+        for i, item in enumerate(free):
+            item.split = "test" if i < cut else "train"
+    for item in items:
+        try:
+            item.tokens, title, url = read_document(item.path, profile)
+            if features == "wims":
+                item.features = wims_features(item.tokens, title, url, None if stemming == "none" else stemming)
+        except ExtractionError as exc:  # a page the filters reject: skipped and counted, never fatal
+            item.skipped = str(exc) or type(exc).__name__
+    return items
+
+
+def validation_split(items: Sequence[Item], share: float = 0.2, seed: int = 0) -> list[Item]:
+    """The training part only, a seeded ``share`` of it relabelled "test": the split to tune on.
+
+    The real test part is dropped, so nothing tuned this way has seen it.
+    """
+    train = [item for item in items if item.split == "train"]
+    order = list(train)
+    random.Random(seed + 1).shuffle(order)
+    held = {item.id for item in order[: round(len(order) * share)]}
+    return [replace(item, split="test" if item.id in held else "train") for item in train]
+
+
+def usable(items: Sequence[Item]) -> tuple[list[Item], int]:
+    """The items the filters could read, and how many they rejected (skipped)."""
+    kept = [item for item in items if not item.skipped]
+    return kept, len(items) - len(kept)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from research import datasets, simulate  # noqa: E402
+from research import datasets, experiment  # noqa: E402
 
 OUT = ROOT / "var" / "bench" / "mcrdr"
 DOC = ROOT / "docs" / "benchmarks" / "mcrdr.md"
@@ -47,14 +47,14 @@ def _manifest(name: str) -> Path:
 def run_curves(quick: bool) -> dict:
     results = {}
     for name in DATASETS:
-        items = simulate.load_manifest(_manifest(name), seed=0)
+        items = datasets.load_manifest(_manifest(name), seed=0)
         if quick:
             test = [i for i in items if i.split == "test"][:500]
             items = test + [i for i in items if i.split == "train"][:800]
         for run_name in RUNS:
             started = time.perf_counter()
             kind = run_name.split("-")[0]
-            expert, curve = simulate.run(items, k=3, seed=0, with_baselines=(run_name == RUNS[0]), expert=kind)
+            expert, curve = experiment.run(items, k=3, seed=0, with_baselines=(run_name == RUNS[0]), expert=kind)
             s = expert.stats
             results[f"{name}-{run_name}"] = {
                 "dataset": name,
@@ -62,7 +62,7 @@ def run_curves(quick: bool) -> dict:
                 "train": sum(i.split == "train" for i in items),
                 "test": sum(i.split == "test" for i in items),
                 "labels_scored": len({label for i in items if i.split == "test" for label in i.labels}),
-                "summary": simulate.summary(curve, expert),
+                "summary": experiment.summary(curve, expert),
                 "accepted": s.accepted,
                 "unresolved": s.unresolved,
                 "seconds": round(time.perf_counter() - started, 1),
@@ -130,7 +130,7 @@ bag of words (the cases of the earlier runs).
   *Expert ceiling*: the trees classifying the test part alone (a label for every tree saying yes).
   `--knowledge-source covering` (an option; the tree path stays the default) states instead the
   first rule, in learned order, of the label's list learned by sequential covering
-  (`research.simulate.learn_covering_rules`) that covers the case, the tree path when none does:
+  (`research.covering.learn_covering_rules`) that covers the case, the tree path when none does:
   rules grown one at a time on the label's training cases not yet covered, each word (present, or
   must-be-absent after the first) chosen by the m-estimate of the rule's precision (m = 22.4), until
   the rule takes in no training case outside the label; its ceiling is the rule lists classifying

@@ -43,7 +43,10 @@ from lxml import etree  # noqa: E402
 from lxml import html as lxml_html  # noqa: E402
 
 import filters  # noqa: E402
-from research import datasets, simulate  # noqa: E402
+from research import datasets  # noqa: E402
+from research.experts import RuleTraceExpert  # noqa: E402
+from research.knowledge import TraceKnowledge, TraceSettings  # noqa: E402
+from research.metrics import expert_ceiling, f1_scores  # noqa: E402
 
 CONFIGURATIONS = (
     ("thesis", "filters.extract, `thesis` profile"),
@@ -131,7 +134,7 @@ def make_shell(path: Path, gold_path: Path):
         text = (element.text or "") + " " + (element.tail or "")
         if text.strip():
             region = _region(element)
-            for word in simulate.tokenize_text(text):
+            for word in datasets.tokenize_text(text):
                 words.setdefault(word, region)
     return root, container, index, words
 
@@ -185,7 +188,7 @@ def pages(limit: int | None = None, seed: int = 0):
             continue
         site, shell = available[n % len(available)]
         page = place(shell, paragraphs[0], paragraphs[1:])
-        out.append((site, frozenset(doc.labels), frozenset(simulate.tokenize_text(doc.text)), page, shell[3]))
+        out.append((site, frozenset(doc.labels), frozenset(datasets.tokenize_text(doc.text)), page, shell[3]))
     return out, sorted({site for site, _ in available}), len(available)
 
 
@@ -202,7 +205,7 @@ def run(quick: bool = False, seed: int = 0) -> dict:
             for config, _ in CONFIGURATIONS:
                 if config == "none":
                     filters.read_page(page[3])  # the same rejection rule as the filters
-                    got[config] = frozenset(simulate.tokenize_text(all_text(page[3])))
+                    got[config] = frozenset(datasets.tokenize_text(all_text(page[3])))
                 else:
                     got[config] = frozenset(filters.extract(page[3], profile=configs[config]).tokens)
         except filters.ExtractionError:
@@ -223,10 +226,10 @@ def run(quick: bool = False, seed: int = 0) -> dict:
     results = []
     for built_on in BUILT_ON:
         train = [
-            simulate.Item(i, Path(f"page-{i}"), gold[i], "train", tokens=sorted(tokens[built_on][i])) for i in train_ids
+            datasets.Item(i, Path(f"page-{i}"), gold[i], "train", tokens=sorted(tokens[built_on][i])) for i in train_ids
         ]
-        knowledge = simulate.TraceKnowledge(train, all_labels, simulate.TraceSettings())
-        expert = simulate.RuleTraceExpert(knowledge, folders, seed=seed)
+        knowledge = TraceKnowledge(train, all_labels, TraceSettings())
+        expert = RuleTraceExpert(knowledge, folders, seed=seed)
         for item in train:
             expert.learn(item.id, item.case, item.labels)
         tree = expert.tree
@@ -235,7 +238,7 @@ def run(quick: bool = False, seed: int = 0) -> dict:
         for config, title in CONFIGURATIONS:
             explained = {i: tree.explain(tokens[config][i]) for i in test_ids}
             got = {i: e.folders for i, e in explained.items()}
-            micro, macro = simulate.f1_scores(
+            micro, macro = f1_scores(
                 [gold[i] for i in test_ids], [{names[f] for f in got[i]} for i in test_ids], all_labels
             )
             regions: Counter = Counter()
@@ -277,10 +280,10 @@ def run(quick: bool = False, seed: int = 0) -> dict:
                 "test_pages": len(test_ids),
                 "expert_ceiling": {
                     k: round(v, 3)
-                    for k, v in simulate.expert_ceiling(
+                    for k, v in expert_ceiling(
                         knowledge,
                         [
-                            simulate.Item(i, Path(""), gold[i], "test", tokens=sorted(tokens[built_on][i]))
+                            datasets.Item(i, Path(""), gold[i], "test", tokens=sorted(tokens[built_on][i]))
                             for i in test_ids
                         ],
                         all_labels,

@@ -3,14 +3,17 @@
 import gzip
 import json
 import random
+from pathlib import Path
 
 import pytest
 
 pytest.importorskip("sklearn")
 
 from classifier.kinds import RuleKind  # noqa: E402
-from research import datasets, simulate  # noqa: E402
-from research.simulate import Knowledge, SimulatedExpert  # noqa: E402
+from research import datasets, experiment, simulate  # noqa: E402
+from research.covering import CoveringRule, learn_covering_rules  # noqa: E402
+from research.experts import EXPERTS, RuleTraceExpert, SimulatedExpert  # noqa: E402
+from research.knowledge import KNOWLEDGE_SOURCES, Knowledge, TraceKnowledge, TraceSettings  # noqa: E402
 
 TOPIC_WORDS = {
     "sport": ["football", "goal", "match", "league", "coach", "striker", "stadium", "season"],
@@ -51,9 +54,9 @@ def write_corpus(folder, n_per_label=30, seed=0, with_split=False, html_every=0)
 
 def test_load_manifest_makes_a_seeded_split(tmp_path):
     write_corpus(tmp_path)
-    a = simulate.load_manifest(tmp_path, seed=1)
-    b = simulate.load_manifest(tmp_path, seed=1)
-    c = simulate.load_manifest(tmp_path, seed=2)
+    a = datasets.load_manifest(tmp_path, seed=1)
+    b = datasets.load_manifest(tmp_path, seed=1)
+    c = datasets.load_manifest(tmp_path, seed=2)
     assert [i.split for i in a] == [i.split for i in b] != [i.split for i in c]
     assert sum(i.split == "test" for i in a) == round(0.3 * len(a))
     assert a[0].tokens and all(t == t.lower() for t in a[0].tokens)
@@ -61,23 +64,23 @@ def test_load_manifest_makes_a_seeded_split(tmp_path):
 
 def test_load_manifest_errors(tmp_path):
     with pytest.raises(FileNotFoundError):
-        simulate.load_manifest(tmp_path)
+        datasets.load_manifest(tmp_path)
     (tmp_path / "manifest.csv").write_text("path,labels\nx.txt,\n")
     with pytest.raises(ValueError, match="no label"):
-        simulate.load_manifest(tmp_path)
+        datasets.load_manifest(tmp_path)
     (tmp_path / "manifest.csv").write_text("path\nx.txt\n")
     with pytest.raises(ValueError, match="missing column"):
-        simulate.load_manifest(tmp_path)
+        datasets.load_manifest(tmp_path)
     (tmp_path / "x.pdf").write_text("x")
     (tmp_path / "manifest.csv").write_text("path,labels\nx.pdf,a\n")
     with pytest.raises(ValueError, match="unsupported file type"):
-        simulate.load_manifest(tmp_path)
+        datasets.load_manifest(tmp_path)
 
 
 def test_html_files_go_through_the_filters(tmp_path):
     pytest.importorskip("filters")
     write_corpus(tmp_path, n_per_label=4, html_every=2)
-    items = simulate.load_manifest(tmp_path)
+    items = datasets.load_manifest(tmp_path)
     html_items = [i for i in items if i.path.name.endswith(".html.gz")]
     assert html_items
     for item in html_items:
@@ -162,8 +165,8 @@ def test_expert_parameters_are_checked():
 
 def test_run_learns_and_reports_baselines(tmp_path):
     write_corpus(tmp_path, n_per_label=40)
-    items = simulate.load_manifest(tmp_path, seed=0)
-    expert, curve = simulate.run(items, k=2, checkpoints=[10, 40])
+    items = datasets.load_manifest(tmp_path, seed=0)
+    expert, curve = experiment.run(items, k=2, checkpoints=[10, 40])
     assert [c.cases_seen for c in curve] == [10, 40]
     assert curve[-1].rules >= curve[0].rules > 0
     assert curve[-1].micro_f1 > 0.8  # the topics are separable by their words
@@ -230,7 +233,7 @@ def test_reuters_builder_keeps_modapte_documents_with_topics(tmp_path):
         "docs/00003.txt,earn,reuters,test",
     ]
     assert (out / "docs/00001.txt").read_text() == "WHEAT & GRAIN\nWheat exports rose."
-    items = simulate.load_manifest(out)
+    items = datasets.load_manifest(out)
     assert items[0].labels == {"grain", "wheat"} and "wheat" in items[0].tokens
 
 
@@ -277,7 +280,7 @@ def synthetic_items(n_per_label=30, seed=0):
                 tokens += rng.sample(TOPIC_WORDS[other], 4)
             n = len(items)
             split = "test" if n % 3 == 0 else "train"
-            items.append(simulate.Item(n, simulate.Path(f"{n}.txt"), frozenset(labels), split, tokens=tokens))
+            items.append(datasets.Item(n, Path(f"{n}.txt"), frozenset(labels), split, tokens=tokens))
     return items
 
 
@@ -285,8 +288,8 @@ def test_trace_rules_take_their_words_from_the_case_path_never_an_arbitrary_word
     items = synthetic_items()
     train = [i for i in items if i.split == "train"]
     labels = sorted(TOPIC_WORDS)
-    knowledge = simulate.TraceKnowledge(train, labels, simulate.TraceSettings(max_depth=4))
-    expert = simulate.RuleTraceExpert(knowledge, FOLDERS)
+    knowledge = TraceKnowledge(train, labels, TraceSettings(max_depth=4))
+    expert = RuleTraceExpert(knowledge, FOLDERS)
     for item in train:
         before = expert.tree.max_id
         expert.learn(item.id, item.case, item.labels)
@@ -313,12 +316,12 @@ def test_trace_rules_take_their_words_from_the_case_path_never_an_arbitrary_word
 def test_trace_new_rule_is_the_positive_tree_path():
     items = synthetic_items()
     train = [i for i in items if i.split == "train"]
-    settings = simulate.TraceSettings(max_depth=3, generalize=False)
-    knowledge = simulate.TraceKnowledge(train, sorted(TOPIC_WORDS), settings)
+    settings = TraceSettings(max_depth=3, generalize=False)
+    knowledge = TraceKnowledge(train, sorted(TOPIC_WORDS), settings)
     case = frozenset({"goal", "coach", "stadium", "week", "city"})
     path = knowledge.path("sport", case)
     assert path.positive and set(path.present) <= case and not set(path.absent) & case
-    expert = simulate.RuleTraceExpert(knowledge, FOLDERS)
+    expert = RuleTraceExpert(knowledge, FOLDERS)
     assert expert.learn(1000, case, ["sport"]) == 1
     (rule,) = list(expert.tree)
     assert rule.kind == RuleKind.NEW and rule.folder == FOLDERS["sport"]
@@ -337,10 +340,10 @@ def test_trace_generalize_drops_only_the_conditions_the_label_does_not_need():
     docs += [({"business"}, ["goal", "shares", "week"])] + [({"business"}, ["shares", "profit", "week"])] * 6
     docs += [({"tech"}, ["software", "week"])] * 6
     train = [
-        simulate.Item(n, simulate.Path(f"{n}.txt"), frozenset(labels), "train", tokens=tokens)
+        datasets.Item(n, Path(f"{n}.txt"), frozenset(labels), "train", tokens=tokens)
         for n, (labels, tokens) in enumerate(docs)
     ]
-    knowledge = simulate.TraceKnowledge(train, sorted(TOPIC_WORDS), simulate.TraceSettings())
+    knowledge = TraceKnowledge(train, sorted(TOPIC_WORDS), TraceSettings())
     # 'shares' must stay absent (without it the rule takes in the business case); the rest is not needed
     present, absent = knowledge.generalize("sport", ["goal", "league"], ["shares", "software", "profit"])
     assert present == ["league"] and absent == []  # 'league' alone: as precise, and more sport cases
@@ -355,9 +358,9 @@ def test_trace_generalize_drops_only_the_conditions_the_label_does_not_need():
 def test_trace_rules_are_generalised_paths_as_precise_as_the_whole_path():
     items = synthetic_items()
     train = [i for i in items if i.split == "train"]
-    knowledge = simulate.TraceKnowledge(train, sorted(TOPIC_WORDS), simulate.TraceSettings(max_depth=4))
+    knowledge = TraceKnowledge(train, sorted(TOPIC_WORDS), TraceSettings(max_depth=4))
     assert knowledge.settings.generalize  # the default
-    expert = simulate.RuleTraceExpert(knowledge, FOLDERS)
+    expert = RuleTraceExpert(knowledge, FOLDERS)
     checked = shorter = 0
     for item in train:
         before = expert.tree.max_id
@@ -381,9 +384,9 @@ def test_trace_rules_are_generalised_paths_as_precise_as_the_whole_path():
 def test_trace_fallback_is_the_most_precise_word_and_none_means_unresolved():
     items = synthetic_items()
     train = [i for i in items if i.split == "train"]
-    knowledge = simulate.TraceKnowledge(train, sorted(TOPIC_WORDS), simulate.TraceSettings(max_depth=3))
+    knowledge = TraceKnowledge(train, sorted(TOPIC_WORDS), TraceSettings(max_depth=3))
     # only filler words: no path, no precise word -> no rule, counted unresolved (no arbitrary word)
-    expert = simulate.RuleTraceExpert(knowledge, FOLDERS)
+    expert = RuleTraceExpert(knowledge, FOLDERS)
     assert expert.learn(2000, frozenset({"people", "week", "time"}), ["sport"]) == 0
     assert len(expert.tree) == 0 and expert.stats.unresolved == 1
     # unknown words only: the same
@@ -403,10 +406,10 @@ def test_a_page_the_filters_reject_is_skipped_and_counted(tmp_path):
     (tmp_path / "docs" / "bad.html").write_bytes(b"\x00\x01\x02" * 400)  # binary: ExtractionError
     with open(tmp_path / "manifest.csv", "a") as handle:
         handle.write("docs/bad.html,sport,demo,train\n")
-    items = simulate.load_manifest(tmp_path)
+    items = datasets.load_manifest(tmp_path)
     (bad,) = [i for i in items if i.skipped]
     assert bad.path.name == "bad.html" and not bad.tokens
-    expert, curve = simulate.run(items, with_baselines=False)
+    expert, curve = experiment.run(items, with_baselines=False)
     assert expert.stats.skipped == 1
     assert expert.stats.cases_seen == sum(1 for i in items if i.split == "train") - 1
     out = tmp_path / "out.json"
@@ -417,7 +420,7 @@ def test_a_page_the_filters_reject_is_skipped_and_counted(tmp_path):
 
 def test_validation_split_never_holds_a_test_item():
     items = synthetic_items()
-    tuned = simulate.validation_split(items, share=0.25)
+    tuned = datasets.validation_split(items, share=0.25)
     test_ids = {i.id for i in items if i.split == "test"}
     assert not test_ids & {i.id for i in tuned}
     assert sum(i.split == "test" for i in tuned) == round(0.25 * (len(items) - len(test_ids)))
@@ -425,13 +428,13 @@ def test_validation_split_never_holds_a_test_item():
 
 def test_run_with_either_expert(tmp_path):
     items = synthetic_items(n_per_label=40)
-    for name in simulate.EXPERTS:
-        expert, curve = simulate.run(items, expert=name, checkpoints=[20, 80], with_baselines=False)
+    for name in EXPERTS:
+        expert, curve = experiment.run(items, expert=name, checkpoints=[20, 80], with_baselines=False)
         assert curve[-1].micro_f1 > 0.8, name
         assert curve[-1].rules_per_case == curve[-1].rules / 80
     assert expert.ceiling == {} and isinstance(expert, SimulatedExpert)
     with pytest.raises(ValueError, match="unknown expert"):
-        simulate.run(items, expert="oracle")
+        experiment.run(items, expert="oracle")
 
 
 def pair_items():
@@ -440,7 +443,7 @@ def pair_items():
     docs += [({"business"}, ["shares", "match", "week"])] * 5 + [({"business"}, ["shares", "cup", "week"])] * 5
     docs += [({"tech"}, ["software", "week"])] * 10
     return [
-        simulate.Item(n, simulate.Path(f"{n}.txt"), frozenset(labels), "train", tokens=tokens)
+        datasets.Item(n, Path(f"{n}.txt"), frozenset(labels), "train", tokens=tokens)
         for n, (labels, tokens) in enumerate(docs)
     ]
 
@@ -448,19 +451,19 @@ def pair_items():
 def test_trace_fallback_word_below_pair_precision_gets_the_partner_word_that_makes_it_reliable():
     train = pair_items()
     case = frozenset({"match", "cup", "week"})  # no 'goal' or 'league': sport's tree says no, the fallback speaks
-    settings = simulate.TraceSettings(max_depth=1)
-    knowledge = simulate.TraceKnowledge(train, sorted(TOPIC_WORDS), settings)
+    settings = TraceSettings(max_depth=1)
+    knowledge = TraceKnowledge(train, sorted(TOPIC_WORDS), settings)
     assert not knowledge.path("sport", case).positive
     assert knowledge.precision("sport", "match") < settings.pair_below
     partner, precision = knowledge.best_partner("sport", "match", case)
     assert partner == "cup" and precision > knowledge.precision("sport", "match")
-    expert = simulate.RuleTraceExpert(knowledge, FOLDERS)
+    expert = RuleTraceExpert(knowledge, FOLDERS)
     assert expert.learn(1000, case, ["sport"]) == 1
     (rule,) = list(expert.tree)
     assert rule.folder == FOLDERS["sport"] and rule.conditions == {"match", "cup"} and expert.stats.fallbacks == 1
     # with pairing off the expert states the single word, as before
-    single = simulate.RuleTraceExpert(
-        simulate.TraceKnowledge(train, sorted(TOPIC_WORDS), simulate.TraceSettings(max_depth=1, pair_below=None)),
+    single = RuleTraceExpert(
+        TraceKnowledge(train, sorted(TOPIC_WORDS), TraceSettings(max_depth=1, pair_below=None)),
         FOLDERS,
     )
     assert single.learn(1000, case, ["sport"]) == 1
@@ -469,10 +472,10 @@ def test_trace_fallback_word_below_pair_precision_gets_the_partner_word_that_mak
 
 def test_trace_fallback_word_stays_single_when_no_partner_is_more_precise():
     train = pair_items()
-    knowledge = simulate.TraceKnowledge(train, sorted(TOPIC_WORDS), simulate.TraceSettings(max_depth=1))
+    knowledge = TraceKnowledge(train, sorted(TOPIC_WORDS), TraceSettings(max_depth=1))
     case = frozenset({"match", "week"})  # 'week' is in every training case: pairing adds nothing
     assert knowledge.best_partner("sport", "match", case)[1] <= knowledge.precision("sport", "match")
-    expert = simulate.RuleTraceExpert(knowledge, FOLDERS)
+    expert = RuleTraceExpert(knowledge, FOLDERS)
     assert expert.learn(1001, case, ["sport"]) == 1
     assert next(iter(expert.tree)).conditions == {"match"}
 
@@ -498,8 +501,8 @@ def test_wims_features_build_the_case_as_the_product_does(tmp_path):
     from filters.stopwords import get_stop_words
 
     write_titled_corpus(tmp_path)
-    words = simulate.load_manifest(tmp_path, features="words")
-    wims = simulate.load_manifest(tmp_path, features="wims")
+    words = datasets.load_manifest(tmp_path, features="words")
+    wims = datasets.load_manifest(tmp_path, features="wims")
     sport = wims[0]
     assert sport.labels == {"sport"} and sport.tokens == words[0].tokens
     assert sport.case == frozenset(
@@ -508,15 +511,15 @@ def test_wims_features_build_the_case_as_the_product_does(tmp_path):
     assert {"title:match", "title:cup", "final whistle"} <= sport.case
     assert words[0].case == frozenset(words[0].tokens)
     with pytest.raises(ValueError, match="unknown features"):
-        simulate.load_manifest(tmp_path, features="bigrams")
+        datasets.load_manifest(tmp_path, features="bigrams")
 
 
 def test_with_wims_features_a_title_word_or_a_phrase_becomes_a_condition(tmp_path):
     write_titled_corpus(tmp_path)
     folders = {"business": 1, "sport": 2}
-    settings = simulate.TraceSettings(max_depth=1)
-    train = simulate.load_manifest(tmp_path, features="wims")
-    expert = simulate.RuleTraceExpert(simulate.TraceKnowledge(train, sorted(folders), settings), folders)
+    settings = TraceSettings(max_depth=1)
+    train = datasets.load_manifest(tmp_path, features="wims")
+    expert = RuleTraceExpert(TraceKnowledge(train, sorted(folders), settings), folders)
     sport = train[0]
     assert expert.learn(sport.id, sport.case, sport.labels) == 1
     (rule,) = list(expert.tree)
@@ -524,8 +527,8 @@ def test_with_wims_features_a_title_word_or_a_phrase_becomes_a_condition(tmp_pat
     # what tells sport apart is a title word or a phrase; every plain word of the case is in business too
     assert rule.conditions and all(w.startswith("title:") or " " in w for w in rule.conditions), rule.conditions
     # as bags of words the same case offers no word that means sport: no rule, counted unresolved
-    plain = simulate.load_manifest(tmp_path, features="words")
-    plain_expert = simulate.RuleTraceExpert(simulate.TraceKnowledge(plain, sorted(folders), settings), folders)
+    plain = datasets.load_manifest(tmp_path, features="words")
+    plain_expert = RuleTraceExpert(TraceKnowledge(plain, sorted(folders), settings), folders)
     assert plain_expert.learn(plain[0].id, plain[0].case, plain[0].labels) == 0
     assert plain_expert.stats.unresolved == 1
 
@@ -551,23 +554,23 @@ def test_with_stemming_a_cases_diabetics_meets_a_rules_diabetes(tmp_path):
 
     write_diabetes_corpus(tmp_path)
     folders = {"business": 1, "health": 2}
-    train = simulate.load_manifest(tmp_path, stemming="english")
+    train = datasets.load_manifest(tmp_path, stemming="english")
     diabetes, diabetics = train[0], train[2]
     assert diabetes.labels == diabetics.labels == {"health"}
-    knowledge = simulate.TraceKnowledge(train, sorted(folders), simulate.TraceSettings(max_depth=1))
-    expert = simulate.RuleTraceExpert(knowledge, folders)
+    knowledge = TraceKnowledge(train, sorted(folders), TraceSettings(max_depth=1))
+    expert = RuleTraceExpert(knowledge, folders)
     assert expert.learn(diabetes.id, diabetes.case, diabetes.labels) == 1
     (rule,) = list(expert.tree)
     # the rule is "diabetes" as a knowledge base with stemming reads the condition typed
     assert rule.conditions == {condition("diabetes", FeatureSettings(stemming="english"))}
     assert expert.tree.folders(diabetics.case) == {folders["health"]}
     # without stemming the two words stay apart
-    plain = simulate.load_manifest(tmp_path)
+    plain = datasets.load_manifest(tmp_path)
     assert "diabetes" in plain[0].case and "diabetes" not in plain[2].case
     with pytest.raises(ValueError, match="unknown stemming"):
-        simulate.load_manifest(tmp_path, stemming="klingon")
+        datasets.load_manifest(tmp_path, stemming="klingon")
     with pytest.raises(ValueError, match="stemming applies"):
-        simulate.load_manifest(tmp_path, features="words", stemming="english")
+        datasets.load_manifest(tmp_path, features="words", stemming="english")
 
 
 # ---------------------------------------------------------------------------- sequential covering
@@ -584,7 +587,7 @@ def test_covering_rules_cover_every_positive_and_no_negative_when_grown_unpruned
     items = [i for i in synthetic_items() if i.split == "train"]
     x, terms = covering_matrix([i.case for i in items])
     y = [("sport" in i.labels) for i in items]
-    rules = simulate.learn_covering_rules(x, y, terms, grow_share=1.0, min_support=1, m_estimate=m_estimate)
+    rules = learn_covering_rules(x, y, terms, grow_share=1.0, min_support=1, m_estimate=m_estimate)
     assert rules
     for item, positive in zip(items, y, strict=True):
         covering = [r for r in rules if r.covers(item.case)]
@@ -600,24 +603,24 @@ def test_covering_learns_a_must_be_absent_word_when_the_label_needs_one():
     docs += [({"business"}, {"shares", "week"})] * 6
     x, terms = covering_matrix([case for _, case in docs])
     y = ["sport" in labels for labels, _ in docs]
-    (rule,) = simulate.learn_covering_rules(x, y, terms, grow_share=1.0)
+    (rule,) = learn_covering_rules(x, y, terms, grow_share=1.0)
     assert rule.present == ("goal",) and rule.absent == ("shares",) and rule.positives == 8
     # without must-be-absent words no word makes 'goal' purer: the rule stays as general, two in three right
-    plain = simulate.learn_covering_rules(x, y, terms, grow_share=1.0, absent=False)
-    assert plain == [simulate.CoveringRule(("goal",), (), 8 / 12, 8)]
+    plain = learn_covering_rules(x, y, terms, grow_share=1.0, absent=False)
+    assert plain == [CoveringRule(("goal",), (), 8 / 12, 8)]
 
 
 def test_covering_expert_states_the_first_covering_rule_and_falls_back_to_the_tree_path():
     items = synthetic_items()
     train = [i for i in items if i.split == "train"]
-    settings = simulate.TraceSettings(max_depth=3, knowledge="covering", grow_share=1.0)
-    knowledge = simulate.TraceKnowledge(train, sorted(TOPIC_WORDS), settings)
+    settings = TraceSettings(max_depth=3, knowledge="covering", grow_share=1.0)
+    knowledge = TraceKnowledge(train, sorted(TOPIC_WORDS), settings)
     assert all(knowledge.rules[label] for label in TOPIC_WORDS)
     case = frozenset({"goal", "coach", "stadium", "week", "city"})
     first = knowledge.covering_rule("sport", case)
     assert first is not None
     assert first == next(r for r in knowledge.rules["sport"] if r.covers(case))  # in learned order
-    expert = simulate.RuleTraceExpert(knowledge, FOLDERS)
+    expert = RuleTraceExpert(knowledge, FOLDERS)
     assert expert.learn(1000, case, ["sport"]) == 1
     (rule,) = list(expert.tree)
     assert rule.kind == RuleKind.NEW and rule.folder == FOLDERS["sport"]
@@ -625,10 +628,8 @@ def test_covering_expert_states_the_first_covering_rule_and_falls_back_to_the_tr
     assert expert.stats.fallbacks == 0
     # a case no covering rule takes: the expert reads its tree instead, as the tree expert does
     knowledge.rules["sport"] = []
-    tree_expert = simulate.RuleTraceExpert(
-        simulate.TraceKnowledge(train, sorted(TOPIC_WORDS), simulate.TraceSettings(max_depth=3)), FOLDERS
-    )
-    other = simulate.RuleTraceExpert(knowledge, FOLDERS)
+    tree_expert = RuleTraceExpert(TraceKnowledge(train, sorted(TOPIC_WORDS), TraceSettings(max_depth=3)), FOLDERS)
+    other = RuleTraceExpert(knowledge, FOLDERS)
     assert other.learn(1000, case, ["sport"]) == tree_expert.learn(1000, case, ["sport"]) == 1
     assert next(iter(other.tree)).conditions == next(iter(tree_expert.tree)).conditions
     # the ceiling of a covering expert is its rule lists classifying alone
@@ -637,13 +638,13 @@ def test_covering_expert_states_the_first_covering_rule_and_falls_back_to_the_tr
 
 def test_every_knowledge_source_learns_the_synthetic_topics():
     items = synthetic_items(n_per_label=40)
-    for source in simulate.KNOWLEDGE_SOURCES:
-        settings = simulate.TraceSettings(knowledge=source)
-        expert, curve = simulate.run(items, checkpoints=[80], with_baselines=False, settings=settings)
+    for source in KNOWLEDGE_SOURCES:
+        settings = TraceSettings(knowledge=source)
+        expert, curve = experiment.run(items, checkpoints=[80], with_baselines=False, settings=settings)
         assert curve[-1].micro_f1 > 0.8, source
         assert expert.settings.knowledge == source
     with pytest.raises(ValueError, match="unknown knowledge"):
-        simulate.run(items, with_baselines=False, settings=simulate.TraceSettings(knowledge="oracle"))
+        experiment.run(items, with_baselines=False, settings=TraceSettings(knowledge="oracle"))
 
 
 def test_cli_knowledge_source_option(tmp_path):
@@ -654,14 +655,14 @@ def test_cli_knowledge_source_option(tmp_path):
     assert simulate.main(argv + ["--grow-share", "1"]) == 0
     settings = json.loads(out.read_text())["settings"]
     assert settings["knowledge"] == "covering" and settings["grow_share"] == 1.0
-    assert simulate.TraceSettings().knowledge == "tree"  # the default stays the tree path (validation)
+    assert TraceSettings().knowledge == "tree"  # the default stays the tree path (validation)
 
 
 def kb_train():
     docs = [({"sport"}, ["goal", "league", "week"])] * 8 + [({"sport"}, ["league", "coach", "week"])] * 4
     docs += [({"business"}, ["shares", "profit", "week"])] * 6 + [({"tech"}, ["software", "week"])] * 6
     return [
-        simulate.Item(n, simulate.Path(f"{n}.txt"), frozenset(labels), "train", tokens=tokens)
+        datasets.Item(n, Path(f"{n}.txt"), frozenset(labels), "train", tokens=tokens)
         for n, (labels, tokens) in enumerate(docs)
     ]
 
@@ -670,8 +671,8 @@ def test_trace_kb_aware_states_the_conditions_covering_most_cases_the_knowledge_
     from classifier.acquisition import RuleProposal
 
     train = kb_train()
-    settings = simulate.TraceSettings(kb_aware=True)
-    expert = simulate.RuleTraceExpert(simulate.TraceKnowledge(train, sorted(TOPIC_WORDS), settings), FOLDERS)
+    settings = TraceSettings(kb_aware=True)
+    expert = RuleTraceExpert(TraceKnowledge(train, sorted(TOPIC_WORDS), settings), FOLDERS)
     case = frozenset({"league", "coach", "week"})
     proposal = RuleProposal(RuleKind.NEW, FOLDERS["sport"], frozenset())
     # 'coach' is as precise as 'league' but 'league' takes in all 12 sport cases the (empty) knowledge base misses
@@ -688,9 +689,9 @@ def test_trace_kb_aware_keeps_the_knowledge_base_verdicts_on_the_training_part()
     train = [i for i in items if i.split == "train"]
     runs = {}
     for kb_aware in (False, True):
-        settings = simulate.TraceSettings(max_depth=4, kb_aware=kb_aware)
-        knowledge = simulate.TraceKnowledge(train, sorted(TOPIC_WORDS), settings)
-        expert = simulate.RuleTraceExpert(knowledge, FOLDERS)
+        settings = TraceSettings(max_depth=4, kb_aware=kb_aware)
+        knowledge = TraceKnowledge(train, sorted(TOPIC_WORDS), settings)
+        expert = RuleTraceExpert(knowledge, FOLDERS)
         for item in train:
             expert.learn(item.id, item.case, item.labels)
         runs[kb_aware] = expert
