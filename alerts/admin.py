@@ -4,7 +4,7 @@
 from django.contrib import admin
 
 from alerts.models import Delivery, Subscription
-from wims.admin import ReadOnlyAdmin
+from foundation.admin import ReadOnlyAdmin
 
 
 @admin.register(Subscription)

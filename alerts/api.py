@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from alerts import selectors, services
 from alerts.forms import SubscriptionForm, subscribable_saved_searches
 from alerts.models import Subscription
-from wims.api_permissions import IsExpert
+from foundation.api_permissions import IsExpert
 
 
 class SubscriptionSerializer(serializers.ModelSerializer):

@@ -32,10 +32,10 @@ from django.utils import timezone
 from alerts import channels, compose, schedule
 from alerts.models import Delivery, Subscription
 from classifier.models import Classification, Folder
+from foundation.roles import EXPERTS
 from monitor.models import Article
 from search.models import SavedSearch
 from search.services import QuerySyntaxError, saved_search_articles
-from wims.roles import EXPERTS
 
 log = logging.getLogger(__name__)
 

@@ -14,9 +14,9 @@ from classifier import selectors as workspace
 from classifier import services
 from classifier.filtering import assignee_for, in_folder
 from classifier.models import Case, Classification, Folder, Rule
+from foundation.roles import is_expert
 from monitor.models import Article, Site
 from search.models import SavedSearch
-from wims.roles import is_expert
 
 
 def articles(

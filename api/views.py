@@ -20,10 +20,10 @@ from api import serializers as s
 from api import services as api_services
 from classifier import services
 from classifier.models import Folder
+from foundation.api_permissions import IsExpert, IsSiteAdministrator
 from monitor.models import Article, Site
 from search import services as search_services
 from search.models import SavedSearch
-from wims.api_permissions import IsExpert, IsSiteAdministrator
 
 
 def _django_errors(exc: DjangoValidationError) -> ValidationError:

@@ -7,7 +7,7 @@ from django.contrib import admin
 
 from classifier import services
 from classifier.models import AuditEntry, Case, Classification, Folder, KnowledgeBase, Rule
-from wims.admin import ReadOnlyAdmin
+from foundation.admin import ReadOnlyAdmin
 
 
 class KnowledgeBaseReadOnlyAdmin(ReadOnlyAdmin):

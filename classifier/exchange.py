@@ -21,6 +21,8 @@ from classifier.engine import Rule as EngineRule
 from classifier.engine import RuleTree, keyword_set
 from classifier.features import FeatureSettings
 from classifier.models import Case, CaseKeyword, Folder, Rule, RuleCornerstone
+from classifier.services.folders import split_path
+from classifier.services.shared import audit
 
 FORMAT = "wims-mcrdr-kb"
 #: 2: the knowledge base's feature settings (stemming, phrases, scopes: classifier.features) and each rule's
@@ -165,12 +167,22 @@ def _check(data: Mapping) -> tuple[list, dict, list]:
     version = data.get("format_version")
     if version not in READABLE_VERSIONS or isinstance(version, bool):
         raise ValidationError(f"unsupported format_version {version!r}; this WIMS reads {READABLE_VERSIONS}")
+    folders = _check_folders(_need(data, "folders", list, "document"))
+    cases = _check_cases(_need(data, "cases", list, "document"))
+    paths = {path for path, *_rest in folders}
+    rules = _check_rules(_need(data, "rules", list, "document"), paths, cases)
+    _check_tree(rules, paths)
+    return folders, cases, rules
+
+
+def _check_folders(items: list) -> list[tuple]:
+    """The folders as (path, name, parent path or None, public, created_at), each after its parent."""
     folders = []
-    paths = set()
-    for n, item in enumerate(_need(data, "folders", list, "document")):
+    paths: set[str] = set()
+    for n, item in enumerate(items):
         where = f"folders[{n}]"
         path = _need(item, "path", str, where)
-        parts = services._split_path(path)  # noqa: SLF001 - the one place that defines valid paths
+        parts = split_path(path)  # the one place that defines valid paths
         if Folder.SEPARATOR.join(parts) != path or path in paths:
             raise ValidationError(f"{where}: invalid or repeated path {path!r}")
         parent = Folder.SEPARATOR.join(parts[:-1])
@@ -186,8 +198,13 @@ def _check(data: Mapping) -> tuple[list, dict, list]:
                 _parse_time(_need(item, "created_at", str, where), where),
             )
         )
-    cases = {}
-    for n, item in enumerate(_need(data, "cases", list, "document")):
+    return folders
+
+
+def _check_cases(items: list) -> dict[int, tuple]:
+    """The cornerstone cases by their number in the document: (keywords, source, created_at)."""
+    cases: dict[int, tuple] = {}
+    for n, item in enumerate(items):
         where = f"cases[{n}]"
         number = _need(item, "id", int, where)
         if number in cases:
@@ -197,55 +214,57 @@ def _check(data: Mapping) -> tuple[list, dict, list]:
             _source(_need(item, "source", str, where), where),
             _parse_time(_need(item, "created_at", str, where), where),
         )
-    rules = []
-    engine_rules = []
-    seen = set()
-    for n, item in enumerate(_need(data, "rules", list, "document")):
-        where = f"rules[{n}]"
-        number = _need(item, "id", int, where)
-        parent = _typed(item, "parent", int, where, optional=True)
-        folder = _typed(item, "folder", str, where, optional=True)
-        stone = _typed(item, "cornerstone", int, where, optional=True)
-        if number in seen:
-            raise ValidationError(f"{where}: repeated rule id {number}")
-        if parent is not None and parent not in seen:
-            raise ValidationError(f"{where}: parent rule {parent!r} must come before rule {number}")
-        if folder is not None and folder not in paths:
-            raise ValidationError(f"{where}: unknown folder {folder!r}")
-        if stone is not None and stone not in cases:
-            raise ValidationError(f"{where}: unknown cornerstone case {stone!r}")
-        accepted = _typed(item, "accepted", list, where, optional=True) or []
-        if any(not isinstance(c, int) or isinstance(c, bool) or c not in cases for c in accepted):
-            raise ValidationError(f"{where}: accepted names an unknown cornerstone case")
-        conditions = _words(_need(item, "conditions", list, where), where)
-        absent = _words(_need(item, "absent", list, where), where)
-        if stone is not None:
-            words = set(cases[stone][0])
-            if not set(conditions) <= words or words & set(absent):
-                raise ValidationError(f"{where}: rule {number} does not fire on its own cornerstone case")
-        seen.add(number)
-        rules.append(
-            (
-                number,
-                parent,
-                folder,
-                conditions,
-                absent,
-                stone,
-                _parse_time(_need(item, "created_at", str, where), where),
-                sorted(set(accepted)),
-            )
-        )
-        # folder paths stand in for ids: the engine only compares them
-        engine_rules.append((number, parent, folder, conditions, absent))
+    return cases
+
+
+def _check_rules(items: list, paths: set[str], cases: Mapping[int, tuple]) -> list[tuple]:
+    """The rules in document order as (number, parent number, folder path, conditions, absent, cornerstone case
+    number, created_at, accepted case numbers), each after its parent."""
+    rules: list[tuple] = []
+    seen: set[int] = set()
+    for n, item in enumerate(items):
+        rules.append(_check_rule(item, f"rules[{n}]", seen, paths, cases))
+        seen.add(rules[-1][0])
+    return rules
+
+
+def _check_rule(item: Mapping, where: str, seen: set[int], paths: set[str], cases: Mapping[int, tuple]) -> tuple:
+    """One rule of the document, its parent among the ``seen`` rules, its folder and cases known."""
+    number = _need(item, "id", int, where)
+    parent = _typed(item, "parent", int, where, optional=True)
+    folder = _typed(item, "folder", str, where, optional=True)
+    stone = _typed(item, "cornerstone", int, where, optional=True)
+    if number in seen:
+        raise ValidationError(f"{where}: repeated rule id {number}")
+    if parent is not None and parent not in seen:
+        raise ValidationError(f"{where}: parent rule {parent!r} must come before rule {number}")
+    if folder is not None and folder not in paths:
+        raise ValidationError(f"{where}: unknown folder {folder!r}")
+    if stone is not None and stone not in cases:
+        raise ValidationError(f"{where}: unknown cornerstone case {stone!r}")
+    accepted = _typed(item, "accepted", list, where, optional=True) or []
+    if any(not isinstance(c, int) or isinstance(c, bool) or c not in cases for c in accepted):
+        raise ValidationError(f"{where}: accepted names an unknown cornerstone case")
+    conditions = _words(_need(item, "conditions", list, where), where)
+    absent = _words(_need(item, "absent", list, where), where)
+    if stone is not None:
+        words = set(cases[stone][0])
+        if not set(conditions) <= words or words & set(absent):
+            raise ValidationError(f"{where}: rule {number} does not fire on its own cornerstone case")
+    created = _parse_time(_need(item, "created_at", str, where), where)
+    return number, parent, folder, conditions, absent, stone, created, sorted(set(accepted))
+
+
+def _check_tree(rules: list[tuple], paths: set[str]) -> None:
+    """Refuse rules that do not form a valid MCRDR tree (the engine's own checks, folder paths standing in for
+    ids: the engine only compares them)."""
     try:
         tree = RuleTree()
         folder_no = {path: n for n, path in enumerate(sorted(paths), start=1)}
-        for number, parent, folder, conditions, absent in engine_rules:
+        for number, parent, folder, conditions, absent, *_rest in rules:
             tree.add(EngineRule(number, parent, folder_no.get(folder), frozenset(conditions), frozenset(absent)))
     except (TypeError, ValueError) as exc:
         raise ValidationError(f"the rules do not form a valid MCRDR tree: {exc}") from exc
-    return folders, cases, rules
 
 
 def _features(data: Mapping) -> FeatureSettings | None:
@@ -333,7 +352,7 @@ def import_kb(data: Mapping, user=None) -> dict:
     )
     kb.publish(kb.load("", 0))
     result = {"folders": created_folders, "cases": len(stored), "rules": len(rules)}
-    services._audit(user, "kb.import", **result)  # noqa: SLF001
+    audit(user, "kb.import", **result)
     services.reinfer_all(user)
     return result
 

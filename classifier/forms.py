@@ -15,8 +15,8 @@ from classifier.filtering import MINE, UNASSIGNED, assignee_for
 from classifier.kinds import RuleKind
 from classifier.models import Folder
 from classifier.vocabulary import NO_FOLDER
+from foundation.roles import experts
 from monitor.models import Site
-from wims.roles import experts
 
 KIND_LABELS = {
     RuleKind.NEW: "New rule: add a folder",

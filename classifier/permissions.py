@@ -2,7 +2,7 @@
 
 Every workspace view is wrapped by one of these: anonymous visitors are sent to the login page,
 signed-in users without the needed role get 403 (not a redirect loop to the login page).
-The roles themselves are defined in wims/roles.py.
+The roles themselves are defined in foundation/roles.py.
 """
 
 from functools import wraps
@@ -10,7 +10,7 @@ from functools import wraps
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 
-from wims.roles import is_site_administrator, request_user_is_expert
+from foundation.roles import is_site_administrator, request_user_is_expert
 
 
 def _role_required(check, role_name: str):

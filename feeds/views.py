@@ -19,7 +19,7 @@ from feeds import selectors
 from feeds.models import FeedToken
 from feeds.saved_searches import saved_search_feed_url
 from feeds.syndication import all_feed_url, folder_feed_url, xml_text
-from wims.roles import is_expert
+from foundation.roles import is_expert
 
 
 def _feed_links(folder: Folder) -> dict[str, str]:

@@ -1,4 +1,4 @@
-"""Site registration and health in the Django admin, for the "site administrators" group (wims/roles.py).
+"""Site registration and health in the Django admin, for the "site administrators" group (foundation/roles.py).
 
 The processing app extends the site page with what it owns (the filter profile and its re-learning):
 see processing/admin.py.
@@ -19,7 +19,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.html import format_html
 
-from wims.admin import ReadOnlyAdmin
+from foundation.admin import ReadOnlyAdmin
 
 from . import services
 from .canonical import canonicalise

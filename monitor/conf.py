@@ -2,12 +2,12 @@
 
 Read at call time (not import time) so that tests can give worker processes small delays and backoffs
 through environment variables without touching wims/settings.py. Defaults are production values; the
-reader is wims/env.py's, like the settings'. wims/settings.py lists these variables with the others.
+reader is foundation/env.py's, like the settings'. wims/settings.py lists these variables with the others.
 """
 
 from django.core.exceptions import ImproperlyConfigured
 
-from wims.env import env_number
+from foundation.env import env_number
 
 
 def politeness_delay() -> float:

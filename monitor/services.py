@@ -4,7 +4,7 @@ Processing a fetched article (filters, case, inference) is the processing app's 
 WebMon only enqueues it, by the work name ``process``.
 
 Tasks (monitor/tasks.py) are thin shells around these functions: they pass ids in, and enqueue whatever
-the returned :class:`Outcome` asks for. Every function here is idempotent and safe to run twice at once:
+the returned ``Outcome`` (foundation/work.py) asks for. Every function here is idempotent and safe to run twice at once:
 
 * a row is *claimed* with a conditional UPDATE that only succeeds while the row is in the expected state
   (or its previous claim's lease has expired), so a redelivered or duplicated message does nothing;
@@ -19,7 +19,6 @@ import logging
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
@@ -28,7 +27,8 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from protego import Protego
 
-from wims.worker import limit_exceeded
+from foundation.bounds import limit_exceeded
+from foundation.work import Outcome
 
 from . import conf, politeness
 from .canonical import host_of, origin_of, same_site
@@ -40,15 +40,6 @@ log = logging.getLogger(__name__)
 
 ROBOTS_AGENT = "WIMS"
 S = Article.State
-
-
-@dataclass
-class Outcome:
-    """What a task should do next: ``enqueue`` lists (task name, id, countdown seconds)."""
-
-    result: str
-    detail: str = ""
-    enqueue: list[tuple[str, int, float]] = field(default_factory=list)
 
 
 def backoff(attempt: int, retry_after: float | None = None) -> float:
@@ -306,7 +297,7 @@ def poll_site(site_id: int) -> Outcome:
 
 def unexpected_error(exc: BaseException) -> str:
     """The message a row or a site's health keeps for an error nobody foresaw, or for the bound its task ran
-    into (wims/worker.py: "time limit: …", "memory limit: …")."""
+    into (foundation/bounds.py: "time limit: …", "memory limit: …")."""
     return (limit_exceeded(exc) or f"unexpected error: {type(exc).__name__}: {exc}")[:2000]
 
 
@@ -724,7 +715,6 @@ def _canonical_article(article: Article, canonical: str) -> Article:
 
 
 __all__ = [
-    "Outcome",
     "dispatch_due_polls",
     "sweep",
     "poll_site",

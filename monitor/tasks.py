@@ -29,6 +29,8 @@ CPU-bound and uses processes)::
 from celery import current_app, shared_task
 from celery.utils.log import get_task_logger
 
+from foundation.work import Outcome
+
 from . import services
 
 log = get_task_logger(__name__)
@@ -45,13 +47,13 @@ TASK_NAMES = {
 }
 
 
-def finish(outcome: services.Outcome) -> str:
+def finish(outcome: Outcome) -> str:
     """Enqueue what the outcome asks for; the task's result line."""
     enqueue(outcome)
     return f"{outcome.result} {outcome.detail}".strip()
 
 
-def enqueue(outcome: services.Outcome) -> None:
+def enqueue(outcome: Outcome) -> None:
     """Send the tasks an outcome asks for (the one way any task enqueues its follow-ups)."""
     for name, pk, countdown in outcome.enqueue:
         if countdown > MAX_COUNTDOWN:

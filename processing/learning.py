@@ -33,10 +33,11 @@ from classifier.services import ingest_case
 from filters import sst
 from filters.models import SiteProfile
 from filters.services import learn_site_profile, profile_for_site
+from foundation.work import Outcome
 from monitor import conf
 from monitor.canonical import canonicalise
 from monitor.models import Article, Site
-from monitor.services import Outcome, unexpected_error
+from monitor.services import unexpected_error
 from search.services import index_article
 
 from .extraction import DOCVIEW_FIELDS, content_hash, extract_article, set_docview, store_bands

@@ -16,8 +16,9 @@ from django.utils import timezone
 import filters
 from classifier.services import ingest_case
 from filters.services import profile_for_site
+from foundation.work import Outcome
 from monitor.models import Article
-from monitor.services import Outcome, alias_to_canonical, run_claimed
+from monitor.services import alias_to_canonical, run_claimed
 from search.services import index_article
 
 from . import learning

@@ -167,8 +167,8 @@ def purge_queues(queues: str) -> None:
 
 @pytest.fixture
 def make_expert(db, django_user_model):
-    """make_expert("ada", email=...): a user (password "pw") in the experts' group (wims/roles.py)."""
-    from wims.roles import EXPERTS, ensure_groups
+    """make_expert("ada", email=...): a user (password "pw") in the experts' group (foundation/roles.py)."""
+    from foundation.roles import EXPERTS, ensure_groups
 
     def make(username: str, **fields):
         user = django_user_model.objects.create_user(username, password="pw", **fields)  # noqa: S106
@@ -180,7 +180,7 @@ def make_expert(db, django_user_model):
 
 @pytest.fixture
 def expert_user(make_expert):
-    """A user in the experts' group (wims/roles.py)."""
+    """A user in the experts' group (foundation/roles.py)."""
     return make_expert("ada")
 
 

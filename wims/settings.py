@@ -14,7 +14,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from wims.env import env_bool, env_int, env_list
+from foundation.env import env_bool, env_int, env_list
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("WIMS_VAR_DIR", BASE_DIR / "var"))
@@ -158,7 +158,7 @@ AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15, minimu
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 
-# The REST API (api/): JSON only, every endpoint signed in (per-view roles narrow it: wims/api_permissions.py), a
+# The REST API (api/): JSON only, every endpoint signed in (per-view roles narrow it: foundation/api_permissions.py), a
 # per-user token (django-rest-knox, stored as a digest) or the browser's session with its CSRF check; cursor
 # pagination on every list. Token first, so that an anonymous request gets 401 with WWW-Authenticate.
 REST_FRAMEWORK = {
@@ -410,7 +410,7 @@ LOGGING = {
 }
 
 # WebMon's crawling tunables are read at call time by monitor/conf.py (so that tests can hand worker
-# processes small delays), with the same readers (wims/env.py); their defaults and meaning are there:
+# processes small delays), with the same readers (foundation/env.py); their defaults and meaning are there:
 # WIMS_POLITENESS_DELAY, WIMS_POLITENESS_MAX_WAIT, WIMS_CONNECT_TIMEOUT, WIMS_READ_TIMEOUT, WIMS_MAX_BYTES,
 # WIMS_MAX_REDIRECTS, WIMS_RETRY_BASE, WIMS_RETRY_MAX_DELAY, WIMS_MAX_FETCH_ATTEMPTS, WIMS_MAX_PROCESS_ATTEMPTS,
 # WIMS_LEASE_SECONDS, WIMS_SWEEP_GRACE, WIMS_ROBOTS_TTL, WIMS_ROBOTS_ERROR_TTL, WIMS_MAX_FAILURE_BACKOFF,

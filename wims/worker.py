@@ -20,6 +20,9 @@ and an ERROR logged ("exited with 'signal 15 (SIGTERM)'"), and the worker at tim
 C code during its interpreter's last garbage collection until a signal woke it; runall killed it after 15 s).
 Now only the worker's main process gets such a signal and stops its children itself (a warm shutdown: the
 running task finishes). They still die with it: Celery sets their parent-death signal to SIGKILL.
+
+What a row keeps when its task ran into a bound (``limit_exceeded``, ``MemoryLimitExceeded``) is
+foundation/bounds.py's: the services that fail a row ask it too.
 """
 
 from __future__ import annotations
@@ -37,30 +40,12 @@ from celery import signals
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 
+from foundation.bounds import MemoryLimitExceeded, limit_exceeded
+
 log = logging.getLogger(__name__)
 
 #: the worker's main process (a forked child inherits the value; the solo pool runs tasks in the main process)
 _main_pid: int | None = None
-
-
-#: what a row keeps when its task ran into a bound
-TIME_LIMIT = "time limit: the task ran past its soft time limit and was stopped"
-MEMORY_LIMIT = (
-    "memory limit: the task needed more memory than its worker may hold (WIMS_TASK_MEMORY_MB, WIMS_WORKER_MEMORY_MB)"
-)
-
-
-def limit_exceeded(exc: BaseException) -> str | None:
-    """The reason a row keeps when its task ran into a bound, else None (any other error)."""
-    if isinstance(exc, SoftTimeLimitExceeded):
-        return TIME_LIMIT
-    if isinstance(exc, MemoryError):
-        return MEMORY_LIMIT
-    return None
-
-
-class MemoryLimitExceeded(Exception):
-    """A task's MemoryError, as its worker reports it."""
 
 
 class Task(CeleryTask):

@@ -11,7 +11,7 @@ from classifier.models import Correction
 from classifier.vocabulary import NO_FOLDER
 from classifier.vocabulary import article_state as article_word
 from classifier.vocabulary import folder_state as folder_word
-from wims.roles import request_user_is_expert
+from foundation.roles import request_user_is_expert
 
 register = template.Library()
 

@@ -2,7 +2,7 @@
 
 from django import template
 
-from wims.roles import request_user_is_expert
+from foundation.roles import request_user_is_expert
 
 register = template.Library()
 

@@ -55,8 +55,8 @@ def run(subscribers: int, articles: int) -> None:
     from alerts.models import Delivery, Subscription
     from classifier import services as kb
     from classifier.models import Case, Classification
+    from foundation.roles import EXPERTS, ensure_groups
     from monitor.models import Article, Site
-    from wims.roles import EXPERTS, ensure_groups
 
     User = get_user_model()
     experts = ensure_groups()[EXPERTS]

@@ -12,9 +12,9 @@ from rest_framework.test import APIClient
 from api import services as api_services
 from classifier import services
 from classifier.kinds import RuleKind
+from foundation.roles import EXPERTS, SITE_ADMINISTRATORS, ensure_groups
 from monitor.models import Article, Site
 from tests.classifier.conftest import _fresh_kb_cache, _word_cases  # noqa: F401  (autouse)
-from wims.roles import EXPERTS, SITE_ADMINISTRATORS, ensure_groups
 
 _numbers = itertools.count(1)
 

@@ -1,6 +1,6 @@
 """Every endpoint with every role: anonymous 401, signed in without the role 403, the role (and superusers) 2xx.
 
-The roles are the views' (wims/roles.py): experts for articles, folders, suggestions and saved searches; site
+The roles are the views' (foundation/roles.py): experts for articles, folders, suggestions and saved searches; site
 administrators for sites; everybody signed in for the feed list. Requests carry a real token.
 """
 

@@ -52,10 +52,10 @@ from django.test import Client  # noqa: E402
 from api.services import issue_token  # noqa: E402
 from classifier import services  # noqa: E402
 from classifier.models import Case, Classification, Folder  # noqa: E402
+from foundation.roles import EXPERTS, SITE_ADMINISTRATORS, ensure_groups  # noqa: E402
 from monitor.models import Article, Site  # noqa: E402
 from search import services as search  # noqa: E402
 from tests.conftest import datasets_dir  # noqa: E402
-from wims.roles import EXPERTS, SITE_ADMINISTRATORS, ensure_groups  # noqa: E402
 
 REPORT = ROOT / "docs" / "benchmarks" / "distribution.md"
 SEARCH_TARGET_MS, API_TARGET_MS, DIGEST_TARGET_S = 100, 50, 60

@@ -57,6 +57,8 @@ from classifier.models import (  # noqa: E402
     KnowledgeBase,
     Rule,
 )
+from classifier.services import classifications  # noqa: E402
+from classifier.services import rules as kb_rules  # noqa: E402
 from monitor.models import Article, Site  # noqa: E402
 
 VOCABULARY = 30_000
@@ -286,16 +288,16 @@ def bench_commit(rng: random.Random, user, targets: list[int], repeat: int, full
     used = {w for conds in Rule.objects.values_list("conditions", flat=True) for w in conds}
     folder_ids = list(Folder.objects.values_list("id", flat=True))
     results = []
-    original = services._add_ground_breaking  # noqa: SLF001
+    original = kb_rules.add_ground_breaking  # the name commit_rule calls
     if full_scan:
         # the alternative: no inverted index, so every stored case is re-inferred with the old and new tree
         def reinfer_everything(rule, now):
             old = kb.current()  # the cache still holds the pre-commit tree until the transaction commits
             new = old.derive(add=[rule])
-            everything = services._candidates(frozenset())  # noqa: SLF001
-            return services._sync_classifications(services._changed(old.tree, new.tree, everything))  # noqa: SLF001
+            everything = classifications.cases_holding(frozenset())
+            return classifications.sync_classifications(classifications.reclassified(old.tree, new.tree, everything))
 
-        services._add_ground_breaking = reinfer_everything  # noqa: SLF001
+        kb_rules.add_ground_breaking = reinfer_everything
     try:
         for target in targets:
             word, holders = keyword_with_frequency(target, used)
@@ -312,7 +314,7 @@ def bench_commit(rng: random.Random, user, targets: list[int], repeat: int, full
             )
             used.add(word)
     finally:
-        services._add_ground_breaking = original  # noqa: SLF001
+        kb_rules.add_ground_breaking = original
     return results
 
 

@@ -55,8 +55,8 @@ from classifier import kb, selectors, services  # noqa: E402
 from classifier.engine import Rule as EngineRule  # noqa: E402
 from classifier.engine import RuleTree  # noqa: E402
 from classifier.models import ArticleRead, Case, Classification, Folder, KnowledgeBase, Rule  # noqa: E402
+from foundation.roles import EXPERTS, ensure_groups  # noqa: E402
 from monitor.models import Article, Site  # noqa: E402
-from wims.roles import EXPERTS, ensure_groups  # noqa: E402
 
 VOCABULARY = 30_000
 TOKENS = 120

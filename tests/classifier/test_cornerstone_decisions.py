@@ -269,7 +269,7 @@ def test_a_cornerstone_case_says_when_its_article_s_text_changed(sport, make_cas
     from django.contrib.auth.models import Group
     from django.urls import reverse
 
-    from wims.roles import EXPERTS, ensure_groups
+    from foundation.roles import EXPERTS, ensure_groups
 
     ensure_groups()
     expert.groups.add(Group.objects.get(name=EXPERTS))

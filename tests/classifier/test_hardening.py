@@ -72,7 +72,7 @@ def test_undo_names_its_rule_and_refuses_when_another_rule_is_now_last(make_case
 
 
 def test_only_the_author_or_a_knowledge_base_administrator_undoes_a_rule(make_case, folders, expert, expert2):
-    from wims.roles import KB_ADMINISTRATORS, ensure_groups
+    from foundation.roles import KB_ADMINISTRATORS, ensure_groups
 
     rule = services.commit_rule(make_case("match"), "new", expert, folder=folders["sport"], conditions=["match"])[0]
     with pytest.raises(ValidationError, match="made by expert: only they or a knowledge-base administrator"):

@@ -7,6 +7,7 @@ from django.db import transaction
 from classifier import kb, services
 from classifier.kinds import RuleKind
 from classifier.models import AuditEntry, Case, CaseKeyword, Classification, KnowledgeBase, Rule
+from classifier.services import validation
 
 pytestmark = pytest.mark.django_db
 
@@ -461,14 +462,14 @@ def test_cornerstone_shortcuts_agree_with_the_engine(make_case, folders, expert)
         snapshot = kb.current()
         fired = services.infer(case)
         proposals = [
-            services._proposal(
+            validation.draft_proposal(
                 snapshot.tree, case, "new", rng.choice(targets), None, rng.sample(case.keywords, rng.randint(0, 1)), ()
             )
         ]
         if fired:
             wrong = fired[0].folder
-            proposals.append(services._proposal(snapshot.tree, case, "stop", None, wrong, (), ()))
+            proposals.append(validation.draft_proposal(snapshot.tree, case, "stop", None, wrong, (), ()))
         for proposal in proposals:
             expected = changed_cases(snapshot.tree, proposal, snapshot.cornerstones)
-            assert services._cornerstone_changes(snapshot, proposal) == expected
+            assert validation._cornerstone_changes(snapshot, proposal) == expected
     assert made > 5

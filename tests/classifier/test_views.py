@@ -8,8 +8,8 @@ from django.utils.html import escape
 
 from classifier import services
 from classifier.models import Classification, Folder, Rule
+from foundation.roles import SITE_ADMINISTRATORS, ensure_groups
 from monitor.models import Article
-from wims.roles import SITE_ADMINISTRATORS, ensure_groups
 
 
 @pytest.fixture

@@ -4,8 +4,8 @@ import filters
 from classifier import kb, services
 from demo.articles import ARTICLES, TOPICS
 from demo.sites import DEMO_SITES, article_url, render_article_page
+from foundation.roles import EXPERTS, SITE_ADMINISTRATORS, ensure_groups
 from monitor.models import Article, Site
-from wims.roles import EXPERTS, SITE_ADMINISTRATORS, ensure_groups
 
 PASSWORD = "correct horse battery"  # noqa: S105 - test login
 

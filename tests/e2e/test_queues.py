@@ -7,10 +7,10 @@ import pytest
 from playwright.sync_api import expect
 
 from classifier.models import ArticleRead, AuditEntry, Classification
+from foundation.roles import EXPERTS, ensure_groups
 from monitor.models import Article
 from tests.e2e import demo_data
 from tests.e2e.test_workspace import login
-from wims.roles import EXPERTS, ensure_groups
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -19,7 +19,7 @@ from django.db.migrations.executor import MigrationExecutor
 from classifier.models import Folder
 from feeds.models import FeedToken
 from feeds.syndication import article_guid, folder_feed_url
-from wims.roles import EXPERTS
+from foundation.roles import EXPERTS
 
 BEFORE_THE_MOVE = ("classifier", "0005_unique_top_level_folder_name")
 

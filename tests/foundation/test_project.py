@@ -16,8 +16,8 @@ from django_celery_beat.models import PeriodicTask
 from classifier.models import Folder
 from demo.articles import TOPICS
 from demo.sites import DEMO_SITES
+from foundation import roles
 from monitor.models import Site
-from wims import roles
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -86,7 +86,7 @@ def test_the_installed_package_leaves_the_demo_and_research_code_out():
 
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]
     installed = set(find_packages(str(ROOT), include=config["include"], exclude=config.get("exclude", ())))
-    assert {"wims", "monitor", "filters", "classifier"} <= installed
+    assert {"foundation", "wims", "monitor", "filters", "classifier"} <= installed
     assert not {p for p in installed if p.split(".")[0] in ("demo", "research", "tests")}
     # every Django app in INSTALLED_APPS that lives in this checkout is installed
     from django.conf import settings

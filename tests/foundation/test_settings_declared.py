@@ -5,7 +5,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-INSTALLED = ["wims", "monitor", "filters", "classifier", "processing", "feeds"]
+INSTALLED = ["foundation", "wims", "monitor", "filters", "classifier", "processing", "feeds"]
 # os.environ["X"], os.environ.get("X"), env_int("X", ...), and settings read with a hidden default
 READ = re.compile(r"""(?:environ(?:\.get)?[\[(]|env_\w+\(|getattr\(settings,)\s*["']([A-Z][A-Z0-9_]+)["']""")
 

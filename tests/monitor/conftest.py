@@ -13,6 +13,7 @@ import requests
 
 from demo import DemoServer
 from demo.registration import demo_site_settings
+from foundation.work import Outcome
 from monitor.models import Site
 
 FAST_ENV = {
@@ -122,7 +123,7 @@ def run_tasks(tasks, only: tuple[str, ...] = ("poll", "fetch", "process", "learn
             if name in only:
                 heapq.heappush(queue, (time.monotonic() + countdown, next(order), name, pk))
 
-    send(tasks.enqueue if isinstance(tasks, services.Outcome) else tasks)
+    send(tasks.enqueue if isinstance(tasks, Outcome) else tasks)
     ran = []
     while queue:
         due, _, name, pk = heapq.heappop(queue)

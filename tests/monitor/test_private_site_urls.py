@@ -5,10 +5,10 @@ used by the admin's form and the API's serializer; tests/api/test_sites.py cover
 import pytest
 from django.contrib.auth import get_user_model
 
+from foundation import roles
 from monitor import services
 from monitor.models import Site
 from tests.monitor.conftest import register, request_log
-from wims import roles
 
 pytestmark = pytest.mark.django_db
 

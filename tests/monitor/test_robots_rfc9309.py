@@ -11,10 +11,10 @@ is healthy (it was recorded as a failed fetch, and the site shown "degraded" for
 import pytest
 from django.contrib.auth import get_user_model
 
+from foundation import roles
 from monitor import services
 from monitor.models import FetchAttempt, RobotsFile, Site
 from monitor.net import FetchError
-from wims import roles
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -13,12 +13,12 @@ from django.utils import timezone
 from classifier.models import Case
 from demo.registration import ARTICLE_PATTERNS
 from filters.services import profile_for_site
+from foundation import roles
 from monitor import politeness, services
 from monitor.models import Article, FetchAttempt, Host, RobotsFile, Site
 from monitor.net import Deferred
 from processing import services as processing
 from tests.monitor.conftest import control, ground_truth, register, request_log, run_tasks
-from wims import roles
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

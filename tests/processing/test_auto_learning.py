@@ -15,6 +15,7 @@ from classifier.features import kind_of
 from classifier.models import Case, Classification
 from filters.models import SiteProfile
 from filters.services import learn_site_profile
+from foundation.work import Outcome
 from monitor import services
 from monitor.models import Article, Site
 from processing import learning
@@ -42,7 +43,7 @@ def auto_learn(fast_env, monkeypatch):
     monkeypatch.setenv("WIMS_AUTO_LEARN_PAGES", str(PAGES))
 
 
-def run_pipeline(outcome: services.Outcome) -> list[services.Outcome]:
+def run_pipeline(outcome: Outcome) -> list[Outcome]:
     """Run what an outcome asks for in this process (a worker's job); the outcomes seen."""
     return [outcome] + [seen for _, _, seen in run_tasks(outcome)]
 

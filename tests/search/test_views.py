@@ -8,9 +8,9 @@ from django.test import Client
 from django.urls import URLPattern, get_resolver, reverse
 from django.utils import timezone
 
+from foundation.roles import SITE_ADMINISTRATORS, ensure_groups
 from monitor.models import Article
 from search.models import SavedSearch
-from wims.roles import SITE_ADMINISTRATORS, ensure_groups
 
 pytestmark = pytest.mark.django_db
 

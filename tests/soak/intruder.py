@@ -45,8 +45,8 @@ class Intruder:
         from django.contrib.auth import get_user_model
 
         from api import services as api_services
+        from foundation.roles import SITE_ADMINISTRATORS, ensure_groups
         from monitor.models import Site
-        from wims.roles import SITE_ADMINISTRATORS, ensure_groups
 
         user = get_user_model().objects.create_user("soak-site-admin", password="soak-site-admin-pw")  # noqa: S106
         user.groups.add(ensure_groups()[SITE_ADMINISTRATORS])

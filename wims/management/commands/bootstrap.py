@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django_celery_beat.models import IntervalSchedule, PeriodicTask
 
-from wims import roles
+from foundation import roles
 
 DISPATCH_TASK = "monitor.dispatch_due_polls"
 DISPATCH_EVERY_SECONDS = 30

@@ -1,11 +1,11 @@
-"""The API's roles: the same as the workspace's and the admin's (wims/roles.py).
+"""The API's roles: the same as the workspace's and the admin's (foundation/roles.py).
 
 Anonymous requests get 401 (DRF, from IsAuthenticated, the default); signed in without the role, 403.
 """
 
 from rest_framework.permissions import BasePermission
 
-from wims.roles import is_expert, is_site_administrator
+from foundation.roles import is_expert, is_site_administrator
 
 
 class IsExpert(BasePermission):

@@ -1,0 +1,436 @@
+"""Drafting a rule: the proposal for a case, the cornerstone cases it would change (each needs the expert's
+decision: a condition that leaves it unchanged, or "accept this change"), the difference lists that offer those
+conditions, and the stored cases it would reclassify.
+
+Nothing here is stored: :func:`validate_rule` and :func:`affected_cases` read the cached knowledge base, the
+cornerstone cases and the keyword index; :func:`move_article` turns "move this article" into the rule to draft.
+Committing and undoing are :mod:`classifier.services.rules`.
+"""
+
+from __future__ import annotations
+
+import collections
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from django.core.exceptions import ValidationError
+from django.db.models import Count, Q
+
+from classifier import kb
+from classifier.acquisition import (
+    RankedDifferences,
+    RuleProposal,
+    changed_cases,
+    proposal_for,
+    ranked_difference_lists,
+    rule_kind,
+)
+from classifier.acquisition import difference_list as engine_difference_list
+from classifier.engine import RuleTree
+from classifier.kinds import RuleKind
+from classifier.models import Case, Classification, Folder
+from classifier.services.cases import infer
+from classifier.services.classifications import cases_holding
+from classifier.services.shared import as_case_id, as_folder_id, chunks, valid_keyword_set
+
+
+@dataclass(frozen=True)
+class CornerstoneChange:
+    """A cornerstone case whose folders the proposed rule would change.
+
+    ``differs_by``: the new case's keywords this cornerstone lacks (adding one as a condition excludes it);
+    ``lacks``: the cornerstone's keywords the new case lacks (candidates for "must be absent").
+    """
+
+    case: Case
+    before_ids: frozenset[int]
+    after_ids: frozenset[int]
+    folders: dict[int, Folder] = field(repr=False, compare=False)  # shared by the validation's changes
+    case_keywords: frozenset[str] = field(repr=False)
+    cornerstone_keywords: frozenset[str] = field(repr=False)
+    accepted: bool = False  # the expert accepts this change (it is recorded when the rule is committed)
+    # not a cornerstone case: a stored article the expert excluded from the "would reclassify" list, which must
+    # be left unchanged (its change cannot be accepted; the exclusion can be taken back)
+    kept: bool = False
+
+    # computed on access: the widest validation lists every cornerstone case, the page shows a few
+    @property
+    def before(self) -> list[Folder]:
+        return _as_folders(self.before_ids, self.folders)
+
+    @property
+    def after(self) -> list[Folder]:
+        return _as_folders(self.after_ids, self.folders)
+
+    @property
+    def differs_by(self) -> list[str]:
+        return sorted(self.case_keywords - self.cornerstone_keywords)
+
+    @property
+    def lacks(self) -> list[str]:
+        return sorted(self.cornerstone_keywords - self.case_keywords)
+
+
+@dataclass(frozen=True)
+class AffectedCase:
+    """A stored case the proposed rule would reclassify (the duplicated-cases list)."""
+
+    case_id: int
+    before: list[Folder]
+    after: list[Folder]
+
+
+@dataclass
+class Validation:
+    """What the expert sees while drafting a rule; computed on KB version ``version``."""
+
+    case: Case
+    proposal: RuleProposal
+    cornerstone_cases: list[CornerstoneChange]
+    difference_list: list[str]  # the case's words no selected case has (acquisition.difference_list)
+    selected: list[int]
+    version: int
+    # both ranked difference lists, against the cornerstone cases still changing and not accepted
+    differences: RankedDifferences | None = None
+
+    @property
+    def accepted(self) -> list[int]:
+        """The cornerstone cases the rule would change whose change the expert accepts."""
+        return [s.case.pk for s in self.cornerstone_cases if s.accepted]
+
+    @property
+    def changed_cornerstones(self) -> list[CornerstoneChange]:
+        """The cornerstone cases of earlier rules the rule would change (without the articles kept unchanged)."""
+        return [s for s in self.cornerstone_cases if not s.kept]
+
+    @property
+    def kept(self) -> list[CornerstoneChange]:
+        """The articles excluded from the "would reclassify" list that the rule still changes."""
+        return [s for s in self.cornerstone_cases if s.kept]
+
+    @property
+    def to_exclude(self) -> list[CornerstoneChange]:
+        """The cornerstone cases the rule would change and the expert has not accepted: each must be left
+        unchanged by a condition before the rule can be committed (or its change accepted)."""
+        return [s for s in self.cornerstone_cases if not s.accepted]
+
+    def affected_cases(self, limit: int | None = None) -> list[AffectedCase]:
+        return affected_cases(self, limit)
+
+
+def _folders_by_id(ids: Iterable[int]) -> dict[int, Folder]:
+    return Folder.objects.in_bulk(set(ids))
+
+
+def _as_folders(ids: Iterable[int], folders: dict[int, Folder]) -> list[Folder]:
+    return sorted((folders[i] for i in ids), key=lambda f: f.path)
+
+
+def draft_proposal(tree: RuleTree, case: Case, kind: str, folder, wrong_folder, conditions, absent) -> RuleProposal:
+    """The proposal for a draft rule on ``case`` (acquisition.proposal_for: its parent rules, its keywords), refused
+    as a ValidationError for an unknown folder, a condition the case lacks or a rule that does not fit the tree."""
+    try:
+        kind = rule_kind(kind)
+    except ValueError as exc:
+        raise ValidationError(str(exc)) from exc
+    folder_id, wrong_id = as_folder_id(folder), as_folder_id(wrong_folder)
+    for fid in (folder_id, wrong_id):
+        if fid is not None and not Folder.objects.filter(pk=fid).exists():
+            raise ValidationError(f"no folder {fid}")
+    conditions = valid_keyword_set(conditions, "conditions")
+    absent = valid_keyword_set(absent, "absent")
+    missing = conditions - case.keyword_set
+    if missing:
+        raise ValidationError(f"conditions must be keywords of the case; case {case.pk} lacks {sorted(missing)}")
+    try:
+        return proposal_for(tree, case.keyword_set, kind, folder_id, wrong_id, conditions, absent)
+    except ValueError as exc:
+        raise ValidationError(str(exc)) from exc
+
+
+def _selected_keywords(snapshot: kb.Snapshot, selected: Iterable[Case | int]) -> tuple[list[int], list[frozenset]]:
+    ids = [as_case_id(c) for c in selected]
+    known = {i: snapshot.cornerstones[i] for i in ids if i in snapshot.cornerstones}
+    others = [i for i in ids if i not in known]
+    if others:
+        found = dict(Case.objects.filter(id__in=others).values_list("id", "keywords"))
+        missing = set(others) - set(found)
+        if missing:
+            raise ValidationError(f"no cases {sorted(missing)}")
+        known.update((i, frozenset(words)) for i, words in found.items())
+    return ids, [known[i] for i in ids]
+
+
+def _cornerstone_changes(snapshot: kb.Snapshot, proposal: RuleProposal) -> dict[int, tuple[set, set]]:
+    """Cornerstone case id -> (folders before, after) for those the proposal would change.
+
+    Only cornerstones satisfying the proposal are looked at (cornerstone keyword index), and their
+    current conclusions are cached per KB version. A ground-breaking rule fires on all of them and only
+    adds its folder; a refining/stopping rule can only change a cornerstone on which one of its parent
+    rules fires, and only those are re-evaluated with the engine.
+    """
+    ids = snapshot.cornerstone_index.candidates(proposal.conditions, proposal.absent)
+    if proposal.kind == RuleKind.NEW:
+        changed = {}
+        for case_id in ids:
+            before = snapshot.explanation(case_id).folders
+            if proposal.folder not in before:
+                changed[case_id] = (before, before | {proposal.folder})
+        return changed
+    parents = set(proposal.parent_ids)
+    reached = {i: snapshot.cornerstones[i] for i in ids if parents & snapshot.explanation(i).fired}
+    return changed_cases(snapshot.tree, proposal, reached)
+
+
+def _agreeing(changed: dict[int, tuple[set, set]]) -> set[int]:
+    """The cornerstone cases whose change agrees with the experts' stored decisions on them: every folder
+    gained is accepted and every folder lost rejected for that case (the rule only restores what an expert
+    approved, so there is nothing to decide)."""
+    folders = {f for before, after in changed.values() for f in before ^ after}
+    decided: dict[int, dict[int, str]] = {}
+    for ids in chunks(sorted(changed)):
+        stored = (
+            Classification.objects.filter(case_id__in=ids, folder_id__in=folders)
+            .exclude(state=Classification.State.SUGGESTED)
+            .values_list("case_id", "folder_id", "state")
+        )
+        for case_id, folder_id, state in stored:
+            decided.setdefault(case_id, {})[folder_id] = state
+    agreeing = set()
+    for case_id, (before, after) in changed.items():
+        rows = decided.get(case_id, {})
+        if all(rows.get(f) == Classification.State.ACCEPTED for f in after - before) and all(
+            rows.get(f) == Classification.State.REJECTED for f in before - after
+        ):
+            agreeing.add(case_id)
+    return agreeing
+
+
+def cornerstones_to_decide(snapshot: kb.Snapshot, proposal: RuleProposal, case_id: int) -> dict[int, tuple]:
+    """Cornerstone case id -> (folders before, after): the cornerstone cases (other than the case the rule is
+    made for) whose folders the proposal would change against what the experts decided on them."""
+    changed = _cornerstone_changes(snapshot, proposal)
+    changed.pop(case_id, None)  # the case being fixed is meant to change
+    if changed:
+        for agreed in _agreeing(changed):
+            del changed[agreed]
+    return changed
+
+
+def _kept_keywords(snapshot: kb.Snapshot, kept: Iterable[Case | int], case_id: int) -> dict[int, frozenset[str]]:
+    """The keywords of the cases the expert excluded from the "would reclassify" list (they must not change);
+    the case the rule is made for is never one."""
+    ids = {as_case_id(c) for c in kept} - {case_id}
+    words = {i: snapshot.cornerstones[i] for i in ids if i in snapshot.cornerstones}
+    if ids - set(words):
+        stored = Case.objects.filter(id__in=ids - set(words)).values_list("id", "keywords")
+        words.update((i, frozenset(w)) for i, w in stored)
+    return words
+
+
+def kept_changes(
+    snapshot: kb.Snapshot, proposal: RuleProposal, kept: Iterable[Case | int], case_id: int
+) -> dict[int, tuple[set, set]]:
+    """Case id -> (folders before, after) for the excluded cases that the proposal still changes."""
+    return changed_cases(snapshot.tree, proposal, _kept_keywords(snapshot, kept, case_id))
+
+
+#: Difference-list words whose precision is computed per list (the best placed by exclusions and earlier
+#: rules), and at most how many words containing the expert's search are scored besides.
+PRECISION_WORDS = 30
+SEARCH_WORDS = 200
+
+
+def _precision(words: Iterable[str], folder_id: int | None, wrong_id: int | None) -> dict[str, float]:
+    """word -> among the stored cases with an accepted folder that hold it, the share whose decisions agree with
+    the rule: accepted in ``folder_id`` (a new or refining rule), or not accepted in ``wrong_id`` (a stopping
+    rule). Words no such case holds are left out (their precision is unknown)."""
+    target = folder_id if folder_id is not None else wrong_id
+    if target is None:
+        return {}
+    result: dict[str, float] = {}
+    for chunk in chunks(sorted(words)):
+        rows = (
+            Classification.objects.filter(state=Classification.State.ACCEPTED, case__index_entries__keyword__in=chunk)
+            .values_list("case__index_entries__keyword")
+            .annotate(
+                n=Count("case_id", distinct=True),
+                hit=Count("case_id", distinct=True, filter=Q(folder_id=target)),
+            )
+            .order_by()
+        )
+        for word, n, hit in rows:
+            result[word] = hit / n if folder_id is not None else 1 - hit / n
+    return result
+
+
+def _prior_words(tree: RuleTree, proposal: RuleProposal, wrong_id: int | None) -> frozenset[str]:
+    """The keywords (present or absent) of the earlier rules for the same folder: the rules concluding the
+    folder, or for a stopping rule the stopping rules under rules concluding the wrong folder."""
+    if proposal.kind == RuleKind.STOP:
+        parents = {r.id for r in tree if r.folder == wrong_id}
+        rules = [r for r in tree if r.folder is None and r.parent_id in parents]
+    else:
+        rules = [r for r in tree if r.folder == proposal.folder]
+    return frozenset().union(*(r.conditions | r.absent for r in rules))
+
+
+def validate_rule(
+    case: Case,
+    kind: str,
+    folder: Folder | int | None = None,
+    wrong_folder: Folder | int | None = None,
+    conditions: Iterable[str] = (),
+    absent: Iterable[str] = (),
+    selected_cornerstones: Iterable[Case | int] = (),
+    accepted_cornerstones: Iterable[Case | int] = (),
+    search: str = "",
+    kept_cases: Iterable[Case | int] = (),
+) -> Validation:
+    """The proposal with the cornerstone cases it would change and the difference lists.
+
+    A cornerstone case is listed when the proposal would change its folders and the change does not merely
+    restore the experts' decisions on it (an accepted change is compared against its accepted folders).
+    ``accepted_cornerstones``: the listed cases whose change the expert accepts; the others are to be left
+    unchanged, and ``differences`` ranks both ways the words that do so (acquisition.ranked_difference_lists:
+    the case's words they lack, their words the case lacks), against only the cases still changing.
+    ``difference_list`` is the older list: the case's keywords absent from every ``selected_cornerstones``
+    case (minus the conditions already chosen). ``kept_cases``: stored cases the expert excluded from the
+    articles the rule would reclassify; each one the proposal still changes is listed like a cornerstone case
+    to leave unchanged (``kept``, never accepted) and counts in the difference lists. Reads only the cached
+    knowledge base, the cornerstone cases and the keyword index, so it stays fast with many stored cases; the
+    full list of stored cases it would change is :func:`affected_cases`. Precision costs a join per word over the
+    accepted cases holding it, so it is computed for the :data:`PRECISION_WORDS` best placed words of each list by
+    the other keys and for the words containing ``search`` (at most :data:`SEARCH_WORDS`); the others rank as of
+    unknown precision.
+    """
+    snapshot = kb.current()
+    proposal = draft_proposal(snapshot.tree, case, kind, folder, wrong_folder, conditions, absent)
+    changed = cornerstones_to_decide(snapshot, proposal, case.pk)
+    kept_words = _kept_keywords(snapshot, kept_cases, case.pk)
+    kept = changed_cases(snapshot.tree, proposal, kept_words)
+    changed.update(kept)
+    accepted = ({as_case_id(c) for c in accepted_cornerstones} & set(changed)) - set(kept)
+    folders = _folders_by_id({f for before, after in changed.values() for f in before | after})
+    cases = snapshot.cornerstone_rows(changed)
+    words = case.keyword_set
+    stone_words = collections.ChainMap(kept_words, snapshot.cornerstones)  # no copy of every cornerstone
+    stones = [
+        CornerstoneChange(
+            cases[case_id],
+            frozenset(changed[case_id][0]),
+            frozenset(changed[case_id][1]),
+            folders,
+            words,
+            stone_words[case_id],
+            case_id in accepted,
+            case_id in kept,
+        )
+        for case_id in sorted(changed)
+    ]
+    selected, selected_words = _selected_keywords(snapshot, selected_cornerstones)
+    diff = [w for w in engine_difference_list(words, selected_words) if w not in proposal.conditions]
+    offending = {i: stone_words[i] for i in changed if i not in accepted}
+    differences = _ranked_differences(snapshot.tree, case, proposal, offending, as_folder_id(wrong_folder), search)
+    return Validation(case, proposal, stones, diff, selected, snapshot.version, differences)
+
+
+def _ranked_differences(
+    tree: RuleTree,
+    case: Case,
+    proposal: RuleProposal,
+    offending: Mapping[int, frozenset[str]],
+    wrong_id: int | None,
+    search: str,
+) -> RankedDifferences:
+    """Both difference lists against the ``offending`` cases (acquisition.ranked_difference_lists), with the
+    precision of the :data:`PRECISION_WORDS` best placed words of each list and of the words containing
+    ``search`` (at most :data:`SEARCH_WORDS`)."""
+    words = case.keyword_set
+    chosen = proposal.conditions | proposal.absent
+    prior = _prior_words(tree, proposal, wrong_id)
+    weights = _token_weights(case)
+    unscored = ranked_difference_lists(words, offending, prior=prior, chosen=chosen, weights=weights)
+    front = {i.word for items in (unscored.conditions, unscored.absent) for i in items[:PRECISION_WORDS]}
+    needle = search.strip().casefold()
+    if needle:
+        for items in (unscored.conditions, unscored.absent):
+            front.update([i.word for i in items if needle in i.word.casefold()][:SEARCH_WORDS])
+    return ranked_difference_lists(
+        words,
+        offending,
+        precision=_precision(front, proposal.folder, wrong_id),
+        prior=prior,
+        chosen=chosen,
+        weights=weights,
+    )
+
+
+def _token_weights(case: Case) -> dict[str, float]:
+    """The CST weights of the words of the case's page, as processing stored them (a site with a learned style
+    tree; filters.sst), or none."""
+    article = getattr(case, "article", None)
+    extraction = getattr(article, "extraction", None) or {}
+    weights = extraction.get("token_weights") if isinstance(extraction, dict) else None
+    return weights if isinstance(weights, dict) else {}
+
+
+def affected_cases(validation: Validation, limit: int | None = None) -> list[AffectedCase]:
+    """Every stored case the proposal would reclassify (the duplicated-cases list), by case id.
+
+    Only the cases holding all the proposal's keywords are read, through the CaseKeyword index.
+    """
+    snapshot = kb.current()
+    proposal = validation.proposal
+    if not proposal.conditions and not proposal.absent:
+        if proposal.kind != RuleKind.STOP:
+            raise ValidationError("add at least one condition before listing the cases the rule would change")
+        # a bare stopping rule fires wherever a parent does: the cases holding a parent's path keywords
+        rows: dict[int, frozenset[str]] = {}
+        for parent in proposal.parent_ids:
+            path = [snapshot.tree.get(i) for i in snapshot.tree.path(parent)] if parent is not None else []
+            present = frozenset().union(*(r.conditions for r in path))
+            missing = frozenset().union(*(r.absent for r in path))
+            rows.update(cases_holding(present, missing))
+    else:
+        rows = dict(cases_holding(proposal.conditions, proposal.absent))
+    rows.pop(validation.case.pk, None)
+    changed = changed_cases(snapshot.tree, proposal, rows)
+    ids = sorted(changed)[:limit] if limit is not None else sorted(changed)
+    folders = _folders_by_id({f for i in ids for f in changed[i][0] | changed[i][1]})
+    return [AffectedCase(i, _as_folders(changed[i][0], folders), _as_folders(changed[i][1], folders)) for i in ids]
+
+
+# --------------------------------------------------------------------------- moving an article
+@dataclass(frozen=True)
+class RuleRequest:
+    """What validate_rule / commit_rule need for a move or copy of an article between folders."""
+
+    kind: RuleKind
+    folder: int
+    wrong_folder: int | None
+
+    def as_kwargs(self) -> dict:
+        return {"kind": self.kind, "folder": self.folder, "wrong_folder": self.wrong_folder}
+
+
+def move_article(
+    case: Case, from_folder: Folder | int | None, to_folder: Folder | int, user, copy: bool = False
+) -> RuleRequest:
+    """Translate "move/copy this article from one folder to another" into the rule to draft.
+
+    A copy, or a move away from a folder no rule gave (set by hand), needs a new rule for the target;
+    a move away from a folder the knowledge base concluded needs a refining rule under those rules.
+    Nothing is stored here: the expert then validates and commits the rule.
+    """
+    to_id, from_id = as_folder_id(to_folder), as_folder_id(from_folder)
+    if to_id is None:
+        raise ValidationError("choose the folder to move or copy the article to")
+    if from_id == to_id:
+        raise ValidationError("the article is already in that folder")
+    concluded = {c.folder for c in infer(case)}
+    if to_id in concluded:
+        raise ValidationError("the knowledge base already gives this article that folder; accept it instead")
+    if copy or from_id is None or from_id not in concluded:
+        return RuleRequest(RuleKind.NEW, to_id, None)
+    return RuleRequest(RuleKind.REFINE, to_id, from_id)
