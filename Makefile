@@ -46,7 +46,7 @@ bench-mcrdr: $(BENCH_STAMP)
 bench-kb: $(BENCH_STAMP)
 	$(BIN)/python tests/bench/bench_kb.py
 
-## bench-webmon: 1,000 local sites on PostgreSQL + Redis, README's worker layout (1 and 2 network workers,
+## bench-webmon: 1,000 local sites on PostgreSQL + Redis, the worker layout of docs/operations.md (1 and 2 network workers,
 ## a prefork worker to process) -> docs/benchmarks/webmon.md
 bench-webmon: $(STAMP)
 	$(BIN)/python tests/bench/bench_webmon.py --split --workers 1,2

@@ -2,7 +2,7 @@
 
 Development (WIMS_ENV=development, or DEBUG=1 as `make run` sets) runs on a SQLite file and an embedded
 filesystem broker under var/, so that `make run` needs no server. Production sets WIMS_ENV=production,
-SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL (PostgreSQL) and CELERY_BROKER_URL (Redis); see the README. With
+SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL (PostgreSQL) and CELERY_BROKER_URL (Redis); see docs/operations.md. With
 neither WIMS_ENV nor DEBUG set, a missing or weak SECRET_KEY or a wildcard ALLOWED_HOSTS refuses to start.
 """
 

@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "wims.settings")
 os.environ.setdefault("WIMS_ENV", "development")  # a benchmark on this machine (wims/settings.py)
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/wims")
-# Persistent connections, as a production deployment runs (README: DATABASE_CONN_MAX_AGE); with 0 every
+# Persistent connections, as a production deployment runs (docs/configuration.md: DATABASE_CONN_MAX_AGE); with 0 every
 # request would also pay for a new PostgreSQL connection.
 os.environ.setdefault("DATABASE_CONN_MAX_AGE", "600")
 

@@ -260,7 +260,7 @@ def run(n_workers: int, args) -> dict:
     env = {"WIMS_POLITENESS_DELAY": str(args.delay), "WIMS_SWEEP_GRACE": "60", "DATABASE_CONN_MAX_AGE": "300"}
     threads = max(1, args.total_threads // n_workers)
     if args.split:
-        # As README recommends for production: threads for polls and fetches (network), and one prefork
+        # As docs/operations.md recommends for production: threads for polls and fetches (network), and one prefork
         # worker with a process per core for processing (CPU-bound; out of the pollers' GIL).
         workers = [Worker(i, threads, env, queues="celery,poll,fetch") for i in range(n_workers)]
         workers.append(Worker(n_workers, os.cpu_count() or 2, env, queues="process", pool="prefork"))
@@ -419,7 +419,7 @@ def write_report(runs: list[dict], cost: dict, args, rules: int) -> Path:
         f"{args.delay:g} s per host, {args.total_threads} threads in all, split over the worker processes "
         + (
             "(`-P threads`, queues celery, poll, fetch), plus one prefork worker with a process per core for "
-            "the process queue (as README recommends for production), "
+            "the process queue (as docs/operations.md recommends for production), "
             if args.split
             else "(`-P threads`, all queues; 1×48, 2×24, 4×12), "
         )

@@ -1,7 +1,7 @@
 """Workers survive a Redis outage with polls and fetches in flight, and nothing is lost or duplicated.
 
 The test starts its own ``redis-server`` on a free port (append-only file on, as a production broker
-should run), the README's three workers against it, and plays beat through it; it stops Redis for
+should run), the three workers of docs/operations.md against it, and plays beat through it; it stops Redis for
 WIMS_TEST_OUTAGE_SECONDS (60 by default, as the issue asks) while fetches are in flight, starts it again
 and publishes more articles. Every worker process must still be alive and every article processed once.
 
@@ -75,7 +75,7 @@ def test_workers_survive_a_redis_outage_with_work_in_flight(demo, start_worker, 
     # slow article pages, so that fetches are in flight when Redis goes away
     for key in demo.sites:
         control(demo, key, "POST", "fault", mode="slow", seconds="1", count="all", path_prefix="/")
-    # The README's layout (runall, docs/deploy), gossip and heartbeat on: with 4 bare threads and no free one,
+    # The production layout (runall, docs/deploy), gossip and heartbeat on: with 4 bare threads and no free one,
     # no BRPOP was outstanding when Redis went away, and the net worker's crash (second test) went unseen.
     workers = {
         "dispatch": start_worker(queues="celery", concurrency=2, pool="threads", extra_env=env, bare=False),
