@@ -1,28 +1,27 @@
 """Alerts' Celery tasks: thin shells over alerts/services.py.
 
 ``alerts.scan`` runs every 30 s (django-celery-beat; its schedule is created by this app's migration 0002) on
-the dispatcher's queue: database work only. It sends one ``alerts.send`` per subscription with something due,
-by name, on the ``alerts`` queue (CELERY_TASK_ROUTES), so a slow mail server or webhook never delays the
+the dispatcher's queue: database work only. It sends one ``alerts.send`` per subscription with something due
+(the work ``deliver``, registered in alerts/apps.py, sent through foundation/work.py), on the ``alerts`` queue
+(CELERY_TASK_ROUTES), so a slow mail server or webhook never delays the
 dispatcher. Retries are the database's: a failed send puts its rows back with a backoff and the next scan
 sends them again (alerts/services.py), like WebMon's sweep. Their time limits are in wims/settings.py
 (TASK_SOFT_TIME_LIMITS).
 """
 
-from celery import current_app, shared_task
+from celery import shared_task
 
 from alerts import services
-
-SEND_TASK = "alerts.send"
+from foundation import work
 
 
 @shared_task(name="alerts.scan")
 def scan() -> str:
     due = services.scan()
-    for subscription_id in due:
-        current_app.send_task(SEND_TASK, (subscription_id,))
+    work.enqueue(work.Outcome("scanned", enqueue=[("deliver", subscription_id, 0) for subscription_id in due]))
     return f"{len(due)} subscriptions to send"
 
 
-@shared_task(name=SEND_TASK)
+@shared_task(name="alerts.send")  # the work "deliver" (alerts/apps.py)
 def send(subscription_id: int) -> str:
     return services.send(subscription_id)

@@ -20,11 +20,12 @@ from django.utils import timezone
 from django.utils.html import format_html
 
 from foundation.admin import ReadOnlyAdmin
+from foundation.work import QUARANTINED, enqueue
 
 from . import services
 from .canonical import canonicalise
 from .models import Article, FetchAttempt, Host, RobotsFile, Site, check_site_change
-from .tasks import enqueue, poll_site
+from .tasks import poll_site
 
 
 class SiteForm(forms.ModelForm):
@@ -102,9 +103,7 @@ class SiteAdmin(admin.ModelAdmin):
             .values("n")
         )
         quarantined = (
-            Article.objects.filter(
-                site=OuterRef("pk"), state=Article.State.FAILED, last_error__startswith=services.QUARANTINED
-            )
+            Article.objects.filter(site=OuterRef("pk"), state=Article.State.FAILED, last_error__startswith=QUARANTINED)
             .order_by()
             .values("site")
             .annotate(n=Count("id"))

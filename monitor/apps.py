@@ -6,3 +6,12 @@ class MonitorConfig(AppConfig):
 
     name = "monitor"
     verbose_name = "WebMon"
+
+    def ready(self) -> None:
+        # WebMon's work in the work queue (foundation/work.py): what an Outcome may ask for by name
+        from foundation import work
+
+        from .services import FETCH_ROWS
+
+        work.register("poll", "monitor.poll_site")
+        work.register("fetch", "monitor.fetch_article", FETCH_ROWS)

@@ -4,13 +4,16 @@ Processing a fetched article (filters, case, inference) is the processing app's 
 WebMon only enqueues it, by the work name ``process``.
 
 Tasks (monitor/tasks.py) are thin shells around these functions: they pass ids in, and enqueue whatever
-the returned ``Outcome`` (foundation/work.py) asks for. Every function here is idempotent and safe to run twice at once:
+the returned ``Outcome`` asks for (foundation/work.py, the work queue). Every function here is idempotent and
+safe to run twice at once:
 
-* a row is *claimed* with a conditional UPDATE that only succeeds while the row is in the expected state
-  (or its previous claim's lease has expired), so a redelivered or duplicated message does nothing;
+* an article is *claimed* for its fetch with the work queue's conditional UPDATE under a lease
+  (``work.claim("fetch", …)``; the rows' columns are :data:`FETCH_ROWS`, registered in monitor/apps.py), so a
+  redelivered or duplicated message does nothing;
 * new article URLs are inserted under the unique (site, url) constraint: only the inserting poll enqueues;
-* the sweeper re-enqueues rows whose message was lost (embedded broker) or whose worker died (SIGKILL):
-  expired leases go back to the previous state, with the attempt counted.
+* the sweep (``work.sweep``, every registered stage's rows) re-enqueues rows whose message was lost
+  (embedded broker) or whose worker died (SIGKILL): expired leases go back to the previous state, with the
+  attempt counted.
 """
 
 from __future__ import annotations
@@ -18,7 +21,6 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
@@ -27,8 +29,8 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from protego import Protego
 
-from foundation.bounds import limit_exceeded
-from foundation.work import Outcome
+from foundation import work
+from foundation.work import Outcome, Rows, unexpected_error
 
 from . import conf, politeness
 from .canonical import host_of, origin_of, same_site
@@ -228,33 +230,12 @@ def dispatch_due_polls(limit: int = 5000) -> Outcome:
 
 
 def sweep(now=None, limit: int = 2000) -> Outcome:
-    """Enqueue again the rows whose message was lost or whose worker died (see the module docstring)."""
+    """Enqueue again the rows whose message was lost or whose worker died (see the module docstring): the
+    work queue's sweep over every registered stage's rows (articles to fetch, to process), due again after
+    WIMS_SWEEP_GRACE, at most ``limit`` per stage and sweep. A page that kills its worker is quarantined, never
+    delivered again until a site administrator asks (admin action "Fetch again")."""
     now = now or timezone.now()
-    grace = now - timedelta(seconds=conf.sweep_grace())
-    out = Outcome("swept")
-    # Expired leases: the worker died or hit its time limit. Put the row back (the claim counted the attempt),
-    # or, when its deliveries have used up the attempts, quarantine it: a page that kills its worker is never
-    # delivered again until a site administrator asks (admin action "Fetch again").
-    for working, back, counter, limit in (
-        (S.FETCHING, S.PENDING, "fetch_attempts", conf.max_fetch_attempts()),
-        (S.PROCESSING, S.FETCHED, "process_attempts", conf.max_process_attempts()),
-    ):
-        expired = Article.objects.filter(state=working, lease_until__lt=now)
-        expired.filter(**{f"{counter}__gte": limit}).update(
-            state=S.FAILED, lease_until=None, last_error=quarantine_note(working, limit)
-        )
-        expired.update(state=back, due_at=grace, lease_until=None)
-    # Rows due for a while with nobody working on them.
-    for state, task in ((S.PENDING, "fetch"), (S.FETCHED, "process")):
-        ids = list(
-            Article.objects.filter(state=state, due_at__lte=grace)
-            .order_by("due_at")
-            .values_list("id", flat=True)[:limit]
-        )
-        if ids:
-            Article.objects.filter(pk__in=ids, state=state).update(due_at=now)
-            out.enqueue += [(task, pk, 0) for pk in ids]
-    return out
+    return work.sweep(now, now - timedelta(seconds=conf.sweep_grace()), limit)
 
 
 # --------------------------------------------------------------------------- polling
@@ -293,30 +274,6 @@ def poll_site(site_id: int) -> Outcome:
         error = unexpected_error(exc)
         _finish_poll(site, [error], 0, {k: v for k, v in (site.validators or {}).items() if k != PROGRESS_KEY}, 1)
         return Outcome("failed", error)
-
-
-def unexpected_error(exc: BaseException) -> str:
-    """The message a row or a site's health keeps for an error nobody foresaw, or for the bound its task ran
-    into (foundation/bounds.py: "time limit: …", "memory limit: …")."""
-    return (limit_exceeded(exc) or f"unexpected error: {type(exc).__name__}: {exc}")[:2000]
-
-
-def run_claimed(article_id: int, state: str, working: str, counter: str, step: Callable[[int], Outcome]) -> Outcome:
-    """Claim the article (:func:`claim`) and run ``step`` on it. An unexpected error fails the row with its
-    message and frees it, instead of leaving it ``working`` until its lease runs out."""
-    if not claim(article_id, state, working, counter):
-        return Outcome("skipped", f"not {state} (done, or another worker has it)")
-    try:
-        return step(article_id)
-    except Exception as exc:
-        return _fail_claimed(article_id, working, exc)
-
-
-def _fail_claimed(article_id: int, working: str, exc: BaseException) -> Outcome:
-    log.exception("article %s: unexpected error while %s", article_id, working)
-    error = unexpected_error(exc)
-    Article.objects.filter(pk=article_id, state=working).update(state=S.FAILED, lease_until=None, last_error=error)
-    return Outcome("failed", error)
 
 
 def _poll(site: Site) -> Outcome:
@@ -479,48 +436,36 @@ def _finish_poll(
 
 # --------------------------------------------------------------------------- fetching
 
-CLAIM_TOLERANCE = timedelta(milliseconds=50)
-
-
-#: how a quarantined row's error starts (the site's health counts them)
-QUARANTINED = "quarantined:"
-
-
-def quarantine_note(working: str, attempts: int) -> str:
-    """The error of a row whose work killed or timed out its worker ``attempts`` times (see :func:`sweep`)."""
-    stage = "fetching" if working == S.FETCHING else "processing"
-    return (
-        f"{QUARANTINED} {stage} it took all {attempts} attempts, the last one lost with its worker (killed, or "
-        "past its time limit): not tried again until a site administrator uses “Fetch again”"
-    )
-
-
-def claim(article_id: int, state: str, working: str, counter: str) -> bool:
-    """Move the article from ``state`` to ``working`` under a lease, counting the attempt in ``counter``.
-
-    False when the row is not in ``state`` (done, or another worker holds an unexpired lease). Fetching
-    and processing (processing/services.py) both claim their rows this way.
-    """
-    now = timezone.now()
-    lease = now + timedelta(seconds=conf.lease_seconds())
-    # A pending row is claimed only once due: a stale duplicate message (say, the sweep's and the retry's
-    # countdown both queued behind a busy worker) must not cut a backoff or a Retry-After short. The
-    # retry's own countdown message never arrives early, and the sweep catches any row left behind.
-    ready = Q(state=state) & Q(due_at__lte=now + CLAIM_TOLERANCE) if state == S.PENDING else Q(state=state)
-    # A lost lease is taken over only while attempts are left: the sweep quarantines the others, so that a
-    # redelivered message of a page that killed its worker cannot run it once more before the sweep does.
-    limit = conf.max_fetch_attempts() if counter == "fetch_attempts" else conf.max_process_attempts()
-    lost = Q(state=working, lease_until__lt=now, **{f"{counter}__lt": limit})
-    return bool(
-        Article.objects.filter(Q(pk=article_id) & (ready | lost)).update(
-            state=working, lease_until=lease, **{counter: F(counter) + 1}
-        )
-    )
+#: the articles' columns for their two stages: fetching (monitor, registered in monitor/apps.py) and
+#: processing (the processing app's, registered in processing/apps.py); a delivery that killed its worker
+#: counts, and the sweep quarantines the row after WIMS_MAX_FETCH_ATTEMPTS / WIMS_MAX_PROCESS_ATTEMPTS
+FETCH_AGAIN = "a site administrator uses “Fetch again”"
+FETCH_ROWS = Rows(
+    Article,
+    waiting=S.PENDING,
+    working=S.FETCHING,
+    failed=S.FAILED,
+    attempts="fetch_attempts",
+    max_attempts=conf.max_fetch_attempts,
+    lease_seconds=conf.lease_seconds,
+    when_due=True,  # a pending row is claimed only once due (work.CLAIM_TOLERANCE)
+    again=FETCH_AGAIN,
+)
+PROCESS_ROWS = Rows(
+    Article,
+    waiting=S.FETCHED,
+    working=S.PROCESSING,
+    failed=S.FAILED,
+    attempts="process_attempts",
+    max_attempts=conf.max_process_attempts,
+    lease_seconds=conf.lease_seconds,
+    again=FETCH_AGAIN,
+)
 
 
 def fetch_article(article_id: int) -> Outcome:
     """Fetch one pending article politely; on success store the raw page and enqueue its processing."""
-    return run_claimed(article_id, S.PENDING, S.FETCHING, "fetch_attempts", _fetch)
+    return work.run_claimed("fetch", article_id, _fetch)
 
 
 def _fetch(article_id: int) -> Outcome:
@@ -720,10 +665,10 @@ __all__ = [
     "poll_site",
     "create_pending",
     "fetch_article",
-    "claim",
     "robots_allows",
     "backoff",
     "alias_to_canonical",
-    "run_claimed",
+    "FETCH_ROWS",
+    "PROCESS_ROWS",
     "fetch_again",
 ]

@@ -9,8 +9,12 @@ All tasks are acknowledged late (settings: CELERY_TASK_ACKS_LATE) and idempotent
 in the database first, so a redelivered message does nothing. The database, not the broker, remembers
 what is left to do: the dispatcher's sweep enqueues again whatever a lost message or a killed worker left
 behind. Retries are scheduled by the services (exponential backoff with jitter, Retry-After honoured) as
-countdown messages; a delay longer than MAX_COUNTDOWN is left to the sweep instead, because a countdown
-message is held unacknowledged by a worker until it is due.
+countdown messages; a delay longer than foundation.work.MAX_COUNTDOWN is left to the sweep instead, because
+a countdown message is held unacknowledged by a worker until it is due.
+
+What an outcome asks for is sent by work name through the work queue (foundation/work.py: ``enqueue``,
+``finish``); WebMon registers its stages, ``poll`` and ``fetch``, in monitor/apps.py, and hands a fetched page
+on as ``process``, which the processing app registers: WebMon never names its tasks.
 
 Time limits (soft, then hard) are declared for every task in one place, wims/settings.py
 (TASK_SOFT_TIME_LIMITS), with the workers' memory bounds.
@@ -26,41 +30,14 @@ CPU-bound and uses processes)::
     celery -A wims worker -Q process -c 2
 """
 
-from celery import current_app, shared_task
+from celery import shared_task
 from celery.utils.log import get_task_logger
 
-from foundation.work import Outcome
+from foundation.work import enqueue, finish
 
 from . import services
 
 log = get_task_logger(__name__)
-
-MAX_COUNTDOWN = 300.0
-
-#: the Celery task behind each kind of work an Outcome asks for. ``process`` and ``learn`` belong to the
-#: processing app (processing/tasks.py): WebMon hands a fetched page on by name and never imports it.
-TASK_NAMES = {
-    "poll": "monitor.poll_site",
-    "fetch": "monitor.fetch_article",
-    "process": "processing.process_article",
-    "learn": "processing.learn_site_profile",
-}
-
-
-def finish(outcome: Outcome) -> str:
-    """Enqueue what the outcome asks for; the task's result line."""
-    enqueue(outcome)
-    return f"{outcome.result} {outcome.detail}".strip()
-
-
-def enqueue(outcome: Outcome) -> None:
-    """Send the tasks an outcome asks for (the one way any task enqueues its follow-ups)."""
-    for name, pk, countdown in outcome.enqueue:
-        if countdown > MAX_COUNTDOWN:
-            continue  # the sweep enqueues it when due
-        # By name, routed to its queue by CELERY_TASK_ROUTES (wims/settings.py): the sender need not have
-        # imported the task's module.
-        current_app.send_task(TASK_NAMES[name], (pk,), countdown=countdown if countdown > 0 else None)
 
 
 @shared_task(name="monitor.dispatch_due_polls")

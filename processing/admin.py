@@ -12,9 +12,9 @@ from django.template.response import TemplateResponse
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html
 
+from foundation.work import enqueue
 from monitor.admin import SiteAdmin
 from monitor.models import Site
-from monitor.tasks import enqueue
 
 from . import learning
 

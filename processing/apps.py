@@ -6,3 +6,13 @@ class ProcessingConfig(AppConfig):
 
     name = "processing"
     verbose_name = "Processing"
+
+    def ready(self) -> None:
+        # Processing's work in the work queue (foundation/work.py): WebMon asks for "process" by this name.
+        # Its rows are the fetched articles (their columns: monitor.services.PROCESS_ROWS); site learning has
+        # no row to claim (processing.models.SiteLearning counts its runs).
+        from foundation import work
+        from monitor.services import PROCESS_ROWS
+
+        work.register("process", "processing.process_article", PROCESS_ROWS)
+        work.register("learn", "processing.learn_site_profile")

@@ -33,11 +33,10 @@ from classifier.services import ingest_case
 from filters import sst
 from filters.models import SiteProfile
 from filters.services import learn_site_profile, profile_for_site
-from foundation.work import Outcome
+from foundation.work import Outcome, unexpected_error
 from monitor import conf
 from monitor.canonical import canonicalise
 from monitor.models import Article, Site
-from monitor.services import unexpected_error
 from search.services import index_article
 
 from .extraction import DOCVIEW_FIELDS, content_hash, extract_article, set_docview, store_bands

@@ -2,8 +2,9 @@
 its case and inference, or the article its rel=canonical names.
 
 Tasks (processing/tasks.py) are thin shells around these functions. Like WebMon's, each one claims its row
-with a conditional UPDATE and a lease first (``monitor.services.claim``), so a redelivered message does
-nothing, and the dispatcher's sweep enqueues again what a killed worker left behind.
+with a conditional UPDATE and a lease first (``foundation.work.claim("process", …)``, over the articles'
+columns ``monitor.services.PROCESS_ROWS``), so a redelivered message does nothing, and the dispatcher's
+sweep enqueues again what a killed worker left behind.
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ from django.utils import timezone
 import filters
 from classifier.services import ingest_case
 from filters.services import profile_for_site
+from foundation import work
 from foundation.work import Outcome
 from monitor.models import Article
-from monitor.services import alias_to_canonical, run_claimed
+from monitor.services import alias_to_canonical
 from search.services import index_article
 
 from . import learning
@@ -55,7 +57,7 @@ PROCESSED_FIELDS = [
 
 def process_article(article_id: int) -> Outcome:
     """Filters with the site's profile, then the case and inference, or a link to the original article."""
-    return run_claimed(article_id, S.FETCHED, S.PROCESSING, "process_attempts", _process)
+    return work.run_claimed("process", article_id, _process)
 
 
 def _process(article_id: int) -> Outcome:

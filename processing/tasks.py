@@ -2,12 +2,13 @@
 
 Both run on the ``process`` queue (CELERY_TASK_ROUTES; CPU-bound: filters and inference, a prefork worker),
 acknowledged late and idempotent like WebMon's (see monitor/tasks.py); what they ask for next is enqueued
-the same way.
+the same way, by work name (foundation/work.py). The app registers its work, ``process`` and ``learn``, in
+processing/apps.py.
 """
 
 from celery import shared_task
 
-from monitor.tasks import finish
+from foundation.work import finish
 
 from . import learning, services
 

@@ -363,7 +363,8 @@ WIMS_WORKER_MEMORY_MB = env_int("WIMS_WORKER_MEMORY_MB", 2048, minimum=256)
 CELERY_WORKER_MAX_MEMORY_PER_CHILD = WIMS_MAX_MEMORY_PER_CHILD_MB * 1024  # KiB
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # Separate queues so that a slow site cannot starve the rest (see monitor/tasks.py). The one place that
-# says which queue each task goes to: tasks are also sent by name (monitor.tasks.enqueue). On Redis a worker
+# says which queue each task goes to: tasks are also sent by name (foundation.work.enqueue,
+# the task registered for each work name). On Redis a worker
 # takes from its queues in the order given (queue_order_strategy "priority" above): with -Q celery,poll,fetch
 # the dispatcher first, then polls (they find the work), then fetches, so a fetch backlog never delays
 # polling. (The embedded filesystem broker takes them round robin.)

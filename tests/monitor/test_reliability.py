@@ -6,9 +6,10 @@ from urllib.parse import urlsplit
 import pytest
 
 from classifier.models import Case
+from foundation.work import enqueue
 from monitor import services
 from monitor.models import Article
-from monitor.tasks import enqueue, fetch_article, poll_site
+from monitor.tasks import fetch_article, poll_site
 from tests.monitor.conftest import FAST_ENV, control, ground_truth, register, request_log, run_until, wait_for
 
 

@@ -301,3 +301,19 @@ def test_failed_articles_make_a_site_degraded_and_can_be_fetched_again_from_the_
     assert (broken.state, broken.fetch_attempts, broken.last_error) == ("pending", 0, "")
     run_tasks([("fetch", broken.pk, 0)])  # the fault served once only
     assert Article.objects.get(pk=broken.pk).state == "processed"
+
+
+def test_the_sweep_re_enqueues_every_row_left_behind_up_to_its_limit(fast_env):
+    """After an outage many rows are left due; the sweep sends them all again (up to 2,000 per stage), not three:
+    a loop variable of the quarantine once shadowed the sweep's limit with the attempts allowed."""
+    site = Site.objects.create(name="S", home_url="http://s.test/")
+    old = timezone.now() - timedelta(minutes=5)
+    lost = [Article.objects.create(site=site, url=f"http://s.test/lost-{n}", due_at=old).pk for n in range(8)]
+    unprocessed = [
+        Article.objects.create(site=site, url=f"http://s.test/fetched-{n}", state="fetched", due_at=old).pk
+        for n in range(8)
+    ]
+    queued = services.sweep().enqueue
+    assert sorted(pk for stage, pk, _ in queued if stage == "fetch") == lost
+    assert sorted(pk for stage, pk, _ in queued if stage == "process") == unprocessed
+    assert len(services.sweep(limit=5).enqueue) == 0, "not again before the grace period has passed"

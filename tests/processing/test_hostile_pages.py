@@ -8,6 +8,7 @@ import pytest
 from django.utils import timezone
 
 from filters.models import SiteProfile
+from foundation import work
 from monitor import services as monitor
 from monitor.models import Article, Site
 from processing import learning
@@ -117,29 +118,28 @@ def test_learning_that_kills_its_worker_is_quarantined_until_an_administrator_re
 
 
 @pytest.mark.parametrize(
-    ("working", "counter", "setting"),
+    ("stage", "working", "counter", "setting"),
     [
-        ("processing", "process_attempts", "WIMS_MAX_PROCESS_ATTEMPTS"),
-        ("fetching", "fetch_attempts", "WIMS_MAX_FETCH_ATTEMPTS"),
+        ("process", "processing", "process_attempts", "WIMS_MAX_PROCESS_ATTEMPTS"),
+        ("fetch", "fetching", "fetch_attempts", "WIMS_MAX_FETCH_ATTEMPTS"),
     ],
 )
 def test_a_row_whose_work_killed_its_worker_too_often_is_quarantined_not_delivered_again(
-    site, monkeypatch, working, counter, setting
+    site, monkeypatch, stage, working, counter, setting
 ):
     monkeypatch.setenv(setting, "3")
     article = stored(site, 1, page(1))
     lost = timezone.now() - timedelta(seconds=5)
     Article.objects.filter(pk=article.pk).update(state=working, lease_until=lost, **{counter: 3})
-    back = "fetched" if working == "processing" else "pending"
     # a redelivered message after the lease ran out: no attempt left, so it does not run the page again
-    assert not monitor.claim(article.pk, back, working, counter)
+    assert not work.claim(stage, article.pk)
     monitor.sweep()
     article.refresh_from_db()
     assert article.state == "failed"
     assert article.last_error.startswith("quarantined:") and "Fetch again" in article.last_error
     # with attempts left, the lost lease is taken over (the killed attempt counted)
     Article.objects.filter(pk=article.pk).update(state=working, lease_until=lost, **{counter: 2})
-    assert monitor.claim(article.pk, back, working, counter)
+    assert work.claim(stage, article.pk)
     assert getattr(Article.objects.get(pk=article.pk), counter) == 3
 
 
@@ -160,5 +160,5 @@ def test_the_admin_shows_a_quarantined_learning_and_retries_it(site, admin_clien
 def test_the_site_list_counts_quarantined_articles(site, admin_client):
     article = stored(site, 1, page(1))
     Site.objects.filter(pk=site.pk).update(last_poll_at=timezone.now())
-    Article.objects.filter(pk=article.pk).update(state="failed", last_error=monitor.quarantine_note("processing", 3))
+    Article.objects.filter(pk=article.pk).update(state="failed", last_error=work.quarantine_note("process", 3))
     assert "degraded: 1 article(s) quarantined" in admin_client.get("/admin/monitor/site/").content.decode()
