@@ -23,11 +23,8 @@ Polls and fetches never sleep long for a host's politeness slot: beyond WIMS_POL
 re-queue themselves with a countdown (a poll keeps the sources it already read, a fetch holds its host's
 slot), so their threads wait on the network only.
 
-Suggested workers (``-P threads`` because polling and fetching mostly wait on the network; processing is
-CPU-bound and uses processes)::
-
-    celery -A wims worker -Q celery,poll,fetch -P threads -c 16
-    celery -A wims worker -Q process -c 2
+The workers that take these queues, and how many of each: docs/operations.md ("Workers and the beat"), the one place
+the layout is written (runall and the deploy units follow it).
 """
 
 from celery import shared_task
