@@ -18,65 +18,43 @@ main content.
 Outside it, every phrase is removed as "outside the main content", but for the page's headline.
 The redundant-phrase filter runs last, as in the thesis.
 
+Stages, in the order :func:`decide` runs them, each a function here or in its own module:
+
+1. story cards read as links (:mod:`filters.teasers`);
+2. what the phrases say of each block (:func:`_measure`, one pass over them);
+3. the noise the blocks' names and tags say (:mod:`filters.marks`, :func:`_named_noise`);
+4. the main content (:func:`_main_content`): the best subtree, second-guessed by the page's landmarks, narrowed,
+   widened from a lone paragraph, replaced by the site's usual one (:mod:`filters.site_region`);
+5. the lists of story teasers (:mod:`filters.teasers`) and the article's lead (:mod:`filters.lead`);
+6. the blocks of the main content and the noise among them (:func:`_inside`);
+7. each phrase: the main content's reasons (:func:`_content_reasons`, with the site's own lines of
+   :mod:`filters.prompts`), then the thesis's filters in context (:func:`_thesis_filters`); lone copies put back,
+   headings of removed sections removed.
+
+The block tree's shape (subtree ends, children) is found once per page, :class:`filters.blocktree.BlockTree`.
+
 Pure Python over the phrases and blocks of :mod:`filters.html5`.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Set
-from itertools import compress
+from dataclasses import dataclass, field
 from typing import Any
 
+from .blocktree import BlockTree
 from .html5 import Blocks
+from .lead import LEAD_NOTE, is_lead, lead_levels, outer_block
+from .marks import noise_reasons
 from .phrases import Phrase
 from .profiles import Profile
-from .sst import block_key, slots
+from .prompts import NOTICE_MAX, notice_note
+from .site_region import noise_trie, site_block
+from .sst import block_key
+from .teasers import TEASER_MIN, TeaserLists, mark_card_links
 
-__all__ = ["decide", "SlotPaths", "relative_key"]
+__all__ = ["decide", "ORPHAN_NOTE", "OUTSIDE_NOTE", "SITE_NOISE_NOTE", "SITE_REGION_NOTE"]
 
-#: class/id/role words that name a region of the page that is not the article, with the reason shown
-_NOISE_MARKS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (reason, re.compile(pattern, re.MULTILINE))
-    for reason, pattern in (
-        ("comment section", r"^(comments?|commentlist|comment-list|disqus(_thread)?|replies|respond|discussion)$"),
-        (
-            "related-stories list",
-            r"^(related|more-stories|morestories|recommended|recommendations|also-like|read-more|readmore|trending"
-            r"|popular|most-read|mostread|outbrain|taboola|promo|teaser|more-from|related-posts|related-articles)$",
-        ),
-        ("share buttons", r"^(share|sharing|social|sharebar|share-buttons|social-share|follow-us|print|email-this)$"),
-        (
-            "author's bio",
-            r"^(author|authors|author-bio|about-author|author-box|authorbox|author-info|author-profile|bio|author-details?|author-block|authorsblock|author-card|author-about)$",
-        ),
-        ("references", r"^(references|citations|sources|bibliography)$"),
-        ("disclaimer", r"^(disclaimer|disclaimers)$"),
-        ("dialog", r"^(modal|dialog|popup|republish|republication)$"),
-        ("caption", r"^(caption|wp-caption|credit|credits|image-credit|photo-credit)$"),
-        ("advertising", r"^(ad|ads|advert|advertisement|advertising|sponsor|sponsored|banner-ad|dfp|google_ad)$"),
-        (
-            "page chrome",
-            r"^(sidebar|side-bar|widget-area|footer|masthead|menu|nav|navbar|navigation|breadcrumb|breadcrumbs"
-            r"|toolbar|subscribe|newsletter|signup|sign-up|login|cookie|cookies|skip-link|wm-ipp|tags|tag-list"
-            r"|rail|complementary|contentinfo|banner|site-header|site-footer|copyright)$",
-        ),
-    )
-)
-#: tags that hold chrome in HTML5 pages; judged by size, since an unclosed one can hold the article
-_CHROME_TAGS = {
-    "nav": "navigation",
-    "aside": "aside",
-    "footer": "page footer",
-    "form": "form",
-    "select": "form",
-    "figcaption": "caption",
-    "button": "button",
-}
-#: the chrome tags that the walk leaves to this stage instead of the tag filter
-SOFT_TAGS = frozenset(_CHROME_TAGS)
-#: their class names describe the page ("single-post elementor_header_footer"), not a region
-_NEVER_NOISE = frozenset(("html", "body", "main", "article"))
 _HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 #: blocks whose short text is data, not chrome, inside the main content
 _CELLS = frozenset(("td", "th", "li", "dd", "dt", "caption"))
@@ -90,8 +68,6 @@ TEXT_MAX_LINKS = 0.3  # article-like text has at most this share of link charact
 NOISE_WEIGHT = 1.0  # a character under a noise-named element
 LINK_WEIGHT = 0.6  # a character of other text, times its link density (at least LINK_FLOOR)
 LINK_FLOOR = 0.25
-#: an <a> around blocks with more text than this is not a link but an unclosed tag
-BLOCK_LINK_MAX = 400
 #: a noise-named element holding more than this share of the page's article-like text is not noise
 NOISE_MAX_SHARE = 0.3
 #: the main content narrows to a child block holding at least this share of its article-like text
@@ -101,20 +77,6 @@ NARROW_SHARE = 0.7
 GUARD_ALT_SHARE = 0.25
 #: a main content that is one paragraph widens to its parent when the parent holds this many times its text
 PARAGRAPH_CLIMB = 2.0
-#: a list of story teasers: a block holding at least TEASER_MIN teasers (a linked headline, then its lead),
-#: at most TEASER_TEXT characters of article-like text per teaser, a teaser for every 1 / TEASER_PER_TEXT
-#: article-like phrases (an article's paragraphs outnumber its linked subheadings), and less than
-#: TEASER_SHARE of the main content's article-like text
-TEASER_MIN = 3
-TEASER_TEXT = 500
-TEASER_PER_TEXT = 0.5
-TEASER_SHARE = 0.5
-#: the lead is the article-like text before the main content under the block it was narrowed from; under a block
-#: narrowed from before that one (an outer wrapper), or under the main content's parent when it was not narrowed,
-#: only a sentence of this many characters or more, ending as a sentence does, is (a dateline, a section's name or
-#: a short motto there is not)
-LEAD_OUTER_MIN = 100
-_SENTENCE_END = '.!?"”’)'
 #: an <aside> inside the main content whose text is article-like (at least ASIDE_TEXT characters of long phrases,
 #: ASIDE_SHARE of its text, at most ASIDE_LINKS of it links) is a note of the article, not chrome
 ASIDE_TEXT = 300
@@ -138,327 +100,12 @@ LINKED_SENTENCE_OWN = 15
 #: phrases with links are such sentences (a list of hotels, each with its official website and what the author
 #: wrote about it)
 LINK_LIST_SENTENCES = 0.3
-_HEADLINE_LINKS = 0.8  # a linked headline: a phrase nearly all link...
-_HEADLINE_MIN = 15  # ... of this many characters or more
-_TEASER_BETWEEN = 2  # short phrases (byline, date) allowed between a teaser's headline and its lead
-
-#: class tokens that hide an element on large screens ("elementor-hidden-desktop", "md:hidden"): a copy of
-#: the page's text for small screens (a plain "hidden" is often an accordion's closed panel: not this)
-_HIDDEN_ON_DESKTOP = re.compile(
-    r"(?:^|\s)(?:\S*hidden-(?:desktop|lg|xl)|hide-(?:on-)?desktop|(?:md|lg|xl):hidden)(?=\s|$)", re.ASCII
-)
-
 #: a phrase of this many characters kept a second time is a copy (one shown per screen width, a carousel's clone)
 REPEAT_MIN = 40
-#: a copyright line under the article ("Copyright 2005 The Associated Press. All rights reserved. This material
-#: may not be published..."): not its text; "all rights reserved" further in needs a year, a © or the word
-#: (a clause of a legal text the page is about says it without them)
-_COPYRIGHT = re.compile(
-    r"^\W*(?:copyright\b|©)|^(?=.*(?:\b(?:19|20)\d\d\b|©|copyright)).*all rights reserved",
-    re.IGNORECASE | re.DOTALL,
-)
-_NOTICE_MAX = 300
-#: the site speaking to the reader about itself inside the article, not the article's text (wcxb tuning split):
-#: an affiliate disclosure ("Purchases made through our links may earn us a commission", "This post may contain
-#: affiliate links") and a newsletter prompt ("Sign up ... delivered straight to your inbox", "Join our mailing
-#: list"), in a phrase of at most _NOTICE_MAX characters; a photo credit ("Photo by: Jim Varga", "Image: Move.org",
-#: "(Photo credit: AP)") and a byline or date line ("By Haley Hoekstra • March 12, 2025", "Last updated: April 21,
-#: 2025", "6 min read"), in a phrase of at most _LINE_MAX characters: where it is the phrase's point.  Each is looked
-#: for only when one of its cue strings (lower case) is in the phrase (reason, cues, pattern).  The patterns need
-#: the site's own words ("we", "our", an imperative, a name after "by"), so that a sentence about commissions,
-#: newsletters, pictures or a year ("Published in 1998, the novel ...") is article text.
-_NAME = r"['‘\"“]?[A-Z0-9][\w.'’\"”&/-]*(?:\s+(?:['‘\"“]?[A-Z0-9][\w.'’\"”&/-]*|for|via|and|of|the|/|&|-|—|,))*"
-_DATE = (
-    r"(?:[A-Z][a-z]{2,8}\.? \d{1,2}(?:st|nd|rd|th)?,? (?:19|20)\d\d|\d{1,2}(?:st|nd|rd|th)? [A-Z][a-z]{2,8}\.?,? "
-    r"(?:19|20)\d\d|\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4})"
-)
-_PROMPTS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
-    (
-        "affiliate disclosure",
-        ("affiliate", "commission", "associate", "qualifying"),
-        re.compile(
-            r"(?i:\b(?:this|our) (?:post|article|page|site|content|story)s? (?:may |might )?(?:contains?|includes?|"
-            r"uses?) affiliate links?"
-            r"|\b(?:we|I) (?:may |might |could |will )?(?:earn|receive|get|make) (?:an? |small |affiliate )*"
-            r"commissions?\b"
-            r"|\b(?:may|might|could) earn (?:us|me) (?:an? )?(?:small )?(?:affiliate )?commission"
-            r"|\baffiliate links?\b.{0,60}\b(?:we|I) (?:may |might |could )?(?:earn|receive|get|make)\b"
-            r"|\bas an amazon associate\b|\b(?:we|I) earn from qualifying purchases"
-            r"|\b(?:we|I) (?:also )?(?:may |might )?use affiliate links)",
-            re.DOTALL,
-        ),
-    ),
-    (
-        "newsletter prompt",
-        ("newsletter", "inbox", "mailing list", "email list"),
-        re.compile(
-            r"(?i:^\W*(?:sign up|subscribe|register)\b.{0,80}\b(?:newsletters?|inbox|e-?mails?)\b"
-            r"|\b(?:sign up|subscribe) (?:now |today |here )?(?:to|for) (?:our|my) (?:\w+ ){0,3}(?:newsletters?|"
-            r"e-?mails?|mailing list)\b"
-            r"|\bdelivered (?:straight |directly |right )?to your inbox\b"
-            r"|\bjoin (?:our|my) (?:\w+ ){0,2}(?:mailing list|newsletter|e-?mail list))",
-            re.DOTALL,
-        ),
-    ),
-)
-_LINE_MAX = 150
-_LINES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
-    (
-        "photo credit",
-        ("photo", "image", "picture", "illustration", "credit"),
-        re.compile(
-            r"(?:^|[|•·(]\s*|\.\s+)(?i:photo|image|picture|photograph|illustration)s?(?i: credit)?s?"
-            rf"\s*(?::|©|(?i:by):?)\s*{_NAME}\W*$"
-            rf"|(?:^|[|•·(]\s*|\.\s+)(?i:credits?)\s*:\s*(?=[A-Z]){_NAME}\W*$",
-            re.DOTALL,
-        ),
-    ),
-    (
-        "byline or date line",
-        ("by ", "updated", "published", " read"),
-        re.compile(
-            r"^\W*(?i:by|written by)\s+[A-Z][\w.'’-]+(?:\s+[A-Z][\w.'’-]+){0,3}\s*[,|•·–—-]?"
-            r".{0,60}\b(?:19|20)\d\d\b\W*$"
-            rf"|^\W*(?i:(?:last )?updated|published)(?i: on)?\s*:?\s*(?:[A-Z][a-z]+,? )?{_DATE}.{{0,20}}$"
-            r"|(?:^|[|•·]\s*)\d+\s*(?i:min(?:ute)?s? read)\W*$",
-            re.DOTALL,
-        ),
-    ),
-)
-
-_PROMPTS_AND_LINES = _PROMPTS + _LINES
-
-
-def _prompt_note(text: str) -> str | None:
-    """The reason a short phrase is the site's prompt to the reader or a line about the article (an affiliate
-    disclosure, a newsletter prompt, a photo credit, a byline or date line), or None."""
-    low = text.lower()
-    for note, cues, pattern in _PROMPTS_AND_LINES if len(text) <= _LINE_MAX else _PROMPTS:
-        for cue in cues:
-            if cue in low:
-                if pattern.search(text):
-                    return note
-                break
-    return None
-
-
-_MARK_SPLIT = re.compile(r"[\s_-]+")
-#: a class/id token of six words or more joined by single hyphens is a slug of a heading ("menu-innovation-
-#: strategies-building-memorable-dining-experiences", an anchor for the table of contents), not the name of a
-#: region (which is shorter, or a BEM name: "modern-footnotes-list--hide-for-print", "menu-item-type-post_type")
-_SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+){5,}$")
-
-
-def _mark_parts(marks: str) -> str:
-    """The first and last part of each class/id/role token, one per line: what a region's name says.
-
-    "comments-area", "sidebar", "jeg_related_posts" name a region; "elementor-widget-container" or
-    "has-sidebar" in the middle or as a modifier do not (page builders put "widget" on everything).
-    """
-    parts = []
-    for token in marks.split():
-        pieces = [p for p in _MARK_SPLIT.split(token) if p]
-        if pieces and not (len(pieces) > 5 and _SLUG.match(token)):
-            parts.append(pieces[0])
-            if len(pieces) > 1:
-                parts.append(pieces[-1])
-            if len(pieces) > 2:  # "related-posts-list": the first two words name it
-                parts.append(pieces[0] + "-" + pieces[1])
-    return "\n".join(parts)
-
-
-#: reason named by each class/id/role string seen (pages of a site repeat theirs); bounded
-_REASON_CACHE: dict[str, str | None] = {}
-_REASON_CACHE_MAX = 50_000
 #: landmarks that say "not the main content": a region chosen inside one of them is a low-confidence choice
 _NOT_MAIN_LANDMARKS = frozenset(("footer", "header", "aside", "nav"))
-
-
-def marks_reason(marks: str) -> str | None:
-    """The reason a class/id/role string names its element noise ("comment section", ...), or None."""
-    reason = _REASON_CACHE.get(marks, "")
-    if reason != "":
-        return reason
-    parts = _mark_parts(marks)
-    reason = next((name for name, pattern in _NOISE_MARKS if pattern.search(parts)), None)
-    if reason is None and _HIDDEN_ON_DESKTOP.search(marks):
-        reason = "hidden on large screens"
-    if len(_REASON_CACHE) >= _REASON_CACHE_MAX:
-        _REASON_CACHE.clear()
-    _REASON_CACHE[marks] = reason
-    return reason
-
-
-def _noise_reasons(blocks: Blocks) -> list[str | None]:
-    """For each block element, the reason its own marks or tag name it noise, or None."""
-    tags, marks = blocks.tags, blocks.marks
-    own = list(map(_CHROME_TAGS.get, tags))
-    for i in compress(range(len(tags)), marks):  # only the blocks with a class, id or role (found in C)
-        if own[i] is None and tags[i] not in _NEVER_NOISE:
-            own[i] = marks_reason(marks[i])
-    return own
-
-
-def _mark_block_links(phrases: list[Phrase], blocks: Blocks) -> None:
-    """Phrases inside an ``<a>`` that holds blocks (a story card) are link text, unless the link is too big
-    to be one: an unclosed ``<a>`` that holds the rest of the page (old Forbes pages) is not a link.  A list
-    item's card that another item of its list repeats, block for block, is a link whatever its size."""
-    tags = blocks.tags
-    n = len(tags)
-    size = [0] * n
-    for ph in phrases:
-        if ph.neg is None and ph.node >= 0:
-            size[ph.node] += len(ph.text)
-    # a block's subtree is the run of blocks after it whose parents are not before it (document order); only
-    # the <a> blocks' are walked, and only until their text is too long for a link
-    parents = blocks.parents
-    in_link: bytearray | None = None
-    end = 0  # the blocks before this one are in a link already marked
-    i = -1
-    while True:
-        try:
-            i = tags.index("a", i + 1)
-        except ValueError:
-            break
-        if i < end:
-            continue
-        total = size[i]
-        j = i + 1
-        while total <= BLOCK_LINK_MAX and j < n and parents[j] >= i:
-            total += size[j]
-            j += 1
-        if total > BLOCK_LINK_MAX and _repeated_card(blocks, i):
-            j, total = subtree_end(i, parents), 0
-        if total <= BLOCK_LINK_MAX:  # the whole subtree walked: a link
-            if in_link is None:
-                in_link = bytearray(n)
-            in_link[i:j] = b"\x01" * (j - i)
-            end = j
-    if in_link is not None:
-        for ph in phrases:
-            if ph.node >= 0 and in_link[ph.node]:
-                ph.link_density = 1.0
-
-
-def _card_shape(blocks: Blocks, i: int) -> tuple[str, ...]:
-    """The tags of the blocks right inside block ``i``."""
-    return tuple(blocks.tags[j] for j in _children(blocks, i))
-
-
-def _repeated_card(blocks: Blocks, i: int) -> bool:
-    """Whether the <a> block ``i`` is a list item's story card that another item of the same list repeats
-    (the same blocks right inside it).  Such a card is a link however long its lead (MSN 2015's "More in
-    Movies" cards hold whole stories); an unclosed <a> that holds the article is no repeated card."""
-    parents, tags = blocks.parents, blocks.tags
-    item = parents[i]
-    if item < 0 or tags[item] != "li":
-        return False
-    shape = _card_shape(blocks, i)
-    if not shape:
-        return False
-    for other in _children(blocks, parents[item]):
-        card = other + 1  # an item's first block, if it is right inside it
-        if (
-            other != item
-            and tags[other] == "li"
-            and card < len(tags)
-            and parents[card] == other
-            and tags[card] == "a"
-            and _card_shape(blocks, card) == shape
-        ):
-            return True
-    return False
-
-
-def _teaser_counts(
-    phrases: list[Phrase], blocks: Blocks, first: int, noise: list[str | None]
-) -> tuple[list[int], list[int]]:
-    """Per block from ``first`` on: teasers (a linked headline followed by its lead, counted at the block
-    holding both) and article-like phrases in its subtree; phrases of regions already named noise do not
-    count."""
-    n = len(blocks)
-    parents = blocks.parents
-    teasers, texts = [0] * n, [0] * n
-    headline = -1  # the block of the last linked headline not yet followed by a lead
-    between = 0  # short phrases since it (a byline, a date)
-    for ph in phrases:
-        i = ph.node
-        if i < first or ph.neg is not None or noise[i] is not None:
-            continue
-        ld = ph.link_density
-        if ld and ld >= _HEADLINE_LINKS:
-            if len(ph.text) >= _HEADLINE_MIN:
-                headline, between = i, 0
-                continue
-        elif (not ld or ld <= TEXT_MAX_LINKS) and len(ph.text) >= _TEXT_MIN:
-            texts[i] += 1
-            if headline >= 0:
-                a, b = headline, i  # their nearest common block (parents come first in document order)
-                while a != b:
-                    if a > b:
-                        a = parents[a]
-                    else:
-                        b = parents[b]
-                if a >= first:
-                    teasers[a] += 1
-                headline = -1
-            continue
-        if headline >= 0:
-            between += 1
-            if between > _TEASER_BETWEEN:
-                headline = -1
-    for i in range(n - 1, first, -1):
-        p = parents[i]
-        teasers[p] += teasers[i]
-        texts[p] += texts[i]
-    return teasers, texts
-
-
-class SlotPaths:
-    """Slot paths (the ancestors' and a block's own slot in the site style tree, :func:`filters.sst.slots`: the
-    block key, ``#k`` for the k-th sibling with the same key), interned: each path is an id made of its parent
-    path's id and its last slot. One table serves all the pages of a site, so ids compare across pages; it grows
-    by one entry per new path, linear in the blocks whatever their depth (a tuple per block was quadratic in
-    depth: 3,000 nested tables took 708 MiB)."""
-
-    def __init__(self) -> None:
-        self._ids: dict[tuple[int, str], int] = {}
-        self.parent: list[int] = []
-        self.slot: list[str] = []
-
-    def intern(self, parent: int, slot: str) -> int:
-        """The id of the path ``parent``'s path + ``slot`` (``parent`` -1: a top block)."""
-        key = (parent, slot)
-        pid = self._ids.get(key)
-        if pid is None:
-            pid = self._ids[key] = len(self.slot)
-            self.parent.append(parent)
-            self.slot.append(slot)
-        return pid
-
-    def of_blocks(self, blocks: Blocks) -> list[int]:
-        """Each block's path id: what stays the same for one region on the pages of a site's template."""
-        tags, parents, marks = blocks.tags, blocks.parents, blocks.marks
-        siblings: dict[int, list[int]] = {}
-        for i, p in enumerate(parents):
-            siblings.setdefault(p, []).append(i)
-        slot = [""] * len(parents)
-        for group in siblings.values():
-            for i, s in zip(group, slots(block_key(tags[i], marks[i]) for i in group), strict=True):
-                slot[i] = s
-        out: list[int] = []
-        for i, p in enumerate(parents):  # parents come before their children
-            out.append(self.intern(out[p] if p >= 0 else -1, slot[i]))
-        return out
-
-    def path(self, pid: int) -> tuple[str, ...]:
-        """The slots of path ``pid``, from the top (only for the few paths a profile stores)."""
-        out: list[str] = []
-        while pid >= 0:
-            out.append(self.slot[pid])
-            pid = self.parent[pid]
-        return tuple(reversed(out))
-
+#: why the text outside the main content goes
+OUTSIDE_NOTE = "outside the main content"
 
 # The site's usual main content (``Profile.main_region``) replaces the page's own choice unless that choice is
 # inside it (a narrower choice within the site's region is the page's refinement).  Crawl-to-the-future tuning
@@ -472,80 +119,8 @@ SITE_REGION_SHARE = 0.5
 SITE_REGION_NOTE = "outside the site's usual main content"
 #: why the site's usual non-content blocks inside its main content (``Profile.main_region["noise"]``) go
 SITE_NOISE_NOTE = "the site removes it from its main content"
-_SLOT_NUMBER = re.compile(r"#\d+$")
-
-
-def relative_key(path: tuple[str, ...]) -> tuple[str, ...]:
-    """A block's slot path relative to the main content's, as the site's usual non-content blocks are stored:
-    the sibling numbers left out ("tr#3" -> "tr": any row of a table of links), so its blocks' own keys."""
-    return tuple(_SLOT_NUMBER.sub("", k) for k in path)
-
-
-def _children(blocks: Blocks, parent: int) -> list[int]:
-    """The blocks whose parent is ``parent`` (-1: the top ones), in document order."""
-    parents = blocks.parents
-    out: list[int] = []
-    j = parent
-    while True:
-        try:
-            j = parents.index(parent, j + 1)
-        except ValueError:
-            return out
-        out.append(j)
-
-
-def _site_block(profile: Profile, blocks: Blocks, subtree: list[int]) -> int:
-    """The page's block on the site's usual main-content path (``profile.main_region``), or -1: walked down from
-    the top, only through the blocks on the path."""
-    tags, marks = blocks.tags, blocks.marks
-    cur = -1
-    for want in profile.main_region["path"]:
-        children = _children(blocks, cur)
-        found = slots(block_key(tags[j], marks[j]) for j in children)
-        cur = children[found.index(want)] if want in found else -1
-        if cur < 0:
-            break
-    if cur >= 0:
-        return cur
-    # no block has the site's path (an extra row above the article shifts the slots): the block with the most
-    # article-like text among those whose path is the site's with the sibling numbers left out
-    frontier = [-1]
-    for want in relative_key(tuple(profile.main_region["path"])):
-        frontier = [j for f in frontier for j in _children(blocks, f) if block_key(tags[j], marks[j]) == want]
-        if not frontier:
-            return -1
-    return max(frontier, key=subtree.__getitem__)
-
-
-def _site_region(blocks: Blocks, best: int, subtree: list[int], r: int) -> int:
-    """The block on the site's usual main-content path, ``r``, when it replaces the page's own choice ``best``;
-    else -1."""
-    if best < 0 or r < 0 or r == best or subtree[r] < _REGION_MIN:
-        return -1
-    parents = blocks.parents
-    b = best
-    while b > r:
-        b = parents[b]
-    if b == r:  # the page's choice inside the site's region: a refinement
-        return -1
-    if subtree[r] < SITE_REGION_SHARE * subtree[best]:
-        return -1
-    return r
-
-
-def _anchors(blocks: Blocks) -> dict[int, list[str]]:
-    """The anchor texts of the links inside each block's phrases."""
-    out: dict[int, list[str]] = {}
-    for block, _href, anchor in blocks.links:
-        if anchor:
-            out.setdefault(block, []).append(anchor)
-    return out
-
-
-def _starts_with_link(text: str, anchors: list[str] | None) -> bool:
-    """Whether the phrase opens with one of its block's links (``anchors``): a teaser ("Headline By Author Its
-    lead..."), where a standfirst's links, if any, are inside its sentences."""
-    return any(text.startswith(anchor) for anchor in anchors or ())
+#: why a heading whose section lost all its text goes ("Related Words", "Latest News", "Like this:")
+ORPHAN_NOTE = "heading of a removed section"
 
 
 def decide(
@@ -555,28 +130,76 @@ def decide(
     title: str = "",
     filtering_phrases: Set[str] | None = None,
 ) -> dict[str, int]:
-    """Set ``removed_by`` / ``note`` on each phrase; return the counts per stage."""
+    """Set ``removed_by`` / ``note`` on each phrase; return the counts per stage (the stages: the module's
+    docstring)."""
     n = len(blocks)
-    parents = blocks.parents
-    tags = blocks.tags
-    own = _noise_reasons(blocks) if profile.main_content else [None] * n
-    max_ld = profile.max_link_density if profile.max_link_density is not None else 0.5
+    tree = BlockTree(blocks.parents)
+    if "a" in blocks.tags:
+        mark_card_links(phrases, blocks, tree)
+    anchors = _anchors(blocks)
+    m = _measure(phrases, blocks, anchors)
+    own = noise_reasons(blocks.tags, blocks.marks) if profile.main_content else [None] * n
+    noise, score = _named_noise(own, m, blocks.parents)
+    main, sums = _main_content(profile, blocks, tree, m, noise, score)
+    blocks.main = best = main.best
+    if best >= 0:
+        lead_outer = outer_block(blocks, best, main.lead_outer, main.from_site)
+        # a list of story teasers ("More in ...": linked headline, short lead, again and again) holding less
+        # than half of the main content's article-like text is neither the lead nor part of the article
+        lists = TeaserLists(phrases, m.article, blocks, lead_outer if lead_outer >= 0 else best, noise, m.subtree, best)
+        lead = lead_levels(blocks.parents, best, main.lead_from, lead_outer, lists)
+        inside = _inside(main, blocks, tree, m, noise, own, sums, lists)
+    else:  # no main content: the whole page is judged as one
+        lead, inside = [0] * n, [True] * n
+    where = _Where(inside, noise, lead, SITE_REGION_NOTE if main.from_site else OUTSIDE_NOTE)
+    headline = title.casefold()
+    _content_reasons(phrases, m.article, blocks.tags, anchors, where, profile.main_content, headline)
+    cells = _RowCells(blocks, tree, m.chars)
+    counts, long_kept = _thesis_filters(phrases, blocks, cells, anchors, profile, filtering_phrases)
+    for ph in _lone_copies(long_kept, headline, blocks.tags):
+        ph.removed_by = ph.note = None
+        counts["content"] -= 1
+        counts["core"] += 1
+    for ph in _orphan_headings(phrases, blocks.tags) if profile.main_content else ():
+        ph.removed_by, ph.note = "content", ORPHAN_NOTE
+        counts["core"] -= 1
+        counts["content"] += 1
+    return counts
 
-    # article-like characters in each block's subtree, to judge a noise-named element by its size: a
-    # wrapper named "has-sidebar" or an unclosed <nav> that holds the article is not noise
-    if "a" in tags:
-        _mark_block_links(phrases, blocks)
-    # one pass over the phrases: per block, article-like characters (and their score), other characters
-    # (and their penalty), all characters and link characters
+
+@dataclass(slots=True)
+class _Measures:
+    """What the phrases say of each block (:func:`_measure`, one pass over them), and of each block's subtree."""
+
+    #: per phrase: whether it reads like article text (_TEXT_MIN characters or more, TEXT_MAX_LINKS links or less)
+    article: list[bool]
+    #: per block, of its own phrases: article-like characters, their score (for) and the other characters' (against)
+    text_chars: list[int]
+    text_score: list[float]
+    other_score: list[float]
+    #: all and link characters: the block's own phrases', its subtree's once the best subtree is found
+    chars: list[float]
+    link_chars: list[float]
+    #: the block's own phrases with links, and those of them that read as sentences (:func:`_linked_sentence`)
+    linked: list[int]
+    linked_sentences: list[int]
+    #: article-like characters of each block's subtree
+    subtree: list[int]
+
+
+def _measure(phrases: list[Phrase], blocks: Blocks, anchors: dict[int, list[str]]) -> _Measures:
+    """What the phrases say of each block (phrases removed by a negative tag say nothing)."""
+    n = len(blocks)
+    tags = blocks.tags
+    article = [False] * len(phrases)
     text_chars = [0] * n
     text_score = [0.0] * n
     other_score = [0.0] * n
     chars = [0.0] * n
     link_chars = [0.0] * n
-    anchors = _anchors(blocks)
-    linked = [0] * n  # phrases with links, and those that read as sentences, in each block (not its subtree)
+    linked = [0] * n
     linked_sentences = [0] * n
-    for ph in phrases:
+    for k, ph in enumerate(phrases):
         i = ph.node
         if ph.neg is not None or i < 0:
             continue
@@ -589,6 +212,7 @@ def decide(
             if ph.text[-1] in ".!?" and tags[i] in _SENTENCE_BLOCKS and _linked_sentence(ph.text, ld, anchors.get(i)):
                 linked_sentences[i] += 1
         if ld <= TEXT_MAX_LINKS and length >= _TEXT_MIN:
+            article[k] = True
             text_chars[i] += length
             text_score[i] += length * (1.0 - ld)
         else:
@@ -596,29 +220,24 @@ def decide(
     # article-like characters in each block's subtree, to judge a noise-named element by its size: a
     # wrapper named "has-sidebar" or an unclosed <nav> that holds the article is not noise
     subtree = text_chars[:]
-    # children come after their parent in document order
-    for i, p in zip(range(n - 1, -1, -1), reversed(parents), strict=True):
+    for i, p in zip(range(n - 1, -1, -1), reversed(blocks.parents), strict=True):  # children come after their parent
         if p >= 0:
             subtree[p] += subtree[i]
-    total = outside = subtree[0] if n else 0
-    if "dialog" in own:
-        # a dialog's text is not the page's (a republishing dialog holds a copy of the article): the share that
-        # keeps a big named element from being noise is of the text outside dialogs
-        in_dialog = [False] * n
-        for i in range(n):
-            p = parents[i]
-            if p >= 0 and in_dialog[p]:
-                in_dialog[i] = True
-            elif own[i] == "dialog" and not subtree[i] > 0.8 * total:  # Drupal's "dialog-off-canvas-main-canvas"
-                in_dialog[i] = True  # wraps the whole page
-                outside -= subtree[i]
-    # the innermost noise reason above each block (itself included), for elements that are not too big;
-    # and each block's own score: article-like text for, chrome against
+    return _Measures(article, text_chars, text_score, other_score, chars, link_chars, linked, linked_sentences, subtree)
+
+
+def _named_noise(own: list[str | None], m: _Measures, parents: list[int]) -> tuple[list[str | None], list[float]]:
+    """The innermost noise reason above each block (itself included; ``own``: what its marks or tag name it), for
+    the named elements that are not too big; and each block's own score: article-like text for, chrome against (a
+    noise block's characters all against).  An element that holds much of the page's text is not chrome, whatever
+    it is called (a comment thread can be longer than the article, but it is named as one)."""
+    n = len(parents)
+    subtree, chars = m.subtree, m.chars
+    total = subtree[0] if n else 0
+    outside = total - _dialog_text(own, subtree, parents, total) if "dialog" in own else total
     noise: list[str | None] = [None] * n
-    score = [t - o for t, o in zip(text_score, other_score, strict=True)]  # a noise block's is set below
+    score = [t - o for t, o in zip(m.text_score, m.other_score, strict=True)]
     for i, reason, p in zip(range(n), own, parents, strict=True):
-        # it holds much of the page's text: not chrome, whatever it is called (a comment thread can be
-        # longer than the article, but it is named as one)
         if (
             reason is not None
             and subtree[i] > _REGION_MIN
@@ -634,9 +253,65 @@ def decide(
         if reason is not None:
             noise[i] = reason
             score[i] = -chars[i] * NOISE_WEIGHT
-    best, best_score = -1, float(_REGION_MIN) if profile.main_content else float("inf")
-    sums = score
-    for i, p in zip(range(n - 1, -1, -1), reversed(parents), strict=True):
+    return noise, score
+
+
+def _dialog_text(own: list[str | None], subtree: list[int], parents: list[int], total: int) -> int:
+    """The article-like characters inside dialogs: not the page's text (a republishing dialog holds a copy of the
+    article) when the share that keeps a big named element from being noise is taken.  A "dialog" that wraps the
+    whole page is not one (Drupal's "dialog-off-canvas-main-canvas")."""
+    in_dialog = [False] * len(parents)
+    text = 0
+    for i, p in enumerate(parents):
+        if p >= 0 and in_dialog[p]:
+            in_dialog[i] = True
+        elif own[i] == "dialog" and not subtree[i] > 0.8 * total:
+            in_dialog[i] = True
+            text += subtree[i]
+    return text
+
+
+@dataclass(slots=True)
+class _MainContent:
+    """The main content's block (-1: none, the whole page is judged as one) and how it was found."""
+
+    best: int
+    #: the block the main content was narrowed from last, and the first (an outer wrapper when it narrowed more than
+    #: once): the article-like text before it under them is the lead (filters.lead)
+    lead_from: int = -1
+    lead_outer: int = -1
+    #: the site's usual main content replaced the page's choice
+    from_site: bool = False
+    #: block -> the node of the site's non-content paths it is on (filters.site_region.noise_trie)
+    site_noise: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+
+def _main_content(
+    profile: Profile, blocks: Blocks, tree: BlockTree, m: _Measures, noise: list[str | None], score: list[float]
+) -> tuple[_MainContent, list[float]]:
+    """The main content: the best subtree, second-guessed by the page's landmarks, narrowed to a child that holds
+    nearly all of its article-like text, widened from a lone paragraph, replaced by the site's usual one; and each
+    block's subtree score (``score``, summed in place)."""
+    tags = blocks.tags
+    best, sums = _best_subtree(score, m, blocks.parents, profile.main_content)
+    if best >= 0 and profile.main_content and "h1" in tags:
+        best = _landmark_guard(best, sums, tree, tags, m.chars)
+    main = _MainContent(best)
+    if best >= 0 and NARROW_SHARE < 1.0:
+        _narrow(main, tree, tags, m.subtree)
+    if main.best > 0 and tags[main.best] == "p":
+        main.best = _climb_paragraph(main.best, blocks, noise, m.text_chars)
+    if profile.main_region and main.best >= 0:
+        _site_region(main, profile, blocks, tree, m.subtree)
+    return main, sums
+
+
+def _best_subtree(score: list[float], m: _Measures, parents: list[int], main_content: bool) -> tuple[int, list[float]]:
+    """The block whose subtree scores most, above _REGION_MIN (-1: none; always without main-content detection), and
+    each block's subtree score (``score``, summed in place); ``m.chars`` and ``m.link_chars`` become the subtrees'."""
+    best, best_score = -1, float(_REGION_MIN) if main_content else float("inf")
+    sums, chars, link_chars = score, m.chars, m.link_chars
+    for i, p in zip(range(len(parents) - 1, -1, -1), reversed(parents), strict=True):
         s = sums[i]
         if s > best_score:
             best, best_score = i, s
@@ -644,188 +319,204 @@ def decide(
             sums[p] += s
             chars[p] += chars[i]
             link_chars[p] += link_chars[i]
-    if best >= 0 and profile.main_content and "h1" in tags:
-        best = _landmark_guard(best, sums, parents, tags, chars)
-    lead_from = -1  # the block the main content was narrowed from: its article-like text before it is the lead
-    lead_outer = -1  # the first block narrowed from (an outer wrapper when it narrowed more than once)
-    if best >= 0 and NARROW_SHARE < 1.0:
-        # unlabelled article-like blocks around the article (a masthead's motto, a footer's paragraph)
-        # add to the best sum; a child that holds nearly all of the article-like text is the article
-        children: dict[int, list[int]] = {}
-        for i in range(best + 1, n):
-            p = parents[i]
-            if p < best:
-                break
-            children.setdefault(p, []).append(i)
-        while tags[best] != "article":  # <article> says where the article is: its header, dek included
-            inner = max(children.get(best, ()), key=subtree.__getitem__, default=-1)
-            if inner < 0 or subtree[inner] < NARROW_SHARE * subtree[best]:
-                break
-            if lead_outer < 0:
-                lead_outer = best
-            lead_from, best = best, inner
-    if best > 0 and tags[best] == "p":
-        # one paragraph is not an article: its siblings hold more of it (under a container that also
-        # holds a long comment thread, which weighs against the container); named regions stay removed
-        clean = [0] * n
-        for i in range(n - 1, -1, -1):
-            if noise[i] is None:
-                clean[i] += text_chars[i]
-                if parents[i] >= 0:
-                    clean[parents[i]] += clean[i]
-        while best > 0 and tags[best] == "p" and clean[parents[best]] >= PARAGRAPH_CLIMB * clean[best]:
-            best = parents[best]
-    outside_note = "outside the main content"
-    site_noise: dict[int, dict[str, Any]] = {}  # block -> the node of the site's non-content paths it is on
-    if profile.main_region and best >= 0:
-        region = _site_block(profile, blocks, subtree)
-        site = _site_region(blocks, best, subtree, region)
-        if site >= 0:
-            if lead_from >= 0 and not (lead_from < site < subtree_end(lead_from, parents)):
-                lead_from = -1
-            if lead_outer >= 0 and not (lead_outer < site < subtree_end(lead_outer, parents)):
-                lead_outer = -1
-            best, outside_note = site, SITE_REGION_NOTE
-        if best == region:
-            trie: dict[str, Any] = {}
-            for path in profile.main_region.get("noise", ()):
-                node = trie
-                for key in path:
-                    node = node.setdefault(key, {})
-                node[""] = True  # the end of a path: a non-content block
-            if trie:
-                site_noise[best] = trie
-    blocks.main = best
+    return best, sums
+
+
+def _narrow(main: _MainContent, tree: BlockTree, tags: list[str], subtree: list[int]) -> None:
+    """Narrow the main content to the child that holds nearly all of its article-like text (NARROW_SHARE), again and
+    again: unlabelled article-like blocks around the article (a masthead's motto, a footer's paragraph) add to the
+    best sum.  ``<article>`` says where the article is (its header, dek included): never narrowed from."""
+    best = main.best
+    while tags[best] != "article":
+        inner = max(tree.children(best), key=subtree.__getitem__, default=-1)
+        if inner < 0 or subtree[inner] < NARROW_SHARE * subtree[best]:
+            break
+        if main.lead_outer < 0:
+            main.lead_outer = best
+        main.lead_from, best = best, inner
+    main.best = best
+
+
+def _climb_paragraph(best: int, blocks: Blocks, noise: list[str | None], text_chars: list[int]) -> int:
+    """One paragraph is not an article: while the main content ``best`` is a ``<p>`` whose parent holds
+    PARAGRAPH_CLIMB times its article-like text outside named regions, its parent (under a container that also
+    holds a long comment thread, which weighs against the container); named regions stay removed."""
+    parents, tags = blocks.parents, blocks.tags
+    clean = [0] * len(parents)  # article-like characters of each block's subtree outside named noise
+    for i in range(len(parents) - 1, -1, -1):
+        if noise[i] is None:
+            clean[i] += text_chars[i]
+            if parents[i] >= 0:
+                clean[parents[i]] += clean[i]
+    while best > 0 and tags[best] == "p" and clean[parents[best]] >= PARAGRAPH_CLIMB * clean[best]:
+        best = parents[best]
+    return best
+
+
+def _site_region(main: _MainContent, profile: Profile, blocks: Blocks, tree: BlockTree, subtree: list[int]) -> None:
+    """The site's usual main content (``profile.main_region``) replaces the page's choice unless that choice is
+    inside it, if it holds what a main content must and SITE_REGION_SHARE of the choice's article-like text; its
+    usual non-content blocks go when it is the main content."""
+    region = site_block(profile, blocks, tree, subtree)
+    best, ends = main.best, tree.ends
     if (
-        lead_outer < 0
-        and best > 0
-        and outside_note != SITE_REGION_NOTE
-        and parents[best] >= 0
-        and tags[parents[best]] not in ("body", "html")
+        region >= 0
+        and region != best
+        and subtree[region] >= _REGION_MIN
+        and not region < best < ends[region]  # the page's choice inside the site's region: a refinement
+        and subtree[region] >= SITE_REGION_SHARE * subtree[best]
     ):
-        lead_outer = parents[best]  # not narrowed: long sentences before it under its parent are the lead too
-    # a list of story teasers ("More in ...": linked headline, short lead, again and again) holding less
-    # than half of the main content's article-like text is neither the lead nor part of the article
-    teasers, texts = (
-        _teaser_counts(phrases, blocks, lead_outer if lead_outer >= 0 else best, noise) if best >= 0 else ([], [])
-    )
-    teaser_max = TEASER_SHARE * subtree[best] if best >= 0 else 0.0
+        if main.lead_from >= 0 and not (main.lead_from < region < ends[main.lead_from]):
+            main.lead_from = -1
+        if main.lead_outer >= 0 and not (main.lead_outer < region < ends[main.lead_outer]):
+            main.lead_outer = -1
+        main.best, main.from_site = region, True
+    if main.best == region:
+        trie = noise_trie(profile)
+        if trie:
+            main.site_noise[region] = trie
 
-    def teaser_list(i: int) -> bool:
-        t = teasers[i]
-        return t >= TEASER_MIN and t >= TEASER_PER_TEXT * texts[i] and subtree[i] <= min(TEASER_TEXT * t, teaser_max)
 
-    # the blocks of the lead: under the blocks narrowed from, before the main content (a standfirst, a dek, an
-    # intro paragraph in a header above the article's body); 2: under the block narrowed from last, 1: under one
-    # narrowed from before it (its phrases must be long sentences)
-    lead = [0] * n
-    if lead_outer >= 0:
-        for i in range(lead_outer + 1, best):
-            p = parents[i]
-            if (p == lead_outer or (p > lead_outer and lead[p])) and not (teasers[i] >= TEASER_MIN and teaser_list(i)):
-                lead[i] = 2 if p == lead_from or lead[p] == 2 else 1
-    inside = [best < 0] * n
-    kept_aside = [False] * n  # <aside> blocks inside the main content that hold article text, and their blocks
-    roots = [best] if best >= 0 else []  # the main content, and the rest of the article beside it
-    if best > 0 and outside_note != SITE_REGION_NOTE:
-        roots += _sibling_parts(best, blocks, subtree, chars, link_chars, noise)
+def _inside(
+    main: _MainContent,
+    blocks: Blocks,
+    tree: BlockTree,
+    m: _Measures,
+    noise: list[str | None],
+    own: list[str | None],
+    sums: list[float],
+    lists: TeaserLists,
+) -> list[bool]:
+    """Which blocks are in the main content, or in the rest of the article beside it (:func:`_sibling_parts`);
+    name the noise among them in ``noise``: an ``<aside>`` of the article's own text is the article's; an unnamed
+    list of links or of story teasers, and the site's usual non-content blocks, are not."""
+    parents, tags, marks = blocks.parents, blocks.tags, blocks.marks
+    ends = tree.ends
+    subtree, chars, link_chars = m.subtree, m.chars, m.link_chars
+    teasers = lists.teasers
+    site_noise = main.site_noise
+    inside = [False] * len(parents)
+    kept_aside = [False] * len(parents)  # <aside> blocks inside the main content that hold article text, and theirs
+    roots = [main.best]
+    if main.best > 0 and not main.from_site:
+        roots += _sibling_parts(main.best, blocks, tree, subtree, chars, link_chars, noise)
     for root in roots:
         inside[root] = True
-        for i in range(root + 1, n):
+        for i in range(root + 1, ends[root]):
             p = parents[i]
-            if p >= 0 and inside[p]:
-                inside[i] = True
-                if noise[i] == "aside" and (
-                    (own[i] == "aside" and _article_aside(i, subtree, chars, link_chars))
-                    or (own[i] is None and kept_aside[p])
-                ):
-                    # an <aside> of the article's own paragraphs (a note, a box on a side question) inside it: the
-                    # article's text; its blocks named noise by their own class stay noise
-                    noise[i] = noise[p]
-                    kept_aside[i] = True
-                # a list of links inside the main content ("Related News Stories", a tag cloud) that
-                # weighs against it: not part of the article
-                if (
-                    noise[i] is None
-                    and sums[i] < 0
-                    and chars[i] >= 100
-                    and link_chars[i] > 0.5 * chars[i]
-                    and not _sentences_share(i, parents, linked, linked_sentences)
-                ):
-                    noise[i] = "list of links"
-                elif noise[i] is None and teasers[i] >= TEASER_MIN and teaser_list(i):
-                    noise[i] = "list of story teasers"
-                elif site_noise and p in site_noise and noise[i] is None and noise[p] is None:
-                    on_path = site_noise[p].get(block_key(tags[i], blocks.marks[i]))
-                    if on_path is not None:
-                        if "" in on_path:
-                            noise[i] = SITE_NOISE_NOTE
-                        else:
-                            site_noise[i] = on_path
-                elif noise[i] is None:
-                    noise[i] = noise[p]
-            elif p < root:
-                break
+            inside[i] = True
+            if noise[i] == "aside" and (
+                (own[i] == "aside" and _article_aside(i, subtree, chars, link_chars))
+                or (own[i] is None and kept_aside[p])
+            ):
+                # an <aside> of the article's own paragraphs (a note, a box on a side question) inside it: the
+                # article's text; its blocks named noise by their own class stay noise
+                noise[i] = noise[p]
+                kept_aside[i] = True
+            # a list of links inside the main content ("Related News Stories", a tag cloud) that
+            # weighs against it: not part of the article
+            if (
+                noise[i] is None
+                and sums[i] < 0
+                and chars[i] >= 100
+                and link_chars[i] > 0.5 * chars[i]
+                and not _sentences_share(i, ends, m.linked, m.linked_sentences)
+            ):
+                noise[i] = "list of links"
+            elif noise[i] is None and teasers[i] >= TEASER_MIN and lists.holds_list(i):
+                noise[i] = "list of story teasers"
+            elif site_noise and p in site_noise and noise[i] is None and noise[p] is None:
+                on_path = site_noise[p].get(block_key(tags[i], marks[i]))
+                if on_path is not None:
+                    if "" in on_path:
+                        noise[i] = SITE_NOISE_NOTE
+                    else:
+                        site_noise[i] = on_path
+            elif noise[i] is None:
+                noise[i] = noise[p]
+    return inside
 
-    row_cells: dict[int, int] = {}  # cells with text per table row, counted when a short cell asks
 
-    def data_cell(cell: int) -> bool:
-        # a short cell is data in a row of cells, chrome alone in its row (an old layout table's "Page 1 of
-        # 2", a caption cell under a photo)
-        row = parents[cell]
-        count = row_cells.get(row)
-        if count is None:
-            count, j = 0, row + 1
-            while j < n and parents[j] >= row:
-                if parents[j] == row and chars[j] and tags[j] in _TABLE_CELLS:
-                    count += 1
-                j += 1
-            row_cells[row] = count
-        return count >= 2
+@dataclass(slots=True)
+class _Where:
+    """Where each block stands once the main content is found: what the judge of each phrase reads."""
 
-    min_length = profile.min_length
-    redundant = frozenset(profile.filtering_phrases) if filtering_phrases is None else filtering_phrases
-    headline = title.casefold()
-    counts = {"total": len(phrases), "length": 0, "tag": 0, "redundancy": 0, "content": 0, "core": 0, "rescued": 0}
-    kept: set[str] = set()
-    long_kept: list[Phrase] = []  # the long phrases that reached the repeat check, copies included
-    for ph in phrases:
+    #: in the main content (every block when there is none)
+    inside: list[bool]
+    #: why the block's text is not the article's, or None
+    noise: list[str | None]
+    #: whether it holds the article's lead (filters.lead.lead_levels)
+    lead: list[int]
+    #: why the text outside the main content goes
+    outside_note: str
+
+
+def _content_reasons(
+    phrases: list[Phrase],
+    article: list[bool],
+    tags: list[str],
+    anchors: dict[int, list[str]],
+    where: _Where,
+    main_content: bool,
+    headline: str,
+) -> None:
+    """Remove the phrases that main-content detection finds are not the article's, with the reason: outside the
+    main content (but for the headline, ``headline``: the page's title casefolded, and the article's lead); under a
+    block named noise; the site's own lines (:mod:`filters.prompts`).  The negative tags' phrases go first, by
+    "tag"; every other decision taken before is cleared."""
+    inside, noise, lead, outside_note = where.inside, where.noise, where.lead, where.outside_note
+    for ph, is_article in zip(phrases, article, strict=True):
         i = ph.node
         ph.removed_by = ph.rescued_by = ph.note = None
         text = ph.text
         if ph.neg is not None:
             ph.removed_by = "tag"
         elif i >= 0 and not inside[i]:
-            block_tag = tags[i]
-            if block_tag in _HEADINGS and headline and text.casefold() in headline:
+            if tags[i] in _HEADINGS and headline and text.casefold() in headline:
                 ph.note = "the headline"
             elif (
-                lead[i]
-                and (lead[i] == 2 or (len(text) >= LEAD_OUTER_MIN and text[-1] in _SENTENCE_END))
-                and noise[i] is None
-                and len(text) >= _TEXT_MIN
-                and (ph.link_density or 0) <= TEXT_MAX_LINKS
-                and not (ph.link_density and _starts_with_link(text, anchors.get(i)))
+                lead[i] and is_article and noise[i] is None and is_lead(text, lead[i], ph.link_density, anchors.get(i))
             ):
-                ph.note = "the article's lead"
+                ph.note = LEAD_NOTE
             else:
                 ph.removed_by, ph.note = "content", noise[i] or outside_note
         elif i >= 0 and noise[i] is not None:
             ph.removed_by, ph.note = "content", noise[i]
-        elif ("opyright" in text or "©" in text or "eserved" in text or "ESERVED" in text or "OPYRIGHT" in text) and (
-            len(text) <= _NOTICE_MAX and _COPYRIGHT.search(text)
-        ):
-            ph.removed_by, ph.note = "content", "copyright notice"
-        elif profile.main_content and len(text) <= _NOTICE_MAX:  # the content stage's, as its notes
-            note = _prompt_note(text)
+        elif len(text) <= NOTICE_MAX:
+            note = notice_note(text, main_content)  # the content stage's, as its notes
             if note is not None:
                 ph.removed_by, ph.note = "content", note
+
+
+def _thesis_filters(
+    phrases: list[Phrase],
+    blocks: Blocks,
+    cells: _RowCells,
+    anchors: dict[int, list[str]],
+    profile: Profile,
+    filtering_phrases: Set[str] | None,
+) -> tuple[dict[str, int], list[Phrase]]:
+    """The thesis's length, tag and redundant-phrase filters on the phrases still kept, in their context: a short
+    cell of a row of cells (``cells``), a short list item, a heading, a linked sentence of the main content stay;
+    then a long phrase kept a second time goes as a copy.  Returns the counts per stage and the long phrases that
+    reached the repeat check, copies included."""
+    tags = blocks.tags
+    main_content = profile.main_content
+    max_ld = profile.max_link_density if profile.max_link_density is not None else 0.5
+    min_length = profile.min_length
+    redundant = frozenset(profile.filtering_phrases) if filtering_phrases is None else filtering_phrases
+    counts = {"total": len(phrases), "length": 0, "tag": 0, "redundancy": 0, "content": 0, "core": 0, "rescued": 0}
+    kept: set[str] = set()
+    long_kept: list[Phrase] = []
+    for ph in phrases:
+        text = ph.text
         if ph.removed_by is None:
+            i = ph.node
             block_tag = tags[i] if i >= 0 else ""
             ld = ph.link_density or 0.0
             if (
                 len(text) < min_length
-                and (block_tag not in _CELLS or (block_tag in _TABLE_CELLS and not data_cell(i)))
+                and (block_tag not in _CELLS or (block_tag in _TABLE_CELLS and not cells.is_data(i)))
                 and block_tag not in _HEADINGS
                 and block_tag != "summary"  # the heading of a <details> section
             ):
@@ -837,11 +528,7 @@ def decide(
                 ph.removed_by is None
                 and ld > max_ld
                 and block_tag not in _HEADINGS
-                and not (
-                    profile.main_content
-                    and block_tag in _SENTENCE_BLOCKS
-                    and _linked_sentence(text, ld, anchors.get(i))
-                )
+                and not (main_content and block_tag in _SENTENCE_BLOCKS and _linked_sentence(text, ld, anchors.get(i)))
             ):
                 ph.removed_by = "tag"
             if ph.removed_by is None and redundant and text in redundant:
@@ -853,27 +540,42 @@ def decide(
             else:
                 kept.add(text)
             long_kept.append(ph)
-        if ph.removed_by is not None:
-            ph.rescued_by = None  # rescued from the length filter, then removed by another: not rescued
         if ph.removed_by is None:
             counts["core"] += 1
             if ph.rescued_by:
                 counts["rescued"] += 1
         else:
+            ph.rescued_by = None  # rescued from the length filter, then removed by another: not rescued
             counts[ph.removed_by] += 1
-    for ph in _lone_copies(long_kept, headline, tags):
-        ph.removed_by = ph.note = None
-        counts["content"] -= 1
-        counts["core"] += 1
-    for ph in _orphan_headings(phrases, tags) if profile.main_content else ():
-        ph.removed_by, ph.note = "content", ORPHAN_NOTE
-        counts["core"] -= 1
-        counts["content"] += 1
-    return counts
+    return counts, long_kept
 
 
-#: why a heading whose section lost all its text goes ("Related Words", "Latest News", "Like this:")
-ORPHAN_NOTE = "heading of a removed section"
+class _RowCells:
+    """The cells with text of each table row, counted when a short cell asks: a short cell is data in a row of
+    cells, chrome alone in its row (an old layout table's "Page 1 of 2", a caption cell under a photo)."""
+
+    __slots__ = ("_tags", "_tree", "_chars", "_count")
+
+    def __init__(self, blocks: Blocks, tree: BlockTree, chars: list[float]) -> None:
+        self._tags, self._tree, self._chars = blocks.tags, tree, chars
+        self._count: dict[int, int] = {}
+
+    def is_data(self, cell: int) -> bool:
+        row = self._tree.parents[cell]
+        count = self._count.get(row)
+        if count is None:
+            tags, chars = self._tags, self._chars
+            count = self._count[row] = sum(1 for j in self._tree.children(row) if chars[j] and tags[j] in _TABLE_CELLS)
+        return count >= 2
+
+
+def _anchors(blocks: Blocks) -> dict[int, list[str]]:
+    """The anchor texts of the links inside each block's phrases."""
+    out: dict[int, list[str]] = {}
+    for block, _href, anchor in blocks.links:
+        if anchor:
+            out.setdefault(block, []).append(anchor)
+    return out
 
 
 def _orphan_headings(phrases: list[Phrase], tags: list[str]) -> list[Phrase]:
@@ -932,6 +634,7 @@ def _linked_sentence(text: str, ld: float, anchors: list[str] | None) -> bool:
 def _sibling_parts(
     best: int,
     blocks: Blocks,
+    tree: BlockTree,
     subtree: list[int],
     chars: list[float],
     link_chars: list[float],
@@ -950,7 +653,7 @@ def _sibling_parts(
         names = marks[a].split()  # a class or id of white space only names nothing
         if names:
             kind = (tags[a], names[0])
-            for s in _children(blocks, p):
+            for s in tree.children(p):
                 if (
                     s != a
                     and noise[s] is None
@@ -964,9 +667,10 @@ def _sibling_parts(
     return sorted(out)
 
 
-def _sentences_share(i: int, parents: list[int], linked: list[int], linked_sentences: list[int]) -> bool:
-    """Whether LINK_LIST_SENTENCES or more of the phrases with links in block ``i``'s subtree read as sentences."""
-    end = subtree_end(i, parents)
+def _sentences_share(i: int, ends: list[int], linked: list[int], linked_sentences: list[int]) -> bool:
+    """Whether LINK_LIST_SENTENCES or more of the phrases with links in block ``i``'s subtree (which ends before
+    ``ends[i]``) read as sentences."""
+    end = ends[i]
     return sum(linked_sentences[i:end]) >= LINK_LIST_SENTENCES * sum(linked[i:end])
 
 
@@ -977,15 +681,7 @@ def _article_aside(i: int, subtree: list[int], chars: list[float], link_chars: l
     return subtree[i] >= ASIDE_TEXT and subtree[i] >= ASIDE_SHARE * chars[i] and link_chars[i] <= ASIDE_LINKS * chars[i]
 
 
-def subtree_end(i: int, parents: list[int]) -> int:
-    """The index after block ``i``'s last descendant (a subtree is a run of blocks in document order)."""
-    n, j = len(parents), i + 1
-    while j < n and parents[j] >= i:
-        j += 1
-    return j
-
-
-def _landmark_guard(best: int, sums: list[float], parents: list[int], tags: list[str], chars: list[float]) -> int:
+def _landmark_guard(best: int, sums: list[float], tree: BlockTree, tags: list[str], chars: list[float]) -> int:
     """The main content's block, ``best`` (the highest-scoring subtree) second-guessed by the page's own landmarks.
 
     A low-confidence choice: ``best`` lies outside the page's ``<main>``, or inside a ``<footer>``, ``<header>``,
@@ -997,15 +693,16 @@ def _landmark_guard(best: int, sums: list[float], parents: list[int], tags: list
     0362); the scores alone cannot tell.
     ``sums``: each block's subtree score; ``chars``: each block's subtree characters.
     """
+    parents, ends = tree.parents, tree.ends
     n = len(parents)
-    end = subtree_end(best, parents)
+    end = ends[best]
     headlines = [i for i in range(n) if tags[i] == "h1" and chars[i] > 0]
     if any(best <= h < end for h in headlines):
         return best
     region = None  # (first, last + 1, excluded run) of the blocks the page says hold its content
     main = next((i for i in range(n) if tags[i] == "main" and chars[i] > 0), -1)
     if main >= 0:
-        main_end = subtree_end(main, parents)
+        main_end = ends[main]
         if not (main <= best < main_end or best <= main < end):
             region = main, main_end, (0, 0)
     if region is None:
@@ -1017,7 +714,7 @@ def _landmark_guard(best: int, sums: list[float], parents: list[int], tags: list
         if landmark < 0:
             return best
         # everything but the landmark and its ancestors (whose sums include the landmark's)
-        region = 0, n, (landmark, subtree_end(landmark, parents))
+        region = 0, n, (landmark, ends[landmark])
     first, stop, (skip_from, skip_to) = region
     above = set()
     a = skip_from if skip_to else -1

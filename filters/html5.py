@@ -28,6 +28,7 @@ import selectolax
 from selectolax.lexbor import LexborHTMLParser, LexborNode, SelectolaxError
 
 from .limits import MAX_DEPTH, too_deep
+from .marks import SOFT_TAGS
 from .phrases import BLOCK_TAGS, Phrase, norm
 from .profiles import Profile
 
@@ -36,7 +37,6 @@ __all__ = ["COMPILED_WALK", "Blocks", "parse", "python_segment", "segment"]
 #: elements whose text starts a new phrase: the libxml2 walk's list, and
 #: a <button> is phrasing content in HTML5, but what it says is not part of the sentence around it
 _BLOCK_TAGS = BLOCK_TAGS | {"button"}
-_SOFT_TAGS = frozenset(("nav", "aside", "footer", "form", "select", "figcaption", "button"))
 _META_NAMES = frozenset(("description", "keywords"))
 _PATH_LIMIT = 400
 
@@ -106,7 +106,7 @@ def _tag_flags(profile: Profile) -> dict[str, int]:
     if flags is None:
         # with main-content detection, chrome tags (nav, aside, footer...) are judged in context: an
         # unclosed one can hold the article
-        hard = neg - {"a"} - (_SOFT_TAGS if profile.main_content else frozenset())
+        hard = neg - {"a"} - (SOFT_TAGS if profile.main_content else frozenset())
         flags = {}
         for tag in hard | pos | _BLOCK_TAGS | {"a", "head", "title", "meta", "br"}:
             f = 0
@@ -165,36 +165,35 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
     return python_segment(tree, profile)
 
 
+# Written for speed (it is most of the pipeline's time): node kinds told by lexbor's tag id, one flags lookup per
+# element, the innermost block in locals; an inline element the walk ignores costs a push and a pop, the flags of a
+# plain block one test (the walk: about 1.35 x lxml's parse on old table pages, was 1.55).  One function, over the size
+# limits of tests/filters/test_code_size.py: an element's opening and closing as functions of their own cost 8-11 %
+# (wcxb tuning pages); only the rare paths are (the head's elements, comments, opaque elements, the links around a
+# block).  Tried and slower or no faster: lexbor's own traversal (``Node.traverse``) with elements closed by the address
+# of the node after them; telling white-space text nodes in C (``is_empty_text_node``); each element's children through
+# lexbor's iterator (``Node.iter``, a generator per element: 4 % slower); a stack of the open elements instead of
+# ``Node.parent`` (no faster); the phrases' tag paths built after the walk for the blocks that hold phrases only (5 %
+# slower: fewer blocks than phrases' lookups to save); class/id/role read from one ``css("[class],[id],[role]")`` by
+# ``mem_id`` (slower); a block's single text child read without stepping down (no faster: one more ``next`` per block).
+# Where the time goes (crawl-to-the-future tuning pages, x lxml's parse): the bare traversal 0.27, white-space text
+# nodes 0.1, reading marks 0.12, paths 0.09; the rest is the per-node logic, spread over all kinds of node. Phrases are
+# built with positional arguments only (text, path, neg, pos, link density, removed by, rescued by, block): a keyword
+# costs a third more.
 def python_segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str, Blocks]:  # noqa: C901
     """:func:`segment` in Python, through selectolax's node objects: the reference of the compiled walk.
 
-    Written for speed (it is most of the pipeline's time): node kinds told by lexbor's tag id, one flags
-    lookup per element, the innermost block in locals; an inline element the walk ignores costs a push and a
-    pop, the flags of a plain block one test (the walk: about 1.35 x lxml's parse on old table pages, was 1.55).
     tests/filters/test_fast_paths.py checks it against the plainer walk it replaced
-    (tests/filters/reference_html5_segment.py).  Tried and slower or no faster:
-    lexbor's own traversal (``Node.traverse``) with elements closed by the address of the node after them;
-    telling white-space text nodes in C (``is_empty_text_node``); each element's children through lexbor's
-    iterator (``Node.iter``, a generator per element: 4 % slower); a stack of the open elements instead of
-    ``Node.parent`` (no faster); the phrases' tag paths built after the walk for the blocks that hold phrases
-    only (5 % slower: fewer blocks than phrases' lookups to save); class/id/role read from one
-    ``css("[class],[id],[role]")`` by ``mem_id`` (slower); a block's single text child read without stepping
-    down (no faster: one more ``next`` per block).  Where the time goes (crawl-to-the-future tuning pages, x
-    lxml's parse): the bare traversal 0.27, white-space text nodes 0.1, reading marks 0.12, paths 0.09; the
-    rest is the per-node logic, spread over all kinds of node.  Phrases are built with positional
-    arguments only (text, path, neg, pos, link density, removed by, rescued by, block): a keyword costs
-    a third more.
+    (tests/filters/reference_html5_segment.py).
     """
-    neg = frozenset(profile.negative_tags)
-    pos_tags = frozenset(profile.positive_tags)
     flags_of = _tag_flags(profile).get
     # flags and names by lexbor tag id: one int lookup per element (ids are the tag's within one page; custom
     # elements get theirs)
     flags_by_id: dict[int, int] = {}
     names: dict[int, str] = {}
-    comments_negative = "#comment" in neg
+    comments_negative = "#comment" in profile.negative_tags
     skip_head = not profile.head_phrases
-    meta_pos = "meta" if "meta" in pos_tags else None
+    meta_pos = "meta" if "meta" in profile.positive_tags else None
 
     phrases: list[Phrase] = []
     append = phrases.append
@@ -237,18 +236,7 @@ def python_segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phras
                     if run and not hards:
                         run.append(" ")
                 elif hards:
-                    append(
-                        Phrase(
-                            norm(text) if len(text) < 1000 else text.strip(),
-                            f"{path}/{hards[-1]}",
-                            hards[-1],
-                            pos,
-                            None,
-                            None,
-                            None,
-                            block,
-                        )
-                    )
+                    append(_negative_phrase(text, f"{path}/{hards[-1]}", hards[-1], pos, block))
                 else:
                     n = len(text.strip())
                     run.append(text)
@@ -270,18 +258,7 @@ def python_segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phras
             if comments_negative and not skipping:
                 text = node.comment_content
                 if text and not text.isspace():
-                    append(
-                        Phrase(
-                            norm(text) if len(text) < 1000 else text.strip(),
-                            path + "/#comment",
-                            "#comment",
-                            None,
-                            None,
-                            None,
-                            None,
-                            block,
-                        )
-                    )
+                    append(_negative_phrase(text, path + "/#comment", "#comment", None, block))
             nxt = node.next
             if nxt is not None:
                 node = nxt
@@ -338,22 +315,7 @@ def python_segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phras
                                 title = norm(node.text(deep=True))
                         elif tag == "meta":
                             if not skip_head:
-                                attrs = node.attrs
-                                name = (attrs.get("name") or attrs.get("property") or "").lower()
-                                content = attrs.get("content")
-                                if name in _META_NAMES and content and not content.isspace():
-                                    append(
-                                        Phrase(
-                                            norm(content),
-                                            f"{path}/meta[@name={name}]",
-                                            hards[-1] if hards else None,
-                                            meta_pos,
-                                            None,
-                                            None,
-                                            None,
-                                            block,
-                                        )
-                                    )
+                                _append_meta(append, node, path, hards[-1] if hards else None, meta_pos, block)
                         elif tag == "br":
                             run.append(" ")
                 if f & _BLOCK:
@@ -365,18 +327,12 @@ def python_segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phras
                         run_len = run_link = 0
                     if run:
                         run = []
-                    if open_links:
-                        for at in open_links:  # the links around this block become blocks: judged by their size
-                            opened[at] = (opened[at] & ~2) | 32
-                            links -= 1
-                            anchors.pop()
-                            outer_blocks.append((block, path, block_pos))
-                            block_tags.append("a")
-                            block_parents.append(block)
-                            block_marks.append("")
-                            block = len(block_tags) - 1
-                            path += "/a"
-                            block_pos = pos
+                    if open_links:  # the links around this block become blocks: judged by their size
+                        block, path = _links_as_blocks(
+                            open_links, opened, anchors, outer_blocks, blocks, block, path, block_pos, pos
+                        )
+                        links -= len(open_links)
+                        block_pos = pos
                         open_links.clear()
                     outer_blocks.append((block, path, block_pos))
                     block_tags.append(tag)
@@ -405,18 +361,7 @@ def python_segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phras
                     # inline SVG can hold thousands of nodes)
                     text = node.text(deep=True)
                     if text and not text.isspace() and not skipping:
-                        append(
-                            Phrase(
-                                norm(text) if len(text) < 1000 else text.strip(),
-                                f"{path}/{tag}",
-                                tag,
-                                pos,
-                                None,
-                                None,
-                                None,
-                                block,
-                            )
-                        )
+                        append(_negative_phrase(text, f"{path}/{tag}", tag, pos, block))
                 else:
                     child = node.first_child
                     if child is not None:
@@ -475,6 +420,47 @@ def python_segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phras
         if text:
             append(Phrase(text, path, None, block_pos, run_link / run_len, None, None, block))
     return phrases, title, blocks
+
+
+def _negative_phrase(text: str, path: str, tag: str, pos: str | None, block: int) -> Phrase:
+    """The phrase of a negative tag's text (or a comment's), removed whatever happens: a long one (a 100 kB inline
+    script) is only stripped, not re-spaced."""
+    return Phrase(norm(text) if len(text) < 1000 else text.strip(), path, tag, pos, None, None, None, block)
+
+
+def _append_meta(
+    append: Callable[[Phrase], None], node: LexborNode, path: str, hard: str | None, pos: str | None, block: int
+) -> None:
+    """Append the phrase of a ``<meta name=description|keywords>`` (or ``property=``) element's content."""
+    attrs = node.attrs
+    name = (attrs.get("name") or attrs.get("property") or "").lower()
+    content = attrs.get("content")
+    if name in _META_NAMES and content and not content.isspace():
+        append(Phrase(norm(content), f"{path}/meta[@name={name}]", hard, pos, None, None, None, block))
+
+
+def _links_as_blocks(
+    open_links: list[int],
+    opened: list[int],
+    anchors: list[tuple[str | None, int]],
+    outer_blocks: list[tuple[int, str, str | None]],
+    blocks: Blocks,
+    block: int,
+    path: str,
+    block_pos: str | None,
+    pos: str | None,
+) -> tuple[int, str]:
+    """Register the open links (``open_links``: their places in ``opened``) around a block that opens as blocks of
+    their own, each inside the one before (a story card, judged by its size; an unclosed <a> can hold the article);
+    return the innermost one and its path."""
+    for at in open_links:
+        opened[at] = (opened[at] & ~2) | 32
+        anchors.pop()
+        outer_blocks.append((block, path, block_pos))
+        block = blocks.add("a", block, "")
+        path += "/a"
+        block_pos = pos
+    return block, path
 
 
 _SELF_CHECK_PAGE = (

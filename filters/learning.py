@@ -31,9 +31,10 @@ from datetime import UTC, datetime
 from typing import Any, TypeAlias, TypeVar
 
 from . import sst
-from .content import SlotPaths, relative_key, subtree_end
+from .blocktree import BlockTree
 from .pipeline import ExtractionError, Phrase, decide, read_page, segment_page, tokenize
 from .profiles import Profile, get_profile
+from .site_region import SlotPaths, relative_key
 from .stopwords import get_stop_words
 
 __all__ = [
@@ -317,31 +318,8 @@ def learn_profile(
     cfg = {**LEARNING_DEFAULTS, **base_prof.learning, **settings}
     # learning starts from the base filters without any earlier site knowledge
     plain = base_prof.copy(filtering_phrases=[], filtering_words={})
-
-    samples: list[PageSample] = []
-    skipped = []
-    for page in pages:
-        try:
-            s = _as_sample(page, plain)
-        except ExtractionError as exc:
-            skipped.append({"url": page[0] if isinstance(page, tuple) else None, "error": str(exc)})
-            continue
-        if s.phrases:
-            samples.append(s)
-        if len(samples) >= cfg["max_pages"]:
-            break
-    if len(samples) < 2:
-        raise ValueError(f"site learning needs at least 2 readable pages, got {len(samples)}")
-
-    size = max(2, int(cfg["sample_size"]))
-    if cfg["auto_sample"]:
-        clusters = cluster_pages(samples, cfg["cluster_cut"])
-        groups = [[samples[i] for i in c[:size]] for c in clusters if len(c) >= 2]
-        if not groups:  # every page its own template: fall back to the most similar ones
-            groups = [samples[:size]]
-    else:
-        clusters = [list(range(len(samples)))]
-        groups = [samples[:size]]
+    samples, skipped = _read_samples(pages, plain, cfg["max_pages"])
+    clusters, groups = _sample_groups(samples, cfg)
 
     # Only phrases that would otherwise stay core are worth storing.
     filters_only = plain.copy()
@@ -349,63 +327,16 @@ def learn_profile(
         decide(s.phrases, filters_only, s.blocks, s.title, frozenset())
 
     region, region_info = main_region(samples, cfg["main_region_share"]) if plain.main_content else ({}, {})
-
-    phrases: list[str] = []
-    seen = set()
-    for group in groups:
-        # A phrase is template text where it sits at the same place (tag path) of the other pages: a
-        # story's headline (<h1>) is not redundant because other stories list it among their links.
-        candidates = [[(p.text, p.path) for p in s.phrases if p.removed_by is None] for s in group]
-        # the other pages are searched in *all* their phrases: a phrase cut by
-        # the length filter on one page still shows it is template text
-        texts = [[(p.text, p.path) for p in s.phrases] for s in group]
-        seed_i = min(range(len(group)), key=lambda i: len(group[i].texts))
-        texts[seed_i] = candidates[seed_i]
-        for t, _path in redundant_phrases(texts, cfg["min_share"]):
-            if t not in seen:
-                seen.add(t)
-                phrases.append(t)
+    phrases = _group_phrases(groups, cfg["min_share"])
     redundant = frozenset(phrases)
-
-    threshold = plain.min_length
-    threshold_info = {"fixed": plain.min_length, "learned": None}
-    if cfg["learn_threshold"]:
-        noise: list[int] = []
-        other: list[int] = []
-        max_ld = plain.max_link_density or 0.999
-        for group in groups:
-            for s in group:
-                for p in s.phrases:
-                    if p.neg or (p.link_density is not None and p.link_density > max_ld):
-                        continue
-                    (noise if p.text in redundant else other).append(len(p.text))
-        lo, hi = cfg["threshold_range"]
-        learned = learn_threshold(noise, other, int(lo), int(hi))
-        threshold_info["learned"] = learned
-        if learned is not None:
-            threshold = learned
-
+    threshold, threshold_info = _threshold(groups, redundant, plain, cfg)
     learned_prof = plain.copy(min_length=threshold)
     stop_words = get_stop_words(plain.stop_words)
-    style_tree: dict[str, Any] = {}
-    if cfg["style_tree"] and plain.parser == "html5" and plain.method == "filters":  # not wpnc: its own method
-        # the site style tree replaces the redundant words (and, unless "style_tree_phrases", phrases): it finds
-        # the template's blocks by where they stand and how they are presented, and its content-redundant
-        # phrases per block
-        t = cfg["style_threshold"]
-        style_tree = sst.build(
-            ((s.blocks, s.phrases) for s in samples if s.blocks is not None),
-            lambda text: tokenize(text, stop_words),
-            threshold=sst.THRESHOLD if t is None else float(t),
-        )
-        if style_tree and not cfg["style_tree_phrases"]:
-            phrases = []
-    words: dict[str, int] = {}
-    for group in groups if not style_tree else ():
-        token_lists = [_core_tokens(s, learned_prof, redundant, stop_words) for s in group]
-        for w, c in redundant_words(token_lists, cfg["min_share"]).items():
-            if c > words.get(w, 0):
-                words[w] = c
+    style_tree = _style_tree(samples, plain, cfg, stop_words)
+    if style_tree and not cfg["style_tree_phrases"]:
+        phrases = []
+    # the site style tree replaces the redundant words
+    words = {} if style_tree else _group_words(groups, learned_prof, redundant, stop_words, cfg["min_share"])
 
     prefix, suffix = ("", "")
     if cfg["title_affixes"]:
@@ -436,10 +367,126 @@ def learn_profile(
     )
 
 
+def _read_samples(
+    pages: Iterable[PageInput], plain: Profile, max_pages: int
+) -> tuple[list[PageSample], list[dict[str, Any]]]:
+    """The sample pages with phrases (up to ``max_pages``), and the pages skipped as not HTML (their URL and
+    why); fewer than two readable pages is an error."""
+    samples: list[PageSample] = []
+    skipped = []
+    for page in pages:
+        try:
+            s = _as_sample(page, plain)
+        except ExtractionError as exc:
+            skipped.append({"url": page[0] if isinstance(page, tuple) else None, "error": str(exc)})
+            continue
+        if s.phrases:
+            samples.append(s)
+        if len(samples) >= max_pages:
+            break
+    if len(samples) < 2:
+        raise ValueError(f"site learning needs at least 2 readable pages, got {len(samples)}")
+    return samples, skipped
+
+
+def _sample_groups(samples: list[PageSample], cfg: dict[str, Any]) -> tuple[list[list[int]], list[list[PageSample]]]:
+    """The clusters of the sample pages (by template, with ``auto_sample``; else one) and the pages each learns
+    from (its first ``sample_size``)."""
+    size = max(2, int(cfg["sample_size"]))
+    if cfg["auto_sample"]:
+        clusters = cluster_pages(samples, cfg["cluster_cut"])
+        groups = [[samples[i] for i in c[:size]] for c in clusters if len(c) >= 2]
+        if not groups:  # every page its own template: fall back to the most similar ones
+            groups = [samples[:size]]
+    else:
+        clusters = [list(range(len(samples)))]
+        groups = [samples[:size]]
+    return clusters, groups
+
+
+def _group_phrases(groups: list[list[PageSample]], min_share: float) -> list[str]:
+    """The redundant phrases of each group of sample pages, united in order."""
+    phrases: list[str] = []
+    seen = set()
+    for group in groups:
+        # A phrase is template text where it sits at the same place (tag path) of the other pages: a
+        # story's headline (<h1>) is not redundant because other stories list it among their links.
+        candidates = [[(p.text, p.path) for p in s.phrases if p.removed_by is None] for s in group]
+        # the other pages are searched in *all* their phrases: a phrase cut by
+        # the length filter on one page still shows it is template text
+        texts = [[(p.text, p.path) for p in s.phrases] for s in group]
+        seed_i = min(range(len(group)), key=lambda i: len(group[i].texts))
+        texts[seed_i] = candidates[seed_i]
+        for t, _path in redundant_phrases(texts, min_share):
+            if t not in seen:
+                seen.add(t)
+                phrases.append(t)
+    return phrases
+
+
+def _threshold(
+    groups: list[list[PageSample]], redundant: frozenset[str], plain: Profile, cfg: dict[str, Any]
+) -> tuple[int, dict[str, Any]]:
+    """The phrase-length threshold (learned from the lengths of the redundant phrases and of the others, with
+    ``learn_threshold``; else the base profile's) and what was seen."""
+    threshold = plain.min_length
+    threshold_info: dict[str, Any] = {"fixed": plain.min_length, "learned": None}
+    if cfg["learn_threshold"]:
+        noise: list[int] = []
+        other: list[int] = []
+        max_ld = plain.max_link_density or 0.999
+        for group in groups:
+            for s in group:
+                for p in s.phrases:
+                    if p.neg or (p.link_density is not None and p.link_density > max_ld):
+                        continue
+                    (noise if p.text in redundant else other).append(len(p.text))
+        lo, hi = cfg["threshold_range"]
+        learned = learn_threshold(noise, other, int(lo), int(hi))
+        threshold_info["learned"] = learned
+        if learned is not None:
+            threshold = learned
+    return threshold, threshold_info
+
+
+def _style_tree(
+    samples: list[PageSample], plain: Profile, cfg: dict[str, Any], stop_words: frozenset[str]
+) -> dict[str, Any]:
+    """The site style tree of the sample pages (HTML5 profiles of the thesis's filters, with ``style_tree``; not
+    wpnc: its own method), or ``{}``.  It finds the template's blocks by where they stand and how they are
+    presented, and its content-redundant phrases per block."""
+    if not (cfg["style_tree"] and plain.parser == "html5" and plain.method == "filters"):
+        return {}
+    t = cfg["style_threshold"]
+    return sst.build(
+        ((s.blocks, s.phrases) for s in samples if s.blocks is not None),
+        lambda text: tokenize(text, stop_words),
+        threshold=sst.THRESHOLD if t is None else float(t),
+    )
+
+
+def _group_words(
+    groups: list[list[PageSample]],
+    learned_prof: Profile,
+    redundant: frozenset[str],
+    stop_words: frozenset[str],
+    min_share: float,
+) -> dict[str, int]:
+    """The redundant words of each group's core text (filtered with the learned phrases and threshold): per word,
+    the most occurrences any group removes."""
+    words: dict[str, int] = {}
+    for group in groups:
+        token_lists = [_core_tokens(s, learned_prof, redundant, stop_words) for s in group]
+        for w, c in redundant_words(token_lists, min_share).items():
+            if c > words.get(w, 0):
+                words[w] = c
+    return words
+
+
 def main_region(samples: Sequence[PageSample], min_share: float | None = 0.6) -> tuple[dict[str, Any], dict[str, Any]]:
     """The site's usual main content (``Profile.main_region``) and what was seen.
 
-    ``"path"``: the slot path (:class:`filters.content.SlotPaths`) of the block that main-content detection
+    ``"path"``: the slot path (:class:`filters.site_region.SlotPaths`) of the block that main-content detection
     chose on at least ``min_share`` of the sample pages (``blocks.main`` and each phrase's ``removed_by``, set by
     ``decide`` with the base profile); ``"noise"``: the blocks inside it (slot paths relative to it) whose
     text main-content detection removed on at least ``min_share`` of the pages where it chose that block.
@@ -473,7 +520,7 @@ def _removed_below(s: PageSample, paths: list[int], table: SlotPaths, relative: 
     """The relative paths of the blocks below the page's main content most of whose text (by characters) the
     main-content detection removed."""
     main, parents = s.blocks.main, s.blocks.parents
-    end = subtree_end(main, parents)  # the main content's blocks: main + 1 .. end - 1
+    end = BlockTree(parents).ends[main]  # the main content's blocks: main + 1 .. end - 1
     total = [0] * (end - main)
     gone = [0] * (end - main)
     for ph in s.phrases:

@@ -9,7 +9,8 @@ which positive tag rescued it), so the result can be explained and scored
 phrase by phrase (Experiment 1).
 
 Speed matters (every fetched article goes through here): the tree is walked
-once with ``iter()``, all per-phrase checks are set lookups, and the text work
+once (:mod:`filters.lxml_walk` for libxml2's tree, :mod:`filters.html5` for the
+HTML5 tree), all per-phrase checks are set lookups, and the text work
 (whitespace, tokens, control characters) takes C paths where they give the same
 result.  tests/bench/html5_breakdown.py shows where the time goes (filters_breakdown.py: the thesis's walk);
 tests/bench/filters_snapshot.py checks that a change leaves every output alone.
@@ -22,7 +23,7 @@ import threading
 from collections import Counter
 from collections.abc import Set
 from dataclasses import dataclass, field
-from itertools import chain, filterfalse
+from itertools import filterfalse
 from typing import Any, cast
 
 from lxml import etree
@@ -30,7 +31,8 @@ from lxml import etree
 from . import content, html5, sst, wpnc
 from .charset import charset_from_content_type, control_bytes, decode_html, looks_binary
 from .limits import MAX_ATTRIBUTES, MAX_BYTES, MAX_ELEMENTS, ExtractionError, too_deep
-from .phrases import BLOCK_TAGS, Phrase
+from .lxml_walk import segment
+from .phrases import Phrase
 from .phrases import norm as _norm
 from .profiles import Profile, get_profile
 from .stopwords import get_stop_words
@@ -208,224 +210,6 @@ def parse_html(text: str | bytes) -> etree._Element | None:
         # a tag bomb (or thousands of unclosed tags): what lies deeper is silently gone from the tree
         raise too_deep()
     return root
-
-
-# --------------------------------------------------------------------------- phrases
-
-_LINK_TAGS = frozenset(("a",))
-_META_NAMES = frozenset(("description", "keywords"))
-
-
-# bit flags of the tags the walk reacts to (one dict lookup per element)
-_HARD, _LINK, _POS, _HEAD, _META, _TITLE, _BLOCK, _BR = 1, 2, 4, 8, 16, 32, 64, 128
-#: compared by identity with ``Element.tag``: lxml gives comments the Comment factory as their tag
-#: (not a str, whatever the stubs say), hence ``object``
-_Comment: object = etree.Comment
-_PATH_LIMIT = 400  # characters; deeper tags are not spelt out in the path (10,000-deep pages)
-
-
-def _tag_flags(profile: Profile) -> dict[str, int]:
-    neg = frozenset(profile.negative_tags)
-    pos = frozenset(profile.positive_tags)
-    block_mode = profile.block_phrases
-    # with block phrases, links are part of the run (judged by link density);
-    # the other negative tags ("hard" ones) still make phrases of their own
-    hard = neg - _LINK_TAGS if block_mode else neg
-    flags = {}
-    for tag in neg | pos | BLOCK_TAGS | {"head", "meta", "title", "br"} | _LINK_TAGS:
-        f = 0
-        if tag in hard:
-            f |= _HARD
-        if block_mode and tag in _LINK_TAGS:
-            f |= _LINK
-        if tag in pos:
-            f |= _POS
-        if tag == "head":
-            f |= _HEAD
-        elif tag == "meta":
-            f |= _META
-        elif tag == "title":
-            f |= _TITLE
-        elif tag == "br" and block_mode:
-            f |= _BR
-        if block_mode and tag in BLOCK_TAGS:
-            f |= _BLOCK
-        if f:
-            flags[tag] = f
-    return flags
-
-
-class _EndOfWalk:
-    """Follows the last node of the walk: its parent is the root's, so every open element gets closed."""
-
-    __slots__ = ("parent",)
-
-    def __init__(self, parent: etree._Element | None) -> None:
-        self.parent = parent
-
-    def getparent(self) -> etree._Element | None:
-        return self.parent
-
-
-def segment(root: etree._Element, profile: Profile) -> tuple[list[Phrase], str]:
-    """Walk the tree once and cut it into phrases; return ``(phrases, title)``.
-
-    No decision is taken here, only the facts the filters need: the tag path,
-    the innermost negative and positive tag above the phrase, and (block
-    phrases) the share of link characters.  Written for speed (it is most of
-    the pipeline's own time): one ``iter()`` pass in document order, one dict
-    lookup per element; an element is closed, and its tail emitted, when the
-    next node's parent is not that element.  tests/filters/test_fast_paths.py
-    checks it against the plainer walk it replaced.
-    """
-    flags_of = _tag_flags(profile).get
-    comments_negative = "#comment" in profile.negative_tags
-    skip_head = not profile.head_phrases
-    block_mode = profile.block_phrases
-    meta_pos = "meta" if "meta" in profile.positive_tags else None
-
-    phrases: list[Phrase] = []
-    append = phrases.append
-    title = ""
-    hards: list[str] = []  # negative tags above, innermost last; `hard` is the innermost or None
-    hard: str | None = None
-    poss: list[str] = []  # positive tags above; `pos` is the innermost or None
-    pos: str | None = None
-    links = 0
-    in_head = 0
-    text: str | None  # a text run, tail or joined block run; None for an element without text
-
-    # block phrases: the run of inline text collected for the current block
-    run: list[str] = []
-    run_link = 0
-    run_len = 0
-    block_paths = [""]
-    block_pos: list[str | None] = [None]
-
-    outer = root.getparent()  # None for a document's root element
-    stack: list[tuple[etree._Element | None, str, int]] = []  # (element, path, flags) of the open elements below `top`
-    top = outer  # innermost open element, its path and its flags
-    path = ""
-    top_f = 0
-    # stands in for an element after the last one: the walk only calls its getparent(), then stops
-    end = cast(etree._Element, _EndOfWalk(outer))
-    for el in chain(root.iter(), (end,)):
-        parent = el.getparent()
-        # close the elements whose subtrees are complete; each one's tail follows it
-        while top is not parent:
-            f = top_f
-            tail = top.tail  # type: ignore[union-attr]  # never None here: every node of the walk is below root
-            top, path, top_f = stack.pop()
-            if f:
-                if f & _HARD:
-                    hards.pop()
-                    hard = hards[-1] if hards else None
-                if f & _LINK:
-                    links -= 1
-                if f & _POS:
-                    poss.pop()
-                    pos = poss[-1] if poss else None
-                if f & _HEAD:
-                    in_head -= 1
-                if f & _BLOCK:
-                    if run_len:
-                        text = _norm("".join(run))
-                        if text:
-                            append(Phrase(text, block_paths[-1], None, block_pos[-1], run_link / run_len))
-                        run_len = run_link = 0
-                    run = []
-                    block_paths.pop()
-                    block_pos.pop()
-            if tail is None or (in_head and skip_head):
-                continue
-            if tail.isspace():
-                if block_mode and run and not hard:  # "reporters.<b> </b>Hospitals": white space parts words
-                    run.append(" ")
-                continue
-            if hard:
-                append(Phrase(_norm(tail) if len(tail) < 1000 else tail.strip(), path, hard, pos))
-            elif not block_mode:
-                append(Phrase(_norm(tail), path, None, pos))
-            else:
-                n = len(tail.strip())
-                run.append(tail)
-                run_len += n
-                if links:
-                    run_link += n
-        if el is end:
-            break
-        tag = el.tag
-        if tag.__class__ is not str:  # comment, processing instruction or entity: no children
-            text = el.text
-            if tag is _Comment and text and not text.isspace():
-                if comments_negative:
-                    append(
-                        Phrase(_norm(text) if len(text) < 1000 else text.strip(), path + "/#comment", "#comment", None)
-                    )
-                elif not block_mode:
-                    append(Phrase(_norm(text), path + "/#comment", hard, pos))
-            text = el.tail  # in the same parent
-        else:
-            stack.append((top, path, top_f))
-            if len(path) < _PATH_LIMIT:  # deeper tags are not spelt out (10,000-deep pages)
-                path = f"{path}/{tag}"
-            top = el
-            top_f = f = flags_of(tag, 0)
-            if f:
-                if f & _HARD:
-                    hards.append(tag)
-                    hard = tag
-                if f & _LINK:
-                    links += 1
-                if f & _POS:
-                    poss.append(tag)
-                    pos = tag
-                if f & _HEAD:
-                    in_head += 1
-                elif f & _META:
-                    name = (el.get("name") or el.get("property") or "").lower()
-                    if name in _META_NAMES and not skip_head:
-                        content = el.get("content")
-                        if content and not content.isspace():
-                            append(Phrase(_norm(content), path + "[@name=" + name + "]", hard, meta_pos))
-                elif f & _TITLE and not title and el.text:
-                    title = _norm(el.text)
-                if f & _BLOCK:
-                    if run_len:
-                        text = _norm("".join(run))
-                        if text:
-                            append(Phrase(text, block_paths[-1], None, block_pos[-1], run_link / run_len))
-                        run_len = run_link = 0
-                    run = []
-                    block_paths.append(path)
-                    block_pos.append(pos)
-                elif f & _BR:
-                    run.append(" ")
-            text = el.text
-        if text is None or (in_head and skip_head):
-            continue
-        if text.isspace():
-            if block_mode and run and not hard:
-                run.append(" ")
-            continue
-        if hard:
-            # script/style/comment text is removed whatever happens: long ones are
-            # kept stripped but not re-spaced (normalising a 100 kB inline script
-            # would cost more than parsing the page)
-            append(Phrase(_norm(text) if len(text) < 1000 else text.strip(), path, hard, pos))
-        elif not block_mode:
-            append(Phrase(_norm(text), path, None, pos))
-        else:
-            n = len(text.strip())
-            run.append(text)
-            run_len += n
-            if links:
-                run_link += n
-    if run_len:
-        text = _norm("".join(run))
-        if text:
-            append(Phrase(text, block_paths[-1], None, block_pos[-1], run_link / run_len))
-    return phrases, title
 
 
 # --------------------------------------------------------------------------- filters

@@ -193,7 +193,7 @@ class Profile:
 
 
 def _is_path(value: Any) -> bool:
-    """A slot path (filters.content.SlotPaths): a non-empty list of non-empty block keys."""
+    """A slot path (filters.site_region.SlotPaths): a non-empty list of non-empty block keys."""
     return isinstance(value, list) and bool(value) and all(isinstance(key, str) and key for key in value)
 
 
@@ -207,7 +207,7 @@ def _validate_main_region(region: Any) -> None:
     if unknown:
         raise ValueError(f"unknown main_region key(s): {', '.join(sorted(unknown))}")
     if not _is_path(region.get("path")):
-        raise ValueError("main_region path must be a non-empty list of block keys (filters.content.SlotPaths)")
+        raise ValueError("main_region path must be a non-empty list of block keys (filters.site_region.SlotPaths)")
     noise = region.get("noise", [])
     if not isinstance(noise, list) or not all(_is_path(p) for p in noise):
         raise ValueError("main_region noise must be a list of non-empty lists of block keys")

@@ -213,7 +213,6 @@ def build(
         count += 1
     if count < 2:
         return {}
-
     # post order without recursion (block trees can be thousands deep)
     order: list[tuple[_Node, _Node | None]] = []
     stack: list[tuple[_Node, _Node | None]] = [(root, None)]
@@ -221,9 +220,30 @@ def build(
         item = stack.pop()
         order.append(item)
         stack.extend((child, item[0]) for child in item[0].children.values())
+    noisy, text_imp = _mark_noise(order, threshold, gamma)
+    encoded = _encode(order, noisy, text_imp, _path_importance(order), epsilon, u)
+    # the root is the virtual root above <html>: never noisy itself, its children are mapped
+    tree = encoded.get(id(root)) if not noisy.get(id(root)) else None
+    return {
+        "version": VERSION,
+        "pages": count,
+        "threshold": threshold,
+        "root": tree if isinstance(tree, dict) else {},
+    }
+
+
+#: a node's text leaf (by ``id`` of the node): ``1 - mean H(word)`` and each word's H (:func:`_text_importance`)
+_TextImportance = dict[int, tuple[float, dict[str, float]]]
+
+
+def _mark_noise(
+    order: list[tuple[_Node, _Node | None]], threshold: float, gamma: float
+) -> tuple[dict[int, bool], _TextImportance]:
+    """CompImp bottom up (``order``: parents before their children, so reversed it is a post order) and
+    MarkNoise: whether each node with text (by ``id``) is noisy; and the text leaves' importance."""
     comp: dict[int, float] = {}
     noisy: dict[int, bool] = {}
-    text_imp: dict[int, tuple[float, dict[str, float]]] = {}
+    text_imp: _TextImportance = {}
     for node, _parent in reversed(order):
         if not node.has_text:
             continue
@@ -253,13 +273,29 @@ def build(
         value = (1 - g) * node_imp + (g * total / weight if weight else 0.0)
         comp[id(node)] = value
         noisy[id(node)] = value <= threshold and (own is None or own <= threshold) and all(noisy[id(c)] for c in full)
+    return noisy, text_imp
 
-    # PathImp top down (``order`` lists parents before their children), then the pruned JSON bottom up
+
+def _path_importance(order: list[tuple[_Node, _Node | None]]) -> dict[int, float]:
+    """PathImp of each node (by ``id``), top down (``order`` lists parents before their children)."""
     path_of: dict[int, float] = {}
     for node, parent in order:
         m = node.pages
         style_imp = 0.0 if m <= 1 else _entropy(list(node.styles.values()), m)
         path_of[id(node)] = 1 - (1 - (path_of[id(parent)] if parent is not None else 0.0)) * (1 - style_imp)
+    return path_of
+
+
+def _encode(
+    order: list[tuple[_Node, _Node | None]],
+    noisy: dict[int, bool],
+    text_imp: _TextImportance,
+    path_of: dict[int, float],
+    epsilon: float,
+    u: float,
+) -> dict[int, Any]:
+    """The pruned JSON of each node with text (by ``id``), bottom up: NOISY, a dict of what mapping needs, or None
+    when it needs nothing."""
     encoded: dict[int, Any] = {}
     for node, _parent in reversed(order):
         if not node.has_text:
@@ -293,15 +329,7 @@ def build(
                 # meaningful"); nodes whose style varies (an article's paragraphs) are mapped slot by slot
                 out["s"] = sorted({style_signature(style) for style, _n in common})
         encoded[id(node)] = out or None
-
-    # the root is the virtual root above <html>: never noisy itself, its children are mapped
-    tree = encoded.get(id(root)) if not noisy.get(id(root)) else None
-    return {
-        "version": VERSION,
-        "pages": count,
-        "threshold": threshold,
-        "root": tree if isinstance(tree, dict) else {},
-    }
+    return encoded
 
 
 def map_blocks(

@@ -90,12 +90,21 @@ def count_tags(tree: Any, blocks: Blocks, profile: Profile) -> WpncBlocks:
     rule (a block tag, or an ``<a>`` around one); if they do not come out the same, the counts are left
     empty and :func:`decide` falls back to counting blocks and links.
     """
-    invalid = frozenset(profile.negative_tags) - {"a"}  # the walk's hard tags: their text is not the page's
-    block_tags = html5._BLOCK_TAGS
     out = WpncBlocks(blocks.tags, blocks.parents, blocks.marks, blocks.main, blocks.links)
     root = tree.root if tree is not None else None
     if root is None or not len(blocks):
         return out
+    invalid = frozenset(profile.negative_tags) - {"a"}  # the walk's hard tags: their text is not the page's
+    tags, tag_counts, link_counts = _walk_counts(root, invalid)
+    if tags == blocks.tags:
+        out.tag_counts, out.link_counts = tag_counts, link_counts
+    return out
+
+
+def _walk_counts(root: Any, invalid: frozenset[str]) -> tuple[list[str], list[int], list[int]]:
+    """The blocks of the lexbor tree below ``root`` (their tags), and per block the elements holding text whose
+    nearest block it is, and those of them that are ``<a>`` (the text of ``invalid`` tags does not count)."""
+    block_tags = html5._BLOCK_TAGS
     tags: list[str] = []
     tag_counts: list[int] = []
     link_counts: list[int] = []
@@ -115,7 +124,7 @@ def count_tags(tree: Any, blocks: Blocks, profile: Profile) -> WpncBlocks:
     depth = 0
     while node is not None:
         tag = node.tag or "-"
-        descend = False
+        close = False  # an element without children closes at once
         if tag == "-text":
             if not bad and frames:
                 text = node.text_content
@@ -135,16 +144,12 @@ def count_tags(tree: Any, blocks: Blocks, profile: Profile) -> WpncBlocks:
             elif tag == "a":
                 pending.append(len(frames))
             frames.append(frame)
-            descend = True
-        if descend:
             child = node.first_child
             if child is not None:
                 node = child
                 depth += 1
                 continue
             close = True
-        else:
-            close = False
         while True:
             if close:
                 ftag, fblock, has_text = frames.pop()
@@ -172,9 +177,7 @@ def count_tags(tree: Any, blocks: Blocks, profile: Profile) -> WpncBlocks:
             node = node.parent
             depth -= 1
             close = True
-    if tags == blocks.tags:
-        out.tag_counts, out.link_counts = tag_counts, link_counts
-    return out
+    return tags, tag_counts, link_counts
 
 
 def _composite(c: float, lc: float, t: float, lt: float, lc_body: float, c_body: float) -> float:

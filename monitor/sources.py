@@ -382,19 +382,7 @@ def parse_sitemap(
         raise SourceError("not a sitemap: the data is empty")
     stream = _Stream(data, max(0, limits.max_bytes))
     sitemap: Sitemap | None = None
-    # events of the four sitemap elements only: lxml filters the rest in C (a file of millions of
-    # unknown elements costs no Python per element); what is read is pruned after each chunk
-    parser = etree.XMLPullParser(
-        events=("start", "end"),
-        tag=_SITEMAP_TAGS,
-        resolve_entities=False,
-        no_network=True,
-        load_dtd=False,
-        dtd_validation=False,
-        huge_tree=False,
-        remove_comments=True,
-        remove_pis=True,
-    )
+    parser = _pull_parser()
     root: etree._Element | None = None
     stopped = False
     first = True
@@ -449,6 +437,22 @@ def parse_sitemap(
     if stream.truncated and not stopped:
         sitemap.truncated.append(stream.truncated)
     return sitemap
+
+
+def _pull_parser() -> etree.XMLPullParser:
+    """A parser of the four sitemap elements' events only: lxml filters the rest in C (a file of millions of
+    unknown elements costs no Python per element); no entity, DTD or network is ever loaded."""
+    return etree.XMLPullParser(
+        events=("start", "end"),
+        tag=_SITEMAP_TAGS,
+        resolve_entities=False,
+        no_network=True,
+        load_dtd=False,
+        dtd_validation=False,
+        huge_tree=False,
+        remove_comments=True,
+        remove_pis=True,
+    )
 
 
 def _take(sitemap: Sitemap, element: etree._Element, base: str, limits: SitemapLimits, now: datetime | None) -> bool:
@@ -588,17 +592,29 @@ def walk(
         sitemap.found = why
         result.sitemaps.append(sitemap)
         total_entries += len(sitemap.entries)
-        for child in sitemap.children:
-            if child.url in seen:
-                result.skipped.append((child.url, f"already read (a loop: listed again by {url})"))
-            elif not same_site(child.url, url):
-                result.skipped.append((child.url, f"on another site than the index {url}"))
-            elif depth + 1 > limits.max_depth:
-                result.skipped.append((child.url, f"more than {limits.max_depth} index levels deep (max_depth)"))
-            else:
-                seen.add(child.url)
-                queue.append((child.url, depth + 1, f"listed in the sitemap index {url}"))
+        _queue_children(sitemap, depth, limits, seen, queue, result)
     return result
+
+
+def _queue_children(
+    index: Sitemap,
+    depth: int,
+    limits: SitemapLimits,
+    seen: set[str],
+    queue: list[tuple[str, int, str]],
+    result: SitemapWalk,
+) -> None:
+    """Queue the child sitemaps of ``index`` that the walk may read; list the others in ``result.skipped``."""
+    for child in index.children:
+        if child.url in seen:
+            result.skipped.append((child.url, f"already read (a loop: listed again by {index.url})"))
+        elif not same_site(child.url, index.url):
+            result.skipped.append((child.url, f"on another site than the index {index.url}"))
+        elif depth + 1 > limits.max_depth:
+            result.skipped.append((child.url, f"more than {limits.max_depth} index levels deep (max_depth)"))
+        else:
+            seen.add(child.url)
+            queue.append((child.url, depth + 1, f"listed in the sitemap index {index.url}"))
 
 
 # ------------------------------------------------------------------------------------------------- sections

@@ -1,11 +1,12 @@
-"""The tree walk that ``filters.pipeline.segment`` used before it was rewritten for speed (commit 11ca42e).
+"""The tree walk that ``filters.pipeline.segment`` (now ``filters.lxml_walk.segment``) used before it was rewritten
+for speed (commit 11ca42e).
 
 Kept as the reference of the differential test (test_fast_paths.py): the rewrite must cut every
 page into exactly the same phrases, in the same order, with the same tag paths and flags. (Changed with it
 since: white space between inline elements of a block phrase parts words.)
 """
 
-from filters.pipeline import (
+from filters.lxml_walk import (
     _BLOCK,
     _BR,
     _HARD,
@@ -16,11 +17,11 @@ from filters.pipeline import (
     _PATH_LIMIT,
     _POS,
     _TITLE,
-    Phrase,
     _Comment,
     _norm,
     _tag_flags,
 )
+from filters.phrases import Phrase
 from filters.profiles import Profile
 
 

@@ -1,0 +1,108 @@
+"""The site's own lines inside an article, not the article's text: a copyright notice, and (with main-content
+detection, :mod:`filters.content`) the site's prompts to the reader (an affiliate disclosure, a newsletter prompt)
+and its lines about the article (a photo credit, a byline or date line).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["NOTICE_MAX", "notice_note"]
+
+#: a copyright line under the article ("Copyright 2005 The Associated Press. All rights reserved. This material
+#: may not be published..."): not its text; "all rights reserved" further in needs a year, a © or the word
+#: (a clause of a legal text the page is about says it without them)
+_COPYRIGHT = re.compile(
+    r"^\W*(?:copyright\b|©)|^(?=.*(?:\b(?:19|20)\d\d\b|©|copyright)).*all rights reserved",
+    re.IGNORECASE | re.DOTALL,
+)
+NOTICE_MAX = 300
+#: the site speaking to the reader about itself inside the article, not the article's text (wcxb tuning split):
+#: an affiliate disclosure ("Purchases made through our links may earn us a commission", "This post may contain
+#: affiliate links") and a newsletter prompt ("Sign up ... delivered straight to your inbox", "Join our mailing
+#: list"), in a phrase of at most NOTICE_MAX characters; a photo credit ("Photo by: Jim Varga", "Image: Move.org",
+#: "(Photo credit: AP)") and a byline or date line ("By Haley Hoekstra • March 12, 2025", "Last updated: April 21,
+#: 2025", "6 min read"), in a phrase of at most _LINE_MAX characters: where it is the phrase's point.  Each is looked
+#: for only when one of its cue strings (lower case) is in the phrase (reason, cues, pattern).  The patterns need
+#: the site's own words ("we", "our", an imperative, a name after "by"), so that a sentence about commissions,
+#: newsletters, pictures or a year ("Published in 1998, the novel ...") is article text.
+_NAME = r"['‘\"“]?[A-Z0-9][\w.'’\"”&/-]*(?:\s+(?:['‘\"“]?[A-Z0-9][\w.'’\"”&/-]*|for|via|and|of|the|/|&|-|—|,))*"
+_DATE = (
+    r"(?:[A-Z][a-z]{2,8}\.? \d{1,2}(?:st|nd|rd|th)?,? (?:19|20)\d\d|\d{1,2}(?:st|nd|rd|th)? [A-Z][a-z]{2,8}\.?,? "
+    r"(?:19|20)\d\d|\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4})"
+)
+_PROMPTS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
+    (
+        "affiliate disclosure",
+        ("affiliate", "commission", "associate", "qualifying"),
+        re.compile(
+            r"(?i:\b(?:this|our) (?:post|article|page|site|content|story)s? (?:may |might )?(?:contains?|includes?|"
+            r"uses?) affiliate links?"
+            r"|\b(?:we|I) (?:may |might |could |will )?(?:earn|receive|get|make) (?:an? |small |affiliate )*"
+            r"commissions?\b"
+            r"|\b(?:may|might|could) earn (?:us|me) (?:an? )?(?:small )?(?:affiliate )?commission"
+            r"|\baffiliate links?\b.{0,60}\b(?:we|I) (?:may |might |could )?(?:earn|receive|get|make)\b"
+            r"|\bas an amazon associate\b|\b(?:we|I) earn from qualifying purchases"
+            r"|\b(?:we|I) (?:also )?(?:may |might )?use affiliate links)",
+            re.DOTALL,
+        ),
+    ),
+    (
+        "newsletter prompt",
+        ("newsletter", "inbox", "mailing list", "email list"),
+        re.compile(
+            r"(?i:^\W*(?:sign up|subscribe|register)\b.{0,80}\b(?:newsletters?|inbox|e-?mails?)\b"
+            r"|\b(?:sign up|subscribe) (?:now |today |here )?(?:to|for) (?:our|my) (?:\w+ ){0,3}(?:newsletters?|"
+            r"e-?mails?|mailing list)\b"
+            r"|\bdelivered (?:straight |directly |right )?to your inbox\b"
+            r"|\bjoin (?:our|my) (?:\w+ ){0,2}(?:mailing list|newsletter|e-?mail list))",
+            re.DOTALL,
+        ),
+    ),
+)
+_LINE_MAX = 150
+_LINES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
+    (
+        "photo credit",
+        ("photo", "image", "picture", "illustration", "credit"),
+        re.compile(
+            r"(?:^|[|•·(]\s*|\.\s+)(?i:photo|image|picture|photograph|illustration)s?(?i: credit)?s?"
+            rf"\s*(?::|©|(?i:by):?)\s*{_NAME}\W*$"
+            rf"|(?:^|[|•·(]\s*|\.\s+)(?i:credits?)\s*:\s*(?=[A-Z]){_NAME}\W*$",
+            re.DOTALL,
+        ),
+    ),
+    (
+        "byline or date line",
+        ("by ", "updated", "published", " read"),
+        re.compile(
+            r"^\W*(?i:by|written by)\s+[A-Z][\w.'’-]+(?:\s+[A-Z][\w.'’-]+){0,3}\s*[,|•·–—-]?"
+            r".{0,60}\b(?:19|20)\d\d\b\W*$"
+            rf"|^\W*(?i:(?:last )?updated|published)(?i: on)?\s*:?\s*(?:[A-Z][a-z]+,? )?{_DATE}.{{0,20}}$"
+            r"|(?:^|[|•·]\s*)\d+\s*(?i:min(?:ute)?s? read)\W*$",
+            re.DOTALL,
+        ),
+    ),
+)
+
+_PROMPTS_AND_LINES = _PROMPTS + _LINES
+
+
+def notice_note(text: str, prompts: bool) -> str | None:
+    """The reason a phrase of at most NOTICE_MAX characters is the site's own line, or None: a copyright notice;
+    with ``prompts``, also the site's prompt to the reader or a line about the article (an affiliate disclosure, a
+    newsletter prompt, a photo credit, a byline or date line)."""
+    # cues first, in C: a regex search on every phrase would cost more than the rest of the stage
+    if ("opyright" in text or "©" in text or "eserved" in text or "ESERVED" in text or "OPYRIGHT" in text) and (
+        _COPYRIGHT.search(text)
+    ):
+        return "copyright notice"
+    if prompts:
+        low = text.lower()
+        for note, cues, pattern in _PROMPTS_AND_LINES if len(text) <= _LINE_MAX else _PROMPTS:
+            for cue in cues:
+                if cue in low:
+                    if pattern.search(text):
+                        return note
+                    break
+    return None
