@@ -44,19 +44,22 @@ HEAVY_ARTICLE_FIELDS = ("raw_html", "extraction", "tokens", "headers", "fingerpr
 
 
 def light_articles():
-    """Articles with their site, without the columns the workspace never reads; ``filter_fallback``: the note of
-    an article its site's learned profile would have emptied (processing.extraction.FALLBACK_NOTE), or None."""
-    return (
-        Article.objects.select_related("site")
-        .defer(*HEAVY_ARTICLE_FIELDS)
-        .annotate(filter_fallback=KT("extraction__fallback"))
-    )
+    """Articles with their site, without the columns the workspace never reads."""
+    return Article.objects.select_related("site").defer(*HEAVY_ARTICLE_FIELDS)
 
 
 def article_and_case(pk: int, *, case_required: bool = True) -> tuple[Article, Case | None]:
     """The article (light, with its site) and its case, in one query; Http404 when the article is missing,
-    or its case when ``case_required``. The one way the workspace loads "an article and its case"."""
-    article = light_articles().select_related("case").filter(pk=pk).first()
+    or its case when ``case_required``. The one way the workspace loads "an article and its case".
+    ``filter_fallback``: the note of an article its site's learned profile would have emptied
+    (processing.extraction.FALLBACK_NOTE), or None: read here only, not in every list of articles."""
+    article = (
+        light_articles()
+        .select_related("case")
+        .annotate(filter_fallback=KT("extraction__fallback"))
+        .filter(pk=pk)
+        .first()
+    )
     if article is None:
         raise Http404("no such article")
     try:

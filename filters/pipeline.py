@@ -152,14 +152,15 @@ def page_text(
     NUL characters are dropped from both (libxml2 would stop at the first).  The charset is None
     for str input.
     """
-    text, data, encoding, _exact = _page_text(html, content_type=content_type, charset=charset)
+    text, data, encoding, _exact, _tags = _page_text(html, content_type=content_type, charset=charset)
     return text, data, encoding
 
 
 def _page_text(
     html: str | bytes, *, content_type: str | None = None, charset: str | None = None
-) -> tuple[str, bytes, str | None, bool]:
-    """:func:`page_text`, and whether the bytes are exactly the text's UTF-8 (False: lone surrogates replaced)."""
+) -> tuple[str, bytes, str | None, bool, int]:
+    """:func:`page_text`, whether the bytes are exactly the text's UTF-8 (False: lone surrogates replaced), and
+    their count of ``<`` (the door's tag count, which the HTML5 tree reuses)."""
     if isinstance(html, (bytes, bytearray, memoryview)):
         data = bytes(html)
         _refuse_oversized(len(data))
@@ -190,7 +191,7 @@ def _page_text(
     if b"\x00" in data:
         text = text.replace("\x00", "")
         data = data.replace(b"\x00", b"")
-    return text, data, encoding, exact
+    return text, data, encoding, exact, tags
 
 
 def parse_html(text: str | bytes) -> etree._Element | None:
@@ -502,15 +503,18 @@ class Page:
     (lexbor; the other profiles); both are None for a page without elements.
     """
 
-    __slots__ = ("text", "data", "encoding", "_root", "_tree", "_exact")
+    __slots__ = ("text", "data", "encoding", "_root", "_tree", "_exact", "_tags")
 
-    def __init__(self, text: str, data: bytes, encoding: str | None, exact: bool = False) -> None:
+    def __init__(
+        self, text: str, data: bytes, encoding: str | None, exact: bool = False, tags: int | None = None
+    ) -> None:
         self.text = text
         self.data = data
         self.encoding = encoding
         # data is exactly the text's UTF-8: lexbor reads it as it is instead of encoding the text again
         # (False: lone surrogates were replaced in data, where lexbor's own encoding drops them)
         self._exact = exact
+        self._tags = tags  # the door's count of "<" (read_page), or None: counted when needed
         self._root: etree._Element | None | bool = False  # False: not parsed yet
         self._tree: Any = False
 
@@ -531,7 +535,8 @@ class Page:
             if self.empty:
                 self._tree = None
             else:
-                if self.data.count(b"<") > _DEEP_HINT:
+                tags = self.data.count(b"<") if self._tags is None else self._tags
+                if tags > _DEEP_HINT:
                     # maybe a tag bomb, closed or not: lexbor's time grows with the square of the depth;
                     # libxml2 reads it fast and refuses it (ExtractionError). The walk refuses the rest.
                     parse_html(self.data)
@@ -544,10 +549,10 @@ def read_page(html: str | bytes, *, content_type: str | None = None, charset: st
 
     Empty input gives a page without a tree; input that is not HTML raises :class:`ExtractionError`.
     """
-    text, data, encoding, exact = _page_text(html, content_type=content_type, charset=charset)
+    text, data, encoding, exact, tags = _page_text(html, content_type=content_type, charset=charset)
     if text and not text.isspace() and not _TAG_RE.search(text):
         raise ExtractionError("input is not an HTML page: it contains no tags")
-    return Page(text, data, encoding, exact)
+    return Page(text, data, encoding, exact, tags)
 
 
 def extract(

@@ -6,28 +6,20 @@ import ast
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-#: the installed packages (pyproject.toml's [tool.setuptools.packages.find])
-PACKAGES = [
-    ROOT / name
-    for name in (
-        "wims",
-        "foundation",
-        "monitor",
-        "filters",
-        "classifier",
-        "processing",
-        "feeds",
-        "search",
-        "api",
-        "alerts",
-        "dashboards",
-    )
-]
+#: the installed packages, as pyproject.toml's [tool.setuptools.packages.find] names them ("wims*" -> wims)
+INSTALLED = tuple(
+    name.rstrip("*")
+    for name in tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"][
+        "include"
+    ]
+)
+PACKAGES = [ROOT / name for name in INSTALLED]
 MODULE_MAX = 800
 FUNCTION_MAX = 80
 COMPLEXITY_MAX = 25

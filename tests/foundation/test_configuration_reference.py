@@ -17,26 +17,14 @@ import ast
 import re
 from pathlib import Path
 
+from tests.foundation.test_code_size import INSTALLED
+
 ROOT = Path(__file__).resolve().parents[2]
 REFERENCE = ROOT / "docs" / "configuration.md"
 README = ROOT / "README.md"
 README_MAX_LINES = 150
 #: the installed packages (pyproject.toml), and demo and research, which users run from the checkout
-PACKAGES = (
-    "foundation",
-    "wims",
-    "monitor",
-    "filters",
-    "classifier",
-    "processing",
-    "feeds",
-    "search",
-    "api",
-    "alerts",
-    "dashboards",
-    "demo",
-    "research",
-)
+PACKAGES = (*INSTALLED, "demo", "research")
 #: the modules of the project's typed readers (foundation/env.py; wims/env.py before the move)
 READER_MODULES = ("foundation/env.py", "wims/env.py")
 #: read by a library WIMS uses, not by WIMS's code: requests (under Apprise) reads the proxy variables
