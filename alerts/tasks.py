@@ -1,6 +1,6 @@
 """Alerts' Celery tasks: thin shells over alerts/services.py.
 
-``alerts.scan`` runs every 30 s (django-celery-beat; its schedule is created by this app's migration 0002) on
+``alerts.scan`` runs every 30 s (the beat; declared in CELERY_BEAT_SCHEDULE, wims/settings.py) on
 the dispatcher's queue: database work only. It sends one ``alerts.send`` per subscription with something due
 (the work ``deliver``, registered in alerts/apps.py, sent through foundation/work.py), on the ``alerts`` queue
 (CELERY_TASK_ROUTES), so a slow mail server or webhook never delays the

@@ -1,7 +1,7 @@
 """Typed reads of environment variables, with errors that name the variable.
 
-Used by wims/settings.py at start-up and by monitor/conf.py at call time (so tests can hand worker
-processes small delays through the environment). Unset or empty means the default.
+Used by wims/settings.py at start-up, where every variable WIMS reads is declared. Unset or empty means the
+default.
 """
 
 import os

@@ -39,7 +39,7 @@ log = get_task_logger(__name__)
 
 @shared_task(name="monitor.dispatch_due_polls")
 def dispatch_due_polls() -> str:
-    """The one periodic entry (django-celery-beat, every 30 s): poll due sites, re-enqueue lost work."""
+    """WebMon's periodic entry (CELERY_BEAT_SCHEDULE, every 30 s): poll due sites, re-enqueue lost work."""
     outcome = services.dispatch_due_polls()
     enqueue(outcome)
     return f"{outcome.detail}, {len(outcome.enqueue)} tasks"

@@ -166,6 +166,21 @@ def purge_queues(queues: str) -> None:
 
 
 @pytest.fixture
+def tunables(monkeypatch, settings):
+    """tunables(WIMS_POLITENESS_DELAY="0.6", ...): WebMon's tunables (numbers, wims/settings.py) for this test,
+    both as the settings this process reads (pytest-django's ``settings``) and in the environment, which the
+    worker processes that the test starts afterwards read theirs from. Undone at the test's end."""
+
+    def tune(**values) -> None:
+        for name, value in values.items():
+            monkeypatch.setenv(name, str(value))
+            number = float(value)
+            setattr(settings, name, int(number) if isinstance(getattr(settings, name), int) else number)
+
+    return tune
+
+
+@pytest.fixture
 def make_expert(db, django_user_model):
     """make_expert("ada", email=...): a user (password "pw") in the experts' group (foundation/roles.py)."""
     from foundation.roles import EXPERTS, ensure_groups

@@ -14,7 +14,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from foundation.env import env_bool, env_int, env_list
+from foundation.env import env_bool, env_int, env_list, env_number
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("WIMS_VAR_DIR", BASE_DIR / "var"))
@@ -333,7 +333,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # a task gets SoftTimeLimitExceeded and fails its row ("time limit"); TIME_LIMIT_GRACE later a prefork child
 # still running it is killed (a thread cannot be: threads pools have the soft limit only). Each hard limit stays
 # below its row's lease, so that the sweep never hands a task's row to another worker while it runs: an
-# article's WIMS_LEASE_SECONDS (180 s), a poll's POLL_RUN_LEASE (270 s), a delivery's lease (10 min).
+# article's WIMS_LEASE_SECONDS (180 s; checked below), a poll's POLL_RUN_LEASE (270 s), a delivery's lease (10 min).
 WIMS_TASK_TIME_LIMIT = env_int("WIMS_TASK_TIME_LIMIT", 100, minimum=1)
 TIME_LIMIT_GRACE = 20
 TASK_SOFT_TIME_LIMITS = {
@@ -362,6 +362,17 @@ WIMS_MAX_MEMORY_PER_CHILD_MB = env_int("WIMS_MAX_MEMORY_PER_CHILD_MB", 512, mini
 WIMS_WORKER_MEMORY_MB = env_int("WIMS_WORKER_MEMORY_MB", 2048, minimum=256)
 CELERY_WORKER_MAX_MEMORY_PER_CHILD = WIMS_MAX_MEMORY_PER_CHILD_MB * 1024  # KiB
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# Every periodic task, declared here and nowhere else. At its start the beat (the DatabaseScheduler above) writes
+# each entry into its PeriodicTask table under the entry's name: the row of that name gets this task and interval,
+# or is created. These names are those of the rows that `bootstrap` and alerts' migration 0002 used to create, so
+# a database made by them keeps one row each (never a second dispatch or scan). In the admin a task can be
+# disabled, which lasts; a changed interval or task is set back at the beat's next start.
+CELERY_BEAT_SCHEDULE = {
+    # polls the sites that are due, and sweeps lost work back into the queues (monitor/tasks.py)
+    "Dispatch due site polls": {"task": "monitor.dispatch_due_polls", "schedule": timedelta(seconds=30)},
+    # records the deliveries of new matches for alert subscriptions (alerts/tasks.py)
+    "Scan alert subscriptions": {"task": "alerts.scan", "schedule": timedelta(seconds=30)},
+}
 # Separate queues so that a slow site cannot starve the rest (see monitor/tasks.py). The one place that
 # says which queue each task goes to: tasks are also sent by name (foundation.work.enqueue,
 # the task registered for each work name). On Redis a worker
@@ -410,12 +421,43 @@ LOGGING = {
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
 
-# WebMon's crawling tunables are read at call time by monitor/conf.py (so that tests can hand worker
-# processes small delays), with the same readers (foundation/env.py); their defaults and meaning are there:
-# WIMS_POLITENESS_DELAY, WIMS_POLITENESS_MAX_WAIT, WIMS_CONNECT_TIMEOUT, WIMS_READ_TIMEOUT, WIMS_MAX_BYTES,
-# WIMS_MAX_REDIRECTS, WIMS_RETRY_BASE, WIMS_RETRY_MAX_DELAY, WIMS_MAX_FETCH_ATTEMPTS, WIMS_MAX_PROCESS_ATTEMPTS,
-# WIMS_LEASE_SECONDS, WIMS_SWEEP_GRACE, WIMS_ROBOTS_TTL, WIMS_ROBOTS_ERROR_TTL, WIMS_MAX_FAILURE_BACKOFF,
-# WIMS_AUTO_LEARN_PAGES, WIMS_MISSING_PAGE_ATTEMPTS, WIMS_MISSING_PAGE_DELAY.
+# WebMon's crawling tunables (seconds unless named otherwise), read by the code through monitor/conf.py, whose
+# accessors say what each one means (and docs/configuration.md). Politeness: the time between two requests to a
+# host, and the longest a task sleeps in its thread for its host's turn before it is queued again.
+WIMS_POLITENESS_DELAY = env_number("WIMS_POLITENESS_DELAY", 2.0)
+WIMS_POLITENESS_MAX_WAIT = env_number("WIMS_POLITENESS_MAX_WAIT", 0.25)
+# One request: its timeouts, its body's size cap (bytes), the redirects followed.
+WIMS_CONNECT_TIMEOUT = env_number("WIMS_CONNECT_TIMEOUT", 5.0, 0.1)
+WIMS_READ_TIMEOUT = env_number("WIMS_READ_TIMEOUT", 20.0, 0.1)
+WIMS_MAX_BYTES = int(env_number("WIMS_MAX_BYTES", 5 * 1024 * 1024, 1024))
+WIMS_MAX_REDIRECTS = int(env_number("WIMS_MAX_REDIRECTS", 5))
+# Retries and attempts: a fetch's backoff, a listed page that answers 404 or 410, the attempts of each stage.
+WIMS_RETRY_BASE = env_number("WIMS_RETRY_BASE", 30.0)
+WIMS_RETRY_MAX_DELAY = env_number("WIMS_RETRY_MAX_DELAY", 6 * 3600.0)
+WIMS_MAX_FETCH_ATTEMPTS = int(env_number("WIMS_MAX_FETCH_ATTEMPTS", 6, 1))
+WIMS_MISSING_PAGE_ATTEMPTS = int(env_number("WIMS_MISSING_PAGE_ATTEMPTS", 5, 1))
+WIMS_MISSING_PAGE_DELAY = env_number("WIMS_MISSING_PAGE_DELAY", 15 * 60.0)
+WIMS_MAX_PROCESS_ATTEMPTS = int(env_number("WIMS_MAX_PROCESS_ATTEMPTS", 3, 1))
+# The claim on an article's fetch or processing, and the dispatcher's sweep of rows left untouched.
+WIMS_LEASE_SECONDS = env_number("WIMS_LEASE_SECONDS", 180.0, 1.0)
+WIMS_SWEEP_GRACE = env_number("WIMS_SWEEP_GRACE", 60.0)
+# The sweep must never hand a row to a second worker while its task may still run (see the bounds above).
+_CLAIMED_HARD_LIMIT = max(TASK_SOFT_TIME_LIMITS[t] for t in ("monitor.fetch_article", "processing.process_article"))
+_CLAIMED_HARD_LIMIT += TIME_LIMIT_GRACE
+if WIMS_LEASE_SECONDS <= _CLAIMED_HARD_LIMIT:
+    raise ImproperlyConfigured(
+        f"WIMS_LEASE_SECONDS={WIMS_LEASE_SECONDS:g} must exceed the hard time limit of an article's fetch and "
+        f"processing, {_CLAIMED_HARD_LIMIT} s (WIMS_TASK_TIME_LIMIT + {TIME_LIMIT_GRACE}): raise the lease or lower "
+        "the time limit"
+    )
+# robots.txt kept, and an unreachable one blocking its host; the extra wait before polling a failing site.
+WIMS_ROBOTS_TTL = env_number("WIMS_ROBOTS_TTL", 24 * 3600.0)
+WIMS_ROBOTS_ERROR_TTL = env_number("WIMS_ROBOTS_ERROR_TTL", 600.0)
+WIMS_MAX_FAILURE_BACKOFF = env_number("WIMS_MAX_FAILURE_BACKOFF", 6 * 3600.0)
+# Fetched pages a site needs before its filter profile is learned automatically (0: never).
+WIMS_AUTO_LEARN_PAGES = int(env_number("WIMS_AUTO_LEARN_PAGES", 6))
+if WIMS_AUTO_LEARN_PAGES == 1:
+    raise ImproperlyConfigured("WIMS_AUTO_LEARN_PAGES=1: site learning needs 2 pages at least (0 turns it off)")
 
 # Networks WebMon may reach although they are link-local or otherwise refused even for a site allowed private
 # addresses (monitor/net.py), e.g. "169.254.10.0/24"; empty: none. Cloud metadata stays refused unless named.

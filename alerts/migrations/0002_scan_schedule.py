@@ -1,21 +1,12 @@
-"""The periodic scan (alerts.scan every 30 s) in django-celery-beat's database schedule."""
+"""Formerly put the periodic scan (alerts.scan every 30 s) into django-celery-beat's database schedule.
+
+Every periodic task is declared in CELERY_BEAT_SCHEDULE (wims/settings.py) now, and the beat writes it into that
+table at its start under the same name as this migration's row, "Scan alert subscriptions": on a database where
+this migration created the row, the beat updates it rather than adding a second scan. Kept as a step that does
+nothing, since installations have it recorded as applied.
+"""
 
 from django.db import migrations
-
-TASK_NAME = "Scan alert subscriptions"
-
-
-def add_schedule(apps, schema_editor):
-    IntervalSchedule = apps.get_model("django_celery_beat", "IntervalSchedule")
-    PeriodicTask = apps.get_model("django_celery_beat", "PeriodicTask")
-    every = IntervalSchedule.objects.filter(every=30, period="seconds").order_by("id").first()
-    if every is None:
-        every = IntervalSchedule.objects.create(every=30, period="seconds")
-    PeriodicTask.objects.get_or_create(name=TASK_NAME, defaults={"task": "alerts.scan", "interval": every})
-
-
-def remove_schedule(apps, schema_editor):
-    apps.get_model("django_celery_beat", "PeriodicTask").objects.filter(name=TASK_NAME).delete()
 
 
 class Migration(migrations.Migration):
@@ -24,4 +15,4 @@ class Migration(migrations.Migration):
         ("django_celery_beat", "0019_alter_periodictasks_options"),
     ]
 
-    operations = [migrations.RunPython(add_schedule, remove_schedule)]
+    operations = [migrations.RunPython(migrations.RunPython.noop, migrations.RunPython.noop)]

@@ -302,20 +302,6 @@ def test_only_a_superuser_changes_the_private_address_allowance_in_the_admin(cli
     assert sub.allow_private_addresses and sub.notify_url == "json://example.org/hook"
 
 
-def test_the_migration_schedules_the_scan_every_30_seconds_once(db):
-    import importlib
-
-    from django.apps import apps
-    from django_celery_beat.models import PeriodicTask
-
-    migration = importlib.import_module("alerts.migrations.0002_scan_schedule")
-    PeriodicTask.objects.filter(task="alerts.scan").delete()
-    migration.add_schedule(apps, None)
-    migration.add_schedule(apps, None)
-    (task,) = PeriodicTask.objects.filter(task="alerts.scan")
-    assert (task.interval.every, task.interval.period, task.enabled) == (30, "seconds", True)
-
-
 def test_an_expert_sets_the_address_their_e_mails_go_to(client, editor, tree):
     client.force_login(editor)
     refused = client.post(reverse("alerts:create"), form_data(folder=tree["health"].pk))

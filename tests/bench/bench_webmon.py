@@ -317,6 +317,7 @@ def run(n_workers: int, args) -> dict:
 
 def cost_breakdown(args) -> dict:
     """Per-article cost in this process: fetch (HTTP), filter, inference, database (everything else)."""
+    from django.conf import settings
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -327,6 +328,7 @@ def cost_breakdown(args) -> dict:
     from processing import services as processing
 
     os.environ["WIMS_POLITENESS_DELAY"] = "0"
+    settings.WIMS_POLITENESS_DELAY = 0.0  # this process's settings were read at its start
     reset_database()
     queue = multiprocessing.Queue()
     n_sites = args.sample

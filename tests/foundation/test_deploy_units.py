@@ -1,5 +1,6 @@
-"""The production service units (docs/deploy/) run what README and `make run` run: every queue consumed,
-one beat with the database scheduler, restarted always, workers stopped warm within their tasks' bounds."""
+"""The production service units (docs/deploy/) run what README and `make run` run: every queue consumed (the
+periodic tasks' too), one beat with the database scheduler, restarted always, workers stopped warm within their
+tasks' bounds."""
 
 import configparser
 import fnmatch
@@ -40,6 +41,10 @@ def test_the_workers_consume_every_queue_and_the_beat_uses_the_database_schedule
     assert consumed == set(settings.WIMS_QUEUES)
     assert {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()} <= consumed
     assert beats == [settings.CELERY_BEAT_SCHEDULER], "exactly one beat"
+    # and what it sends (every periodic task, CELERY_BEAT_SCHEDULE) is consumed
+    periodic = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert periodic == {"monitor.dispatch_due_polls", "alerts.scan"}
+    assert {routed(task, settings.CELERY_TASK_ROUTES) for task in periodic} <= consumed
 
 
 def hard_time_limit(task: str) -> int:

@@ -47,7 +47,7 @@ def test_bootstrap_is_idempotent():
     assert user.email == "demo@example.org", "a newcomer's alerts reach var/mail/ without setting an address"
     assert roles.is_expert(user) and roles.is_site_administrator(user)
     assert Group.objects.filter(name__in=[roles.EXPERTS, roles.SITE_ADMINISTRATORS]).count() == 2
-    assert PeriodicTask.objects.filter(task="monitor.dispatch_due_polls").count() == 1
+    assert not PeriodicTask.objects.exists(), "the beat writes the schedule (tests/foundation/test_beat_schedule.py)"
     assert Folder.objects.filter(path="Health/Diabetes").count() == 1
     assert Folder.objects.filter(parent__path="Health").count() == len(TOPICS)
 
@@ -72,9 +72,9 @@ def test_bootstrap_keeps_what_an_administrator_changed():
 def test_bootstrap_without_demo_creates_no_login_and_no_site():
     out = StringIO()
     call_command("bootstrap", stdout=out)
-    assert "Groups and polling schedule are in place." in out.getvalue()
+    assert "Groups are in place." in out.getvalue()
     assert not get_user_model().objects.exists() and not Site.objects.exists() and not Folder.objects.exists()
-    assert PeriodicTask.objects.filter(task="monitor.dispatch_due_polls").count() == 1
+    assert not PeriodicTask.objects.exists(), "the beat writes the schedule (tests/foundation/test_beat_schedule.py)"
 
 
 def test_the_installed_package_leaves_the_demo_and_research_code_out():
@@ -203,3 +203,25 @@ def test_a_malformed_number_in_the_environment_is_named_in_the_error():
     assert "WIMS_FEED_ITEMS='fifty' is not a whole number" in result.stderr
     result = run_manage("check", env_overrides={"WIMS_ENV": "development", "WIMS_FEED_ITEMS": "0"})
     assert "WIMS_FEED_ITEMS='0' is below its minimum, 1" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("override", "message", "fixed"),
+    [
+        # a lease within the hard time limit (the time limit + 20 s) of an article's fetch or processing: the
+        # sweep would hand the article to a second worker while the first one's task may still run
+        ({"WIMS_LEASE_SECONDS": "120"}, "WIMS_LEASE_SECONDS=120 must exceed the hard time limit", "121"),
+        ({"WIMS_TASK_TIME_LIMIT": "170"}, "WIMS_LEASE_SECONDS=180 must exceed the hard time limit", "191"),
+        ({"WIMS_AUTO_LEARN_PAGES": "1"}, "WIMS_AUTO_LEARN_PAGES=1: site learning needs 2 pages at least", None),
+    ],
+    ids=["short-lease", "long-time-limit", "learning-from-one-page"],
+)
+def test_inconsistent_settings_refuse_to_start(override, message, fixed):
+    result = run_manage("check", env_overrides={"WIMS_ENV": "development", **override})
+    assert result.returncode != 0, "started"
+    assert "ImproperlyConfigured" in result.stderr and message in result.stderr, result.stderr[-2000:]
+    if fixed is not None:  # a lease past the hard time limit starts
+        started = run_manage(
+            "check", env_overrides={"WIMS_ENV": "development", **override, "WIMS_LEASE_SECONDS": fixed}
+        )
+        assert started.returncode == 0, started.stderr[-2000:]

@@ -1,6 +1,7 @@
 """Fixtures for WebMon tests: a demo news server, the demo sites registered, small delays for workers.
 
-Worker processes read WebMon's tunables from the environment (monitor/conf.py); FAST_ENV keeps the
+WebMon's tunables are settings read from the environment (wims/settings.py): worker processes get FAST_ENV in
+theirs, and the ``fast_env`` fixture gives the same values to this process's settings. FAST_ENV keeps the
 politeness delay, backoffs and leases short so that the fault tests take seconds, not minutes.
 """
 
@@ -23,7 +24,9 @@ FAST_ENV = {
     "WIMS_RETRY_MAX_DELAY": "5",
     "WIMS_READ_TIMEOUT": "2",
     "WIMS_CONNECT_TIMEOUT": "2",
-    "WIMS_LEASE_SECONDS": "30",
+    # a lease longer than the tasks' hard time limit (the time limit + 20 s), as wims/settings.py requires
+    "WIMS_TASK_TIME_LIMIT": "20",
+    "WIMS_LEASE_SECONDS": "45",
     "WIMS_SWEEP_GRACE": "1",
     "WIMS_MAX_FETCH_ATTEMPTS": "4",
     "WIMS_MISSING_PAGE_ATTEMPTS": "3",
@@ -33,10 +36,9 @@ FAST_ENV = {
 
 
 @pytest.fixture
-def fast_env(monkeypatch):
+def fast_env(tunables):
     """The same small settings for this test process (in-process service calls) as for its workers."""
-    for key, value in FAST_ENV.items():
-        monkeypatch.setenv(key, value)
+    tunables(**FAST_ENV)
     return dict(FAST_ENV)
 
 

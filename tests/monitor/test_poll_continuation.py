@@ -32,9 +32,8 @@ def source_paths(site: Site) -> list[str]:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_lost_continuation_is_resumed_after_its_lease_without_reading_a_source_twice(demo, monkeypatch):
-    for key, value in ENV.items():
-        monkeypatch.setenv(key, value)
+def test_a_lost_continuation_is_resumed_after_its_lease_without_reading_a_source_twice(demo, tunables):
+    tunables(**ENV)
     site = register(demo, "healthwatch")
     sources = source_paths(site)
     assert len(sources) >= 3, "home page, sections and feed: several continuations"

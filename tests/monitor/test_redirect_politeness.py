@@ -14,13 +14,13 @@ pytestmark = pytest.mark.django_db(transaction=True)
 PAGE = b"<html><head><title>Moved</title></head><body><p>The article, at its new address.</p></body></html>"
 
 
-def test_a_same_host_redirect_is_followed_when_the_delay_exceeds_the_maximum_wait(scripted, monkeypatch):
+def test_a_same_host_redirect_is_followed_when_the_delay_exceeds_the_maximum_wait(scripted, settings):
     scripted.routes["/old"] = (301, [("Location", "/new")], b"")
     scripted.routes["/new"] = (200, [("Content-Type", "text/html; charset=utf-8")], PAGE)
     server = scripted.base
-    monkeypatch.setenv("WIMS_POLITENESS_DELAY", "0.6")
-    monkeypatch.setenv("WIMS_POLITENESS_MAX_WAIT", "0.1")
-    monkeypatch.setenv("WIMS_RETRY_BASE", "0.1")
+    settings.WIMS_POLITENESS_DELAY = 0.6
+    settings.WIMS_POLITENESS_MAX_WAIT = 0.1
+    settings.WIMS_RETRY_BASE = 0.1
     site = Site.objects.create(name="Moved", home_url=server + "/", allow_private_addresses=True)
     article = Article.objects.create(site=site, url=server + "/old")
     results = []

@@ -23,12 +23,13 @@ def test_worker_killed_mid_fetch_loses_and_duplicates_nothing(demo, start_worker
     assert len(polled.enqueue) == 4
 
     # The first worker waits long enough to be caught inside the slow request; its lease is short so that
-    # the test need not wait the production lease out.
+    # the test need not wait the production lease out, yet longer than its tasks' hard time limit (10 + 20 s),
+    # as wims/settings.py requires, and that limit longer than the time it takes to catch the worker.
     doomed = start_worker(
         queues="fetch",
         concurrency=2,
         pool="threads",
-        extra_env={**FAST_ENV, "WIMS_READ_TIMEOUT": "60", "WIMS_LEASE_SECONDS": "4"},
+        extra_env={**FAST_ENV, "WIMS_READ_TIMEOUT": "60", "WIMS_TASK_TIME_LIMIT": "10", "WIMS_LEASE_SECONDS": "31"},
     )
     enqueue(polled)  # each fetch with its countdown, as the poll task sends them
     wait_for(
@@ -40,7 +41,7 @@ def test_worker_killed_mid_fetch_loses_and_duplicates_nothing(demo, start_worker
     start_worker(queues="celery,poll,fetch,process", concurrency=2, pool="threads", extra_env=FAST_ENV)
     run_until(
         lambda: Article.objects.filter(state="processed").count() == 4,
-        timeout=60,
+        timeout=90,  # the lost fetch is taken over once its lease (31 s) has run out
         message="all four articles processed after the crash",
     )
     assert sorted(Article.objects.values_list("url", flat=True)) == urls, "nothing duplicated"

@@ -216,9 +216,9 @@ def test_politeness_reservations_are_spaced_and_deferred_beyond_max_wait():
     assert politeness.reserve("other.test", 2.0, 5.0, now=now) == 0.0, "hosts are independent"
 
 
-def test_a_deferred_fetch_holds_its_slot_and_a_missed_one_takes_the_next(monkeypatch):
-    monkeypatch.setenv("WIMS_POLITENESS_DELAY", "10")
-    monkeypatch.setenv("WIMS_POLITENESS_MAX_WAIT", "1")
+def test_a_deferred_fetch_holds_its_slot_and_a_missed_one_takes_the_next(settings):
+    settings.WIMS_POLITENESS_DELAY = 10.0
+    settings.WIMS_POLITENESS_MAX_WAIT = 1.0
     assert politeness.take_turn("h.test") is None, "a free host: no wait"
     first = politeness.take_turn("h.test")
     second = politeness.take_turn("h.test")

@@ -49,9 +49,9 @@ def trickler(header_first: bool, stop: threading.Event) -> int:
 
 
 @pytest.mark.parametrize("where", ["headers", "body"])
-def test_a_trickling_site_is_cut_at_the_request_deadline(monkeypatch, where):
-    monkeypatch.setenv("WIMS_CONNECT_TIMEOUT", "0.5")
-    monkeypatch.setenv("WIMS_READ_TIMEOUT", "1")  # the deadline: connect + 2 x read = 2.5 s
+def test_a_trickling_site_is_cut_at_the_request_deadline(settings, where):
+    settings.WIMS_CONNECT_TIMEOUT = 0.5
+    settings.WIMS_READ_TIMEOUT = 1.0  # the deadline: connect + 2 x read = 2.5 s
     stop = threading.Event()
     port = trickler(header_first=where == "body", stop=stop)
     started = time.monotonic()

@@ -255,9 +255,9 @@ def test_retry_after_parsing():
     assert net.parse_retry_after(None) is None
 
 
-def test_backoff_grows_exponentially_with_jitter_and_honours_retry_after(monkeypatch):
-    monkeypatch.setenv("WIMS_RETRY_BASE", "10")
-    monkeypatch.setenv("WIMS_RETRY_MAX_DELAY", "1000")
+def test_backoff_grows_exponentially_with_jitter_and_honours_retry_after(settings):
+    settings.WIMS_RETRY_BASE = 10.0
+    settings.WIMS_RETRY_MAX_DELAY = 1000.0
     random.seed(1)
     for attempt in range(1, 6):
         delays = [services.backoff(attempt) for _ in range(200)]

@@ -39,8 +39,8 @@ NOISE = {
 
 
 @pytest.fixture
-def auto_learn(fast_env, monkeypatch):
-    monkeypatch.setenv("WIMS_AUTO_LEARN_PAGES", str(PAGES))
+def auto_learn(fast_env, tunables):
+    tunables(WIMS_AUTO_LEARN_PAGES=PAGES)
 
 
 def run_pipeline(outcome: Outcome) -> list[Outcome]:
@@ -171,16 +171,16 @@ def test_an_article_filtered_while_the_profile_was_stored_is_refiltered(demo, au
     assert article.extraction["profile"] == f"site:{site.pk}" and article.core_text != "stale"
 
 
-def test_batches_and_turned_off(demo, auto_learn, monkeypatch):
+def test_batches_and_turned_off(demo, auto_learn, settings):
     site = register(demo, "courier")
-    monkeypatch.setenv("WIMS_AUTO_LEARN_PAGES", "0")  # off: nothing is learned automatically
+    settings.WIMS_AUTO_LEARN_PAGES = 0  # off: nothing is learned automatically
     for _ in range(PAGES):
         demo.publish("courier")
     outcomes = run_pipeline(services.poll_site(site.pk))
     assert not [t for o in outcomes for t in o.enqueue if t[0] == "learn"]
     assert not SiteProfile.objects.filter(site=site).exists()
 
-    monkeypatch.setenv("WIMS_AUTO_LEARN_PAGES", str(PAGES))
+    settings.WIMS_AUTO_LEARN_PAGES = PAGES
     total = processed(site).count()
     runs = [learning.learn_site(site.pk, batch=4)]
     while runs[-1].enqueue:  # more left: the task asks for another run of itself

@@ -91,9 +91,9 @@ def test_a_learned_profile_never_empties_a_page(site, ec):
         assert "learned filter profile removed all of this page" in ec.get(url).content.decode(), url
 
 
-def test_learning_that_kills_its_worker_is_quarantined_until_an_administrator_retries(site, monkeypatch):
-    monkeypatch.setenv("WIMS_AUTO_LEARN_PAGES", "3")
-    monkeypatch.setenv("WIMS_MAX_PROCESS_ATTEMPTS", "2")
+def test_learning_that_kills_its_worker_is_quarantined_until_an_administrator_retries(site, settings):
+    settings.WIMS_AUTO_LEARN_PAGES = 3
+    settings.WIMS_MAX_PROCESS_ATTEMPTS = 2
     for n in range(1, 5):
         process_article(stored(site, n, page(n)).pk)
     site = Site.objects.select_related("learning").get(pk=site.pk)
@@ -125,9 +125,9 @@ def test_learning_that_kills_its_worker_is_quarantined_until_an_administrator_re
     ],
 )
 def test_a_row_whose_work_killed_its_worker_too_often_is_quarantined_not_delivered_again(
-    site, monkeypatch, stage, working, counter, setting
+    site, settings, stage, working, counter, setting
 ):
-    monkeypatch.setenv(setting, "3")
+    setattr(settings, setting, 3)
     article = stored(site, 1, page(1))
     lost = timezone.now() - timedelta(seconds=5)
     Article.objects.filter(pk=article.pk).update(state=working, lease_until=lost, **{counter: 3})

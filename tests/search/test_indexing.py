@@ -15,8 +15,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 PAGES = 6
 
 
-def test_processed_articles_are_searchable_and_follow_the_refiltering(demo, fast_env, monkeypatch):
-    monkeypatch.setenv("WIMS_AUTO_LEARN_PAGES", str(PAGES))
+def test_processed_articles_are_searchable_and_follow_the_refiltering(demo, fast_env, settings):
+    settings.WIMS_AUTO_LEARN_PAGES = PAGES
     key = "healthwatch"
     site = register(demo, key)
     demo.publish(key)  # 5 published

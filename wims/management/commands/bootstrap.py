@@ -1,23 +1,19 @@
-"""Set up a WIMS database for use: role groups and the polling schedule; with ``--demo``, the demo login,
-demo sites and starting folders.
+"""Set up a WIMS database for use: role groups; with ``--demo``, the demo login, demo sites and starting folders.
 
 Run by `make run` (with ``--demo``) after `migrate`, and once in production (without it). Safe to run again:
-it only creates what is missing and never changes a password or a site that an administrator edited.
+it only creates what is missing and never changes a password or a site that an administrator edited. The
+periodic tasks are not set up here: the beat writes them from CELERY_BEAT_SCHEDULE (wims/settings.py) at its start.
 """
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
-from django_celery_beat.models import IntervalSchedule, PeriodicTask
 
 from foundation import roles
 
-DISPATCH_TASK = "monitor.dispatch_due_polls"
-DISPATCH_EVERY_SECONDS = 30
-
 
 class Command(BaseCommand):
-    help = "Create role groups and the polling schedule; --demo adds the demo login, sites and folders (idempotent)."
+    help = "Create role groups; --demo adds the demo login, sites and folders (idempotent)."
 
     def add_arguments(self, parser):
         parser.add_argument(
@@ -37,9 +33,8 @@ class Command(BaseCommand):
         if demo and settings.PRODUCTION:
             raise CommandError("WIMS_ENV=production: the demo login and demo sites are never created there.")
         groups = roles.ensure_groups()
-        self.ensure_schedule()
         if not demo:
-            self.stdout.write("Groups and polling schedule are in place.")
+            self.stdout.write("Groups are in place.")
             return
         try:
             # The demo package lives in the source checkout only (pip install . leaves it out).
@@ -54,11 +49,4 @@ class Command(BaseCommand):
                 f"Demo login: {setup.DEMO_USERNAME} / {setup.DEMO_PASSWORD}  (expert and site administrator)\n"
                 f"Demo sites: {', '.join(f'{s.name} <{s.home_url}>' for s in sites)}"
             )
-        )
-
-    def ensure_schedule(self) -> None:
-        every, _ = IntervalSchedule.objects.get_or_create(every=DISPATCH_EVERY_SECONDS, period=IntervalSchedule.SECONDS)
-        PeriodicTask.objects.get_or_create(
-            name="Dispatch due site polls",
-            defaults={"task": DISPATCH_TASK, "interval": every},
         )
