@@ -54,7 +54,7 @@ def items(articles: Sequence[Article]) -> list[dict]:
             "url": a.url,
             "wims_url": absolute(reverse("classifier:article", args=[a.pk])),
             "site": a.site.name,
-            "abstract": Truncator(" ".join((a.abstract or a.core_text).split())).chars(ABSTRACT_CHARS),
+            "abstract": Truncator(" ".join(a.summary.split())).chars(ABSTRACT_CHARS),
             "folders": folders.get(a.pk, []),
         }
         for a in articles

@@ -234,7 +234,11 @@ def send(subscription_id: int, now: datetime | None = None) -> str:
     rows: list[Delivery] = []
     try:
         sub = Subscription.objects.select_related("user", "folder", "saved_search").get(pk=subscription_id)
-        rows = list(mine.select_related("article__site").order_by("created_at", "article__collected_at", "id"))
+        rows = list(
+            mine.select_related("article__site", "article__content").order_by(
+                "created_at", "article__collected_at", "id"
+            )
+        )
         if not entitled().filter(pk=sub.pk).exists():
             raise channels.DeliveryError(NOT_ENTITLED, transient=False)
         message = compose.message(sub, [row.article for row in rows], unsubscribe_url(sub))

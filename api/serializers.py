@@ -101,6 +101,12 @@ class ArticleListSerializer(serializers.ModelSerializer):
 
 class ArticleDetailSerializer(serializers.ModelSerializer):
     site = SiteRefSerializer()
+    core_text = serializers.CharField(
+        source="content.core_text", read_only=True, default="", help_text="Core content after the noise filters."
+    )
+    abstract = serializers.CharField(
+        source="content.abstract", read_only=True, default="", help_text="DocView abstract: the most central sentences."
+    )
     keywords = serializers.SerializerMethodField(help_text="DocView keywords, highest weight first.")
     suggestions = serializers.SerializerMethodField()
     classifications = serializers.SerializerMethodField()
@@ -128,7 +134,8 @@ class ArticleDetailSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(KeywordSerializer(many=True))
     def get_keywords(self, article: Article) -> list[dict]:
-        return [{"term": term, "weight": weight} for term, weight in article.keywords or []]
+        content = getattr(article, "content", None)
+        return [{"term": term, "weight": weight} for term, weight in (content.keywords if content else None) or []]
 
     @extend_schema_field(SuggestionSerializer(many=True))
     def get_suggestions(self, article: Article) -> Any:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db.models import Count, Prefetch, Q, Subquery
-from django.db.models.fields.json import KT
+from django.db.models.fields.json import KeyTextTransform
 from django.http import Http404
 from django.utils.dateparse import parse_datetime
 
@@ -39,13 +39,14 @@ from filters.metrics import Contingency
 from filters.services import profile_for_site
 from monitor.models import Article, Site
 
-#: Article columns the workspace never reads (the stored page and the extraction are large).
-HEAVY_ARTICLE_FIELDS = ("raw_html", "extraction", "tokens", "headers", "fingerprint")
+#: Columns of an article and of its content (processing.models.ArticleContent) the workspace never reads in
+#: lists (the stored page and the extraction are large).
+HEAVY_ARTICLE_FIELDS = ("raw_html", "headers", "content__extraction", "content__tokens", "content__fingerprint")
 
 
 def light_articles():
-    """Articles with their site, without the columns the workspace never reads."""
-    return Article.objects.select_related("site").defer(*HEAVY_ARTICLE_FIELDS)
+    """Articles with their site and core content, without the columns the workspace never reads in lists."""
+    return Article.objects.select_related("site", "content").defer(*HEAVY_ARTICLE_FIELDS)
 
 
 def article_and_case(pk: int, *, case_required: bool = True) -> tuple[Article, Case | None]:
@@ -56,7 +57,7 @@ def article_and_case(pk: int, *, case_required: bool = True) -> tuple[Article, C
     article = (
         light_articles()
         .select_related("case")
-        .annotate(filter_fallback=KT("extraction__fallback"))
+        .annotate(filter_fallback=KeyTextTransform("fallback", "content__extraction"))
         .filter(pk=pk)
         .first()
     )
@@ -389,7 +390,8 @@ def article_phrases(article: Article) -> tuple[list[ShownPhrase], str]:
     Prefers the decisions WebMon stored with the article (what the classifier was really given);
     otherwise re-runs the filters on the stored HTML with the site's profile.
     """
-    stored = (getattr(article, "extraction", None) or {}).get("phrases")
+    content = getattr(article, "content", None)  # none for an article processing never wrote
+    stored = ((content.extraction if content is not None else None) or {}).get("phrases")
     if stored:
         # processing stores each phrase as [text, removed_by, rescued_by, note] (processing/extraction.py);
         # articles processed before the main-content stage have no note

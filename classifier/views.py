@@ -191,7 +191,11 @@ def article_detail(request, pk):
             "states": selectors.STATES,
             "original_url": _safe_link(article.url),
             # DocView's relevant links: web addresses only, whatever the stored row holds
-            "relevant_links": [(u, a) for u, a in (article.relevant_links or []) if _safe_link(u)],
+            "relevant_links": [
+                (u, a)
+                for u, a in (getattr(getattr(article, "content", None), "relevant_links", None) or [])
+                if _safe_link(u)
+            ],
             "move_form": MoveForm(current_folders=page["current_folders"]),
             "view": view,
             "inbox_url": reverse("classifier:inbox") + (f"?{view}" if view else ""),
@@ -687,7 +691,7 @@ def folder_delete(request, pk):
 @require_http_methods(["GET", "POST"])
 def article_filters(request, pk):
     """The article's phrases with the filters' decisions, a marking mode, and the metrics per site."""
-    article = get_object_or_404(Article.objects.select_related("site"), pk=pk)
+    article = get_object_or_404(Article.objects.select_related("site", "content"), pk=pk)
     phrases, origin = selectors.article_phrases(article)
     view = _view_of(request)[1]
     if request.method == "POST":

@@ -137,9 +137,11 @@ FEED_CLASSES = {"rss": SavedSearchRssFeed(), "atom": SavedSearchAtomFeed()}
 
 def render_saved_search_feed(scope: SavedSearchScope, state: FeedState, request) -> tuple[bytes, str]:
     """Load the state's articles (one query) and render them."""
-    articles = Article.objects.only(
-        "id", "url", "title", "abstract", "core_text", "published_at", "collected_at"
-    ).in_bulk([r[0] for r in state.rows])
+    articles = (
+        Article.objects.select_related("content")
+        .only("id", "url", "title", "content__abstract", "content__core_text", "published_at", "collected_at")
+        .in_bulk([r[0] for r in state.rows])
+    )
     items = [FeedItem(articles[pk], state.categories.get(pk, []), when) for pk, _, when in state.rows if pk in articles]
     generator = FEED_CLASSES[scope.fmt].get_feed(FeedData(scope, items), request)  # type: ignore[arg-type]
     content_type: str = generator.content_type  # type: ignore[attr-defined]  # set by every generator class

@@ -385,7 +385,8 @@ def load_items(state: FeedState) -> list[FeedItem]:
         a.case_pk: a
         for a in Article.objects.filter(case__id__in=case_ids)
         .annotate(case_pk=F("case__id"))
-        .only("id", "url", "title", "abstract", "core_text", "published_at", "collected_at")
+        .select_related("content")
+        .only("id", "url", "title", "content__abstract", "content__core_text", "published_at", "collected_at")
     }
     return [
         FeedItem(articles[case_id], state.categories.get(case_id, []), updated)
@@ -433,7 +434,7 @@ class FolderRssFeed(Feed):
     def item_description(self, item: FeedItem) -> str:
         # the DocView abstract (its most central sentences); the start of the core text for articles
         # processed before abstracts existed, or without sentences
-        return summary_text(item.article.abstract or item.article.core_text)
+        return summary_text(item.article.summary)
 
     def item_link(self, item: FeedItem) -> str:
         return xml_text(item.article.url)

@@ -181,7 +181,7 @@ class ArticleAdmin(ReadOnlyAdmin):
     list_filter = ("state", "site")
     search_fields = ("url", "title")
     list_select_related = ("site", "duplicate_of")
-    exclude = ("raw_html", "extraction", "tokens")
+    exclude = ("raw_html",)
     raw_id_fields = ("duplicate_of",)
     actions = ["fetch_again"]
 

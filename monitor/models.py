@@ -170,7 +170,6 @@ class Article(models.Model):
     site = models.ForeignKey(Site, on_delete=models.CASCADE, related_name="articles")
     url = models.URLField(max_length=2000, help_text="Canonical URL.")
     title = models.CharField(max_length=500, blank=True)
-    core_text = models.TextField(blank=True, help_text="Core content after the noise filters (untrusted text).")
     published_at = models.DateTimeField(null=True, blank=True)
     collected_at = models.DateTimeField(auto_now_add=True, db_index=True)
     # The experts' review state, written only by the classifier (classifier.services.refresh_review_states,
@@ -221,9 +220,7 @@ class Article(models.Model):
     raw_html = models.BinaryField(null=True, blank=True, editable=False, help_text="zlib-compressed body.")
     raw_size = models.PositiveIntegerField(default=0, help_text="Uncompressed body size in bytes.")
 
-    # The extraction.
-    tokens = models.JSONField(default=list, blank=True)
-    extraction = models.JSONField(default=dict, blank=True, help_text="Filter counts and phrase decisions.")
+    # The duplicate check (processing's output is processing.models.ArticleContent, ``article.content``).
     content_hash = models.CharField(
         max_length=64, blank=True, db_index=True, help_text="SHA-256 of the normalised core text."
     )
@@ -234,16 +231,6 @@ class Article(models.Model):
         on_delete=models.SET_NULL,
         related_name="duplicates",
         help_text="The original article this one re-publishes (same or nearly the same core text, or rel=canonical).",
-    )
-
-    # DocView elements of the core content (filters/docview.py; empty for articles processed before them).
-    keywords = models.JSONField(default=list, blank=True, help_text="[[term, weight], ...], highest first.")
-    abstract = models.TextField(blank=True, help_text="The core text's most central sentences (untrusted text).")
-    relevant_links = models.JSONField(
-        default=list, blank=True, help_text="[[absolute URL, anchor text], ...]: the links inside the core content."
-    )
-    fingerprint = models.BinaryField(
-        null=True, blank=True, editable=False, help_text="MinHash signature of the core text's word shingles."
     )
 
     class Meta:
@@ -269,23 +256,19 @@ class Article(models.Model):
     def __str__(self) -> str:
         return self.title or self.url
 
+    @property
+    def summary(self) -> str:
+        """Its DocView abstract, else its core text: processing's output (``self.content``, read with
+        ``select_related("content")``); '' for an article processing never wrote."""
+        content = getattr(self, "content", None)
+        return (content.abstract or content.core_text) if content is not None else ""
+
     def set_raw_html(self, body: bytes) -> None:
         self.raw_html = zlib.compress(body, 6)
         self.raw_size = len(body)
 
     def get_raw_html(self) -> bytes:
         return zlib.decompress(bytes(self.raw_html)) if self.raw_html else b""
-
-
-class FingerprintBand(models.Model):
-    """One LSH band key of an original article's fingerprint (filters.docview.band_keys): articles that share
-    a key are near-duplicate candidates, found by this index instead of comparing every pair."""
-
-    article = models.ForeignKey(Article, on_delete=models.CASCADE, related_name="fingerprint_bands")
-    key = models.BigIntegerField(db_index=True)
-
-    def __str__(self) -> str:
-        return f"band {self.key} of article {self.article_id}"
 
 
 class FetchAttempt(models.Model):

@@ -1,6 +1,7 @@
 """A fetched article's page, read once: its charset, one parse shared by the page's metadata (canonical link,
 publication date) and the noise filters, its core text's fingerprints (the exact content hash and the
-MinHash signature of near-duplicates) and its DocView elements (keywords, abstract, relevant links).
+MinHash signature of near-duplicates) and its DocView elements (keywords, abstract, relevant links), kept in
+the article's content row (``processing.models.ArticleContent``).
 
 Shared by processing (processing/services.py) and re-filtering after site learning (processing/learning.py).
 """
@@ -16,7 +17,31 @@ from classifier.selectors import document_frequencies
 from filters import docview
 from filters.charset import charset_from_content_type, wide_codec
 from monitor.discovery import page_metadata
-from monitor.models import Article, FingerprintBand
+from monitor.models import Article
+
+from .models import ArticleContent, FingerprintBand
+
+#: the ArticleContent columns processing writes (all of them)
+CONTENT_FIELDS = ["core_text", "tokens", "extraction", "keywords", "abstract", "relevant_links", "fingerprint"]
+
+
+def content_of(article: Article) -> ArticleContent:
+    """The article's content row: the one processing stored (read with ``select_related("content")`` to save
+    a query), or a new, unsaved one for an article processing never wrote."""
+    try:
+        return article.content
+    except ArticleContent.DoesNotExist:
+        content = ArticleContent(article=article)
+        article.content = content
+        return content
+
+
+def save_content(content: ArticleContent) -> None:
+    """Store the content row: one INSERT for a new one, one UPDATE for a stored one."""
+    if content._state.adding:
+        content.save(force_insert=True)
+    else:
+        content.save(update_fields=CONTENT_FIELDS)
 
 
 def content_hash(core_text: str) -> str:
@@ -69,8 +94,8 @@ def read_metadata(article: Article, page: filters.Page) -> str | None:
 
 
 def extract_article(article: Article, profile, page: filters.Page | None = None) -> filters.Extraction:
-    """The noise filters on the article's page (read here unless given); sets title, core text, tokens,
-    charset and the stored extraction (no save)."""
+    """The noise filters on the article's page (read here unless given); sets the article's title and charset
+    and its content's core text, tokens and stored extraction (no save)."""
     page = page if page is not None else read_article(article)
     extraction = filters.extract(page, url=article.url, profile=profile)
     fallback = _base_profile_fallback(page, article.url, profile, extraction)
@@ -79,9 +104,10 @@ def extract_article(article: Article, profile, page: filters.Page | None = None)
         base, extraction = fallback.profile, fallback
         extraction.profile = profile.name
     article.title = extraction.title[:500]
-    article.core_text = extraction.text
-    article.tokens = extraction.tokens
-    article.extraction = {
+    content = content_of(article)
+    content.core_text = extraction.text
+    content.tokens = extraction.tokens
+    content.extraction = {
         "profile": extraction.profile,
         # which learning of the site's profile filtered it: a re-learned profile keeps its name
         "profile_learned_at": (getattr(profile, "provenance", None) or {}).get("learned_at"),
@@ -89,9 +115,9 @@ def extract_article(article: Article, profile, page: filters.Page | None = None)
         "phrases": [[p.text, p.removed_by, p.rescued_by, p.note] for p in extraction.phrases],
     }
     if fallback is not None:
-        article.extraction["fallback"] = FALLBACK_NOTE.format(base=base)
+        content.extraction["fallback"] = FALLBACK_NOTE.format(base=base)
     if extraction.token_weights:  # a site with a learned style tree: the rule page ranks words by them
-        article.extraction["token_weights"] = extraction.token_weights
+        content.extraction["token_weights"] = extraction.token_weights
     return extraction
 
 
@@ -114,19 +140,17 @@ def _base_profile_fallback(
     return plain if plain.text else None
 
 
-#: the Article columns set_docview writes
-DOCVIEW_FIELDS = ["keywords", "abstract", "relevant_links", "fingerprint"]
-
-
 def set_docview(article: Article, extraction: filters.Extraction) -> docview.DocView:
-    """The DocView elements of the article's core content (no save): keywords weighted by block and by the
-    inverse document frequency among the stored cases (one query), abstract, relevant links, fingerprint."""
+    """The DocView elements of the article's core content (on its content row, no save): keywords weighted by
+    block and by the inverse document frequency among the stored cases (one query), abstract, relevant links,
+    fingerprint."""
     view = docview.docview(extraction)
     frequencies, cases = document_frequencies(view.weights) if view.weights else ({}, 0)
-    article.keywords = [[term, weight] for term, weight in view.keywords(frequencies, cases)]
-    article.abstract = view.abstract
-    article.relevant_links = [[url, anchor] for url, anchor in view.links]
-    article.fingerprint = docview.fingerprint_bytes(view.fingerprint) or None
+    content = content_of(article)
+    content.keywords = [[term, weight] for term, weight in view.keywords(frequencies, cases)]
+    content.abstract = view.abstract
+    content.relevant_links = [[url, anchor] for url, anchor in view.links]
+    content.fingerprint = docview.fingerprint_bytes(view.fingerprint) or None
     return view
 
 
@@ -137,7 +161,7 @@ def lock_bands(article: Article) -> None:
     lock at BEGIN (``transaction_mode`` IMMEDIATE), and processing's claim already serialises them."""
     if connection.vendor != "postgresql":
         return
-    keys = sorted(set(docview.band_keys(docview.fingerprint_from_bytes(article.fingerprint))))
+    keys = sorted(set(docview.band_keys(docview.fingerprint_from_bytes(content_of(article).fingerprint))))
     if keys:
         with connection.cursor() as cursor:
             cursor.execute(
@@ -153,14 +177,15 @@ def near_duplicate_of(article: Article) -> tuple[Article, float] | None:
     ``docview.NEAR_DUPLICATE``. Originals processed before fingerprints existed have no bands: only their
     exact copies are found (by the content hash).
     """
-    signature = docview.fingerprint_from_bytes(article.fingerprint)
+    signature = docview.fingerprint_from_bytes(content_of(article).fingerprint)
     keys = docview.band_keys(signature)
     if not keys:
         return None
     candidates = (
         Article.objects.filter(fingerprint_bands__key__in=keys, duplicate_of__isnull=True)
         .exclude(pk=article.pk)
-        .only("pk", "fingerprint")
+        .select_related("content")
+        .only("pk", "content__fingerprint")
         .order_by("pk")
     )
     seen = set()
@@ -168,7 +193,7 @@ def near_duplicate_of(article: Article) -> tuple[Article, float] | None:
         if candidate.pk in seen:
             continue
         seen.add(candidate.pk)
-        score = docview.resemblance(signature, docview.fingerprint_from_bytes(candidate.fingerprint))
+        score = docview.resemblance(signature, docview.fingerprint_from_bytes(content_of(candidate).fingerprint))
         if score >= docview.NEAR_DUPLICATE:
             return candidate, score
     return None
@@ -179,6 +204,6 @@ def store_bands(article: Article, *, replace: bool = False) -> None:
     first (re-filtering; a newly processed article has none, and the delete would be one more statement)."""
     if replace:
         FingerprintBand.objects.filter(article=article).delete()
-    keys = docview.band_keys(docview.fingerprint_from_bytes(article.fingerprint))
+    keys = docview.band_keys(docview.fingerprint_from_bytes(content_of(article).fingerprint))
     if keys:
         FingerprintBand.objects.bulk_create([FingerprintBand(article=article, key=key) for key in keys])

@@ -39,8 +39,8 @@ from monitor.canonical import canonicalise
 from monitor.models import Article, Site
 from search.services import index_article
 
-from .extraction import DOCVIEW_FIELDS, content_hash, extract_article, set_docview, store_bands
-from .models import SiteLearning
+from .extraction import content_hash, content_of, extract_article, save_content, set_docview, store_bands
+from .models import ArticleContent, SiteLearning
 
 log = logging.getLogger(__name__)
 
@@ -73,9 +73,11 @@ def after_processing(site: Site, used_profile: str) -> list[tuple[str, int, floa
     The learn task when the site is ready to learn; also when the site already has a learned profile but
     this article was filtered without it (it was stored while the article was being processed).
     No query when the site's profile, read with the article, was learned already (the usual case); one
-    otherwise, the count of stored pages. A profile stored by another worker meanwhile needs no query of
-    its own: the site had enough pages for it, so the learn task is asked for, finds the profile learned
-    and re-filters this article with it.
+    otherwise, the count of stored pages, after the article's transaction (a count read with the article
+    misses the pages that other workers commit meanwhile: the site's last pages of a burst never reached the
+    threshold). A profile stored by another worker meanwhile needs no query of its own: the site had enough
+    pages for it, so the learn task is asked for, finds the profile learned and re-filters this article with
+    it.
     """
     needed = conf.auto_learn_pages()
     if not needed:
@@ -213,7 +215,7 @@ def refilter_site(site: Site, profile, batch: int = REFILTER_BATCH) -> tuple[int
     """
     learned_at = (profile.provenance or {}).get("learned_at")
     stale = Article.objects.filter(site=site, state=S.PROCESSED).exclude(
-        extraction__profile=profile.name, extraction__profile_learned_at=learned_at
+        content__extraction__profile=profile.name, content__extraction__profile_learned_at=learned_at
     )
     done = changed = 0
     for pk in stale.order_by("pk").values_list("pk", flat=True)[:batch]:
@@ -230,24 +232,31 @@ def refilter_article(article_id: int, profile) -> bool | None:
     True when its core text changed, False when not, None when it is no longer a processed article.
     """
     with transaction.atomic():
-        article = Article.objects.select_for_update().filter(pk=article_id, state=S.PROCESSED).first()
+        article = (
+            Article.objects.select_for_update(of=("self",))
+            .select_related("content")
+            .filter(pk=article_id, state=S.PROCESSED)
+            .first()
+        )
         if article is None:
             return None
-        before = article.core_text
-        previous = article.extraction or {}
+        content = content_of(article)
+        before = content.core_text
+        previous = content.extraction or {}
         try:
             extraction = extract_article(article, profile)
         except (filters.ExtractionError, ValueError) as exc:
             # It was read before; mark it done with this profile rather than try again forever.
-            Article.objects.filter(pk=article_id).update(
-                extraction={**previous, "profile": profile.name, "refilter_error": str(exc)[:500]}
+            ArticleContent.objects.update_or_create(
+                article=article,
+                defaults={"extraction": {**previous, "profile": profile.name, "refilter_error": str(exc)[:500]}},
             )
             log.warning("article %s: not re-filtered: %s", article_id, exc)
             return False
         if "timings" in previous:
-            article.extraction["timings"] = previous["timings"]
+            content.extraction["timings"] = previous["timings"]
         set_docview(article, extraction)
-        fields = ["title", "core_text", "tokens", "charset", "extraction", *DOCVIEW_FIELDS]
+        fields = ["title", "charset"]
         digest = content_hash(extraction.text)
         try:
             with transaction.atomic():
@@ -258,11 +267,12 @@ def refilter_article(article_id: int, profile) -> bool | None:
             # (experts may have judged it) and its old content hash; it is not turned into a duplicate.
             log.info("article %s: after re-filtering, same core text as another article; kept", article_id)
             article.save(update_fields=fields)
+        save_content(content)
         # Its fingerprint's bands follow its new core text (a near-copy of another original is kept too).
         store_bands(article, replace=True)
         ingest_case(article, extraction.tokens)
         index_article(article)  # the search index follows the new core text and keywords
-    return article.core_text != before
+    return content.core_text != before
 
 
 # --------------------------------------------------------------------------- re-learning (the admin's action)

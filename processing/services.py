@@ -12,9 +12,11 @@ from __future__ import annotations
 import time
 
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 import filters
+from classifier.models import Case
 from classifier.services import ingest_case
 from filters.services import profile_for_site
 from foundation import work
@@ -25,33 +27,31 @@ from search.services import index_article
 
 from . import learning
 from .extraction import (
-    DOCVIEW_FIELDS,
     content_hash,
+    content_of,
     extract_article,
     lock_bands,
     near_duplicate_of,
     read_article,
     read_metadata,
+    save_content,
     set_docview,
     store_bands,
 )
 
 S = Article.State
 
-#: the columns processing writes (never the raw page, nor the experts' review state that ingestion keeps)
+#: the article's columns processing writes (never the raw page, nor the experts' review state that ingestion
+#: keeps); the rest of its output is the article's content row (processing.models.ArticleContent)
 PROCESSED_FIELDS = [
     "title",
-    "core_text",
-    "tokens",
     "charset",
-    "extraction",
     "content_hash",
     "state",
     "lease_until",
     "processed_at",
     "published_at",
     "canonical_url",
-    *DOCVIEW_FIELDS,
 ]
 
 
@@ -61,8 +61,14 @@ def process_article(article_id: int) -> Outcome:
 
 
 def _process(article_id: int) -> Outcome:
-    # The site's filter profile and learning record come in the same query (reverse one-to-ones).
-    article = Article.objects.select_related("site", "site__filter_profile", "site__learning").get(pk=article_id)
+    # The site's filter profile and learning record, and the content row of an article processed before, come
+    # in the same query (reverse one-to-ones), with whether it has a case already (a new case's review state
+    # is saved with the article's final row).
+    article = (
+        Article.objects.select_related("site", "site__filter_profile", "site__learning", "content")
+        .annotate(has_case=Exists(Case.objects.filter(article=OuterRef("pk"))))
+        .get(pk=article_id)
+    )
     site = article.site
     t0 = time.perf_counter()
     try:
@@ -84,6 +90,8 @@ def _process(article_id: int) -> Outcome:
     article.lease_until = None
     article.processed_at = timezone.now()
     article.content_hash = digest
+    content_of(article).extraction["timings"] = timings  # the same dict: inference adds its time below
+
     follow_up = learning.after_processing  # after the transaction: it may read what others committed
     near = None
     try:
@@ -97,19 +105,9 @@ def _process(article_id: int) -> Outcome:
             lock_bands(article)
             near = near_duplicate_of(article)
             if near is not None:
-                article.state, article.duplicate_of = S.DUPLICATE, near[0]
-                article.extraction["timings"] = timings
-                article.save(update_fields=[*PROCESSED_FIELDS, "duplicate_of"])
-                index_article(article)  # a re-publication is not searchable (it drops a document it had)
+                _save_duplicate(article, near[0])
             else:
-                t2 = time.perf_counter()
-                ingest_case(article, extraction.tokens)
-                timings["inference_ms"] = round((time.perf_counter() - t2) * 1000, 3)
-                article.state = S.PROCESSED
-                article.extraction["timings"] = timings
-                article.save(update_fields=PROCESSED_FIELDS)
-                store_bands(article)  # an original: later near-copies are found by its bands
-                index_article(article)  # title, core text and keywords searchable with the case
+                _save_original(article, extraction.tokens, timings)
     except IntegrityError:
         original = (
             Article.objects.filter(content_hash=digest, duplicate_of__isnull=True).exclude(pk=article_id).first()
@@ -118,9 +116,7 @@ def _process(article_id: int) -> Outcome:
         )
         if original is None:
             raise
-        article.state, article.duplicate_of = S.DUPLICATE, original
-        article.save(update_fields=[*PROCESSED_FIELDS, "duplicate_of"])
-        index_article(article)
+        _save_duplicate(article, original)
         return Outcome("duplicate", f"re-publication of article {original.pk}", follow_up(site, extraction.profile))
     if near is not None:
         earlier, score = near
@@ -131,3 +127,25 @@ def _process(article_id: int) -> Outcome:
         )
     # The site's first pages: once enough are stored, learn its filter profile (processing/learning.py).
     return Outcome("processed", "", follow_up(site, extraction.profile))
+
+
+def _save_duplicate(article: Article, original: Article) -> None:
+    """The final row of a re-publication of ``original``: it keeps its content, has no case, is not searchable."""
+    article.state, article.duplicate_of = S.DUPLICATE, original
+    article.save(update_fields=[*PROCESSED_FIELDS, "duplicate_of"])
+    save_content(content_of(article))
+    index_article(article)  # a re-publication is not searchable (it drops a document it had)
+
+
+def _save_original(article: Article, tokens: list[str], timings: dict) -> None:
+    """The case and its suggestions, then the final row of an original article, its bands, its search document."""
+    t2 = time.perf_counter()
+    # a new case's review state is saved with the article's final row (one statement less)
+    new_case = not article.has_case
+    ingest_case(article, tokens, caller_saves_review_state=new_case)
+    timings["inference_ms"] = round((time.perf_counter() - t2) * 1000, 3)
+    article.state = S.PROCESSED
+    article.save(update_fields=[*PROCESSED_FIELDS, "review_state"] if new_case else PROCESSED_FIELDS)
+    save_content(content_of(article))
+    store_bands(article)  # an original: later near-copies are found by its bands
+    index_article(article)  # title, core text and keywords searchable with the case

@@ -48,6 +48,9 @@ SNIPPET_WORDS = 32
 
 DOCS = SearchDocument._meta.db_table
 ARTICLES = Article._meta.db_table
+#: processing's output (processing.models.ArticleContent), named through the article's relation: processing
+#: indexes articles, so search never imports it
+CONTENTS = Article._meta.get_field("content").related_model._meta.db_table
 FTS = "search_fts"
 
 # an article the index holds: processed, not a re-publication of another
@@ -199,9 +202,9 @@ _PG_UPSERT = f"""
            setweight(to_tsvector('{CONFIG}', coalesce(a.title, '')), 'A')
         || setweight(to_tsvector('{CONFIG}', coalesce(
                (SELECT string_agg(k->>0, ' ') FROM jsonb_array_elements(
-                   CASE WHEN jsonb_typeof(a.keywords) = 'array' THEN a.keywords ELSE '[]'::jsonb END) k), '')), 'B')
-        || setweight(to_tsvector('{CONFIG}', left(coalesce(a.core_text, ''), {VECTOR_CHARS})), 'C')
-    FROM {ARTICLES} a WHERE {_ELIGIBLE} AND {{where}}
+                   CASE WHEN jsonb_typeof(c.keywords) = 'array' THEN c.keywords ELSE '[]'::jsonb END) k), '')), 'B')
+        || setweight(to_tsvector('{CONFIG}', left(coalesce(c.core_text, ''), {VECTOR_CHARS})), 'C')
+    FROM {ARTICLES} a LEFT JOIN {CONTENTS} c ON c.article_id = a.id WHERE {_ELIGIBLE} AND {{where}}
     ON CONFLICT (article_id) DO UPDATE SET vector = EXCLUDED.vector, indexed_at = EXCLUDED.indexed_at,
         site_id = EXCLUDED.site_id
 """
@@ -210,10 +213,10 @@ _SQLITE_UPSERT = f"""
     SELECT a.id,
            replace(replace(coalesce(a.title, ''), '{MARK_START}', ''), '{MARK_END}', ''),
            coalesce((SELECT group_concat(json_extract(k.value, '$[0]'), ' ')
-                     FROM json_each(CASE WHEN json_valid(a.keywords) THEN a.keywords ELSE '[]' END) k), ''),
-           replace(replace(coalesce(a.core_text, ''), '{MARK_START}', ''), '{MARK_END}', ''),
+                     FROM json_each(CASE WHEN json_valid(c.keywords) THEN c.keywords ELSE '[]' END) k), ''),
+           replace(replace(coalesce(c.core_text, ''), '{MARK_START}', ''), '{MARK_END}', ''),
            %s, NULL
-    FROM {ARTICLES} a WHERE {_ELIGIBLE} AND {{where}}
+    FROM {ARTICLES} a LEFT JOIN {CONTENTS} c ON c.article_id = a.id WHERE {_ELIGIBLE} AND {{where}}
     ON CONFLICT (article_id) DO UPDATE SET
         title = excluded.title, keywords = excluded.keywords, body = excluded.body, indexed_at = excluded.indexed_at
 """
@@ -409,7 +412,7 @@ def snippets(article_ids: list[int], parsed: ParsedQuery) -> dict[int, str]:
         # "<" and ">" stand in disguise, or its parser would take "<script>" for a tag and drop it (the
         # snippet must show the article's text as it is, escaped later).
         text = Func(
-            Left("core_text", HEADLINE_CHARS),
+            Left("content__core_text", HEADLINE_CHARS),
             Value("<>" + MARK_START + MARK_END + _LT + _GT),
             Value(_LT + _GT),
             function="translate",

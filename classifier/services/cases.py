@@ -21,7 +21,7 @@ from django.utils import timezone
 from classifier import kb
 from classifier.engine import Conclusion
 from classifier.features import FeatureSettings, case_features, kind_of
-from classifier.models import Case, CaseKeyword, Folder, KnowledgeBase, Rule
+from classifier.models import Case, CaseKeyword, Folder, KnowledgeBase, ReviewState, Rule
 from classifier.services.classifications import SyncResult, refresh_review_states, sync_classifications
 from classifier.services.corrections import resolve_corrections
 from classifier.services.shared import CHUNK, audit, chunks, folder_map, valid_keyword_set
@@ -104,7 +104,7 @@ def _index_keywords(case_id: int, words: list[str]) -> None:
 
 
 @transaction.atomic(savepoint=False)
-def ingest_case(article, tokens: Iterable[str]) -> Case:
+def ingest_case(article, tokens: Iterable[str], *, caller_saves_review_state: bool = False) -> Case:
     """Store (or update) the article's case and keyword index, run inference, store the suggestions.
 
     Idempotent: calling it again with the same tokens changes nothing. A cornerstone case keeps its
@@ -113,6 +113,9 @@ def ingest_case(article, tokens: Iterable[str]) -> Case:
     article gives those keywords again), which the workspace shows beside it.
     Inside a caller's transaction it takes no savepoint of its own (processing calls it once per article:
     a new case costs four statements and the suggestions two more).
+    ``caller_saves_review_state``: for a new case, the article's review state is set on ``article`` (not
+    saved): the caller saves it with the article's row in the same transaction (processing's final row:
+    one statement less). A stored case's review state is always written here.
     """
     if isinstance(tokens, str):  # case_keywords checks each token (clean_keywords); a string is not a list
         raise ValidationError("tokens must be a list of keywords, not a single string")
@@ -122,7 +125,10 @@ def ingest_case(article, tokens: Iterable[str]) -> Case:
     case_id = _insert_case(article, words)
     if case_id is not None:  # a new case: nothing indexed or suggested yet
         _index_keywords(case_id, words)
-        sync_classifications({case_id: folder_map(snapshot.tree, frozenset(words))}, new_cases=True)
+        new = {case_id: folder_map(snapshot.tree, frozenset(words))}
+        sync_classifications(new, new_cases=True, refresh=not caller_saves_review_state)
+        if caller_saves_review_state:
+            article.review_state = ReviewState.PENDING if new[case_id] else ReviewState.UNREVIEWED
         return Case(pk=case_id, article=article, keywords=words, source=(getattr(article, "url", "") or "")[:2000])
     case = Case.objects.get(article=article)
     if case.keywords == words and case.text_changed_at is not None:
@@ -241,12 +247,13 @@ def set_feature_settings(settings: FeatureSettings, user=None) -> int:
         new = kb.publish(kb.load("", snapshot.version))
         stones = set(new.cornerstones)
         rebuilt = 0
-        cases = Case.objects.exclude(id__in=stones).select_related("article").order_by("id")
+        cases = Case.objects.exclude(id__in=stones).select_related("article", "article__content").order_by("id")
         for case in cases.iterator(chunk_size=CHUNK):
             article = case.article
             if article is None:
                 continue
-            words = case_keywords(article, list(article.tokens or []), settings)
+            content = getattr(article, "content", None)
+            words = case_keywords(article, list(content.tokens if content is not None else []), settings)
             if words != case.keywords:
                 _replace_keywords(case, words)
                 rebuilt += 1

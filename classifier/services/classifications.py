@@ -122,11 +122,15 @@ class SyncResult:
         }
 
 
-def sync_classifications(desired: dict[int, dict[int, int]], *, new_cases: bool = False) -> SyncResult:
+def sync_classifications(
+    desired: dict[int, dict[int, int]], *, new_cases: bool = False, refresh: bool = True
+) -> SyncResult:
     """Make the stored suggestions of the given cases equal to ``desired`` (case -> folder -> rule).
 
     Accepted and rejected rows are left as they are (see the module docstring); disagreements are
     returned as conflicts. ``new_cases``: the cases were just inserted, so they have no rows to read.
+    ``refresh=False`` (new cases only): the caller sets the articles' review states itself (a new case with
+    suggestions is pending, one without is unreviewed, the article's default).
     """
     result = SyncResult(cases=len(desired))
     if not desired:
@@ -172,7 +176,8 @@ def sync_classifications(desired: dict[int, dict[int, int]], *, new_cases: bool 
     for new in create:
         new.updated_at = now
     Classification.objects.bulk_create(create, batch_size=1000)
-    refresh_review_states(touched)
+    if refresh:
+        refresh_review_states(touched)
     result.created = len(create)
     result.removed = len(delete_ids)
     result.repointed = sum(len(p) for p in repoint.values())

@@ -36,6 +36,8 @@ from django.db import connection  # noqa: E402
 from django.test.utils import setup_databases, setup_test_environment, teardown_databases  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
+from tests.articles import create_article  # noqa: E402
+
 
 def main() -> None:
     parser = argparse.ArgumentParser()
@@ -88,7 +90,7 @@ def run(subscribers: int, articles: int) -> None:
     )
     site = Site.objects.create(name="Bench Daily", home_url="https://bench.example/")
     for n in range(articles):
-        article = Article.objects.create(
+        article = create_article(
             site=site,
             url=f"https://bench.example/{n}",
             title=f"Measles story {n} <b>untrusted</b>",

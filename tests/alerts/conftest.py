@@ -12,6 +12,7 @@ from django.utils import timezone
 from classifier import services as kb_services
 from classifier.models import Case, Classification
 from monitor.models import Article, Site
+from tests.articles import create_article
 from tests.classifier.conftest import _fresh_kb_cache  # noqa: F401  (autouse)
 
 _n = itertools.count(1)
@@ -47,7 +48,7 @@ def news(db):
 def make_article(news):
     def make(title="Measles cases rise", abstract="Cases of measles rose sharply in the region.", **fields):
         n = next(_n)
-        return Article.objects.create(
+        return create_article(
             site=news,
             url=f"https://health.example/story/{n}",
             title=title,

@@ -14,6 +14,7 @@ from classifier import services
 from classifier.kinds import RuleKind
 from foundation.roles import EXPERTS, SITE_ADMINISTRATORS, ensure_groups
 from monitor.models import Article, Site
+from tests.articles import create_article
 from tests.classifier.conftest import _fresh_kb_cache, _word_cases  # noqa: F401  (autouse)
 
 _numbers = itertools.count(1)
@@ -65,7 +66,7 @@ def other_site(db):
 
 def make_article(site, words: str, title: str = "", **fields) -> Article:
     n = next(_numbers)
-    article = Article.objects.create(
+    article = create_article(
         site=site,
         url=f"{site.home_url}a/{n}",
         title=title or f"article {n}",

@@ -9,6 +9,7 @@ from rest_framework.test import APIClient
 
 from classifier.models import AuditEntry, Classification, Correction
 from monitor.models import Article
+from processing.models import ArticleContent
 from tests.api.conftest import make_article
 
 
@@ -124,7 +125,8 @@ def test_a_malformed_cursor_is_a_404_not_a_server_error(api_as, kb):
 # --------------------------------------------------------------------------- detail
 @pytest.mark.django_db
 def test_the_detail_has_the_text_docview_elements_suggestions_with_rule_paths_and_classifications(api_as, kb):
-    Article.objects.filter(pk=kb["pending"].pk).update(abstract="Measles cases rise.", title="<b>Measles</b>")
+    ArticleContent.objects.filter(pk=kb["pending"].pk).update(abstract="Measles cases rise.")
+    Article.objects.filter(pk=kb["pending"].pk).update(title="<b>Measles</b>")
     response = api_as("expert").get(f"/api/articles/{kb['pending'].pk}/")
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json"

@@ -129,9 +129,11 @@ def test_changing_the_feature_settings_rebuilds_cases_and_is_refused_when_rules_
     from classifier.models import AuditEntry, Case
 
     article = _article(news_site, 1, "Diabetics", "health")
-    article.tokens = ["diabetics", "clinic"]  # what processing stores; rebuilding starts from it
-    article.save(update_fields=["tokens"])
-    case = services.ingest_case(article, article.tokens)
+    from processing.models import ArticleContent
+
+    tokens = ["diabetics", "clinic"]  # what processing stores; rebuilding starts from it
+    ArticleContent.objects.create(article=article, tokens=tokens)
+    case = services.ingest_case(article, tokens)
     assert services.set_feature_settings(FeatureSettings(stemming="english")) == 1
     keywords = set(Case.objects.get(pk=case.pk).keywords)
     assert {"diabet", "diabet clinic", "title:diabet"} <= keywords and "diabetics" not in keywords

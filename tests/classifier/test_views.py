@@ -10,6 +10,7 @@ from classifier import services
 from classifier.models import Classification, Folder, Rule
 from foundation.roles import SITE_ADMINISTRATORS, ensure_groups
 from monitor.models import Article
+from processing.models import ArticleContent
 
 
 @pytest.fixture
@@ -154,7 +155,9 @@ def test_inbox_filters_by_site_and_rejects_inverted_dates(ec, sport_kb, site):
 @pytest.mark.django_db
 def test_article_page_escapes_core_text_and_shows_why(ec, sport_kb):
     article = article_of(sport_kb["new"])
-    article.core_text = 'Goal! <script>alert("x")</script>\njavascript stays text'
+    ArticleContent.objects.update_or_create(
+        article=article, defaults={"core_text": 'Goal! <script>alert("x")</script>\njavascript stays text'}
+    )
     article.url = "javascript:alert(1)"
     article.save()
     html = ec.get(reverse("classifier:article", args=[article.pk])).content.decode()
@@ -173,13 +176,17 @@ def test_article_page_shows_docview_elements_escaped_and_copes_without_them(ec, 
     url = reverse("classifier:article", args=[article.pk])
     before = ec.get(url).content.decode()  # processed before DocView: no abstract, keywords or links
     assert 'id="abstract"' not in before and 'id="keywords"' not in before and 'id="relevant-links"' not in before
-    article.abstract = "The <b>final</b> went to extra time."
-    article.keywords = [["final", 0.61], ["<script>", 0.2]]
-    article.relevant_links = [
-        ["https://league.example/report?a=1&b=2", "the <i>match</i> report"],
-        ["javascript:alert(1)", "not a link"],
-    ]
-    article.save()
+    ArticleContent.objects.update_or_create(
+        article=article,
+        defaults={
+            "abstract": "The <b>final</b> went to extra time.",
+            "keywords": [["final", 0.61], ["<script>", 0.2]],
+            "relevant_links": [
+                ["https://league.example/report?a=1&b=2", "the <i>match</i> report"],
+                ["javascript:alert(1)", "not a link"],
+            ],
+        },
+    )
     html = ec.get(url).content.decode()
     assert "The &lt;b&gt;final&lt;/b&gt; went to extra time." in html
     assert 'final <span class="muted">0.61</span>' in html and "&lt;script&gt;" in html and "<script>" not in html

@@ -7,6 +7,7 @@ from classifier.models_labels import PhraseLabel
 from demo.articles import articles_for_site
 from demo.sites import render_article_page
 from monitor.models import Article, Site
+from processing.models import ArticleContent
 
 pytestmark = pytest.mark.django_db
 
@@ -22,11 +23,11 @@ def demo_article():
         site=site,
         url="http://healthwatch.demo.test/a",
         title=pool.title,
-        core_text=pool.core_text,
         state=Article.State.PROCESSED,
     )
     article.set_raw_html(render_article_page("healthwatch", pool.slug).encode())
     article.save()
+    ArticleContent.objects.create(article=article, core_text=pool.core_text)
     return article, pool
 
 

@@ -6,6 +6,7 @@ from demo.articles import ARTICLES, TOPICS
 from demo.sites import DEMO_SITES, article_url, render_article_page
 from foundation.roles import EXPERTS, SITE_ADMINISTRATORS, ensure_groups
 from monitor.models import Article, Site
+from processing.models import ArticleContent
 
 PASSWORD = "correct horse battery"  # noqa: S105 - test login
 
@@ -48,12 +49,12 @@ def load(django_user_model, rule_on=("courier", "diabetes-foot-clinic-opens"), s
             site=site,
             url=article_url(spec, pool, base),
             title=extraction.title or pool.title,
-            core_text=extraction.text,
             state=Article.State.PROCESSED,  # its case is ingested below, as processing would have done
         )
         if hasattr(article, "set_raw_html"):
             article.set_raw_html(html.encode())
         article.save()
+        ArticleContent.objects.create(article=article, core_text=extraction.text, tokens=extraction.tokens)
         case = services.ingest_case(article, extraction.tokens)
         articles[pool.slug] = article
         if (pool.site, pool.slug) == rule_on:

@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from classifier import services
 from classifier.models import Classification, Rule
 from monitor.models import Article, Site
+from tests.articles import create_article
 from tests.e2e import demo_data
 from tests.e2e.test_workspace import login
 
@@ -28,7 +29,7 @@ def _word(i: int) -> str:
 def _article(site, title, when, words):
     text = f"{title}. " + " ".join(words) + ": the weekly news of the clinic, its opening hours and its advice."
     url = f"{site.home_url}{title.replace(' ', '-').lower()}"
-    article = Article.objects.create(site=site, url=url, title=title, core_text=text)
+    article = create_article(site=site, url=url, title=title, core_text=text)
     Article.objects.filter(pk=article.pk).update(collected_at=when)  # collected_at is set on insert
     article.refresh_from_db()
     services.ingest_case(article, words)

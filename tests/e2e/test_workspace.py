@@ -214,8 +214,9 @@ def test_permissions_and_escaping(page, live_server, django_user_model):
     data = demo_data.load(django_user_model, slugs={WALKING})
     walking = data["articles"][WALKING]
     walking.title = "<script>alert('title')</script>Hostile"
-    walking.core_text = "First line <script>alert('xss')</script> <img src=x onerror=alert(1)>"
     walking.save()
+    walking.content.core_text = "First line <script>alert('xss')</script> <img src=x onerror=alert(1)>"
+    walking.content.save()
 
     # anonymous: the article page sends to login
     page.goto(f"{live_server.url}/articles/{walking.pk}/")

@@ -23,7 +23,8 @@ from classifier.kinds import RuleKind
 from classifier.models import Case, Classification, Folder
 from feeds.models import FeedToken
 from feeds.syndication import article_guid, folder_feed_url, summary_text, xml_text
-from monitor.models import Article, Site
+from monitor.models import Site
+from tests.articles import create_article
 
 _n = itertools.count(1)
 
@@ -62,7 +63,7 @@ def tree(editor):
 
 def article(site, title=None, text="Some core text.", published=None):
     n = next(_n)
-    return Article.objects.create(
+    return create_article(
         site=site,
         url=f"https://feeds.example/story/{n}",
         title=title if title is not None else f"Story {n}",
@@ -408,8 +409,8 @@ def test_summary_is_the_docview_abstract_where_there_is_one(client, editor, news
     """The abstract (escaped) where processing stored one; the core text's start for older articles."""
     old = article(news, "Before DocView", text="The core text of an older article.")
     new = article(news, "With DocView", text="Byline line.\nThe core text of a newer article.")
-    new.abstract = "The <b>central</b> sentence & its neighbour."
-    new.save(update_fields=["abstract"])
+    new.content.abstract = "The <b>central</b> sentence & its neighbour."
+    new.content.save(update_fields=["abstract"])
     classify(old, editor, tree["sport"])
     classify(new, editor, tree["sport"])
     parsed = parse(fetch(client, folder_feed_url(tree["sport"], fmt)))

@@ -57,7 +57,7 @@ def test_feed_tokens_survive_the_move_to_the_feeds_app(client):
         intel = old.get_model("classifier", "Folder").objects.create(name="Intel", path="Intel", public=False)
         site = old.get_model("monitor", "Site").objects.create(name="Old Daily", home_url="https://old.example/")
         article = old.get_model("monitor", "Article").objects.create(
-            site=site, url="https://old.example/report", title="Old report", core_text="Held before the move."
+            site=site, url="https://old.example/report", title="Old report"
         )
         case = old.get_model("classifier", "Case").objects.create(article=article, keywords=["report"])
         old.get_model("classifier", "Classification").objects.create(

@@ -18,6 +18,7 @@ from feeds.syndication import article_guid
 from monitor.models import Article, Site
 from search.models import SavedSearch
 from search.services import index_article
+from tests.articles import create_article
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +42,7 @@ def site(db):
 
 def article(site, title, text, days_ago=0):
     url = f"https://feeds.example/{len(title)}/{title[:10]}"
-    a = Article.objects.create(site=site, url=url, title=title, core_text=text, state="processed")
+    a = create_article(site=site, url=url, title=title, core_text=text, state="processed")
     if days_ago:
         Article.objects.filter(pk=a.pk).update(collected_at=timezone.now() - timedelta(days=days_ago))
     index_article(a)

@@ -135,7 +135,7 @@ def test_each_fault_gives_the_right_retry_or_recorded_error(demo, start_worker, 
     # Both pages then hold the same core text: the second is linked to the first as a re-publication.
     pages = [Article.objects.get(url=url) for url in fixed]
     for article in pages:
-        assert WRONG_CHARSET_TEXT in " ".join(article.core_text.split()), article.core_text
+        assert WRONG_CHARSET_TEXT in " ".join(article.content.core_text.split()), article.content.core_text
     original, copy = sorted(pages, key=lambda a: a.state != "processed")
     assert (original.state, copy.state, copy.duplicate_of) == ("processed", "duplicate", original)
     assert Case.objects.filter(article=original).exists() and not Case.objects.filter(article=copy).exists()

@@ -71,7 +71,7 @@ def test_a_page_in_utf16_declared_by_the_header_is_fetched_and_read(scripted, si
     process_article(article.pk)
     article.refresh_from_db()
     assert article.state == "processed", article.last_error
-    assert "grippe saisonnière arrive tôt" in article.core_text
+    assert "grippe saisonnière arrive tôt" in article.content.core_text
 
 
 def test_nul_heavy_bytes_with_a_utf8_header_stay_refused_as_binary(scripted, site):

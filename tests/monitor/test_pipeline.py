@@ -40,15 +40,15 @@ def test_new_articles_are_found_fetched_and_classified(demo, start_worker, fast_
     for article in webmon:
         expected = truth[article.url]
         # WebMon stores what the filters make of the stored page (filter quality is tested in tests/filters).
-        assert article.core_text == filters.extract(article.get_raw_html(), profile="default").text
-        score = shingle_scores(article.core_text, expected["core_text"])
+        assert article.content.core_text == filters.extract(article.get_raw_html(), profile="default").text
+        score = shingle_scores(article.content.core_text, expected["core_text"])
         assert score.recall > 0.75, (article.url, score)
         assert article.get_raw_html() and article.raw_size > len(article.get_raw_html()) // 10
         assert article.charset and article.headers.get("content-type", "").startswith("text/html")
         case = Case.objects.get(article=article)
         assert case.keywords
     # Suggested folders: the rule "diabetes -> Health/Diabetes" fired on the diabetes articles.
-    diabetic = [a for a in webmon if "diabetes" in a.tokens]
+    diabetic = [a for a in webmon if "diabetes" in a.content.tokens]
     assert diabetic
     for article in diabetic:
         assert Classification.objects.filter(

@@ -80,17 +80,17 @@ def test_site_learns_its_profile_from_its_first_pages_and_refilters_its_articles
     articles = list(processed(site))
     assert len(articles) == PAGES == len(truth)
     for article in articles:
-        assert article.extraction["profile"] == f"site:{site.pk}"
+        assert article.content.extraction["profile"] == f"site:{site.pk}"
         # the learned style tree's word weights are kept for the rule page's ranking
-        weights = article.extraction["token_weights"]
-        assert weights and all(0 <= w <= 1 for w in weights.values()) and set(weights) <= set(article.tokens)
+        weights = article.content.extraction["token_weights"]
+        assert weights and all(0 <= w <= 1 for w in weights.values()) and set(weights) <= set(article.content.tokens)
         for noise in NOISE[key]:
-            assert noise not in article.core_text, (article.url, noise)
+            assert noise not in article.content.core_text, (article.url, noise)
         expected = truth[article.url]
-        assert recall(article.core_text, expected["core_text"]) >= 0.95, article.url
+        assert recall(article.content.core_text, expected["core_text"]) >= 0.95, article.url
         assert article.title == expected["title"], "no site name around the title"
         case = Case.objects.get(article=article)
-        expected = classifier.case_keywords(article, article.tokens, kb.current().features)
+        expected = classifier.case_keywords(article, article.content.tokens, kb.current().features)
         assert case.keywords == expected, "the case has the new tokens"
         # crawled articles' cases carry the conditions for news: phrases and title/site/URL words
         assert {kind_of(k) for k in case.keywords} == {"word", "phrase", "title", "site", "url"}
@@ -137,7 +137,7 @@ def test_learned_once_and_never_again_automatically(demo, auto_learn):
     assert not [t for o in outcomes for t in o.enqueue if t[0] == "learn"], "nothing to do for the learn task"
     latest = SiteProfile.objects.get(site=site)
     assert (latest.learned_at, latest.learned_from) == (profile.learned_at, profile.learned_from)
-    assert set(processed(site).values_list("extraction__profile", flat=True)) == {f"site:{site.pk}"}
+    assert set(processed(site).values_list("content__extraction__profile", flat=True)) == {f"site:{site.pk}"}
 
 
 def test_a_profile_learned_by_an_administrator_is_kept(demo, auto_learn):
@@ -160,15 +160,15 @@ def test_an_article_filtered_while_the_profile_was_stored_is_refiltered(demo, au
     run_pipeline(services.poll_site(site.pk))
     article = processed(site).first()
     # As if it had been processed with the default profile just before the profile was stored.
-    article.extraction = {**article.extraction, "profile": "default"}
-    article.core_text = "stale"
-    article.save()
+    article.content.extraction = {**article.content.extraction, "profile": "default"}
+    article.content.core_text = "stale"
+    article.content.save()
     assert learning.after_processing(site, "default") == [("learn", site.pk, 0)]
     assert learning.after_processing(site, f"site:{site.pk}") == []
     outcome = learning.learn_site(site.pk)
     assert (outcome.result, outcome.detail) == ("refiltered", "1 re-filtered (1 changed), 0 left")
     article.refresh_from_db()
-    assert article.extraction["profile"] == f"site:{site.pk}" and article.core_text != "stale"
+    assert article.content.extraction["profile"] == f"site:{site.pk}" and article.content.core_text != "stale"
 
 
 def test_batches_and_turned_off(demo, auto_learn, settings):
@@ -188,7 +188,7 @@ def test_batches_and_turned_off(demo, auto_learn, settings):
         runs.append(learning.learn_site(site.pk, batch=4))
     assert [o.result for o in runs] == ["learned"] + ["refiltered"] * (len(runs) - 1)
     assert len(runs) == -(-total // 4)
-    assert set(processed(site).values_list("extraction__profile", flat=True)) == {f"site:{site.pk}"}
+    assert set(processed(site).values_list("content__extraction__profile", flat=True)) == {f"site:{site.pk}"}
 
 
 def test_two_workers_learn_the_site_once(demo, auto_learn):
@@ -214,7 +214,7 @@ def test_two_workers_learn_the_site_once(demo, auto_learn):
         t.join(60)
     assert sorted(results) == ["learned", "refiltered"]
     assert SiteProfile.objects.filter(site=site).count() == 1
-    assert set(processed(site).values_list("extraction__profile", flat=True)) == {f"site:{site.pk}"}
+    assert set(processed(site).values_list("content__extraction__profile", flat=True)) == {f"site:{site.pk}"}
 
 
 @pytest.mark.worker
@@ -226,13 +226,13 @@ def test_a_real_worker_learns_the_site(demo, auto_learn, start_worker):
     run_until(
         lambda: (
             SiteProfile.objects.filter(site=site, learned_at__isnull=False).exists()
-            and set(processed(site).values_list("extraction__profile", flat=True)) == {f"site:{site.pk}"}
+            and set(processed(site).values_list("content__extraction__profile", flat=True)) == {f"site:{site.pk}"}
             and processed(site).count() == PAGES
         ),
         message="the site's profile and its re-filtered articles",
     )
     for article in processed(site):
-        assert "our 142 partners" not in article.core_text and "Wellbeing Times" not in article.title
+        assert "our 142 partners" not in article.content.core_text and "Wellbeing Times" not in article.title
 
 
 def test_re_learning_rebuilds_the_site_s_cases_and_a_cornerstone_keeps_its_keywords(demo, auto_learn):
@@ -262,7 +262,7 @@ def test_re_learning_rebuilds_the_site_s_cases_and_a_cornerstone_keeps_its_keywo
     assert relearned.learned_at > first.learned_at
     run_pipeline(outcome)
     for article in processed(site):  # every article filtered with the new profile, its case rebuilt
-        assert article.extraction["profile_learned_at"] == relearned.learned_at.isoformat()
+        assert article.content.extraction["profile_learned_at"] == relearned.learned_at.isoformat()
     other.refresh_from_db()
     assert "oldword" not in other.keywords and other.text_changed_at is None
     assert not Classification.objects.filter(case=other, folder=folder).exists(), "re-inferred without the word"

@@ -22,7 +22,7 @@ def test_filter_and_article_pages_open_on_every_crawled_article(demo, fast_env, 
     crawled = Article.objects.filter(site=site, state="processed")
     assert crawled.count() == 4
     for article in crawled:
-        stored = article.extraction["phrases"]
+        stored = article.content.extraction["phrases"]
         response = ec.get(reverse("classifier:article_filters", args=[article.pk]))
         assert response.status_code == 200, article.url
         assert response.context["origin"] == "stored"
@@ -44,8 +44,8 @@ def test_filter_view_shows_phrases_stored_before_the_main_content_stage(demo, fa
     first, *_rest = services.poll_site(site.pk).enqueue
     [*_, (_, pk, _)] = run_tasks([first])
     article = Article.objects.get(pk=pk)
-    article.extraction["phrases"] = [row[:3] for row in article.extraction["phrases"]]
-    article.save(update_fields=["extraction"])
+    article.content.extraction["phrases"] = [row[:3] for row in article.content.extraction["phrases"]]
+    article.content.save(update_fields=["extraction"])
     response = ec.get(reverse("classifier:article_filters", args=[article.pk]))
     assert response.status_code == 200
     assert all(item["phrase"].note is None for item in response.context["phrases"])

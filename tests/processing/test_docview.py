@@ -9,8 +9,9 @@ from classifier.models import Case
 from demo.articles import get_article
 from filters import docview
 from monitor import services
-from monitor.models import Article, FingerprintBand, Site
+from monitor.models import Article, Site
 from processing import services as processing
+from processing.models import FingerprintBand
 from tests.monitor.conftest import ground_truth, register, run_tasks
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -31,25 +32,25 @@ def test_processing_stores_keywords_abstract_relevant_links_and_fingerprint(demo
     truth = ground_truth(demo, "wellbeing")
     for article in articles:
         title_words = set(re.findall(r"[a-z]+", article.title.lower()))
-        terms = [term for term, _ in article.keywords]
-        weights = [weight for _, weight in article.keywords]
+        terms = [term for term, _ in article.content.keywords]
+        weights = [weight for _, weight in article.content.keywords]
         assert len(terms) == docview.KEYWORDS and weights == sorted(weights, reverse=True) and 0 < weights[-1] <= 1
-        assert title_words & set(terms[:5]), (article.title, article.keywords)  # the headline weighs most
-        assert 100 < len(article.abstract) <= docview.ABSTRACT_CHARS
+        assert title_words & set(terms[:5]), (article.title, article.content.keywords)  # the headline weighs most
+        assert 100 < len(article.content.abstract) <= docview.ABSTRACT_CHARS
         core = " ".join(truth[article.url]["core_text"].split())
-        sentences = re.split(r"(?<=[.!?]) ", article.abstract)
-        assert all(s in core for s in sentences), article.abstract  # the article's own sentences
+        sentences = re.split(r"(?<=[.!?]) ", article.content.abstract)
+        assert all(s in core for s in sentences), article.content.abstract  # the article's own sentences
         # the link on the first words of the body is the only one inside this template's topic content; not
         # the byline's (a byline and date line is no article text), the menu, the share buttons, the related
         # stories or the comments' link
         body = get_article("wellbeing", truth[article.url]["slug"]).blocks
         first_words = " ".join(next(b.text for b in body if b.kind == "p").split()[:3])
-        assert [anchor for _, anchor in article.relevant_links] == [first_words]
-        assert article.relevant_links[0][0].startswith(demo.base_url("wellbeing") + "/")
-        assert "/about/" not in article.relevant_links[0][0]
-        assert len(docview.fingerprint_from_bytes(article.fingerprint)) == docview.PERMUTATIONS
+        assert [anchor for _, anchor in article.content.relevant_links] == [first_words]
+        assert article.content.relevant_links[0][0].startswith(demo.base_url("wellbeing") + "/")
+        assert "/about/" not in article.content.relevant_links[0][0]
+        assert len(docview.fingerprint_from_bytes(article.content.fingerprint)) == docview.PERMUTATIONS
         assert FingerprintBand.objects.filter(article=article).count() == docview.BANDS
-        assert article.extraction["timings"]["docview_ms"] >= 0
+        assert article.content.extraction["timings"]["docview_ms"] >= 0
 
 
 def test_a_republication_with_another_byline_and_date_is_a_near_duplicate(demo, fast_env):
@@ -69,7 +70,7 @@ def test_a_republication_with_another_byline_and_date_is_a_near_duplicate(demo, 
     assert copy.state == "duplicate" and copy.duplicate_of_id == first.pk
     assert copy.content_hash != first.content_hash, "not an exact copy"
     assert not Case.objects.filter(article=copy).exists() and not FingerprintBand.objects.filter(article=copy)
-    assert copy.abstract and copy.keywords, "a duplicate keeps its DocView too"
+    assert copy.content.abstract and copy.content.keywords, "a duplicate keeps its DocView too"
     # the site's other articles, on health topics too, are originals
     assert other.state == "processed" and other.duplicate_of is None
     assert processing.process_article(copy.pk).result == "skipped", "idempotent"

@@ -84,9 +84,9 @@ def test_a_learned_profile_never_empties_a_page(site, ec):
     outcome = process_article(article.pk)
     assert outcome.result == "processed", outcome
     article.refresh_from_db()
-    assert "new wing for patients with diabetes" in article.core_text
-    assert article.extraction["profile"] == f"site:{site.pk}", "filtered under the site's profile all the same"
-    assert article.extraction["fallback"] == FALLBACK_NOTE.format(base="default")
+    assert "new wing for patients with diabetes" in article.content.core_text
+    assert article.content.extraction["profile"] == f"site:{site.pk}", "filtered under the site's profile all the same"
+    assert article.content.extraction["fallback"] == FALLBACK_NOTE.format(base="default")
     for url in (f"/articles/{article.pk}/", f"/articles/{article.pk}/filters"):
         assert "learned filter profile removed all of this page" in ec.get(url).content.decode(), url
 

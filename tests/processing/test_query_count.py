@@ -33,6 +33,10 @@ FETCH = {"postgresql": 7, "sqlite": 7}
 #: Search added one: the article's search document (search.services.index_article, an upsert).
 #: On PostgreSQL one more: the locks of the article's band keys, taken before the near-duplicate lookup, inside
 #: the transaction (two near-copies processed at the same moment both stayed originals before).
+#: Moving processing's output to its own row (processing.models.ArticleContent) added its INSERT; a new case's
+#: review state saved with the article's final row (not an UPDATE of its own) took one away. (Counting the
+#: site's read pages in the article's SELECT took another, but missed the pages other workers committed
+#: meanwhile: a site's last pages never asked for learning; tests/processing/test_auto_learning.py.)
 PROCESS = {"postgresql": 16, "sqlite": 15}
 
 

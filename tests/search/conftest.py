@@ -9,6 +9,7 @@ from django.utils import timezone
 from classifier.models import Case, Classification, Folder
 from monitor.models import Article, Site
 from search import services
+from tests.articles import create_article
 from tests.classifier.conftest import _fresh_kb_cache  # noqa: F401  (autouse)
 from tests.monitor.conftest import _forget_robots_rows, demo, fast_env  # noqa: F401 - fixtures, by name
 
@@ -31,7 +32,7 @@ def make_article(site):
 
     def make(title, text="", keywords=(), days_ago=0, site=site, state=Article.State.PROCESSED, **extra):
         n = next(_numbers)
-        article = Article.objects.create(
+        article = create_article(
             site=site,
             url=f"{site.home_url}a/{n}",
             title=title,

@@ -42,7 +42,7 @@ def test_processed_articles_are_searchable_and_follow_the_refiltering(demo, fast
         assert page.results and page.results[0].article.pk == article.pk, article.title
     # the site's name left the titles: the index followed the re-filtered text
     still = {a.pk for a in matching_articles(f'"{name}"', site=site)}
-    assert still == {a.pk for a in articles if name in a.core_text or name in a.title}
+    assert still == {a.pk for a in articles if name in a.content.core_text or name in a.title}
     assert len(still) < PAGES
 
 

@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from classifier.models import Classification, ReviewState
 from monitor.models import Article
+from processing.models import ArticleContent
 from search import services
 from search.models import SavedSearch, SearchDocument
 from search.services import QuerySyntaxError, matching_articles, saved_search_articles, search
@@ -138,7 +139,7 @@ def test_duplicates_and_failed_articles_are_not_indexed(make_article):
 
 def test_reindexing_follows_changed_text(make_article):
     a = make_article("Report", "cholera")
-    Article.objects.filter(pk=a.pk).update(core_text="typhoid")
+    ArticleContent.objects.filter(pk=a.pk).update(core_text="typhoid")
     assert ids(matching_articles("cholera")) == [a.pk]  # not indexed again yet
     services.index_article(a)
     assert ids(matching_articles("cholera")) == []
@@ -208,12 +209,11 @@ def test_a_selective_query_uses_the_full_text_index(site):
     from search.query import parse
 
     filler = " ".join(f"word{i}" for i in range(400))
-    Article.objects.bulk_create(
-        Article(
-            site=site, url=f"https://daily.example/bulk/{i}", title=f"Report {i}", core_text=filler, state="processed"
-        )
+    bulk = Article.objects.bulk_create(
+        Article(site=site, url=f"https://daily.example/bulk/{i}", title=f"Report {i}", state="processed")
         for i in range(3000)
     )
+    ArticleContent.objects.bulk_create(ArticleContent(article=a, core_text=filler) for a in bulk)
     rare = Article.objects.create(site=site, url="https://daily.example/rare", title="Rabies", state="processed")
     services.reindex()
     with connection.cursor() as cursor:

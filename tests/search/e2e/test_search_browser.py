@@ -12,6 +12,7 @@ from classifier.models import Case, Classification
 from monitor.models import Article
 from search import services
 from search.models import SavedSearch
+from tests.articles import create_article
 from tests.e2e import demo_data
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -20,7 +21,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 def test_search_from_the_header_save_it_and_read_its_feed(page, live_server, django_user_model, shot):
     data = demo_data.load(django_user_model)
     site = next(iter(data["sites"].values()))[0]
-    hostile = Article.objects.create(
+    hostile = create_article(
         site=site,
         url="http://hostile.test/diabetes",
         title="<img src=x onerror=alert(1)> Diabetes myths",
