@@ -107,6 +107,12 @@ class ArticleDetailSerializer(serializers.ModelSerializer):
     abstract = serializers.CharField(
         source="content.abstract", read_only=True, default="", help_text="DocView abstract: the most central sentences."
     )
+    kind = serializers.CharField(
+        source="content.kind", read_only=True, default="", help_text="article, or the kind of page it is instead."
+    )
+    kind_reason = serializers.CharField(
+        source="content.kind_reason", read_only=True, default="", help_text="Why WIMS took it for that kind."
+    )
     keywords = serializers.SerializerMethodField(help_text="DocView keywords, highest weight first.")
     suggestions = serializers.SerializerMethodField()
     classifications = serializers.SerializerMethodField()
@@ -127,6 +133,8 @@ class ArticleDetailSerializer(serializers.ModelSerializer):
             "duplicate_of",
             "core_text",
             "abstract",
+            "kind",
+            "kind_reason",
             "keywords",
             "suggestions",
             "classifications",
@@ -324,10 +332,13 @@ class SiteSerializer(serializers.ModelSerializer):
             "include_patterns",
             "exclude_patterns",
             "poll_interval",
+            "articles_only",
             "allow_private_addresses",
             *Site.HEALTH_FIELDS,
         ]
         read_only_fields = Site.HEALTH_FIELDS
+        # as the admin's form: a site registered by its home page sends only its articles on to the experts
+        extra_kwargs = {"articles_only": {"default": True}}
 
     def _unique_url(self, field: str, value: str) -> str:
         value = canonical_url(value)

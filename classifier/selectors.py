@@ -168,9 +168,11 @@ def inbox_queryset(
 ):
     """Articles matching the inbox's site, date, state, assignee and read filters (dates: inclusive days of
     collection, in the site's time zone). Bounds on collected_at itself, so that an index in inbox order serves
-    the range: (collected_at), or (review_state, collected_at, id) and (site, review_state, collected_at, id)."""
+    the range: (collected_at), or (review_state, collected_at, id) and (site, review_state, collected_at, id).
+    Pages that are not articles (filters.kind; processing kept them out) are not in the inbox: the site
+    administrators' list of them is in the admin (processing/admin.py)."""
     return narrow(
-        Article.objects.all(),
+        Article.objects.exclude(state=Article.State.NOT_ARTICLE),
         site_id,
         state,
         date_from,

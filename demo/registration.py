@@ -35,6 +35,7 @@ def demo_site_settings(spec, base_url: str, *, sections: bool = True) -> dict:
         "include_patterns": ARTICLE_PATTERNS[spec.template],
         "exclude_patterns": r"/private/",
         "allow_private_addresses": True,
+        "articles_only": True,  # its home and section pages, were they ever fetched, stay out of the inbox
         # a new demo article every minute reaches the inbox within two minutes, as the README says
         "poll_interval": 60,
     }

@@ -20,6 +20,7 @@ GROUP_PERMISSIONS: dict[str, dict[str, list[str] | None]] = {
     SITE_ADMINISTRATORS: {
         "monitor": None,  # every model of the app
         "filters": None,
+        "processing": ["notarticle"],
         "django_celery_beat": ["periodictask", "intervalschedule", "crontabschedule"],
     },
 }

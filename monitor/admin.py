@@ -84,12 +84,17 @@ class SiteAdmin(admin.ModelAdmin):
                     "include_patterns",
                     "exclude_patterns",
                     "poll_interval",
+                    "articles_only",
                     "allow_private_addresses",
                 )
             },
         ),
         ("Health", {"fields": Site.HEALTH_FIELDS}),
     )
+
+    def get_changeform_initial_data(self, request):
+        # a site registered by its home page yields links to everything: only its articles go on to the experts
+        return {"articles_only": True, **super().get_changeform_initial_data(request)}
 
     def get_queryset(self, request):
         day_ago = timezone.now() - timedelta(days=1)

@@ -81,6 +81,11 @@ class Site(models.Model):
     poll_interval = models.PositiveIntegerField(
         default=600, validators=[MinValueValidator(30)], help_text="Seconds between two polls."
     )
+    articles_only = models.BooleanField(
+        default=False,
+        help_text="Keep the pages that are not articles (home, section and service pages, listings, products) out "
+        "of the experts' inbox, with the reason, in the admin's list of pages kept out. New sites have it on.",
+    )
     allow_private_addresses = models.BooleanField(
         default=False,
         help_text="Allow URLs that resolve to loopback, private or link-local addresses "
@@ -162,10 +167,11 @@ class Article(models.Model):
         PROCESSED = "processed", "processed"
         FAILED = "failed", "failed"
         DUPLICATE = "duplicate", "duplicate of another article"
+        NOT_ARTICLE = "not_article", "not an article (kept out of the inbox)"
 
     #: states whose stored page processing read through the filters' door (filters.limits): the only pages that
     #: later stages (site learning, re-filtering, the filter view) read again; a refused page is refused everywhere
-    READ_STATES = (State.PROCESSED, State.DUPLICATE)
+    READ_STATES = (State.PROCESSED, State.DUPLICATE, State.NOT_ARTICLE)
 
     site = models.ForeignKey(Site, on_delete=models.CASCADE, related_name="articles")
     url = models.URLField(max_length=2000, help_text="Canonical URL.")

@@ -12,11 +12,14 @@ from django.template.response import TemplateResponse
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html
 
+from foundation.admin import ReadOnlyAdmin
 from foundation.work import enqueue
 from monitor.admin import SiteAdmin
 from monitor.models import Site
 
 from . import learning
+from .models import NotArticle
+from .services import confirm_articles
 
 
 class SiteWithProfileAdmin(SiteAdmin):
@@ -108,3 +111,41 @@ class SiteWithProfileAdmin(SiteAdmin):
 
 admin.site.unregister(Site)
 admin.site.register(Site, SiteWithProfileAdmin)
+
+
+@admin.register(NotArticle)
+class NotArticleAdmin(ReadOnlyAdmin):
+    """The pages kept out of the inbox as not articles, with WIMS's reason; "This is an article" sends one on to
+    the experts (processed again, never judged again)."""
+
+    list_display = ("page", "site", "kind", "reason", "collected_at")
+    list_filter = ("site", "content__kind")
+    search_fields = ("url", "title")
+    list_select_related = ("site", "content")
+    actions = ["this_is_an_article"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).filter(state=NotArticle.State.NOT_ARTICLE)
+
+    @admin.display(description="page")
+    def page(self, article):
+        return format_html('<a href="{}" rel="noopener noreferrer">{}</a>', article.url, article.title or article.url)
+
+    @admin.display(description="kind")
+    def kind(self, article):
+        return getattr(getattr(article, "content", None), "kind", "")
+
+    @admin.display(description="why not an article")
+    def reason(self, article):
+        return getattr(getattr(article, "content", None), "kind_reason", "")
+
+    def has_confirm_permission(self, request):  # the action's, not the form's: the rows stay read-only
+        return request.user.has_perm("processing.change_notarticle")
+
+    @admin.action(description="This is an article: process it as one", permissions=["confirm"])
+    def this_is_an_article(self, request, queryset):
+        outcome = confirm_articles(queryset.values_list("pk", flat=True), request.user)
+        enqueue(outcome)
+        self.message_user(
+            request, f"{len(outcome.enqueue)} page(s) sent on to processing as articles.", messages.SUCCESS
+        )

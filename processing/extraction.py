@@ -16,13 +16,24 @@ import filters
 from classifier.selectors import document_frequencies
 from filters import docview
 from filters.charset import charset_from_content_type, wide_codec
+from filters.kind import Kind, page_kind
 from monitor.discovery import page_metadata
 from monitor.models import Article
 
 from .models import ArticleContent, FingerprintBand
 
-#: the ArticleContent columns processing writes (all of them)
-CONTENT_FIELDS = ["core_text", "tokens", "extraction", "keywords", "abstract", "relevant_links", "fingerprint"]
+#: the ArticleContent columns processing writes (all but who confirmed its kind)
+CONTENT_FIELDS = [
+    "core_text",
+    "tokens",
+    "extraction",
+    "keywords",
+    "abstract",
+    "relevant_links",
+    "fingerprint",
+    "kind",
+    "kind_reason",
+]
 
 
 def content_of(article: Article) -> ArticleContent:
@@ -152,6 +163,24 @@ def set_docview(article: Article, extraction: filters.Extraction) -> docview.Doc
     content.relevant_links = [[url, anchor] for url, anchor in view.links]
     content.fingerprint = docview.fingerprint_bytes(view.fingerprint) or None
     return view
+
+
+#: the reason kept with a page an administrator said is an article (filters.kind does not judge it again)
+CONFIRMED_ARTICLE = "an administrator said it is an article"
+
+
+def judge_kind(article: Article, page: filters.Page) -> bool:
+    """Whether the page is an article (filters.kind, from the tree the filters read: no second parse); its kind
+    and reason are set on the article's content (no save), and shown whether or not its site keeps the pages
+    that are not articles out (``Site.articles_only``). A page an administrator said is an article
+    (``kind_confirmed_by``) is one, without a verdict."""
+    content = content_of(article)
+    if content.kind_confirmed_by_id is not None:
+        content.kind, content.kind_reason = Kind.ARTICLE.value, CONFIRMED_ARTICLE
+        return True
+    verdict = page_kind(page, article.final_url or article.url)
+    content.kind, content.kind_reason = verdict.kind.value, verdict.reason[:300]
+    return verdict.is_article
 
 
 def lock_bands(article: Article) -> None:

@@ -59,7 +59,9 @@ def _learned(site_id: int) -> bool:
 def _read_pages(site: Site):
     """The site's articles whose stored page processing read (Article.READ_STATES): a page refused at the
     filters' door (filters.limits), or not read yet, is never learned from."""
-    return Article.objects.filter(site=site, state__in=Article.READ_STATES, raw_html__isnull=False).exclude(raw_size=0)
+    # a page that is not an article (a listing, a service page) would teach the site's template wrongly
+    read = Article.objects.filter(site=site, state__in=Article.READ_STATES, raw_html__isnull=False)
+    return read.exclude(raw_size=0).exclude(state=Article.State.NOT_ARTICLE)
 
 
 def stored_pages(site: Site) -> int:

@@ -13,7 +13,10 @@ delivered again as a new message (``task_reject_on_worker_lost``), and each proc
 site asks for learning again.
 """
 
+from django.conf import settings
 from django.db import models
+
+from monitor.models import Article
 
 
 class SiteLearning(models.Model):
@@ -53,6 +56,18 @@ class ArticleContent(models.Model):
     fingerprint = models.BinaryField(
         null=True, blank=True, editable=False, help_text="MinHash signature of the core text's word shingles."
     )
+    # What kind of page it is (filters.kind): only articles go on to the experts; the others are kept out of the
+    # inbox, with the reason, until a site administrator says that one is an article after all.
+    kind = models.CharField(max_length=16, default="article", help_text="article, listing, forum, product, ...")
+    kind_reason = models.CharField(max_length=300, blank=True)
+    kind_confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The administrator who said it is an article: it is not judged again.",
+    )
 
     class Meta:
         verbose_name = "article content"
@@ -71,3 +86,13 @@ class FingerprintBand(models.Model):
 
     def __str__(self) -> str:
         return f"band {self.key} of article {self.article_id}"
+
+
+class NotArticle(Article):
+    """The pages processing kept out of the inbox as not articles (``Article.State.NOT_ARTICLE``): the site
+    administrators' list of them in the admin, where they can say that one is an article after all."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "page kept out (not an article)"
+        verbose_name_plural = "pages kept out (not articles)"

@@ -30,6 +30,7 @@ from .extraction import (
     content_hash,
     content_of,
     extract_article,
+    judge_kind,
     lock_bands,
     near_duplicate_of,
     read_article,
@@ -38,6 +39,7 @@ from .extraction import (
     set_docview,
     store_bands,
 )
+from .models import ArticleContent
 
 S = Article.State
 
@@ -78,11 +80,14 @@ def _process(article_id: int) -> Outcome:
         if target is not None:
             return Outcome("alias", f"canonical is {canonical}", [("process", target.pk, 0)])
         extraction = extract_article(article, profile_for_site(site), page)
+        is_article = judge_kind(article, page) or not site.articles_only
     except (filters.ExtractionError, ValueError) as exc:
         Article.objects.filter(pk=article_id, state=S.PROCESSING).update(
             state=S.FAILED, lease_until=None, last_error=f"filters: {exc}"[:2000]
         )
         return Outcome("failed", str(exc))
+    if not is_article:
+        return _keep_out(article, round((time.perf_counter() - t0) * 1000, 3))
     t1 = time.perf_counter()
     set_docview(article, extraction)  # keywords, abstract, relevant links, fingerprint
     digest = content_hash(extraction.text)
@@ -129,6 +134,20 @@ def _process(article_id: int) -> Outcome:
     return Outcome("processed", "", follow_up(site, extraction.profile))
 
 
+def _keep_out(article: Article, filter_ms: float) -> Outcome:
+    """The final row of a page that is not an article (filters.kind): its content and kind are stored, it gets no
+    case and no search document, and the inbox leaves it out (an administrator may say it is an article)."""
+    content = content_of(article)
+    content.extraction["timings"] = {"filter_ms": filter_ms}
+    article.state, article.lease_until, article.processed_at = S.NOT_ARTICLE, None, timezone.now()
+    article.content_hash = ""  # not an original: two identical listing pages are not one another's duplicates
+    with transaction.atomic():
+        article.save(update_fields=PROCESSED_FIELDS)
+        save_content(content)
+        index_article(article)  # drops the document of a page processed before as an article
+    return Outcome("not_article", f"{content.kind}: {content.kind_reason}")
+
+
 def _save_duplicate(article: Article, original: Article) -> None:
     """The final row of a re-publication of ``original``: it keeps its content, has no case, is not searchable."""
     article.state, article.duplicate_of = S.DUPLICATE, original
@@ -149,3 +168,15 @@ def _save_original(article: Article, tokens: list[str], timings: dict) -> None:
     save_content(content_of(article))
     store_bands(article)  # an original: later near-copies are found by its bands
     index_article(article)  # title, core text and keywords searchable with the case
+
+
+def confirm_articles(article_ids, user) -> Outcome:
+    """A site administrator says these pages, kept out as not articles, are articles: each is processed again
+    as one (its kind is not judged again) and goes on to the experts. Returns what to enqueue."""
+    ids = list(Article.objects.filter(pk__in=list(article_ids), state=S.NOT_ARTICLE).values_list("pk", flat=True))
+    with transaction.atomic():
+        ArticleContent.objects.filter(pk__in=ids).update(kind_confirmed_by=user)
+        Article.objects.filter(pk__in=ids, state=S.NOT_ARTICLE).update(
+            state=S.FETCHED, lease_until=None, process_attempts=0, last_error="", due_at=timezone.now()
+        )
+    return Outcome("confirmed", f"{len(ids)} page(s) to process as articles", [("process", pk, 0) for pk in ids])
