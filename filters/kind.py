@@ -38,6 +38,7 @@ __all__ = [
     "judge",
     "page_kind",
     "metadata_kind",
+    "link_kind",
 ]
 
 
@@ -712,3 +713,37 @@ def metadata_kind(ev: Evidence) -> PageKind:
     if declared:
         return PageKind(OTHER_TYPES[declared[0]], f"schema.org {declared[0]}")
     return PageKind(Kind.OTHER, f"og:type {ev.og_type}" if ev.og_type else "no article metadata")
+
+
+# --------------------------------------------------------------------------- a link, before it is fetched
+
+#: a site's furniture, named by the address's last segment: pages every site links to from each page, never news
+_FURNITURE = re.compile(
+    r"/(?:privacy|terms|cookies?|legal|imprint|impressum|accessibility|feedback|sitemap|rss|feeds?|newsletters?|"
+    r"subscribe|subscriptions?|login|log-in|signin|sign-in|signup|register|account|my-?account|profile|help|faq|"
+    r"advertise|advertising|jobs|careers?|contact(?:-us)?|about(?:-us)?|corrections|ethics|services|search)(?:\.\w{2,5})?/?$"
+)
+#: a listing named by its last segment, whatever follows (``section.php?s=health``, ``category.aspx?id=3``)
+_LISTING_PAGE = re.compile(r"/(?:sections?|category|categories|tags?|topics?|archives?|index)\.\w{2,5}$")
+
+
+def link_kind(url: str) -> PageKind | None:
+    """What a link's address alone says, before the page is fetched: another kind than an article (a home page,
+    a section front, a site's furniture such as its privacy or contact page, a product's, forum's or collection's
+    address), or None when the address may be an article's. The page's own kind (:func:`page_kind`) is judged
+    again once fetched; this only spares fetching pages whose address leaves no doubt."""
+    shape = url_shape(url)
+    if shape.home:
+        return PageKind(Kind.SERVICE, "a home page's address")
+    if shape.kind is not None:
+        return PageKind(shape.kind, shape.why)
+    path = urlsplit(url.strip().lower()).path or "/"
+    if _FURNITURE.search(path):
+        return PageKind(Kind.SERVICE, "a site's own page (about, contact, privacy...)")
+    if _LISTING_PAGE.search(path) and urlsplit(url).query:
+        return PageKind(Kind.LISTING, "a listing's address")
+    segments = [s for s in path.split("/") if s and not _LOCALE.match(s)]
+    one_word = all(len(_WORD.findall(s)) <= 1 and len(s) <= 14 for s in segments)  # "/world/europe/"
+    if 1 <= len(segments) <= 2 and one_word and path.endswith("/") and not any(c.isdigit() for c in path):
+        return PageKind(Kind.LISTING, "a section front's address")
+    return None

@@ -20,6 +20,8 @@ from typing import cast
 import feedparser
 from lxml import etree, html
 
+from filters.kind import link_kind
+
 from .canonical import canonicalise, same_site
 
 __all__ = [
@@ -233,6 +235,10 @@ class LinkRules:
     exclude: list[str] = field(default_factory=list)
     #: watched pages (sections, feed): never candidates themselves
     watched: list[str] = field(default_factory=list)
+    #: the site keeps pages that are not articles out (Site.articles_only): without include patterns, a link
+    #: whose address alone says it is no article (filters.kind.link_kind: a home or section front, an about,
+    #: privacy or contact page, a tag's or product's address) is not fetched at all
+    articles_only: bool = False
 
     def __post_init__(self) -> None:
         self._include = [re.compile(p) for p in self.include]
@@ -247,7 +253,9 @@ class LinkRules:
             return False
         if self._include and not any(p.search(url) for p in self._include):
             return False
-        return not any(p.search(url) for p in self._exclude)
+        if any(p.search(url) for p in self._exclude):
+            return False
+        return not (self.articles_only and not self._include and link_kind(url) is not None)
 
 
 def select_candidates(links: Iterable[str], rules: LinkRules) -> list[str]:

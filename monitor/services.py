@@ -243,7 +243,7 @@ def sweep(now=None, limit: int = 2000) -> Outcome:
 
 def _rules(site: Site) -> LinkRules:
     watched = list(site.watched_urls) + ([site.feed_url] if site.feed_url else [])
-    return LinkRules(site.home_url, site.include_list, site.exclude_list, watched)
+    return LinkRules(site.home_url, site.include_list, site.exclude_list, watched, articles_only=site.articles_only)
 
 
 #: key of an unfinished poll's progress in Site.validators (never a URL, so it cannot clash with one)

@@ -10,7 +10,7 @@ import pytest
 
 import filters
 from filters import html5
-from filters.kind import Kind, PageKind, gather, judge, metadata_kind, page_kind, url_shape
+from filters.kind import Kind, PageKind, gather, judge, link_kind, metadata_kind, page_kind, url_shape
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -246,3 +246,42 @@ def test_held_out_figures_stay_at_the_report(datasets):
     assert result.kept_out() >= bench.FLOOR_KEPT_OUT
     assert result.sites.ratio("all sites") >= bench.FLOOR_CTF_RECALL
     assert result.recall() > result.recall(metadata=True) and result.kept_out() > result.kept_out(metadata=True)
+
+
+# --------------------------------------------------------------------------- a link's address, before the fetch
+@pytest.mark.parametrize(
+    ("url", "kind"),
+    [
+        # the non-articles of the CNN home page that the issue counted (issue 33)
+        ("https://edition.cnn.com/", Kind.SERVICE),
+        ("https://edition.cnn.com/TECH/", Kind.LISTING),
+        ("https://edition.cnn.com/MIDDLEEAST/", Kind.LISTING),
+        ("https://edition.cnn.com/about/", Kind.SERVICE),
+        ("https://edition.cnn.com/privacy.html", Kind.SERVICE),
+        ("https://edition.cnn.com/feedback/", Kind.SERVICE),
+        ("https://edition.cnn.com/services/rss/", Kind.SERVICE),
+        ("https://news.example/world/europe/", Kind.LISTING),
+        ("https://news.example/section.php?s=health", Kind.LISTING),
+        ("https://news.example/tag/vaccines/", Kind.LISTING),
+        ("https://news.example/search.html", Kind.SERVICE),
+    ],
+)
+def test_a_link_whose_address_names_no_article(url, kind):
+    verdict = link_kind(url)
+    assert verdict is not None and verdict.kind is kind and verdict.reason
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://edition.cnn.com/2013/11/27/justice/tucson-arizona-captive-girls/index.html",
+        "https://news.example/news/conditions/flu-season-arrives-early.html",
+        "https://news.example/clinic-news/new-wing-opens/",
+        "https://news.example/story/12345",
+        "https://news.example/blog/how-we-measure-waiting-times/",
+        "https://alistapart.example/article/understandingwebdesign/",  # one long word: a slug, not a section
+        "https://news.example/faq/kickstart-your-degree-vs-certification/",  # furniture only as the last segment
+    ],
+)
+def test_an_article_s_address_is_not_refused(url):
+    assert link_kind(url) is None
