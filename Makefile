@@ -36,7 +36,7 @@ bench-filters: $(BENCH_STAMP)
 	$(BIN)/python tests/bench/bench_filters.py
 
 ## bench-sources: page kind (article or not) on wcxb-dev-kinds and crawl-to-the-future -> docs/benchmarks/sources.md
-bench-sources: $(STAMP)
+bench-sources: $(BENCH_STAMP)
 	$(BIN)/python tests/bench/bench_sources.py
 
 bench-mcrdr: $(BENCH_STAMP)

@@ -54,6 +54,7 @@ from classifier import services  # noqa: E402
 from classifier.models import Case, Classification, Folder  # noqa: E402
 from foundation.roles import EXPERTS, SITE_ADMINISTRATORS, ensure_groups  # noqa: E402
 from monitor.models import Article, Site  # noqa: E402
+from processing.models import ArticleContent  # noqa: E402
 from search import services as search  # noqa: E402
 from tests.conftest import datasets_dir  # noqa: E402
 
@@ -102,7 +103,8 @@ def generate(n_articles: int, datasets_dir: Path, seed: int = 1) -> None:
     with connection.cursor() as cursor:
         cursor.execute(
             "TRUNCATE classifier_classification, classifier_casekeyword, classifier_rule, classifier_case, "
-            "classifier_folder, classifier_auditentry, monitor_article, monitor_site RESTART IDENTITY CASCADE"
+            "classifier_folder, classifier_auditentry, processing_articlecontent, monitor_article, monitor_site "
+            "RESTART IDENTITY CASCADE"
         )
     sites = [Site.objects.create(name=f"Site {i}", home_url=f"https://site{i}.example/") for i in range(10)]
     news = Folder.objects.create(name="News", path="News")
@@ -113,6 +115,7 @@ def generate(n_articles: int, datasets_dir: Path, seed: int = 1) -> None:
     for start in range(0, n_articles, batch):
         size = min(batch, n_articles - start)
         drafts = []
+        contents = []  # (core text, its sentences, DocView keywords) of each draft
         for i in range(start, start + size):
             category = rng.choice(CATEGORIES)
             title, own = rng.choice(pool[category])
@@ -121,6 +124,7 @@ def generate(n_articles: int, datasets_dir: Path, seed: int = 1) -> None:
             counts = Counter(w for w in WORD.findall(text.lower()) if len(w) > 3)
             keywords = [[w, round(n / len(body), 3)] for w, n in counts.most_common(8)]
             collected = now - timedelta(seconds=(n_articles - i) * span / n_articles)
+            contents.append((text, body, keywords))
             drafts.append(
                 (
                     category,
@@ -129,9 +133,6 @@ def generate(n_articles: int, datasets_dir: Path, seed: int = 1) -> None:
                         site=sites[i % len(sites)],
                         url=f"https://site{i % len(sites)}.example/news/{i}.html",
                         title=title,
-                        core_text=text,
-                        abstract=" ".join(body[:2]),
-                        keywords=keywords,
                         state=Article.State.PROCESSED,
                         published_at=collected,
                         processed_at=collected,
@@ -139,10 +140,14 @@ def generate(n_articles: int, datasets_dir: Path, seed: int = 1) -> None:
                 )
             )
         articles = Article.objects.bulk_create([a for _c, _t, a in drafts])
+        ArticleContent.objects.bulk_create(
+            ArticleContent(article=a, core_text=text, abstract=" ".join(body[:2]), keywords=keywords)
+            for a, (text, body, keywords) in zip(articles, contents, strict=True)
+        )
         cases = Case.objects.bulk_create(
             [
-                Case(article_id=a.pk, keywords=sorted(set(WORD.findall(a.core_text.lower()))), source=a.url)
-                for a in articles
+                Case(article_id=a.pk, keywords=sorted(set(WORD.findall(text.lower()))), source=a.url)
+                for a, (text, _body, _keywords) in zip(articles, contents, strict=True)
             ]
         )
         rows = []
@@ -200,7 +205,7 @@ def get(client: Client, url: str, **headers) -> None:
 def query_words(rng: random.Random) -> dict[str, list[str]]:
     """Words of the articles by how many articles hold them (sampled from 2,000 articles): common (over 10 %),
     middling (1-10 %), rare (under 1 %)."""
-    sample = Article.objects.order_by("?").values_list("core_text", flat=True)[:2000]
+    sample = Article.objects.order_by("?").values_list("content__core_text", flat=True)[:2000]
     df = Counter(w for text in sample for w in set(WORD.findall(text.lower())) if len(w) > 3)
     n = len(sample)
     bands = {"common": [], "middling": [], "rare": []}

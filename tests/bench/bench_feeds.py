@@ -95,6 +95,7 @@ def timed(fn, runs: int, before=None, label: str | None = None) -> list[float]:
 def populate(n_articles: int) -> dict:
     from classifier.models import Case, Classification, Folder
     from monitor.models import Article, Site
+    from processing.models import ArticleContent
 
     def folder(path, parent=None, public=True):
         f = Folder(name=path.rsplit("/", 1)[-1], parent=parent, public=public)
@@ -120,12 +121,12 @@ def populate(n_articles: int) -> dict:
                     site=site,
                     url=f"https://bench.example/story/{i}",
                     title=f"Story {i}: something happened",
-                    core_text=text,
                     published_at=now - timedelta(minutes=i),
                 )
                 for i in range(start, stop)
             ]
         )
+        ArticleContent.objects.bulk_create([ArticleContent(article=a, core_text=text) for a in arts])
         cases = Case.objects.bulk_create([Case(article=a, keywords=["bench"], source=a.url) for a in arts])
         rows = []
         for i, case in zip(range(start, stop), cases, strict=True):

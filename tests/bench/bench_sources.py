@@ -44,7 +44,17 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from filters import ExtractionError, read_page  # noqa: E402
-from filters.kind import Kind, PageKind, facts, gather, metadata_kind, page_kind, settle, url_shape  # noqa: E402
+from filters.kind import (  # noqa: E402
+    Kind,
+    PageKind,
+    facts,
+    gather,
+    link_kind,
+    metadata_kind,
+    page_kind,
+    settle,
+    url_shape,
+)
 from tests.bench.bench_filters import _commit, _load, take_lock  # noqa: E402
 
 DATASETS = Path(os.environ.get("WIMS_DATASETS", ROOT.parent / "shared" / "datasets"))
@@ -251,6 +261,35 @@ def _ms(values: list[float], q: float = 0.5) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def courlan_refuses():
+    """courlan's filter of a crawler's links (trafilatura's: ``check_url(strict=True, with_nav=False)``), or None
+    when courlan is not installed (``make .venv/.installed-bench``)."""
+    try:
+        import courlan
+    except ImportError:
+        return None
+    return lambda url: courlan.check_url(url, strict=True, with_nav=False) is None
+
+
+def links_table(split: str, root: Path = DATASETS) -> str:
+    """The link level: how many page addresses of the split each rule refuses before any fetch, articles (lost)
+    and other pages (spared a fetch), WIMS's ``link_kind`` beside courlan's filter."""
+    pages = [p for p in kinds_pages(split, root) if p.url]
+    articles = [p.url for p in pages if p.page_type == "article"]
+    others = [p.url for p in pages if p.page_type != "article"]
+    rules = {"WIMS (`filters.kind.link_kind`)": lambda url: link_kind(url) is not None}
+    courlan_rule = courlan_refuses()
+    if courlan_rule is not None:
+        rules["courlan `check_url(strict=True, with_nav=False)`"] = courlan_rule
+    rows = ["| rule | article addresses refused (lost) | other addresses refused (not fetched) |", "|---|---:|---:|"]
+    for name, refuses in rules.items():
+        lost, spared = sum(map(refuses, articles)), sum(map(refuses, others))
+        rows.append(f"| {name} | {_ratio(lost, len(articles))} | {_ratio(spared, len(others))} |")
+    if courlan_rule is None:
+        rows.append("| courlan | not installed | |")
+    return "\n".join(rows)
+
+
 def targets_table(held: Result) -> str:
     types, sites = held.types, held.sites
     kind_ms = statistics.median(held.kind_ms) if held.kind_ms else float("nan")
@@ -357,6 +396,10 @@ def write_report(results: dict[str, Result], meta: dict[str, str]) -> None:
             "",
             types_table(res),
             "",
+            f"### The link level: addresses refused before the fetch ({split} split; a site with *Only articles*)",
+            "",
+            links_table(split),
+            "",
             f"Kinds WIMS gave ({split} split; collections count as listings):",
             "",
             kinds_table(res),
@@ -383,6 +426,7 @@ def print_summary(results: dict[str, Result]) -> None:
     for split, res in results.items():
         print(f"== {split}")
         print(types_table(res))
+        print(links_table(split))
         print(sites_table(res))
     print("\n".join(time_lines(results)))
 

@@ -57,6 +57,7 @@ from classifier.engine import RuleTree  # noqa: E402
 from classifier.models import ArticleRead, Case, Classification, Folder, KnowledgeBase, Rule  # noqa: E402
 from foundation.roles import EXPERTS, ensure_groups  # noqa: E402
 from monitor.models import Article, Site  # noqa: E402
+from processing.models import ArticleContent  # noqa: E402
 
 VOCABULARY = 30_000
 TOKENS = 120
@@ -114,11 +115,13 @@ def generate(n_articles: int, n_rules: int, seed: int = 1) -> None:
                 site=sites[(start + i) % len(sites)],
                 url=f"https://site{(start + i) % len(sites)}.example/news/{start + i}.html",
                 title=" ".join(words[:9]).capitalize(),
-                core_text=" ".join(words[:100]),
             )
             for i, words in enumerate(texts)
         ]
         Article.objects.bulk_create(articles)
+        ArticleContent.objects.bulk_create(
+            ArticleContent(article=a, core_text=" ".join(words[:100])) for a, words in zip(articles, texts, strict=True)
+        )
         rows = [
             Case(article_id=a.pk, keywords=sorted(set(words)), source=a.url)
             for a, words in zip(articles, texts, strict=True)
