@@ -159,8 +159,9 @@ def _save_duplicate(article: Article, original: Article) -> None:
 def _save_original(article: Article, tokens: list[str], timings: dict) -> None:
     """The case and its suggestions, then the final row of an original article, its bands, its search document."""
     t2 = time.perf_counter()
-    # a new case's review state is saved with the article's final row (one statement less)
-    new_case = not article.has_case
+    # a new case's review state is saved with the article's final row (one statement less); an article read
+    # without the annotation (_process's query) counts as one with a case: the classifier then writes the state
+    new_case = not getattr(article, "has_case", True)
     ingest_case(article, tokens, caller_saves_review_state=new_case)
     timings["inference_ms"] = round((time.perf_counter() - t2) * 1000, 3)
     article.state = S.PROCESSED

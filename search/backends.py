@@ -50,7 +50,7 @@ DOCS = SearchDocument._meta.db_table
 ARTICLES = Article._meta.db_table
 #: processing's output (processing.models.ArticleContent), named through the article's relation: processing
 #: indexes articles, so search never imports it
-CONTENTS = Article._meta.get_field("content").related_model._meta.db_table
+CONTENTS: str = Article._meta.get_field("content").related_model._meta.db_table  # type: ignore[attr-defined]
 FTS = "search_fts"
 
 # an article the index holds: processed, not a re-publication of another
