@@ -119,7 +119,7 @@ class NotArticleAdmin(ReadOnlyAdmin):
     the experts (processed again, never judged again)."""
 
     list_display = ("page", "site", "kind", "reason", "collected_at")
-    list_filter = ("site", "content__kind")
+    list_filter = ("site",)
     search_fields = ("url", "title")
     list_select_related = ("site", "content")
     actions = ["this_is_an_article"]

@@ -76,11 +76,13 @@ def _process(article_id: int) -> Outcome:
     try:
         page = read_article(article)  # decoded and parsed once, for the metadata and the filters
         canonical = read_metadata(article, page)
-        target = alias_to_canonical(article, canonical)
+        # judged before its canonical link is followed: an about or privacy page naming the home page as its
+        # canonical is no re-publication of an article, but a page to keep out
+        is_article = judge_kind(article, page) or not site.articles_only
+        target = alias_to_canonical(article, canonical) if is_article else None
         if target is not None:
             return Outcome("alias", f"canonical is {canonical}", [("process", target.pk, 0)])
         extraction = extract_article(article, profile_for_site(site), page)
-        is_article = judge_kind(article, page) or not site.articles_only
     except (filters.ExtractionError, ValueError) as exc:
         Article.objects.filter(pk=article_id, state=S.PROCESSING).update(
             state=S.FAILED, lease_until=None, last_error=f"filters: {exc}"[:2000]

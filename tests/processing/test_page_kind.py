@@ -11,7 +11,16 @@ from django.urls import reverse
 from classifier.models import Case
 from classifier.selectors import inbox_queryset
 from demo.articles import articles_for_site
-from demo.sites import article_url, get_site, render_article_page, render_home_page, render_section_page
+from demo.sites import (
+    INFO_PAGES,
+    article_url,
+    fixed_context,
+    get_site,
+    render_article_page,
+    render_home_page,
+    render_section_page,
+    template_for,
+)
 from foundation.roles import SITE_ADMINISTRATORS, ensure_groups
 from monitor.models import Article, Site
 from processing.extraction import CONFIRMED_ARTICLE
@@ -126,3 +135,19 @@ def test_new_sites_keep_pages_that_are_not_articles_out(admin_client):
     [checkbox] = re.findall(r"<input[^>]*name=\"articles_only\"[^>]*>", form)
     assert " checked" in checkbox
     assert not Site._meta.get_field("articles_only").default
+
+
+def test_a_site_page_naming_the_home_page_as_canonical_is_kept_out_not_a_duplicate(site):
+    """The demo's about page names "/" as its canonical: judged first, it is kept out (before, on a site
+    registered by another address of its home page with a broad include pattern, it became a duplicate of the
+    home page, and duplicates are listed in the inbox: found in a live trial)."""
+    Site.objects.filter(pk=site.pk).update(home_url=f"{BASE}/?edition=intl", include_patterns=f"^{BASE}/")
+    site = Site.objects.get(pk=site.pk)
+    title, text = INFO_PAGES["about"]
+    html = template_for(get_site("wellbeing")).info_page(fixed_context("wellbeing", BASE), title, text)
+    assert f'<link rel="canonical" href="{BASE}/"' in html
+    about = stored(site, f"{BASE}/about/", html)
+    assert process_article(about.pk).result == "not_article"
+    about.refresh_from_db()
+    assert about.state == Article.State.NOT_ARTICLE and about.duplicate_of_id is None
+    assert not Article.objects.filter(url=f"{BASE}/").exists(), "its canonical is not followed"
