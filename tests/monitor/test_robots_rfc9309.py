@@ -135,7 +135,7 @@ def test_a_missing_robots_txt_allows_everything_and_the_site_stays_healthy(clien
     assert (site.consecutive_failures, site.last_error) == (0, "")
     _site_admin(client)
     page = client.get("/admin/monitor/site/").content.decode()
-    assert "degraded" not in page and '<span style="color:#070">ok</span>' in page
+    assert "degraded" not in page and '<span class="health ok">ok</span>' in page
 
 
 def test_an_unreachable_robots_txt_still_blocks_the_host_and_counts_as_a_failure(client, scripted, site):
