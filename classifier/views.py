@@ -225,9 +225,6 @@ def accept(request, pk):
     except ValidationError as exc:
         messages.error(request, _error_text(exc))
         return _back_to_article(request, pk)
-    if not accepted:
-        messages.info(request, "There were no pending suggestions to accept.")
-        return _back_to_article(request, pk)
     messages.success(request, "Accepted: " + ", ".join(row.folder.path for row in accepted))
     if request.POST.get("next"):
         return redirect(_safe_next(request, reverse("classifier:article", args=[pk])))

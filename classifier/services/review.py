@@ -23,17 +23,23 @@ from classifier.services.shared import actor, as_folder_id, audit
 from foundation import roles
 from monitor.models import Article
 
+#: why accepting "as is" is refused, one article or many (the API, the workspace and the bulk action say it alike)
+NO_SUGGESTIONS = "no suggestions to accept"
+
 
 @transaction.atomic
 def accept(case: Case, user, folders: Iterable[Folder | int] | None = None) -> list[Classification]:
     """Accept the case's current suggestions (all, or those of the given folders); audited.
 
     A rejected folder given explicitly is turned back into accepted. A folder the case has no
-    classification for is an error: adding a folder goes through a rule (commit_rule).
+    classification for is an error: adding a folder goes through a rule (commit_rule). So is accepting
+    "as is" a case with no pending suggestion (nothing would change; the bulk action refuses it too).
     """
     rows = Classification.objects.select_for_update().filter(case=case)
     if folders is None:
         targets = list(rows.filter(state=Classification.State.SUGGESTED))
+        if not targets:
+            raise ValidationError(NO_SUGGESTIONS)
     else:
         wanted = {as_folder_id(f) for f in folders}
         targets = list(rows.filter(folder_id__in=wanted))
@@ -169,7 +175,7 @@ def bulk_accept(article_ids: Iterable[int], user) -> list[BulkItem]:
     checked = [
         BulkItem(pk, title, False, NOT_PROCESSED)
         if case is None
-        else BulkItem(pk, title, False, "no suggestions to accept")
+        else BulkItem(pk, title, False, NO_SUGGESTIONS)
         if not suggested.get(case.pk)
         else BulkItem(pk, title, True, "")
         for pk, title, case in targets

@@ -186,6 +186,10 @@ def test_accept_goes_through_the_classifier_service_state_audit_and_review_state
     assert response.json()["review_state"] == "classified"
     assert response.json()["classifications"][0]["state"] == "accepted"
     assert response.json()["classifications"][0]["decided_by"] == "expert"
+    # accepting again: nothing is pending any more, refused with the bulk action's reason (200 and no change before)
+    again = api_as("expert").post(f"/api/articles/{article.pk}/accept/", {}, format="json")
+    assert again.status_code == 400 and "no suggestions to accept" in str(again.json())
+    assert AuditEntry.objects.filter(action="classification.accept").count() == 1
 
 
 @pytest.mark.django_db
