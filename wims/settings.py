@@ -81,8 +81,14 @@ for _name in ("DATABASE_URL", "CELERY_BROKER_URL"):
         raise ImproperlyConfigured(f"{_name} must be set when WIMS_ENV=production (see docs/deploy/wims.env.example)")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
-# Public base URL of this WIMS instance; named in the crawler's User-Agent and in feeds.
-WIMS_PUBLIC_URL = os.environ.get("WIMS_PUBLIC_URL", "http://127.0.0.1:8000")
+# `manage.py runall` (make run): the web app's address (WIMS_WORKER_CONCURRENCY and WIMS_DEMO_PORT below).
+WIMS_ADDR = os.environ.get("WIMS_ADDR", "127.0.0.1:8000")
+# Public base URL of this WIMS instance; named in the crawler's User-Agent, in the links of alerts and digests
+# and in feeds. Unset, the address `make run` serves on (WIMS_ADDR; a wildcard host as 127.0.0.1): the links of
+# e-mails then reach the app wherever it runs (they named port 8000 whatever WIMS_ADDR said).
+_served_host, _, _served_port = WIMS_ADDR.rpartition(":")
+_served_host = "127.0.0.1" if _served_host in ("", "0.0.0.0", "::", "[::]") else _served_host  # noqa: S104 - read, not bound
+WIMS_PUBLIC_URL = os.environ.get("WIMS_PUBLIC_URL") or f"http://{_served_host}:{_served_port}"
 # Feeds (feeds/syndication.py): items per feed, and how long a rendered feed version stays cached.
 WIMS_FEED_ITEMS = env_int("WIMS_FEED_ITEMS", 50, minimum=1)
 WIMS_FEED_CACHE_SECONDS = env_int("WIMS_FEED_CACHE_SECONDS", 86400)
@@ -463,8 +469,7 @@ if WIMS_AUTO_LEARN_PAGES == 1:
 # addresses (monitor/net.py), e.g. "169.254.10.0/24"; empty: none. Cloud metadata stays refused unless named.
 WIMS_ALLOWED_PRIVATE_NETWORKS = env_list("WIMS_ALLOWED_PRIVATE_NETWORKS")
 
-# `manage.py runall` (make run): the web app's address, processing worker processes, the demo sites' port.
-WIMS_ADDR = os.environ.get("WIMS_ADDR", "127.0.0.1:8000")
+# `manage.py runall` (make run): processing worker processes, the demo sites' port (WIMS_ADDR is above).
 WIMS_WORKER_CONCURRENCY = env_int("WIMS_WORKER_CONCURRENCY", 2, minimum=1)
 WIMS_DEMO_PORT = env_int("WIMS_DEMO_PORT", 8001, minimum=1)
 

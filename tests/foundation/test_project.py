@@ -225,3 +225,20 @@ def test_inconsistent_settings_refuse_to_start(override, message, fixed):
             "check", env_overrides={"WIMS_ENV": "development", **override, "WIMS_LEASE_SECONDS": fixed}
         )
         assert started.returncode == 0, started.stderr[-2000:]
+
+
+@pytest.mark.parametrize(
+    ("addr", "public"),
+    [("127.0.0.1:8765", "http://127.0.0.1:8765"), ("0.0.0.0:9000", "http://127.0.0.1:9000"), ("", None)],
+)
+def test_links_in_alerts_follow_the_address_make_run_serves_on(addr, public):
+    """Issue 30: e-mails linked to port 8000 whatever WIMS_ADDR said; unset, WIMS_PUBLIC_URL now follows it."""
+    env = {"WIMS_ENV": "development", "WIMS_PUBLIC_URL": ""}
+    if addr:
+        env["WIMS_ADDR"] = addr
+    code = "from django.conf import settings; print(settings.WIMS_PUBLIC_URL)"
+    result = run_manage("shell", "-c", code, env_overrides=env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == (public or "http://127.0.0.1:8000")
+    explicit = run_manage("shell", "-c", code, env_overrides={**env, "WIMS_PUBLIC_URL": "https://wims.example.org"})
+    assert explicit.stdout.strip().splitlines()[-1] == "https://wims.example.org"
