@@ -142,8 +142,7 @@ class ArticleDetailSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(KeywordSerializer(many=True))
     def get_keywords(self, article: Article) -> list[dict]:
-        content = getattr(article, "content", None)
-        return [{"term": term, "weight": weight} for term, weight in (content.keywords if content else None) or []]
+        return [{"term": term, "weight": weight} for term, weight in article.extracted.keywords or []]
 
     @extend_schema_field(SuggestionSerializer(many=True))
     def get_suggestions(self, article: Article) -> Any:

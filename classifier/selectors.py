@@ -392,8 +392,7 @@ def article_phrases(article: Article) -> tuple[list[ShownPhrase], str]:
     Prefers the decisions WebMon stored with the article (what the classifier was really given);
     otherwise re-runs the filters on the stored HTML with the site's profile.
     """
-    content = getattr(article, "content", None)  # none for an article processing never wrote
-    stored = ((content.extraction if content is not None else None) or {}).get("phrases")
+    stored = (article.extracted.extraction or {}).get("phrases")
     if stored:
         # processing stores each phrase as [text, removed_by, rescued_by, note] (processing/extraction.py);
         # articles processed before the main-content stage have no note

@@ -191,11 +191,7 @@ def article_detail(request, pk):
             "states": selectors.STATES,
             "original_url": _safe_link(article.url),
             # DocView's relevant links: web addresses only, whatever the stored row holds
-            "relevant_links": [
-                (u, a)
-                for u, a in (getattr(getattr(article, "content", None), "relevant_links", None) or [])
-                if _safe_link(u)
-            ],
+            "relevant_links": [(u, a) for u, a in (article.extracted.relevant_links or []) if _safe_link(u)],
             "move_form": MoveForm(current_folders=page["current_folders"]),
             "view": view,
             "inbox_url": reverse("classifier:inbox") + (f"?{view}" if view else ""),

@@ -737,10 +737,11 @@ def link_kind(url: str) -> PageKind | None:
         return PageKind(Kind.SERVICE, "a home page's address")
     if shape.kind is not None:
         return PageKind(shape.kind, shape.why)
-    path = urlsplit(url.strip().lower()).path or "/"
+    parts = urlsplit(url.strip().lower())
+    path = parts.path or "/"
     if _FURNITURE.search(path):
         return PageKind(Kind.SERVICE, "a site's own page (about, contact, privacy...)")
-    if _LISTING_PAGE.search(path) and urlsplit(url).query:
+    if _LISTING_PAGE.search(path) and parts.query:
         return PageKind(Kind.LISTING, "a listing's address")
     segments = [s for s in path.split("/") if s and not _LOCALE.match(s)]
     one_word = all(len(_WORD.findall(s)) <= 1 and len(s) <= 14 for s in segments)  # "/world/europe/"

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
+from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import Q
@@ -263,11 +263,20 @@ class Article(models.Model):
         return self.title or self.url
 
     @property
+    def extracted(self):
+        """Processing's output for this article (processing.models.ArticleContent, ``self.content``; read it with
+        ``select_related("content")`` to save a query), or, for an article processing never wrote, a new empty
+        one attached to it (unsaved: readers see empty text and lists, processing fills it and saves it)."""
+        try:
+            return self.content
+        except ObjectDoesNotExist:
+            self.content = self._meta.get_field("content").related_model(article=self)
+            return self.content
+
+    @property
     def summary(self) -> str:
-        """Its DocView abstract, else its core text: processing's output (``self.content``, read with
-        ``select_related("content")``); '' for an article processing never wrote."""
-        content = getattr(self, "content", None)
-        return (content.abstract or content.core_text) if content is not None else ""
+        """Its DocView abstract, else its core text ('' before processing wrote them)."""
+        return self.extracted.abstract or self.extracted.core_text
 
     def set_raw_html(self, body: bytes) -> None:
         self.raw_html = zlib.compress(body, 6)

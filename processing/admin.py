@@ -133,11 +133,11 @@ class NotArticleAdmin(ReadOnlyAdmin):
 
     @admin.display(description="kind")
     def kind(self, article):
-        return getattr(getattr(article, "content", None), "kind", "")
+        return article.extracted.kind
 
     @admin.display(description="why not an article")
     def reason(self, article):
-        return getattr(getattr(article, "content", None), "kind_reason", "")
+        return article.extracted.kind_reason
 
     def has_confirm_permission(self, request):  # the action's, not the form's: the rows stay read-only
         return request.user.has_perm("processing.change_notarticle")

@@ -36,17 +36,6 @@ CONTENT_FIELDS = [
 ]
 
 
-def content_of(article: Article) -> ArticleContent:
-    """The article's content row: the one processing stored (read with ``select_related("content")`` to save
-    a query), or a new, unsaved one for an article processing never wrote."""
-    try:
-        return article.content
-    except ArticleContent.DoesNotExist:
-        content = ArticleContent(article=article)
-        article.content = content
-        return content
-
-
 def save_content(content: ArticleContent) -> None:
     """Store the content row: one INSERT for a new one, one UPDATE for a stored one."""
     if content._state.adding:
@@ -115,7 +104,7 @@ def extract_article(article: Article, profile, page: filters.Page | None = None)
         base, extraction = fallback.profile, fallback
         extraction.profile = profile.name
     article.title = extraction.title[:500]
-    content = content_of(article)
+    content = article.extracted
     content.core_text = extraction.text
     content.tokens = extraction.tokens
     content.extraction = {
@@ -157,7 +146,7 @@ def set_docview(article: Article, extraction: filters.Extraction) -> docview.Doc
     fingerprint."""
     view = docview.docview(extraction)
     frequencies, cases = document_frequencies(view.weights) if view.weights else ({}, 0)
-    content = content_of(article)
+    content = article.extracted
     content.keywords = [[term, weight] for term, weight in view.keywords(frequencies, cases)]
     content.abstract = view.abstract
     content.relevant_links = [[url, anchor] for url, anchor in view.links]
@@ -174,7 +163,7 @@ def judge_kind(article: Article, page: filters.Page) -> bool:
     and reason are set on the article's content (no save), and shown whether or not its site keeps the pages
     that are not articles out (``Site.articles_only``). A page an administrator said is an article
     (``kind_confirmed_by``) is one, without a verdict."""
-    content = content_of(article)
+    content = article.extracted
     if content.kind_confirmed_by_id is not None:
         content.kind, content.kind_reason = Kind.ARTICLE.value, CONFIRMED_ARTICLE
         return True
@@ -190,7 +179,7 @@ def lock_bands(article: Article) -> None:
     lock at BEGIN (``transaction_mode`` IMMEDIATE), and processing's claim already serialises them."""
     if connection.vendor != "postgresql":
         return
-    keys = sorted(set(docview.band_keys(docview.fingerprint_from_bytes(content_of(article).fingerprint))))
+    keys = sorted(set(docview.band_keys(docview.fingerprint_from_bytes(article.extracted.fingerprint))))
     if keys:
         with connection.cursor() as cursor:
             cursor.execute(
@@ -206,7 +195,7 @@ def near_duplicate_of(article: Article) -> tuple[Article, float] | None:
     ``docview.NEAR_DUPLICATE``. Originals processed before fingerprints existed have no bands: only their
     exact copies are found (by the content hash).
     """
-    signature = docview.fingerprint_from_bytes(content_of(article).fingerprint)
+    signature = docview.fingerprint_from_bytes(article.extracted.fingerprint)
     keys = docview.band_keys(signature)
     if not keys:
         return None
@@ -222,7 +211,7 @@ def near_duplicate_of(article: Article) -> tuple[Article, float] | None:
         if candidate.pk in seen:
             continue
         seen.add(candidate.pk)
-        score = docview.resemblance(signature, docview.fingerprint_from_bytes(content_of(candidate).fingerprint))
+        score = docview.resemblance(signature, docview.fingerprint_from_bytes(candidate.extracted.fingerprint))
         if score >= docview.NEAR_DUPLICATE:
             return candidate, score
     return None
@@ -233,6 +222,6 @@ def store_bands(article: Article, *, replace: bool = False) -> None:
     first (re-filtering; a newly processed article has none, and the delete would be one more statement)."""
     if replace:
         FingerprintBand.objects.filter(article=article).delete()
-    keys = docview.band_keys(docview.fingerprint_from_bytes(content_of(article).fingerprint))
+    keys = docview.band_keys(docview.fingerprint_from_bytes(article.extracted.fingerprint))
     if keys:
         FingerprintBand.objects.bulk_create([FingerprintBand(article=article, key=key) for key in keys])

@@ -39,8 +39,8 @@ from monitor.canonical import canonicalise
 from monitor.models import Article, Site
 from search.services import index_article
 
-from .extraction import content_hash, content_of, extract_article, save_content, set_docview, store_bands
-from .models import ArticleContent, SiteLearning
+from .extraction import content_hash, extract_article, save_content, set_docview, store_bands
+from .models import SiteLearning
 
 log = logging.getLogger(__name__)
 
@@ -59,9 +59,10 @@ def _learned(site_id: int) -> bool:
 def _read_pages(site: Site):
     """The site's articles whose stored page processing read (Article.READ_STATES): a page refused at the
     filters' door (filters.limits), or not read yet, is never learned from."""
-    # a page that is not an article (a listing, a service page) would teach the site's template wrongly
-    read = Article.objects.filter(site=site, state__in=Article.READ_STATES, raw_html__isnull=False)
-    return read.exclude(raw_size=0).exclude(state=Article.State.NOT_ARTICLE)
+    # not the pages kept out as no articles (Article.READ_STATES has them): a listing or a service page would teach
+    # the site's template wrongly
+    articles = (S.PROCESSED, S.DUPLICATE)
+    return Article.objects.filter(site=site, state__in=articles, raw_html__isnull=False).exclude(raw_size=0)
 
 
 def stored_pages(site: Site) -> int:
@@ -242,17 +243,15 @@ def refilter_article(article_id: int, profile) -> bool | None:
         )
         if article is None:
             return None
-        content = content_of(article)
+        content = article.extracted
         before = content.core_text
         previous = content.extraction or {}
         try:
             extraction = extract_article(article, profile)
         except (filters.ExtractionError, ValueError) as exc:
             # It was read before; mark it done with this profile rather than try again forever.
-            ArticleContent.objects.update_or_create(
-                article=article,
-                defaults={"extraction": {**previous, "profile": profile.name, "refilter_error": str(exc)[:500]}},
-            )
+            content.extraction = {**previous, "profile": profile.name, "refilter_error": str(exc)[:500]}
+            save_content(content)
             log.warning("article %s: not re-filtered: %s", article_id, exc)
             return False
         if "timings" in previous:

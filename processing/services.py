@@ -28,7 +28,6 @@ from search.services import index_article
 from . import learning
 from .extraction import (
     content_hash,
-    content_of,
     extract_article,
     judge_kind,
     lock_bands,
@@ -97,7 +96,7 @@ def _process(article_id: int) -> Outcome:
     article.lease_until = None
     article.processed_at = timezone.now()
     article.content_hash = digest
-    content_of(article).extraction["timings"] = timings  # the same dict: inference adds its time below
+    article.extracted.extraction["timings"] = timings  # the same dict: inference adds its time below
 
     follow_up = learning.after_processing  # after the transaction: it may read what others committed
     near = None
@@ -139,7 +138,7 @@ def _process(article_id: int) -> Outcome:
 def _keep_out(article: Article, filter_ms: float) -> Outcome:
     """The final row of a page that is not an article (filters.kind): its content and kind are stored, it gets no
     case and no search document, and the inbox leaves it out (an administrator may say it is an article)."""
-    content = content_of(article)
+    content = article.extracted
     content.extraction["timings"] = {"filter_ms": filter_ms}
     article.state, article.lease_until, article.processed_at = S.NOT_ARTICLE, None, timezone.now()
     article.content_hash = ""  # not an original: two identical listing pages are not one another's duplicates
@@ -154,7 +153,7 @@ def _save_duplicate(article: Article, original: Article) -> None:
     """The final row of a re-publication of ``original``: it keeps its content, has no case, is not searchable."""
     article.state, article.duplicate_of = S.DUPLICATE, original
     article.save(update_fields=[*PROCESSED_FIELDS, "duplicate_of"])
-    save_content(content_of(article))
+    save_content(article.extracted)
     index_article(article)  # a re-publication is not searchable (it drops a document it had)
 
 
@@ -168,7 +167,7 @@ def _save_original(article: Article, tokens: list[str], timings: dict) -> None:
     timings["inference_ms"] = round((time.perf_counter() - t2) * 1000, 3)
     article.state = S.PROCESSED
     article.save(update_fields=[*PROCESSED_FIELDS, "review_state"] if new_case else PROCESSED_FIELDS)
-    save_content(content_of(article))
+    save_content(article.extracted)
     store_bands(article)  # an original: later near-copies are found by its bands
     index_article(article)  # title, core text and keywords searchable with the case
 

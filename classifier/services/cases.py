@@ -252,8 +252,7 @@ def set_feature_settings(settings: FeatureSettings, user=None) -> int:
             article = case.article
             if article is None:
                 continue
-            content = getattr(article, "content", None)
-            words = case_keywords(article, list(content.tokens if content is not None else []), settings)
+            words = case_keywords(article, list(article.extracted.tokens or []), settings)
             if words != case.keywords:
                 _replace_keywords(case, words)
                 rebuilt += 1

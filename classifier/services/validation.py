@@ -369,8 +369,8 @@ def _ranked_differences(
 def _token_weights(case: Case) -> dict[str, float]:
     """The CST weights of the words of the case's page, as processing stored them (a site with a learned style
     tree; filters.sst), or none."""
-    content = getattr(getattr(case, "article", None), "content", None)
-    extraction = getattr(content, "extraction", None) or {}
+    article = getattr(case, "article", None)
+    extraction = (article.extracted.extraction if article is not None else None) or {}
     weights = extraction.get("token_weights") if isinstance(extraction, dict) else None
     return weights if isinstance(weights, dict) else {}
 
