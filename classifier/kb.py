@@ -156,6 +156,17 @@ def _cached_or_load(stamp: str, version: int) -> Snapshot:
     return snapshot
 
 
+def cached() -> Snapshot | None:
+    """The snapshot this process loaded last, without a query; it may be stale (check its stamp before use)."""
+    return _cache
+
+
+def at(stamp: str, version: int) -> Snapshot:
+    """The snapshot of this stamp (read under the share lock by the caller's statement): the cached one when
+    current, else loaded in the caller's transaction."""
+    return _cached_or_load(stamp, version)
+
+
 def current() -> Snapshot:
     """The knowledge base as committed now (one query when the cached snapshot is current)."""
     with transaction.atomic():

@@ -37,7 +37,6 @@ from foundation.work import Outcome, unexpected_error
 from monitor import conf
 from monitor.canonical import canonicalise
 from monitor.models import Article, Site
-from search.services import index_article
 
 from .extraction import content_hash, extract_article, save_content, set_docview, store_bands
 from .models import SiteLearning
@@ -271,8 +270,7 @@ def refilter_article(article_id: int, profile) -> bool | None:
         save_content(content)
         # Its fingerprint's bands follow its new core text (a near-copy of another original is kept too).
         store_bands(article, replace=True)
-        ingest_case(article, extraction.tokens)
-        index_article(article)  # the search index follows the new core text and keywords
+        ingest_case(article, extraction.tokens)  # the search index followed the content row (search's triggers)
     return content.core_text != before
 
 

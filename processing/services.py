@@ -23,7 +23,6 @@ from foundation import work
 from foundation.work import Outcome
 from monitor.models import Article
 from monitor.services import alias_to_canonical
-from search.services import index_article
 
 from . import learning
 from .extraction import (
@@ -144,8 +143,7 @@ def _keep_out(article: Article, filter_ms: float) -> Outcome:
     article.content_hash = ""  # not an original: two identical listing pages are not one another's duplicates
     with transaction.atomic():
         article.save(update_fields=PROCESSED_FIELDS)
-        save_content(content)
-        index_article(article)  # drops the document of a page processed before as an article
+        save_content(content)  # the search index drops the document of a page processed before as an article
     return Outcome("not_article", f"{content.kind}: {content.kind_reason}")
 
 
@@ -153,12 +151,12 @@ def _save_duplicate(article: Article, original: Article) -> None:
     """The final row of a re-publication of ``original``: it keeps its content, has no case, is not searchable."""
     article.state, article.duplicate_of = S.DUPLICATE, original
     article.save(update_fields=[*PROCESSED_FIELDS, "duplicate_of"])
-    save_content(article.extracted)
-    index_article(article)  # a re-publication is not searchable (it drops a document it had)
+    save_content(article.extracted)  # a re-publication is not searchable: the index drops a document it had
 
 
 def _save_original(article: Article, tokens: list[str], timings: dict) -> None:
-    """The case and its suggestions, then the final row of an original article, its bands, its search document."""
+    """The case and its suggestions, then the final row of an original article (its search document follows its
+    content row: search/backends.py) and its bands."""
     t2 = time.perf_counter()
     # a new case's review state is saved with the article's final row (one statement less); an article read
     # without the annotation (_process's query) counts as one with a case: the classifier then writes the state
@@ -167,9 +165,8 @@ def _save_original(article: Article, tokens: list[str], timings: dict) -> None:
     timings["inference_ms"] = round((time.perf_counter() - t2) * 1000, 3)
     article.state = S.PROCESSED
     article.save(update_fields=[*PROCESSED_FIELDS, "review_state"] if new_case else PROCESSED_FIELDS)
-    save_content(article.extracted)
+    save_content(article.extracted)  # title, core text and keywords searchable with the case (search's triggers)
     store_bands(article)  # an original: later near-copies are found by its bands
-    index_article(article)  # title, core text and keywords searchable with the case
 
 
 def confirm_articles(article_ids, user) -> Outcome:

@@ -226,6 +226,53 @@ _DELETE_STALE = f"""
 """
 
 
+# The index follows processing's output: triggers on the content table (processing.models.ArticleContent) run
+# the indexing statements above for the rows a statement wrote, whichever code writes them (processing, site
+# learning's re-filtering, a data migration). Processing saves the article's final row (its state, title) before
+# its content row, in one transaction, so the document is written, or dropped, with the content: no statement
+# of its own per article (tests/processing/test_query_count.py). index_article stays for rows written otherwise.
+_WRITTEN = "(SELECT article_id FROM content_written)"
+POSTGRES_CONTENT_TRIGGERS = [
+    f"""CREATE FUNCTION search_document_content_refresh() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        {_PG_UPSERT.format(where=f"a.id IN {_WRITTEN}")};
+        {_DELETE_STALE.format(where=f"article_id IN {_WRITTEN}")};
+        RETURN NULL;
+    END $$""",
+    *(
+        f"""CREATE TRIGGER search_document_content_{op.lower()} AFTER {op} ON {CONTENTS}
+        REFERENCING NEW TABLE AS content_written
+        FOR EACH STATEMENT EXECUTE FUNCTION search_document_content_refresh()"""
+        for op in ("INSERT", "UPDATE")
+    ),
+]
+POSTGRES_DROP_CONTENT_TRIGGERS = [
+    *(f"DROP TRIGGER IF EXISTS search_document_content_{op} ON {CONTENTS}" for op in ("insert", "update")),
+    "DROP FUNCTION IF EXISTS search_document_content_refresh()",
+]
+# SQLite: row triggers; the document's indexing time is the database's clock (UTC, as Django stores it)
+SQLITE_CONTENT_TRIGGERS = [
+    f"""CREATE TRIGGER search_document_content_{op.lower()} AFTER {op} ON {CONTENTS} BEGIN
+        {_SQLITE_UPSERT.replace("%s", "datetime('now')").format(where="a.id = new.article_id")};
+        {_DELETE_STALE.format(where="article_id = new.article_id")};
+    END"""
+    for op in ("INSERT", "UPDATE")
+]
+SQLITE_DROP_CONTENT_TRIGGERS = [f"DROP TRIGGER IF EXISTS search_document_content_{op}" for op in ("insert", "update")]
+
+
+def create_content_triggers(schema_editor) -> None:
+    postgres = schema_editor.connection.vendor == "postgresql"
+    for statement in POSTGRES_CONTENT_TRIGGERS if postgres else SQLITE_CONTENT_TRIGGERS:
+        schema_editor.execute(statement)
+
+
+def drop_content_triggers(schema_editor) -> None:
+    postgres = schema_editor.connection.vendor == "postgresql"
+    for statement in POSTGRES_DROP_CONTENT_TRIGGERS if postgres else SQLITE_DROP_CONTENT_TRIGGERS:
+        schema_editor.execute(statement)
+
+
 def index_range(first_id: int, last_id: int) -> None:
     """Index the eligible articles with ids first_id..last_id and drop the others' documents."""
     from django.utils import timezone

@@ -58,33 +58,60 @@ def _is_cornerstone(case_id: int) -> bool:
 
 
 @functools.cache
-def _case_insert() -> tuple[str, list]:
-    """The statement of _insert_case and its fields, in parameter order (built once per process)."""
+def _case_insert(vendor: str) -> tuple[str, list]:
+    """The statement of :func:`_insert_case` on this database, and the case's fields in parameter order (built
+    once per process).
+
+    The case's INSERT also reads the knowledge base's stamp under its share lock (what :func:`kb.shared` reads)
+    and, on PostgreSQL, inserts the keyword index rows: one statement where there were three. Data-modifying
+    WITH queries run once and to completion whether the main query reads them or not (PostgreSQL); SQLite has
+    no such WITH but may read the knowledge base row in RETURNING, under the IMMEDIATE transaction's write lock.
+    """
     concrete = {f.name: f for f in Case._meta.concrete_fields}
     fields = [concrete[name] for name in ("article", "keywords", "source", "created_at")]
     quote = connection.ops.quote_name
     columns = ", ".join(quote(f.column) for f in fields)
-    sql = (
+    insert = (
         f"INSERT INTO {quote(Case._meta.db_table)} ({columns}) VALUES (%s, %s, %s, %s) "  # noqa: S608 - no user input
         f"ON CONFLICT ({quote(fields[0].column)}) DO NOTHING RETURNING {quote(Case._meta.pk.column)}"
+    )
+    knowledge = quote(KnowledgeBase._meta.db_table)
+    if vendor != "postgresql":
+        read = f"(SELECT {{}} FROM {knowledge} WHERE id = {KnowledgeBase.SINGLETON_ID})"  # noqa: S608 - no user input
+        return f"{insert}, {read.format('stamp')}, {read.format('version')}", fields
+    index = quote(CaseKeyword._meta.db_table)
+    index_columns = f"{quote(CaseKeyword._meta.get_field('case').column)}, {quote('keyword')}"
+    sql = (
+        f"WITH kb AS (SELECT stamp, version FROM {knowledge} WHERE id = {KnowledgeBase.SINGLETON_ID} FOR SHARE), "  # noqa: S608
+        f"c AS ({insert}), "
+        f"k AS (INSERT INTO {index} ({index_columns}) SELECT c.id, unnest(%s::varchar[]) FROM c) "
+        "SELECT (SELECT id FROM c), (SELECT stamp FROM kb), (SELECT version FROM kb)"
     )
     return sql, fields
 
 
-def _insert_case(article, words: list[str]) -> int | None:
-    """Insert the article's case; its id, or None when the article has one already.
+def _insert_case(article, words: list[str]) -> tuple[int | None, tuple[str, int] | None]:
+    """Insert the article's case with its keyword index, and read the knowledge base's stamp under its share lock.
 
-    One statement whatever happens (INSERT ... ON CONFLICT DO NOTHING RETURNING, PostgreSQL and SQLite
-    3.35+): a concurrent ingestion of the same article needs no savepoint to recover from.
+    Returns the new case's id (None when the article has one already) and the knowledge base's (stamp, version),
+    or None where the statement could not read them (SQLite when the case existed; a knowledge base row flushed
+    by a transactional test): the caller then takes the lock with :func:`kb.shared`. One statement whatever
+    happens (INSERT ... ON CONFLICT DO NOTHING RETURNING, PostgreSQL and SQLite 3.35+), two on SQLite for a new
+    case with keywords: a concurrent ingestion of the same article needs no savepoint to recover from.
     """
-    sql, fields = _case_insert()
+    sql, fields = _case_insert(connection.vendor)
     values = {"article": article.pk, "keywords": words, "source": (getattr(article, "url", "") or "")[:2000]}
     values["created_at"] = timezone.now()
     params = [field.get_db_prep_save(values[field.name], connection) for field in fields]
+    if connection.vendor == "postgresql":
+        params.append(words)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()
-    return row[0] if row else None
+    case_id, stamp, version = row if row else (None, None, None)
+    if case_id is not None and connection.vendor != "postgresql":
+        _index_keywords(case_id, words)
+    return case_id, (str(stamp), int(version)) if stamp is not None and version is not None else None
 
 
 def _index_keywords(case_id: int, words: list[str]) -> None:
@@ -120,11 +147,20 @@ def ingest_case(article, tokens: Iterable[str], *, caller_saves_review_state: bo
     if isinstance(tokens, str):  # case_keywords checks each token (clean_keywords); a string is not a list
         raise ValidationError("tokens must be a list of keywords, not a single string")
     tokens = list(tokens)
-    snapshot = kb.shared()
-    words = case_keywords(article, tokens, snapshot.features)
-    case_id = _insert_case(article, words)
-    if case_id is not None:  # a new case: nothing indexed or suggested yet
-        _index_keywords(case_id, words)
+    # The keywords are built with the features of the snapshot this process holds, read again under the lock
+    # by the case's own INSERT; when the knowledge base changed its features meanwhile (rare), the new case's
+    # keywords are built again and replaced.
+    held = kb.cached()
+    features = held.features if held is not None else FeatureSettings()
+    words = case_keywords(article, tokens, features)
+    case_id, read = _insert_case(article, words)
+    snapshot = kb.at(*read) if read is not None else kb.shared()
+    if snapshot.features != features:
+        rebuilt = case_keywords(article, tokens, snapshot.features)
+        if case_id is not None and rebuilt != words:
+            _replace_keywords(Case(pk=case_id, article=article, keywords=words), rebuilt)
+        words = rebuilt
+    if case_id is not None:  # a new case: nothing suggested yet
         new = {case_id: folder_map(snapshot.tree, frozenset(words))}
         sync_classifications(new, new_cases=True, refresh=not caller_saves_review_state)
         if caller_saves_review_state:

@@ -182,3 +182,21 @@ def test_the_rule_page_offers_phrases_and_scoped_words_in_words(news_features, n
     assert 'value="prime minister"' in page and "&quot;prime minister&quot;" in page
     assert 'value="site:news.example"' in page and "site is news.example" in page
     assert 'value="url:politics"' in page and "URL path has &quot;politics&quot;" in page
+
+
+@pytest.mark.django_db
+def test_a_case_ingested_by_a_process_that_missed_a_change_of_features_gets_the_new_features(news_site):
+    """Ingestion builds the keywords with the features of the snapshot its process holds, and reads the knowledge
+    base's stamp with the case's INSERT: when another process changed the features meanwhile, the case's
+    keywords and its keyword index are built again with the new ones."""
+    from classifier import kb, services
+    from classifier.models import Case, CaseKeyword
+
+    held = kb.current()  # this process's snapshot: default features
+    services.set_feature_settings(FeatureSettings(stemming="english"))  # "another process" changes them
+    kb._cache = held  # ... and this process has not seen the change
+    case = services.ingest_case(_article(news_site, 1, "Diabetics", "health"), ["diabetics", "clinic"])
+    keywords = set(Case.objects.get(pk=case.pk).keywords)
+    assert {"diabet", "diabet clinic", "title:diabet"} <= keywords and "diabetics" not in keywords
+    assert set(CaseKeyword.objects.filter(case=case).values_list("keyword", flat=True)) == keywords
+    assert kb.cached().features == FeatureSettings(stemming="english")
