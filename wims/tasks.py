@@ -3,7 +3,7 @@
 from celery import shared_task
 
 
-@shared_task(name="wims.health_check")
+@shared_task(name="wims.health_check", ignore_result=False)  # its caller waits for it
 def health_check(token: str) -> dict:
     """Prove that a worker can reach the broker and the database: echo the token, count sites."""
     from monitor.models import Site

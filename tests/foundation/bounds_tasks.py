@@ -7,7 +7,7 @@ import time
 from celery import shared_task
 
 
-@shared_task(name="tests.whoami")
+@shared_task(name="tests.whoami", ignore_result=False)
 def whoami() -> dict:
     """The process that runs tasks, its process group, its data cap (RLIMIT_DATA's soft limit, bytes) and the
     task's own id (WIMS's Task class keeps Celery's request context)."""
@@ -19,7 +19,7 @@ def whoami() -> dict:
     }
 
 
-@shared_task(name="tests.allocate")
+@shared_task(name="tests.allocate", ignore_result=False)
 def allocate(megabytes: int) -> int:
     """Take ``megabytes`` and write to every page of it, so that it is resident."""
     block = bytearray(megabytes << 20)
@@ -27,7 +27,7 @@ def allocate(megabytes: int) -> int:
     return len(block) >> 20
 
 
-@shared_task(name="tests.busy", soft_time_limit=1, time_limit=30)
+@shared_task(name="tests.busy", soft_time_limit=1, time_limit=30, ignore_result=False)
 def busy(seconds: float) -> str:
     """Python work for ``seconds`` (a soft time limit of 1 s)."""
     end = time.monotonic() + seconds
