@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from urllib.parse import urlencode, urlsplit
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpResponseBadRequest, QueryDict
@@ -722,5 +723,6 @@ def article_filters(request, pk):
             "article_url": _article_url(article.pk, view),
             "view": view,
             "labelled": len(labels),
+            "keep_raw_pages_days": settings.WIMS_KEEP_RAW_PAGES_DAYS,
         },
     )

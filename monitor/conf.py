@@ -97,3 +97,13 @@ def auto_learn_pages() -> int:
     template text from one story's text. Only sites without a learned profile are learned automatically.
     """
     return settings.WIMS_AUTO_LEARN_PAGES
+
+
+def keep_raw_pages_days() -> int:
+    """Days a processed article's raw page is kept after its fetch (0: forever); monitor/retention.py."""
+    return settings.WIMS_KEEP_RAW_PAGES_DAYS
+
+
+def keep_fetch_log_days() -> int:
+    """Days a fetch log row is kept (0: forever)."""
+    return settings.WIMS_KEEP_FETCH_LOG_DAYS

@@ -282,6 +282,11 @@ class Article(models.Model):
         self.raw_html = zlib.compress(body, 6)
         self.raw_size = len(body)
 
+    @property
+    def raw_page_dropped(self) -> bool:
+        """Whether the retention policy dropped the page processing read (monitor/retention.py)."""
+        return self.raw_html is None and self.raw_size > 0 and self.state in self.READ_STATES
+
     def get_raw_html(self) -> bytes:
         return zlib.decompress(bytes(self.raw_html)) if self.raw_html else b""
 

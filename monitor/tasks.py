@@ -32,7 +32,7 @@ from celery.utils.log import get_task_logger
 
 from foundation.work import enqueue, finish
 
-from . import services
+from . import retention, services
 
 log = get_task_logger(__name__)
 
@@ -57,3 +57,9 @@ def fetch_article(article_id: int) -> str:
     if outcome.result in ("retry", "failed"):
         log.info("article %s: %s (%s)", article_id, outcome.result, outcome.detail)
     return finish(outcome)
+
+
+@shared_task(name="monitor.apply_retention")
+def apply_retention() -> str:
+    """Daily (CELERY_BEAT_SCHEDULE): drop old raw pages and fetch log rows (monitor/retention.py)."""
+    return retention.apply_retention().detail

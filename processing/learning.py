@@ -216,7 +216,8 @@ def refilter_site(site: Site, profile, batch: int = REFILTER_BATCH) -> tuple[int
     Returns (re-filtered, whose core text changed, still left).
     """
     learned_at = (profile.provenance or {}).get("learned_at")
-    stale = Article.objects.filter(site=site, state=S.PROCESSED).exclude(
+    # an article whose page the retention policy dropped keeps the extraction it has (monitor/retention.py)
+    stale = Article.objects.filter(site=site, state=S.PROCESSED, raw_html__isnull=False).exclude(
         content__extraction__profile=profile.name, content__extraction__profile_learned_at=learned_at
     )
     done = changed = 0

@@ -382,6 +382,8 @@ CELERY_BEAT_SCHEDULE = {
     "Dispatch due site polls": {"task": "monitor.dispatch_due_polls", "schedule": timedelta(seconds=30)},
     # records the deliveries of new matches for alert subscriptions (alerts/tasks.py)
     "Scan alert subscriptions": {"task": "alerts.scan", "schedule": timedelta(seconds=30)},
+    # drops old raw pages and fetch log rows (monitor/retention.py); by hand: manage.py retention
+    "Apply the retention policy": {"task": "monitor.apply_retention", "schedule": timedelta(hours=24)},
 }
 # Separate queues so that a slow site cannot starve the rest (see monitor/tasks.py). The one place that
 # says which queue each task goes to: tasks are also sent by name (foundation.work.enqueue,
@@ -393,6 +395,7 @@ CELERY_TASK_DEFAULT_QUEUE = "celery"
 WIMS_QUEUES = ("celery", "poll", "fetch", "process", "alerts")
 CELERY_TASK_ROUTES = {
     "monitor.dispatch_due_polls": {"queue": "celery"},
+    "monitor.apply_retention": {"queue": "celery"},
     "monitor.poll_site": {"queue": "poll"},
     "monitor.fetch_article": {"queue": "fetch"},
     "processing.*": {"queue": "process"},
@@ -468,6 +471,10 @@ WIMS_MAX_FAILURE_BACKOFF = env_number("WIMS_MAX_FAILURE_BACKOFF", 6 * 3600.0)
 WIMS_AUTO_LEARN_PAGES = int(env_number("WIMS_AUTO_LEARN_PAGES", 6))
 if WIMS_AUTO_LEARN_PAGES == 1:
     raise ImproperlyConfigured("WIMS_AUTO_LEARN_PAGES=1: site learning needs 2 pages at least (0 turns it off)")
+
+# Retention (monitor/retention.py): days a processed article's raw page and the fetch log are kept (0: forever).
+WIMS_KEEP_RAW_PAGES_DAYS = int(env_number("WIMS_KEEP_RAW_PAGES_DAYS", 30))
+WIMS_KEEP_FETCH_LOG_DAYS = int(env_number("WIMS_KEEP_FETCH_LOG_DAYS", 90))
 
 # Networks WebMon may reach although they are link-local or otherwise refused even for a site allowed private
 # addresses (monitor/net.py), e.g. "169.254.10.0/24"; empty: none. Cloud metadata stays refused unless named.
