@@ -52,6 +52,9 @@ class Evidence:
     calls: int = 0  # links and buttons that call to act: contact us, get a quote, book a demo, add to cart...
     prices: int = 0  # elements marked as a price
     carts: int = 0  # links and buttons to a cart, basket or checkout
+    #: headline links (five words or more) whose card, the element around the link, carries a date: a story
+    #: list's items (counted on pages with little prose only: an article's related links do not make it a list)
+    dated_cards: int = 0
 
     @property
     def types(self) -> frozenset[str]:
@@ -132,7 +135,7 @@ _BYLINE = re.compile(
 class _Walk:
     """The state of one walk over the matched elements (see :func:`gather`)."""
 
-    __slots__ = ("ev", "types", "items", "runs", "breaks", "prose", "links", "h1", "canonical", "og_url")
+    __slots__ = ("ev", "types", "items", "runs", "breaks", "prose", "links", "headlines", "h1", "canonical", "og_url")
 
     def __init__(self, ev: Evidence) -> None:
         self.ev = ev
@@ -146,6 +149,7 @@ class _Walk:
         self.h1: Any = None
         self.canonical = ""
         self.og_url = ""
+        self.headlines: list[Any] = []  # links of a headline's length (the first _CARDS of them)
 
     def walk(self, nodes: list[Any]) -> None:
         """Visit the matched elements in document order: paragraphs and links here (most of them, so with
@@ -153,7 +157,7 @@ class _Walk:
         :meth:`other`."""
         ev = self.ev
         text_chars = prose_chars = heading_links = 0
-        prose, links, runs = self.prose, self.links, self.runs
+        prose, links, runs, headlines = self.prose, self.links, self.runs, self.headlines
         sentence_end = _SENTENCE_END.search
         heading = 0  # the address of the h2-h4 just visited: the links after it may be inside it
         for node in nodes:
@@ -178,6 +182,8 @@ class _Walk:
                 text_chars += len(text)
                 if len(text) < 40:
                     links.append(text)
+                if 20 <= len(text) < 200 and len(headlines) < _CARDS and text.count(" ") >= 4:
+                    headlines.append(node)
                 if heading:  # document order: the links inside a heading come right after it
                     up = node.parent
                     if up is not None and (
@@ -253,7 +259,33 @@ def gather(page: Page, url: str | None = None) -> Evidence:
     ev.calls = len(calls)
     ev.carts = sum(1 for shop in calls if shop)
     _headline(walk)
+    if ev.prose_run < _LIST_PROSE:
+        ev.dated_cards = _dated_cards(walk.headlines)
     return ev
+
+
+#: the headline links read for a story list, at most; and the prose under which a page is read for one
+_CARDS = 60
+_LIST_PROSE = 500
+
+
+def _dated_cards(headlines: list[Any]) -> int:
+    """How many headline links sit in a card with a date: a story list (a section front, an archive) repeats
+    headline, date and teaser, an article has one headline.  The card is the nearest of the link's three
+    ancestors that holds more than the link; its text is read only when short (a card, not the page)."""
+    dated = 0
+    for link in headlines:
+        own = len(link.text(deep=True))
+        up = link.parent
+        for _ in range(3):
+            if up is None:
+                break
+            text = up.text(deep=True, separator=" ")  # a separator: "vaccinations6 March 2025" is no date
+            if len(text) > own + 20:
+                dated += len(text) < 600 and _TEXT_DATE.search(text) is not None
+                break
+            up = up.parent
+    return dated
 
 
 def _meta(walk: _Walk, attrs: dict[str, str | None]) -> None:
