@@ -125,6 +125,7 @@ class Judged:
     settled: bool = False  # WIMS's verdict came from a rule that settles it, not from the weights
     parse_ms: float = 0.0
     kind_ms: float = 0.0
+    kind_cpu_ms: float = 0.0  # the thread's CPU time: the kind's own cost, whatever else the machine runs
     unread: str = ""
 
 
@@ -145,12 +146,12 @@ def judge_pages(sources: list[Source]) -> Iterator[Judged]:
         if url is None:  # crawl-to-the-future: the archived address, when the toolbar names it
             found = _WAYBACK_URL.search(page.text[:30000])
             url = found.group(1).replace("&amp;", "&") if found else None
-        t2 = time.perf_counter()
+        c2, t2 = time.thread_time(), time.perf_counter()
         wims = page_kind(page, url)
-        t3 = time.perf_counter()
+        t3, c3 = time.perf_counter(), time.thread_time()
         ev = gather(page, url)  # again, for the baseline and the bookkeeping (not timed)
         settled = settle(ev, url_shape(ev.url), facts(ev, url_shape(ev.url))) is not None
-        yield Judged(source, wims, metadata_kind(ev), settled, (t1 - t0) * 1000, (t3 - t2) * 1000)
+        yield Judged(source, wims, metadata_kind(ev), settled, (t1 - t0) * 1000, (t3 - t2) * 1000, (c3 - c2) * 1000)
 
 
 # --------------------------------------------------------------------------- scores
@@ -191,6 +192,7 @@ class Result:
     settled: Counter[str] = field(default_factory=Counter)  # pages per type that a rule settled
     parse_ms: list[float] = field(default_factory=list)
     kind_ms: list[float] = field(default_factory=list)
+    kind_cpu_ms: list[float] = field(default_factory=list)
     unread: list[str] = field(default_factory=list)
 
     def add_kinds(self, judged: Judged) -> None:
@@ -221,6 +223,7 @@ class Result:
     def _time(self, judged: Judged) -> None:
         self.parse_ms.append(judged.parse_ms)
         self.kind_ms.append(judged.kind_ms)
+        self.kind_cpu_ms.append(judged.kind_cpu_ms)
 
     def recall(self, metadata: bool = False) -> float:
         return self.types.ratio("article", metadata)
@@ -293,6 +296,7 @@ def links_table(split: str, root: Path = DATASETS) -> str:
 def targets_table(held: Result) -> str:
     types, sites = held.types, held.sites
     kind_ms = statistics.median(held.kind_ms) if held.kind_ms else float("nan")
+    kind_cpu = statistics.median(held.kind_cpu_ms) if held.kind_cpu_ms else float("nan")
 
     def met(ok: bool) -> str:
         return "yes" if ok else "**no**"
@@ -308,6 +312,8 @@ def targets_table(held: Result) -> str:
         f"{sites.cell('all sites', metadata=True)} | (a check) | |",
         f"| the kind's time beyond the parse, median | {kind_ms:.3f} ms | | <= {TARGET_MS} ms | "
         f"{met(kind_ms <= TARGET_MS)} |",
+        f"| the same, the thread's CPU time (not the waits of a loaded machine) | {kind_cpu:.3f} ms | | "
+        f"<= {TARGET_MS} ms | {met(kind_cpu <= TARGET_MS)} |",
     ]
     return "\n".join(rows)
 
@@ -350,6 +356,7 @@ def sites_table(result: Result) -> str:
 def time_lines(results: dict[str, Result]) -> list[str]:
     parse = [ms for r in results.values() for ms in r.parse_ms]
     kind = [ms for r in results.values() for ms in r.kind_ms]
+    cpu = [ms for r in results.values() for ms in r.kind_cpu_ms]
     if not parse:
         return []
     p50, k50 = statistics.median(parse), statistics.median(kind)
@@ -359,6 +366,8 @@ def time_lines(results: dict[str, Result]) -> list[str]:
         "|---|---:|---:|---:|",
         f"| the parse (HTML5 tree, lexbor) | {p50:.3f} ms | {_ms(parse, 0.9):.3f} ms | {max(parse):.1f} ms |",
         f"| the kind on that tree (`page_kind`) | {k50:.3f} ms | {_ms(kind, 0.9):.3f} ms | {max(kind):.1f} ms |",
+        f"| the kind, the thread's CPU time | {statistics.median(cpu):.3f} ms | {_ms(cpu, 0.9):.3f} ms | "
+        f"{max(cpu):.1f} ms |",
         f"| the kind / the parse, per page | {statistics.median(ratios):.2f} | {_ms(ratios, 0.9):.2f} | |",
     ]
 
