@@ -52,7 +52,7 @@ def test_a_news_article_with_its_metadata_is_an_article():
 
 def test_an_article_without_metadata_is_one_by_its_structure():
     html = page(body="<h1>How the river bridge will be rebuilt this spring</h1><div>" + BODY + "</div>")
-    verdict = kind_of(html, "https://example.org/blog/how-the-river-bridge-will-be-rebuilt")
+    verdict = kind_of(html, "https://example.org/p?id=7")  # an address that says nothing: the structure does
     assert verdict.kind is Kind.ARTICLE
     assert "characters of prose in one body" in verdict.reason
 
@@ -132,6 +132,76 @@ def test_a_listing_of_headline_links_is_kept_out():
     verdict = kind_of(page(body="<h1>News</h1>" + cards, title="News"), "https://example.com/news/")
     assert verdict.kind is Kind.LISTING
     assert not verdict.is_article
+
+
+STORIES = [
+    "Parents urged to check their children's measles vaccinations",
+    "Waits for talking therapy leave people with depression in limbo",
+    "Pregnant women to be offered an earlier diabetes test",
+    "Pollen counts to hit very high as hay fever season peaks",
+    "Flu season arrives early as visits to doctors rise",
+]
+
+
+def test_a_story_list_of_dated_headlines_is_a_listing():
+    """A section front: headline, date and teaser repeated, little prose. Neither a news address (/news/...) nor an
+    old page's lack of metadata (no viewport, no og:type) lets it pass as an article (the demo sites' fronts did)."""
+    teasers = "".join(
+        f'<div class="teaser"><div class="title"><a href="/news/health/story-{i}.html">{title}</a></div>'
+        f'<div class="date">{i + 2} March 2025, 14:00</div><div>A short teaser of the story.</div></div>'
+        for i, title in enumerate(STORIES)
+    )
+    modern = page(body='<div class="section-title">Health</div>' + teasers, title="Health | Daily")
+    verdict = kind_of(modern, "https://news.example/news/health/")
+    assert verdict == PageKind(Kind.LISTING, "5 dated headline links and little prose")
+    rows = "".join(
+        f'<TR><TD><FONT size="3"><B><A href="/story.php?id={i}">{title}</A></B></FONT><BR>'
+        f'<FONT size="1">Posted: 0{i + 2}/03/2025</FONT><BR><FONT size="2">A short teaser.</FONT></TD></TR>'
+        for i, title in enumerate(STORIES)
+    )
+    old = f"<HTML><HEAD><TITLE>The Courier :: Patients</TITLE></HEAD><BODY><TABLE>{rows}</TABLE></BODY></HTML>"
+    assert kind_of(old, "https://courier.example/section.php?s=patients").kind is Kind.LISTING
+
+
+def test_headline_links_without_dates_or_beside_a_body_make_no_story_list():
+    links = "".join(
+        f'<li><a href="/story-{i}">{title}</a> <span>4 March 2025</span></li>' for i, title in enumerate(STORIES)
+    )
+    # an article with a box of dated related stories: its body is read, its links are not
+    article = page(body="<h1>Council votes to rebuild the river bridge</h1><div>" + BODY + f"</div><ul>{links}</ul>")
+    ev = gather(filters.read_page(article), "https://news.example/news/council-votes-to-rebuild-the-bridge")
+    assert ev.dated_cards == 0 and judge(ev).is_article
+    # headline links with no date beside them: a menu of stories, no story list
+    undated = "".join(f'<li><a href="/story-{i}">{title}</a></li>' for i, title in enumerate(STORIES))
+    assert gather(filters.read_page(page(body=f"<ul>{undated}</ul>"))).dated_cards == 0
+
+
+def test_a_body_of_prose_is_a_mark_of_an_article():
+    """A short headline and no other mark of an article no longer settle a page as a listing when one element holds
+    a body of prose (1,500 characters or more, most of the page's)."""
+    html = page(body="<h1>Wine regions</h1><div>" + BODY + "</div>", title="Wine regions")
+    verdict = kind_of(html, "https://example.com/wine-regions.html")
+    assert verdict.is_article, verdict
+    assert "characters of prose in one body" in verdict.reason
+    # without the body, the same page is settled as before
+    short = page(body="<h1>Wine regions</h1><div>" + "".join(f"<p>{s} {s}</p>" for s in SENTENCES) + "</div>")
+    assert kind_of(short, "https://example.com/wine-regions.html") == PageKind(
+        Kind.LISTING, "a short headline, and nothing of an article"
+    )
+
+
+def test_the_demo_sites_section_fronts_are_listings():
+    demo = pytest.importorskip("demo")
+    from demo.sites import template_for
+
+    for spec in demo.DEMO_SITES:
+        for section in spec.sections:
+            html = demo.render_section_page(spec.key, section, 1, "http://127.0.0.1:8001")
+            verdict = kind_of(html, "http://127.0.0.1:8001" + template_for(spec).section_path(section))
+            assert verdict.kind is Kind.LISTING, (spec.key, section, verdict)
+        article = demo.articles_for_site(spec.key)[0]
+        html = demo.render_article_page(spec.key, article.slug, "http://127.0.0.1:8001")
+        assert kind_of(html, "http://127.0.0.1:8001" + template_for(spec).article_path(article)).is_article
 
 
 def test_a_page_that_names_an_offer_and_nothing_of_an_article_is_a_service():
