@@ -515,7 +515,12 @@ class Soak:
             _kind(e) for e in Article.objects.exclude(last_error="").values_list("last_error", flat=True)
         )
         states = dict(Article.objects.values_list("state").annotate(n=Count("id")).order_by())
+        from wims import storage  # after django.setup()
+
+        results_dir = self.workdir / "var" / "broker" / "results"
         return {
+            "storage": storage.as_markdown(storage.measure()),
+            "result_files": sum(1 for _ in results_dir.iterdir()) if results_dir.is_dir() else None,
             "backend": self.backend,
             "minutes": round(self.duration / 60, 1),
             "started": self.started_at.isoformat(timespec="seconds"),
@@ -687,6 +692,14 @@ def report_markdown(result: dict, command: str) -> str:
             f"| {k} | {v['polls']} | {v['interval']} | {v['median_gap']} | {v['max_gap']} |"
             for k, v in result["polls"].items()
         ],
+        "",
+        "## Storage (`manage.py storage` at the end)",
+        "",
+        result["storage"],
+        "",
+        f"Task result files in the embedded broker: {result['result_files']}"
+        if result["result_files"] is not None
+        else "Task results: Redis (none stored but the health check's)",
         "",
         "## Memory (RSS of each role with its pool, MB)",
         "",
