@@ -23,7 +23,6 @@ cluster are learned from its most central pages and united.
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -36,6 +35,7 @@ from .pipeline import ExtractionError, Phrase, decide, read_page, segment_page, 
 from .profiles import Profile, get_profile
 from .site_region import SlotPaths, relative_key
 from .stopwords import get_stop_words
+from .titles import SECTION, TITLE_SEP, normal_affix
 
 __all__ = [
     "PageSample",
@@ -244,34 +244,57 @@ def learn_threshold(noise_lengths: Sequence[int], other_lengths: Sequence[int], 
 
 # --------------------------------------------------------------------------- title prefix / suffix
 
-#: a separator between the site name and the article's title: punctuation with spaces around it
-#: (" | ", " :: ", " — ", " - ", " · "); "Mediterranean-style" or "Sickness: what helps" are no separators
-_TITLE_SEP = re.compile(r"\s+[|:\-\u2013\u2014\u00b7\u2022\u00bb\u00ab/~]+\s+")
+#: the longest section name a title affix may hold ("Technology", "Health & fitness")
+_SECTION_CHARS = 30
 
 
 def title_affixes(titles: Sequence[str], min_share: float = 0.6) -> tuple[str, str]:
     """The site's title prefix and suffix: ``("The Clinic Courier :: ", " | Health Watch Daily")``.
 
     A candidate affix is the text before (prefix) or after (suffix) a separator of a title, separator
-    included; the longest candidate found on at least ``min_share`` of the titles (and on two at least)
-    wins.  An affix never covers a whole title, so a page titled only with the site's name is left alone.
+    included, compared once its separators and case are made alike (" - BBC News" and " | BBC NEWS" are one
+    affix); the longest candidate found on at least ``min_share`` of the titles (and on two at least) wins.
+    A short segment between two separators next to the affix that varies from title to title is the site's
+    section ("BBC NEWS | Technology | …", "BBC NEWS | Health | …"): the affix then holds it as ``SECTION``.
+    An affix never covers a whole title, so a page titled only with the site's name is left alone.
     """
     titles = [t for t in titles if t]
     need = max(2, math.ceil(min_share * len(titles) - 1e-9))
     if len(titles) < need:
         return "", ""
-    prefixes: Counter[str] = Counter()
-    suffixes: Counter[str] = Counter()
+    prefixes: dict[str, _Seen] = {}
+    suffixes: dict[str, _Seen] = {}
     for t in titles:
-        cuts = [m for m in _TITLE_SEP.finditer(t) if m.start() > 0 and m.end() < len(t)]
-        prefixes.update({t[: m.end()] for m in cuts})
-        suffixes.update({t[m.start() :] for m in cuts})
+        cuts = [m for m in TITLE_SEP.finditer(t) if m.start() > 0 and m.end() < len(t)]
+        for i, m in enumerate(cuts):
+            _seen(prefixes, t[: m.end()], t)
+            _seen(suffixes, t[m.start() :], t)
+            if i + 1 < len(cuts) and len(t[m.end() : cuts[i + 1].start()]) <= _SECTION_CHARS:
+                section = t[m.end() : cuts[i + 1].start()]
+                _seen(prefixes, t[: m.end()] + SECTION + cuts[i + 1].group(), t, section)
+            if i > 0 and len(t[cuts[i - 1].end() : m.start()]) <= _SECTION_CHARS:
+                section = t[cuts[i - 1].end() : m.start()]
+                _seen(suffixes, cuts[i - 1].group() + SECTION + t[m.start() :], t, section)
 
-    def best(counts: Counter[str]) -> str:
-        found = [a for a, n in counts.items() if n >= need]
-        return max(found, key=lambda a: (len(a), a)) if found else ""
+    def best(seen: dict[str, _Seen]) -> str:
+        found = [a for a in seen.values() if len(a.titles) >= need and (SECTION not in a.raw or len(a.sections) > 1)]
+        return max(found, key=lambda a: (len(a.raw), a.raw)).raw if found else ""
 
     return best(prefixes), best(suffixes)
+
+
+@dataclass
+class _Seen:
+    raw: str  # the first form seen (stripping compares normal forms, so any form serves)
+    titles: set[str] = field(default_factory=set)
+    sections: set[str] = field(default_factory=set)
+
+
+def _seen(seen: dict[str, _Seen], affix: str, title: str, section: str | None = None) -> None:
+    entry = seen.setdefault(normal_affix(affix), _Seen(affix))
+    entry.titles.add(title)
+    if section is not None:
+        entry.sections.add(normal_affix(section))
 
 
 # --------------------------------------------------------------------------- learning

@@ -36,6 +36,7 @@ from .phrases import Phrase
 from .phrases import norm as _norm
 from .profiles import Profile, get_profile
 from .stopwords import get_stop_words
+from .titles import strip_title_affixes
 
 __all__ = ["extract", "Extraction", "Phrase", "ExtractionError", "tokenize", "segment", "parse_html"]
 
@@ -483,15 +484,6 @@ def remove_words(tokens: list[str], filtering_words: dict[str, int]) -> list[str
 
 
 # --------------------------------------------------------------------------- API
-
-
-def strip_title_affixes(title: str, prefix: str = "", suffix: str = "") -> str:
-    """The title without the site's learned prefix / suffix; unchanged when nothing would remain."""
-    if suffix and title.endswith(suffix) and title[: -len(suffix)].strip():
-        title = title[: -len(suffix)].rstrip()
-    if prefix and title.startswith(prefix) and title[len(prefix) :].strip():
-        title = title[len(prefix) :].lstrip()
-    return title
 
 
 class Page:

@@ -75,3 +75,37 @@ def test_site_profile_model_keeps_the_affixes():
     sp.save()
     again = SiteProfile.objects.get(pk=sp.pk).to_profile()
     assert (again.title_prefix, again.title_suffix) == ("Affix :: ", " | Affix")
+
+
+def test_affixes_in_other_forms_are_one_affix():
+    """Issue 30: titles whose separators or case vary keep the site's name ("… - BBC News", "… | BBC NEWS")."""
+    titles = ["Phones get smarter - BBC News", "Rates held | BBC NEWS", "Floods in the north - BBC News"]
+    prefix, suffix = title_affixes(titles)
+    assert prefix == "" and suffix
+    assert strip_title_affixes("Rates held | BBC NEWS", suffix=suffix) == "Rates held"
+    assert strip_title_affixes("Rail fares rise – BBC News", suffix=suffix) == "Rail fares rise"
+    assert strip_title_affixes("Rail fares rise - BBC Sport", suffix=suffix) == "Rail fares rise - BBC Sport"
+
+
+def test_a_varying_section_next_to_the_site_name_is_stripped_with_it():
+    titles = [
+        "BBC NEWS | Technology | Phones get smarter",
+        "BBC NEWS | Health | Flu jabs open",
+        "BBC NEWS | Technology | Chips shrink again",
+        "BBC NEWS | Business | Rates held",
+    ]
+    prefix, suffix = title_affixes(titles)
+    assert suffix == "" and "{section}" in prefix
+    assert [strip_title_affixes(t, prefix=prefix) for t in titles] == [
+        "Phones get smarter",
+        "Flu jabs open",
+        "Chips shrink again",
+        "Rates held",
+    ]
+    # the section is short, and the title after it is kept whole, separators included
+    assert strip_title_affixes("BBC NEWS | Health | Flu: what next | part 2", prefix=prefix) == (
+        "Flu: what next | part 2"
+    )
+    # one section on every title is no variation: the literal affix is learned as before
+    same = [t.replace("Health", "Technology").replace("Business", "Technology") for t in titles]
+    assert title_affixes(same) == ("BBC NEWS | Technology | ", "")
