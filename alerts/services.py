@@ -168,10 +168,12 @@ def scan(now: datetime | None = None) -> list[int]:
     """Record new matches as deliveries, fail dead workers' claims, move digests on; the subscriptions that
     have deliveries due now (for the caller to send)."""
     now = now or timezone.now()
-    # 1. a worker died while sending: at most once, so fail the rows and say why
-    Delivery.objects.filter(state=Delivery.State.SENDING, lease_until__lt=now).update(
-        state=Delivery.State.FAILED, error=INTERRUPTED, claim="", lease_until=None
-    )
+    # 1. a worker died while sending: at most once, so fail the rows and say why (a claim was one message; only
+    # the scan whose update takes it counts it)
+    dead = Delivery.objects.filter(state=Delivery.State.SENDING, lease_until__lt=now)
+    for claim, frequency in set(dead.values_list("claim", "subscription__frequency")):
+        if dead.filter(claim=claim).update(state=Delivery.State.FAILED, error=INTERRUPTED, claim="", lease_until=None):
+            metrics.ALERT_MESSAGES.labels(kind=_kind(frequency), outcome="failed").inc()
     # 2. digests whose time came: what waits for them is due; the next one is scheduled (one conditional update
     # per schedule, so that two scans at once move each digest once)
     came = dict(Subscription.objects.filter(next_digest_at__lte=now).values_list("pk", "next_digest_at"))
@@ -214,6 +216,11 @@ def scan(now: datetime | None = None) -> list[int]:
     return sorted(due_subscriptions.order_by().values_list("subscription_id", flat=True).distinct())
 
 
+def _kind(frequency: str) -> str:
+    """What a subscription's messages are, for the metrics: an alert (immediately) or a digest."""
+    return "alert" if frequency == Subscription.Frequency.IMMEDIATE else "digest"
+
+
 # --------------------------------------------------------------------------- send
 def _backoff(attempts: int) -> timedelta:
     return timedelta(seconds=min(3600, 60 * 2 ** max(0, attempts - 1)))
@@ -236,7 +243,7 @@ def send(subscription_id: int, now: datetime | None = None) -> str:
     kind = "unknown"  # until the subscription is read
     try:
         sub = Subscription.objects.select_related("user", "folder", "saved_search").get(pk=subscription_id)
-        kind = "alert" if sub.frequency == Subscription.Frequency.IMMEDIATE else "digest"
+        kind = _kind(sub.frequency)
         rows = list(
             mine.select_related("article__site", "article__content").order_by(
                 "created_at", "article__collected_at", "id"

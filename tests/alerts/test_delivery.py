@@ -100,9 +100,13 @@ def test_a_worker_killed_mid_send_leaves_a_visible_failure_never_a_second_messag
     Delivery.objects.update(
         state=Delivery.State.SENDING, claim="dead", lease_until=timezone.now() - datetime.timedelta(seconds=1)
     )
+    failed = counted("wims_alert_messages_total", kind="alert", outcome="failed")
     assert services.scan() == []
     row = Delivery.objects.get()
     assert row.state == Delivery.State.FAILED and "worker stopped while sending" in row.error
+    assert counted("wims_alert_messages_total", kind="alert", outcome="failed") == failed + 1
+    services.scan()
+    assert counted("wims_alert_messages_total", kind="alert", outcome="failed") == failed + 1, "counted once"
     assert services.send(sub.pk) == "nothing due" and not mail.outbox
     # the subscriber decides to have it again
     assert services.retry_failed(sub) == 1
