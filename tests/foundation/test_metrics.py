@@ -14,6 +14,7 @@ from django.utils import timezone
 from foundation import metrics
 from monitor.models import Article, Site
 from tests.metrics import counted, key, scrape
+from tests.monitor.conftest import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -141,11 +142,15 @@ def test_a_prefork_worker_counts_its_tasks_and_they_outlive_it(start_worker, set
     def done() -> float:
         return counted("wims_tasks_total", task="wims.health_check", outcome="done")
 
+    def counts(n: float) -> None:
+        # a task is counted when it has ended (task_postrun), a moment after its result was stored
+        wait_for(lambda: done() == n, timeout=10, message=f"{n} health checks counted, not {done()}")
+
     before = done()
     worker = start_worker(queues="celery", concurrency=1, pool="prefork")
     assert health_check.delay("one").get(timeout=60)["token"] == "one"
     assert health_check.delay("two").get(timeout=60)["token"] == "two"
-    assert done() == before + 2
+    counts(before + 2)
     worker.stop()  # a warm shutdown: its pool child retires its counts as it ends
     assert done() == before + 2
     folder = Path(metrics.METRICS_DIR)
@@ -153,7 +158,7 @@ def test_a_prefork_worker_counts_its_tasks_and_they_outlive_it(start_worker, set
     assert left <= {os.getpid()}, f"the worker's processes left files: {left}"
     start_worker(queues="celery", concurrency=1, pool="prefork")  # started again: the count goes on from there
     assert health_check.delay("three").get(timeout=60)["token"] == "three"
-    assert done() == before + 3
+    counts(before + 3)
 
 
 @pytest.mark.django_db
