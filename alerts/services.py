@@ -32,6 +32,7 @@ from django.utils import timezone
 from alerts import channels, compose, schedule
 from alerts.models import Delivery, Subscription
 from classifier.models import Classification, Folder
+from foundation import metrics
 from foundation.roles import EXPERTS
 from monitor.models import Article
 from search.models import SavedSearch
@@ -167,10 +168,12 @@ def scan(now: datetime | None = None) -> list[int]:
     """Record new matches as deliveries, fail dead workers' claims, move digests on; the subscriptions that
     have deliveries due now (for the caller to send)."""
     now = now or timezone.now()
-    # 1. a worker died while sending: at most once, so fail the rows and say why
-    Delivery.objects.filter(state=Delivery.State.SENDING, lease_until__lt=now).update(
-        state=Delivery.State.FAILED, error=INTERRUPTED, claim="", lease_until=None
-    )
+    # 1. a worker died while sending: at most once, so fail the rows and say why (a claim was one message; only
+    # the scan whose update takes it counts it)
+    dead = Delivery.objects.filter(state=Delivery.State.SENDING, lease_until__lt=now)
+    for claim, frequency in set(dead.values_list("claim", "subscription__frequency")):
+        if dead.filter(claim=claim).update(state=Delivery.State.FAILED, error=INTERRUPTED, claim="", lease_until=None):
+            metrics.ALERT_MESSAGES.labels(kind=_kind(frequency), outcome="failed").inc()
     # 2. digests whose time came: what waits for them is due; the next one is scheduled (one conditional update
     # per schedule, so that two scans at once move each digest once)
     came = dict(Subscription.objects.filter(next_digest_at__lte=now).values_list("pk", "next_digest_at"))
@@ -213,6 +216,11 @@ def scan(now: datetime | None = None) -> list[int]:
     return sorted(due_subscriptions.order_by().values_list("subscription_id", flat=True).distinct())
 
 
+def _kind(frequency: str) -> str:
+    """What a subscription's messages are, for the metrics: an alert (immediately) or a digest."""
+    return "alert" if frequency == Subscription.Frequency.IMMEDIATE else "digest"
+
+
 # --------------------------------------------------------------------------- send
 def _backoff(attempts: int) -> timedelta:
     return timedelta(seconds=min(3600, 60 * 2 ** max(0, attempts - 1)))
@@ -232,8 +240,10 @@ def send(subscription_id: int, now: datetime | None = None) -> str:
         return "nothing due"
     mine = Delivery.objects.filter(claim=token, state=Delivery.State.SENDING)
     rows: list[Delivery] = []
+    kind = "unknown"  # until the subscription is read
     try:
         sub = Subscription.objects.select_related("user", "folder", "saved_search").get(pk=subscription_id)
+        kind = _kind(sub.frequency)
         rows = list(
             mine.select_related("article__site", "article__content").order_by(
                 "created_at", "article__collected_at", "id"
@@ -249,20 +259,23 @@ def send(subscription_id: int, now: datetime | None = None) -> str:
     except Subscription.DoesNotExist:
         return "unsubscribed meanwhile"  # its deliveries went with it
     except channels.DeliveryError as exc:
-        return _failed(mine, rows, str(exc), exc.transient, now)
+        return _failed(mine, rows, kind, str(exc), exc.transient, now)
     except Exception as exc:
         # a bug or an unexpected library error: recorded for the subscriber, logged for the administrator
         log.exception("subscription %s: sending failed", subscription_id)
-        return _failed(mine, rows, f"unexpected error: {type(exc).__name__}: {exc}", False, now)
+        return _failed(mine, rows, kind, f"unexpected error: {type(exc).__name__}: {exc}", False, now)
     mine.update(state=Delivery.State.SENT, sent_at=timezone.now(), error="", claim="", lease_until=None)
+    metrics.ALERT_MESSAGES.labels(kind=kind, outcome="sent").inc()
     return f"sent {len(rows)} by {sub.channel}"
 
 
-def _failed(mine, rows: list[Delivery], error: str, transient: bool, now: datetime) -> str:
+def _failed(mine, rows: list[Delivery], kind: str, error: str, transient: bool, now: datetime) -> str:
     attempts = max((row.attempts for row in rows), default=1)
     if transient and attempts < settings.WIMS_ALERT_MAX_ATTEMPTS:
         due = now + _backoff(attempts)
         mine.update(state=Delivery.State.PENDING, due_at=due, error=error, claim="", lease_until=None)
+        metrics.ALERT_MESSAGES.labels(kind=kind, outcome="retry").inc()
         return f"will retry ({attempts} attempts): {error}"
     mine.update(state=Delivery.State.FAILED, error=error, claim="", lease_until=None)
+    metrics.ALERT_MESSAGES.labels(kind=kind, outcome="failed").inc()
     return f"failed after {attempts} attempts: {error}"

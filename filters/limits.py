@@ -8,11 +8,19 @@ read its stored page again (``processing.extraction.refused``).
 
 from __future__ import annotations
 
-__all__ = ["ExtractionError", "MAX_ATTRIBUTES", "MAX_BYTES", "MAX_DEPTH", "MAX_ELEMENTS", "too_deep"]
+__all__ = ["ExtractionError", "MAX_ATTRIBUTES", "MAX_BYTES", "MAX_DEPTH", "MAX_ELEMENTS", "REASONS", "too_deep"]
+
+
+#: why a page was refused, in a word each (``ExtractionError.reason``; the label of a metric, so a fixed set)
+REASONS = ("too_large", "too_many_tags", "too_many_attributes", "too_deep", "not_html", "unparsable")
 
 
 class ExtractionError(ValueError):
     """The input cannot be read as an HTML page (binary data, not HTML, wrong type, past the input limits)."""
+
+    def __init__(self, message: str, reason: str = "not_html") -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 #: More attributes than this on one element is an attack, not a page: libxml2 checks each new attribute
@@ -32,5 +40,6 @@ def too_deep() -> ExtractionError:
     """The refusal of a page nested past MAX_DEPTH (the same words whichever parser found it)."""
     return ExtractionError(
         f"input is not a readable HTML page: elements nested more than {MAX_DEPTH:,} deep (the parser drops "
-        "what lies below)"
+        "what lies below)",
+        "too_deep",
     )

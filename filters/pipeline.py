@@ -119,7 +119,9 @@ _DEEP_HINT = 10_000
 
 def _refuse_oversized(size: int) -> None:
     if size > MAX_BYTES:
-        raise ExtractionError(f"input is not a readable HTML page: {size:,} bytes, more than {MAX_BYTES:,}")
+        raise ExtractionError(
+            f"input is not a readable HTML page: {size:,} bytes, more than {MAX_BYTES:,}", "too_large"
+        )
 
 
 def _refuse_attribute_bombs(data: bytes) -> None:
@@ -130,7 +132,8 @@ def _refuse_attribute_bombs(data: bytes) -> None:
         if tokens > 2 * MAX_ATTRIBUTES:  # name=value counts twice
             raise ExtractionError(
                 f"input is not a readable HTML page: an element with more than {MAX_ATTRIBUTES:,} attributes "
-                f"(at byte {match.start():,})"
+                f"(at byte {match.start():,})",
+                "too_many_attributes",
             )
 
 
@@ -186,7 +189,9 @@ def _page_text(
     _refuse_oversized(len(data))
     tags = data.count(b"<")
     if tags > MAX_ELEMENTS:
-        raise ExtractionError(f"input is not a readable HTML page: more than {MAX_ELEMENTS:,} tags ({tags:,})")
+        raise ExtractionError(
+            f"input is not a readable HTML page: more than {MAX_ELEMENTS:,} tags ({tags:,})", "too_many_tags"
+        )
     _refuse_attribute_bombs(data)
     # looked for in the bytes: in a str with non-Latin-1 characters, "\x00" in text scans ~20x slower
     if b"\x00" in data:
@@ -207,7 +212,7 @@ def parse_html(text: str | bytes) -> etree._Element | None:
         if parser.error_log.filter_types([etree.ErrorTypes.ERR_NO_MEMORY]):
             # the worker's memory cap (wims/worker.py), not the page's fault: the task fails with "memory limit"
             raise MemoryError("libxml2 ran out of memory reading the page") from exc
-        raise ExtractionError(f"HTML could not be parsed: {exc}") from exc
+        raise ExtractionError(f"HTML could not be parsed: {exc}", "unparsable") from exc
     if parser.error_log.filter_types([etree.ErrorTypes.ERR_RESOURCE_LIMIT]):
         # a tag bomb (or thousands of unclosed tags): what lies deeper is silently gone from the tree
         raise too_deep()

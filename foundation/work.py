@@ -27,6 +27,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
 
+from foundation import metrics
 from foundation.bounds import limit_exceeded
 
 __all__ = [
@@ -137,7 +138,8 @@ def queue(name: str) -> str:
 
 
 def finish(outcome: Outcome) -> str:
-    """Enqueue what the outcome asks for; the task's result line."""
+    """Enqueue what the outcome asks for; the task's result line. The task is counted by its outcome."""
+    metrics.record_outcome(outcome.result)
     enqueue(outcome)
     return f"{outcome.result} {outcome.detail}".strip()
 

@@ -29,7 +29,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from protego import Protego
 
-from foundation import work
+from foundation import metrics, work
 from foundation.work import Outcome, Rows, unexpected_error
 
 from . import conf, politeness
@@ -65,14 +65,17 @@ def _record(
     nbytes: int = 0,
     error: str = "",
 ) -> None:
+    duration = time.monotonic() - started
+    metrics.FETCHES.labels(kind=kind, outcome=outcome).inc()
+    metrics.FETCH_SECONDS.labels(kind=kind).observe(duration)
     FetchAttempt.objects.create(
         site=site,
         article=article,
         kind=kind,
         url=url[:2000],
         attempt=attempt,
-        started_at=timezone.now() - timedelta(seconds=time.monotonic() - started),
-        duration_ms=int((time.monotonic() - started) * 1000),
+        started_at=timezone.now() - timedelta(seconds=duration),
+        duration_ms=int(duration * 1000),
         status=status,
         bytes=nbytes,
         outcome=outcome,

@@ -19,7 +19,7 @@ import filters
 from classifier.models import Case
 from classifier.services import ingest_case
 from filters.services import profile_for_site
-from foundation import work
+from foundation import metrics, work
 from foundation.work import Outcome
 from monitor.models import Article
 from monitor.services import alias_to_canonical
@@ -57,7 +57,11 @@ PROCESSED_FIELDS = [
 
 def process_article(article_id: int) -> Outcome:
     """Filters with the site's profile, then the case and inference, or a link to the original article."""
-    return work.run_claimed("process", article_id, _process)
+    started = time.perf_counter()
+    outcome = work.run_claimed("process", article_id, _process)
+    if outcome.result != "skipped":  # not claimed: nothing was processed
+        metrics.PROCESSING_SECONDS.labels(outcome=outcome.result).observe(time.perf_counter() - started)
+    return outcome
 
 
 def _process(article_id: int) -> Outcome:
@@ -85,6 +89,7 @@ def _process(article_id: int) -> Outcome:
         Article.objects.filter(pk=article_id, state=S.PROCESSING).update(
             state=S.FAILED, lease_until=None, last_error=f"filters: {exc}"[:2000]
         )
+        metrics.EXTRACTION_REFUSALS.labels(reason=getattr(exc, "reason", "invalid")).inc()
         return Outcome("failed", str(exc))
     if not is_article:
         return _keep_out(article, round((time.perf_counter() - t0) * 1000, 3))

@@ -61,6 +61,10 @@ def pytest_unconfigure(config):
     broker_dir = getattr(config, "_wims_broker_dir", None)
     if broker_dir is not None:
         shutil.rmtree(broker_dir, ignore_errors=True)
+    from django.conf import settings
+
+    if settings.METRICS_DIR.name == f"test-metrics-{os.getpid()}":  # this run's own (tests/settings.py)
+        shutil.rmtree(settings.METRICS_DIR, ignore_errors=True)
 
 
 def database_url_for(settings_dict) -> str:

@@ -9,7 +9,7 @@ names the failing check. No secrets and no article content: ages and counts only
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db import connection
 from django.http import JsonResponse
@@ -46,11 +46,16 @@ def _beat(now) -> dict:
     return {"ok": age <= BEAT_MAX_AGE, "last_dispatch_seconds_ago": round(age.total_seconds())}
 
 
-def _work(now) -> dict:
+def oldest_overdue(now: datetime) -> datetime | None:
+    """When the article overdue longest for a fetch or processing was due (None: none is overdue)."""
     working = [Article.State.PENDING, Article.State.FETCHING, Article.State.FETCHED, Article.State.PROCESSING]
-    oldest = (
+    return (
         Article.objects.filter(state__in=working, due_at__lte=now).order_by("due_at").values_list("due_at", flat=True)
     ).first()
+
+
+def _work(now) -> dict:
+    oldest = oldest_overdue(now)
     age = (now - oldest) if oldest else timedelta(0)
     return {"ok": age <= WORK_MAX_AGE, "oldest_overdue_seconds": round(age.total_seconds())}
 

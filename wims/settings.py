@@ -6,6 +6,7 @@ SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL (PostgreSQL) and CELERY_BROKER_URL (Redi
 neither WIMS_ENV nor DEBUG set, a missing or weak SECRET_KEY or a wildcard ALLOWED_HOSTS refuses to start.
 """
 
+import ipaddress
 import os
 import secrets
 from datetime import timedelta
@@ -291,6 +292,9 @@ CSRF_COOKIE_HTTPONLY = False  # the page's JavaScript reads it to send X-CSRFTok
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+# /metrics is scraped from the app server itself, on loopback or a private network (wims/metrics.py refuses what a
+# proxy forwards): plain HTTP, never redirected to the proxy's HTTPS
+SECURE_REDIRECT_EXEMPT = [r"^metrics$"]
 if PRODUCTION:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
@@ -483,6 +487,21 @@ WIMS_ALLOWED_PRIVATE_NETWORKS = env_list("WIMS_ALLOWED_PRIVATE_NETWORKS")
 # `manage.py runall` (make run): processing worker processes, the demo sites' port (WIMS_ADDR is above).
 WIMS_WORKER_CONCURRENCY = env_int("WIMS_WORKER_CONCURRENCY", 2, minimum=1)
 WIMS_DEMO_PORT = env_int("WIMS_DEMO_PORT", 8001, minimum=1)
+
+# Metrics (/metrics: foundation/metrics.py, wims/metrics.py). Every WIMS process of this host counts into files in
+# one folder (prometheus-client's multiprocess mode, which reads PROMETHEUS_MULTIPROC_DIR once, when imported): set
+# here, before any process imports the client or forks its pool children, and handed down to the processes
+# `runall` starts. A scrape is answered to the networks listed (loopback: `curl http://127.0.0.1:8000/metrics`
+# under `make run`) and, when a token is set, to requests that bear it ("Authorization: Bearer <token>").
+METRICS_DIR = Path(os.environ.get("PROMETHEUS_MULTIPROC_DIR") or VAR_DIR / "metrics")
+METRICS_DIR.mkdir(parents=True, exist_ok=True)
+os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(METRICS_DIR)
+WIMS_METRICS_ALLOWED_NETWORKS = env_list("WIMS_METRICS_ALLOWED_NETWORKS", "127.0.0.0/8,::1/128")
+try:
+    WIMS_METRICS_NETWORKS = [ipaddress.ip_network(net, strict=False) for net in WIMS_METRICS_ALLOWED_NETWORKS]
+except ValueError as _exc:
+    raise ImproperlyConfigured(f"WIMS_METRICS_ALLOWED_NETWORKS: {_exc}") from None
+WIMS_METRICS_TOKEN = os.environ.get("WIMS_METRICS_TOKEN", "")
 
 # Where the benchmark and test data live (never copied into the project).
 WIMS_DATASETS = Path(os.environ.get("WIMS_DATASETS", BASE_DIR.parent / "shared" / "datasets"))

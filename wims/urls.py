@@ -1,12 +1,15 @@
-"""URL map: health probe, admin, login, the experts' workspace, search, the public feeds, the REST API, alerts."""
+"""URL map: health probe, Prometheus metrics, admin, login, the experts' workspace, search, the public feeds, the REST
+API, alerts."""
 
 from django.contrib import admin
 from django.urls import include, path
 
 from wims.health import healthz
+from wims.metrics import metrics_view
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("metrics", metrics_view, name="metrics"),
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("feeds/", include("feeds.urls")),

@@ -21,6 +21,9 @@ C code during its interpreter's last garbage collection until a signal woke it; 
 Now only the worker's main process gets such a signal and stops its children itself (a warm shutdown: the
 running task finishes). They still die with it: Celery sets their parent-death signal to SIGKILL.
 
+Metrics. Every task ends counted by its outcome (``wims_tasks_total``), and a worker or pool child that ends moves
+its counts into its host's archive (foundation/metrics.py), so that they outlive it.
+
 What a row keeps when its task ran into a bound (``limit_exceeded``, ``MemoryLimitExceeded``) is
 foundation/bounds.py's: the services that fail a row ask it too.
 """
@@ -75,10 +78,19 @@ def cap_memory(megabytes: int) -> None:
         log.warning("memory cap of %d MB not set: %s", megabytes, exc)
 
 
+def _metrics():
+    """foundation.metrics, imported once the settings are loaded: this module is imported with the Celery app,
+    which the settings module's own import may import, and the metrics need the settings first."""
+    from foundation import metrics
+
+    return metrics
+
+
 @signals.worker_init.connect
 def _on_worker_init(sender, **kwargs) -> None:
     global _main_pid
     _main_pid = os.getpid()
+    _metrics().retire_dead_processes()
     from celery import concurrency
 
     pool = concurrency.get_implementation(sender.pool_cls).__module__
@@ -159,11 +171,26 @@ _deadlines = _Deadlines()
 
 @signals.task_prerun.connect
 def _on_task_start(sender=None, **kwargs) -> None:
+    _metrics().task_started()
     if _deadlines.enabled and sender is not None:
         _deadlines.start(sender)
 
 
 @signals.task_postrun.connect
-def _on_task_end(**kwargs) -> None:
+def _on_task_end(sender=None, state=None, **kwargs) -> None:
     if _deadlines.enabled:
         _deadlines.end()
+    if sender is not None:
+        _metrics().count_task(sender.name, state or "")
+
+
+# Metrics (foundation/metrics.py): a process's counts outlive it in the host's folder; one that ends cleanly moves
+# them into the archive files, and a starting worker does so for the processes that were killed.
+@signals.worker_process_shutdown.connect
+def _on_pool_child_end(**kwargs) -> None:
+    _metrics().retire_process()
+
+
+@signals.worker_shutdown.connect
+def _on_worker_end(**kwargs) -> None:
+    _metrics().retire_process()

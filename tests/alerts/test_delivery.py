@@ -14,6 +14,7 @@ from alerts import services
 from alerts.models import Delivery, Subscription
 from classifier import services as kb_services
 from classifier.models import Classification
+from tests.metrics import counted
 
 pytestmark = pytest.mark.django_db
 
@@ -34,8 +35,10 @@ def test_an_accept_into_the_folder_sends_an_immediate_alert(reader, editor, tree
     case = suggest(article, tree["measles"])
     assert scan_and_send() == [], "a suggestion is not an alert"
 
+    sent = counted("wims_alert_messages_total", kind="alert", outcome="sent")
     kb_services.accept(case, editor)
     assert scan_and_send() == ["sent 1 by email"]
+    assert counted("wims_alert_messages_total", kind="alert", outcome="sent") == sent + 1
 
     (message,) = mail.outbox
     assert message.to == ["reader@example.org"]
@@ -97,9 +100,13 @@ def test_a_worker_killed_mid_send_leaves_a_visible_failure_never_a_second_messag
     Delivery.objects.update(
         state=Delivery.State.SENDING, claim="dead", lease_until=timezone.now() - datetime.timedelta(seconds=1)
     )
+    failed = counted("wims_alert_messages_total", kind="alert", outcome="failed")
     assert services.scan() == []
     row = Delivery.objects.get()
     assert row.state == Delivery.State.FAILED and "worker stopped while sending" in row.error
+    assert counted("wims_alert_messages_total", kind="alert", outcome="failed") == failed + 1
+    services.scan()
+    assert counted("wims_alert_messages_total", kind="alert", outcome="failed") == failed + 1, "counted once"
     assert services.send(sub.pk) == "nothing due" and not mail.outbox
     # the subscriber decides to have it again
     assert services.retry_failed(sub) == 1
@@ -121,7 +128,9 @@ def test_a_daily_digest_at_eight_in_berlin_holds_the_days_articles(reader, edito
     assert set(Delivery.objects.values_list("due_at", flat=True)) == {sub.next_digest_at}
 
     eight = sub.next_digest_at + datetime.timedelta(seconds=5)
+    digests = counted("wims_alert_messages_total", kind="digest", outcome="sent")
     assert scan_and_send(now=eight) == ["sent 2 by email"]
+    assert counted("wims_alert_messages_total", kind="digest", outcome="sent") == digests + 1, "one message"
     (digest,) = mail.outbox
     assert digest.subject == "[WIMS] Daily digest: 2 new articles in Health"
     assert "First story" in digest.body and "Second story" in digest.body
@@ -174,14 +183,17 @@ def test_a_refused_smtp_connection_is_retried_then_recorded_as_failed(
     settings.WIMS_ALERT_MAX_ATTEMPTS = 2
     sub = subscribe(reader, tree["health"])
     kb_services.accept(suggest(make_article(), tree["health"]), editor)
+    retried, failed = (counted("wims_alert_messages_total", kind="alert", outcome=o) for o in ("retry", "failed"))
     (result,) = scan_and_send()
     assert result.startswith("will retry (1 attempts): could not send the e-mail")
+    assert counted("wims_alert_messages_total", kind="alert", outcome="retry") == retried + 1
     row = Delivery.objects.get()
     assert row.state == Delivery.State.PENDING and "Connection refused" in row.error
     assert row.due_at > timezone.now() + datetime.timedelta(seconds=50), "backs off"
     assert scan_and_send() == [], "not before its time"
     (result,) = scan_and_send(now=row.due_at + datetime.timedelta(seconds=1))
     assert result.startswith("failed after 2 attempts")
+    assert counted("wims_alert_messages_total", kind="alert", outcome="failed") == failed + 1
     row.refresh_from_db()
     assert row.state == Delivery.State.FAILED and row.attempts == 2 and "Connection refused" in row.error
     assert services.send(sub.pk, now=row.due_at + datetime.timedelta(hours=1)) == "nothing due"

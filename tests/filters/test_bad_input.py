@@ -198,3 +198,26 @@ def test_a_page_that_runs_past_the_memory_cap_is_a_memory_error_not_a_parse_erro
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert done.stdout.strip() == "MemoryError", done.stdout + done.stderr
+
+
+def test_every_refusal_says_why_in_one_word_of_a_fixed_set():
+    """The reason is a metric's label (wims_extraction_refusals_total): a fixed set, whichever parser refused."""
+    from filters.limits import MAX_BYTES, REASONS
+
+    text = b"<p>" + b"Text of the article. " * 40 + b"</p>"
+    pages = {
+        "too_large": b"<html>" + b" " * (MAX_BYTES + 1),
+        "too_many_tags": b"<b>" * 1_000_001,
+        "too_many_attributes": b"<div " + b" ".join(b"a%d=1" % i for i in range(2500)) + b">" + text,
+        "too_deep": b"<html><body>" + b"<div>" * 5000 + text,
+        "not_html": b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj",
+    }
+    for reason, page in pages.items():
+        for profile in ("default", "thesis"):
+            with pytest.raises(ExtractionError) as refused:
+                extract(page, profile=profile)
+            assert refused.value.reason == reason, (reason, profile, str(refused.value))
+    assert set(pages) | {"unparsable"} == set(REASONS)
+    with pytest.raises(ExtractionError) as refused:
+        extract("plain words")
+    assert refused.value.reason == "not_html"
