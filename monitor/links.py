@@ -94,6 +94,8 @@ _MAIN_NAMES = re.compile(r"(?<![a-z])(?:main|content|story|stories|article|headl
 _NAV_ROLES = frozenset({"navigation", "banner", "menu", "menubar"})
 # a token naming a part of one item (a card, an entry), not a region of the page
 _ITEM_PART = re.compile(r"^(?:entry|card|story|article|post|item|teaser|tile|promo|block|media|headline)[-_]", re.I)
+# elements that are never a list of links themselves: the page, its main content
+_NOT_LISTS = frozenset({"html", "body", "main", "article"})
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 #: a headline: at least this many words of anchor text (a card's headline; a menu's entries have one to three)
 HEADLINE_WORDS = 4
@@ -101,6 +103,8 @@ HEADLINE_WORDS = 4
 LIST_LINKS = 5
 LIST_LINK_SHARE = 0.8
 LIST_SHORT_WORDS = 3
+#: how many of the nearest ancestors of a link may be its list (a table cell, a font, a paragraph between)
+LIST_LEVELS = 3
 
 
 @dataclass(frozen=True)
@@ -160,7 +164,7 @@ def _in_short_link_list(anchor: html.HtmlElement, cache: dict[html.HtmlElement, 
     its three nearest ancestors holds LIST_LINKS or more links, their words nearly all of its words and their
     texts short (a median of at most LIST_SHORT_WORDS words). A list of headlines is not one."""
     for level, ancestor in enumerate(anchor.iterancestors()):
-        if level >= 3:
+        if level >= LIST_LEVELS or ancestor.tag in _NOT_LISTS:
             return False
         found = cache.get(ancestor)
         if found is None:
