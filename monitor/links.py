@@ -45,19 +45,21 @@ __all__ = [
 
 
 class Position(StrEnum):
-    """Where a link sits on the page, in order of strength as evidence of an article (see :func:`best`)."""
+    """Where a link sits on the page, in the order :func:`best` takes them: evidence of an article first, then
+    evidence of none, then no evidence."""
 
     STORY = "story"  # its text is a headline: a card of a story list, a list of headlines
     CONTENT = "content"  # inside the page's main content
-    PAGE = "page"  # nowhere telling: no evidence either way
     ASIDE = "aside"  # in an aside or a sidebar (related links, promotions)
     NAVIGATION = "navigation"  # in a menu, the header, a list of short links
     FOOTER = "footer"  # in the footer, a legal or share box
+    IMAGE = "image"  # an image with no words, outside the main content (a logo, a banner, a button)
+    PAGE = "page"  # nowhere telling: no evidence either way (so the weakest: any other position wins over it)
 
 
 #: positions that are not evidence of an article: a link only ever found there is no candidate on an
 #: articles-only site
-NOT_CANDIDATE = frozenset({Position.ASIDE, Position.NAVIGATION, Position.FOOTER})
+NOT_CANDIDATE = frozenset({Position.ASIDE, Position.NAVIGATION, Position.FOOTER, Position.IMAGE})
 _ORDER = {p: i for i, p in enumerate(Position)}
 
 #: what a position says, for a reason shown to the administrator
@@ -68,11 +70,13 @@ WHERE = {
     Position.ASIDE: "only in an aside or sidebar",
     Position.NAVIGATION: "only in the page's navigation",
     Position.FOOTER: "only in the page's footer",
+    Position.IMAGE: "only as an image without words, outside the main content",
 }
 
 
 def best(a: Position | None, b: Position | None) -> Position | None:
-    """The stronger of two positions of one link (a story beats the menu that links to it too)."""
+    """The stronger of two positions of one link: a story beats the menu that links to it too, and a menu beats
+    a place that says nothing (the same section links again in a bare bar at the page's foot)."""
     if a is None or b is None:
         return a or b
     return a if _ORDER[a] <= _ORDER[b] else b
@@ -193,7 +197,9 @@ def _position(anchor: html.HtmlElement, region: _Region, text: str, lists: dict[
         return Position.ASIDE
     if _in_short_link_list(anchor, lists):
         return Position.NAVIGATION
-    return Position.CONTENT if region.main else Position.PAGE
+    if region.main:
+        return Position.CONTENT
+    return Position.PAGE if words else Position.IMAGE
 
 
 def anchor_positions(anchors: Iterable[html.HtmlElement]) -> list[tuple[html.HtmlElement, Position]]:

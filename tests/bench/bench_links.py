@@ -22,8 +22,10 @@ of the dataset's article pages, or has the article address shape of its site in 
 from the dataset's own article addresses (all years: these are labels, not tuning) and, for the home pages, from
 their story links (CNN: a dated path; Yahoo: a story id ``-123456789.html``; Wired: a dated path or ``/story/``).
 Everything else of the site is not an article (section fronts, tags, authors, services, galleries, video pages,
-files). The labels are an address rule, so they miss odd article addresses and take a few non-articles of
-article shape (BBC's ``/hi/help/3281849.stm``): read the figures as a comparison of rules on the same labels.
+files), and so are pages of article shape whose address says they are none (:data:`NOT_ARTICLES`: help, legal and
+service pages, print and e-mail versions, advertisements, list landings; added after reading the first tuning run's
+refused "articles", which were these). The labels are an address rule, so they miss odd article addresses and
+take a few non-articles of article shape: read the figures as a comparison of rules on the same labels.
 
 Rules, each on a site of *Only articles* without patterns:
 
@@ -83,6 +85,13 @@ ARTICLE_SHAPES = {
     "wired.com": r"/(?:19|20)\d\d/\d\d/[\w-]+/?$|/story/[\w-]+/?$",
 }
 _SHAPES = {domain: re.compile(shape) for domain, shape in ARTICLE_SHAPES.items()}
+#: pages of article shape that are none, by their address: help, legal and service pages, print and e-mail
+#: versions, advertisements' click-throughs, section fronts and list landings that the shapes above also match
+NOT_ARTICLES = re.compile(
+    r"/help/|/services?/|privacy|terms|/ads?/|RealMedia|placead|sectionfront|[,/](?:print|email)[,./]|/pagetools/"
+    r"|/lists/|land\.html$",
+    re.I,
+)
 _TOOLBAR = re.compile(rb"<!-- BEGIN WAYBACK TOOLBAR INSERT -->.*?<!-- END WAYBACK TOOLBAR INSERT -->", re.S)
 _ARCHIVED = re.compile(rb"""((?:href|src)\s*=\s*["']?)(?:https?://web\.archive\.org)?/web/\d+[a-z_]*/""", re.I)
 _WAYBACK_URL = re.compile(rb'wbCurrentUrl = "([^"]+)"')
@@ -99,6 +108,8 @@ class Page:
     links: list[str]
     positions: dict[str, Position]
     held: bool
+    #: its address is known (archived or canonical), not the dataset's site standing in for it
+    addressed: bool = True
 
 
 def unarchived(data: bytes) -> tuple[bytes, str | None]:
@@ -110,11 +121,11 @@ def unarchived(data: bytes) -> tuple[bytes, str | None]:
 
 def read_page(ident: str, data: bytes, url: str | None, fallback: str, group: str, held: bool) -> Page:
     if url is None:
-        url = page_metadata(data, fallback)[0] or fallback
-    url = canonicalise(url) or fallback
+        url = page_metadata(data, fallback)[0]
+    address = canonicalise(url) if url else None
     positions: dict[str, Position] = {}
-    links = links_from_html(data, url, positions)
-    return Page(ident, url, group, links, positions, held)
+    links = links_from_html(data, address or fallback, positions)
+    return Page(ident, address or fallback, group, links, positions, held, address is not None)
 
 
 def ctf_pages(root: Path = DATASETS, limit: int | None = None) -> list[Page]:
@@ -148,7 +159,7 @@ def is_article(url: str, known: set[str]) -> bool:
     if url in known:
         return True
     shape = _SHAPES.get(registrable_domain(host_of(url)))
-    return bool(shape and shape.search(url))
+    return bool(shape and shape.search(url)) and not NOT_ARTICLES.search(url)
 
 
 def site_links(page: Page) -> list[str]:
@@ -281,7 +292,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     t0 = time.time()
     ctf = ctf_pages(limit=args.limit)
-    known = {p.url for p in ctf}
+    known = {p.url for p in ctf if p.addressed}
     homes = home_pages(args.home_pages)
     lines = [START, "", f"Run: {time.strftime('%Y-%m-%d %H:%M')}, {time.time() - t0:.0f} s to read the pages"]
     lines[-1] += (f", **subsample --limit {args.limit}**" if args.limit else "") + "; home pages: "

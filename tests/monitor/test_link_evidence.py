@@ -166,3 +166,18 @@ def test_registrable_domains_come_from_the_public_suffix_list_offline():
     assert not sibling_host("http://other.co.uk/", "http://news.bbc.co.uk/")  # a public suffix is no site
     assert not sibling_host("http://alice.blogspot.com/", "http://bob.blogspot.com/")  # a private suffix neither
     assert not sibling_host("http://127.0.0.2/", "http://127.0.0.1/")
+
+
+def test_the_demo_home_pages_yield_their_articles_and_no_navigation_with_positions():
+    from demo.articles import articles_for_site
+    from demo.sites import article_url, get_site, render_home_page
+
+    base = "http://127.0.0.1:9"
+    for key in ("healthwatch", "courier", "wellbeing"):
+        positions: dict[str, Position] = {}
+        links = links_from_html(render_home_page(key, base_url=base), base + "/", positions)
+        articles = {article_url(get_site(key), a, base) for a in articles_for_site(key)}
+        taken = select_candidates(links, LinkRules(base + "/", articles_only=True), positions)
+        assert [u for u in links if u in articles] == [u for u in taken if u in articles], key
+        # the staff notes (robots-disallowed, under /private/) are the one other page, as without positions
+        assert {u for u in taken if u not in articles} <= {base + "/private/staff-notes.html"}, key
