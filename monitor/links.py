@@ -98,8 +98,10 @@ _MAIN_NAMES = re.compile(r"(?<![a-z])(?:main|content|story|stories|article|headl
 _NAV_ROLES = frozenset({"navigation", "banner", "menu", "menubar"})
 # a token naming a part of one item (a card, an entry), not a region of the page
 _ITEM_PART = re.compile(r"^(?:entry|card|story|article|post|item|teaser|tile|promo|block|media|headline)[-_]", re.I)
+# the page itself: never a region, whatever its id or class says
+_PAGE_TAGS = frozenset({"html", "body"})
 # elements that are never a list of links themselves: the page, its main content
-_NOT_LISTS = frozenset({"html", "body", "main", "article"})
+_NOT_LISTS = _PAGE_TAGS | {"main", "article"}
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 #: a headline: at least this many words of anchor text (a card's headline; a menu's entries have one to three)
 HEADLINE_WORDS = 4
@@ -144,6 +146,9 @@ def _region(anchor: html.HtmlElement, cache: dict[html.HtmlElement, _Region]) ->
         chain.append(ancestor)
     for ancestor in reversed(chain):  # from the top down, each element's region is its parent's and its own
         tag = ancestor.tag if isinstance(ancestor.tag, str) else ""
+        if tag in _PAGE_TAGS:  # their names describe the whole page (a body "site-navigation-variant"), no region
+            cache[ancestor] = above
+            continue
         role = (ancestor.get("role") or "").lower()
         above = _Region(
             nav=above.nav or tag in _NAV_TAGS or role in _NAV_ROLES or _named(_NAV_NAMES, ancestor),

@@ -47,6 +47,12 @@ def test_links_are_read_with_their_position_on_the_page():
     assert p[BASE + "2026/11/27/menu-story/"] is Position.STORY
 
 
+def test_the_page_s_own_names_say_nothing_of_where_a_link_sits():
+    # a site whose <body> names its navigation style (found on wired.com's home page: every story was "navigation")
+    page = PAGE.replace("<body>", '<body class="standardnavigation-site-navigation footer-light">')
+    assert positions_of(page) == positions_of(PAGE)
+
+
 def test_without_positions_asked_links_are_read_as_before():
     assert links_from_html(PAGE, BASE) == list(positions_of(PAGE))
 
