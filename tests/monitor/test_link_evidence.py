@@ -187,3 +187,11 @@ def test_the_demo_home_pages_yield_their_articles_and_no_navigation_with_positio
         assert [u for u in links if u in articles] == [u for u in taken if u in articles], key
         # the staff notes (robots-disallowed, under /private/) are the one other page, as without positions
         assert {u for u in taken if u not in articles} <= {base + "/private/staff-notes.html"}, key
+
+
+def test_the_suffix_list_is_the_snapshot_tldextract_ships_never_fetched_nor_cached():
+    from monitor import canonical
+
+    assert canonical._SUFFIXES.suffix_list_urls == ()  # no URL to fetch the list from at run time
+    assert canonical._SUFFIXES.fallback_to_snapshot
+    assert not canonical._SUFFIXES._cache.enabled  # nothing written to a cache folder
