@@ -35,9 +35,11 @@ lint: $(STAMP)
 bench-filters: $(BENCH_STAMP)
 	$(BIN)/python tests/bench/bench_filters.py
 
-## bench-sources: page kind (article or not) on wcxb-dev-kinds and crawl-to-the-future -> docs/benchmarks/sources.md
+## bench-sources: page kind (article or not) on wcxb-dev-kinds and crawl-to-the-future, and the link level on real
+## pages (crawl-to-the-future, newspaper4k's home pages in var/home-pages when there) -> docs/benchmarks/sources.md
 bench-sources: $(BENCH_STAMP)
 	$(BIN)/python tests/bench/bench_sources.py
+	$(BIN)/python tests/bench/bench_links.py
 
 bench-mcrdr: $(BENCH_STAMP)
 	$(BIN)/python tests/bench/bench_mcrdr.py

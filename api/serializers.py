@@ -332,6 +332,7 @@ class SiteSerializer(serializers.ModelSerializer):
             "exclude_patterns",
             "poll_interval",
             "articles_only",
+            "sibling_hosts",
             "allow_private_addresses",
             *Site.HEALTH_FIELDS,
         ]

@@ -89,6 +89,7 @@ class SiteAdmin(admin.ModelAdmin):
                     "exclude_patterns",
                     "poll_interval",
                     "articles_only",
+                    "sibling_hosts",
                     "allow_private_addresses",
                 )
             },

@@ -10,9 +10,12 @@ matter. Percent-escapes are upper-cased; characters that need no escape are not 
 from __future__ import annotations
 
 import posixpath
+from functools import lru_cache
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urljoin, urlsplit, urlunsplit
 
-__all__ = ["canonicalise", "host_of", "same_site", "origin_of", "TRACKING_PARAMS"]
+import tldextract
+
+__all__ = ["canonicalise", "host_of", "same_site", "sibling_host", "registrable_domain", "origin_of", "TRACKING_PARAMS"]
 
 #: Query parameters that only track the reader; they never select different content.
 TRACKING_PARAMS = frozenset(
@@ -47,6 +50,7 @@ TRACKING_PARAMS = frozenset(
         "ref_src",
         "share",
         "spm",
+        "hpt",  # CNN's home-page tracking (hpt=hp_t1): the same story from every slot of the home page
     }
 )
 _TRACKING_PREFIXES = ("utm_", "pk_", "mtm_")
@@ -136,3 +140,27 @@ def same_site(url: str, home_url: str) -> bool:
     """True when ``url`` is on the site's host (a leading "www." does not matter)."""
     host = host_of(url)
     return bool(host) and _bare(host) == _bare(host_of(home_url))
+
+
+#: the public suffix list as tldextract ships it (its bundled snapshot): no fetch of the list at run time
+#: (suffix_list_urls=()), no cache written (cache_dir=None); private suffixes (blogspot.com, github.io) count,
+#: so two blogs on one hosting domain are two sites
+_SUFFIXES = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None, include_psl_private_domains=True)
+
+
+@lru_cache(maxsize=4096)
+def registrable_domain(host: str) -> str:
+    """The host's registrable domain (``yahoo.com`` for ``uk.news.yahoo.com``, ``bbc.co.uk`` for
+    ``news.bbc.co.uk``) by the public suffix list; '' for an IP address or a bare suffix."""
+    parts = _SUFFIXES.extract_str(host)
+    return parts.top_domain_under_public_suffix if parts.suffix and parts.domain else ""
+
+
+def sibling_host(url: str, home_url: str) -> bool:
+    """True when ``url``'s host and the home page's share a registrable domain (``uk.news.yahoo.com`` and
+    ``uk.yahoo.com``): the hosts a site spans when its administrator says so (Site.sibling_hosts)."""
+    host, home = host_of(url), host_of(home_url)
+    if not host or not home:
+        return False
+    domain = registrable_domain(home)
+    return bool(domain) and registrable_domain(host) == domain

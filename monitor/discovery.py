@@ -22,7 +22,8 @@ from lxml import etree, html
 
 from filters.kind import link_kind
 
-from .canonical import canonicalise, same_site
+from .canonical import canonicalise, same_site, sibling_host
+from .links import NOT_CANDIDATE, WHERE, Position, UrlTemplates, anchor_positions, best
 
 __all__ = [
     "links_from_html",
@@ -61,20 +62,31 @@ def _base(root: html.HtmlElement, url: str) -> str:
     return url
 
 
-def links_from_html(page: bytes | str, url: str) -> list[str]:
-    """Absolute canonical URLs of all ``<a href>`` links of a page, in document order, without repeats."""
+def links_from_html(page: bytes | str, url: str, positions: dict[str, Position] | None = None) -> list[str]:
+    """Absolute canonical URLs of all ``<a href>`` links of a page, in document order, without repeats.
+
+    ``positions``, when given, receives where on the page each link sits (:mod:`monitor.links`; a link found
+    more than once, on this page or on another watched page read before, keeps its best position)."""
     root = _parse(page)
     if root is None:
         return []
     base = _base(root, url)
     seen: dict[str, None] = {}
-    for href in root.xpath("//a/@href | //area/@href"):
-        href = href.strip()
+    anchors = root.xpath("//a[@href] | //area[@href]")
+    placed: list[tuple[html.HtmlElement, Position | None]] = []
+    if positions is not None:
+        placed += anchor_positions(anchors)
+    else:
+        placed += ((a, None) for a in anchors)
+    for anchor, position in placed:
+        href = (anchor.get("href") or "").strip()
         if not href or href.startswith(("#", "javascript:", "mailto:", "tel:", "data:")):
             continue
         link = canonicalise(href, base)
         if link:
             seen.setdefault(link, None)
+            if positions is not None:
+                positions[link] = best(positions.get(link), position) or Position.PAGE
     return list(seen)
 
 
@@ -228,40 +240,86 @@ def links_from_feed(feed: bytes | str, url: str, dates: dict[str, datetime] | No
 
 @dataclass
 class LinkRules:
-    """Which links of a site are article candidates."""
+    """Which links of a site are article candidates, and why (:meth:`judge`)."""
 
     home_url: str
     include: list[str] = field(default_factory=list)
     exclude: list[str] = field(default_factory=list)
     #: watched pages (sections, feed): never candidates themselves
     watched: list[str] = field(default_factory=list)
-    #: the site keeps pages that are not articles out (Site.articles_only): without include patterns, a link
-    #: whose address alone says it is no article (filters.kind.link_kind: a home or section front, an about,
-    #: privacy or contact page, a tag's or product's address) is not fetched at all
+    #: the site keeps pages that are not articles out (Site.articles_only): without include patterns, a link is a
+    #: candidate from evidence: its address (filters.kind.link_kind: a home or section front, an about, privacy
+    #: or contact page, a tag's or product's address is none), what the site's pages like it turned out to be
+    #: (``templates``), and where it sits on the page (monitor.links: only in the navigation is none)
     articles_only: bool = False
+    #: the site spans the hosts of its registrable domain (Site.sibling_hosts: uk.news.yahoo.com for uk.yahoo.com)
+    sibling_hosts: bool = False
+    #: the site's URL templates with what their fetched pages were (monitor.links.UrlTemplates)
+    templates: UrlTemplates = field(default_factory=UrlTemplates)
 
     def __post_init__(self) -> None:
         self._include = [re.compile(p) for p in self.include]
         self._exclude = [re.compile(p) for p in self.exclude]
         self._watched = {canonicalise(u) for u in [self.home_url, *self.watched]}
 
-    def accepts(self, url: str) -> bool:
-        if url in self._watched or not same_site(url, self.home_url):
-            return False
+    def accepts(self, url: str, position: Position | None = None) -> bool:
+        return self.judge(url, position)[0]
+
+    def judge(self, url: str, position: Position | None = None) -> tuple[bool, str]:
+        """Whether ``url`` is an article candidate, with the reason in words (the admin's preview shows it).
+
+        ``position``: where the link sits on the page it was found on (None: a feed's or sitemap's link, or not
+        known). The administrator's include and exclude patterns decide where they are written; without include
+        patterns, on a site of articles only, the evidence is read in this order: the address's shape, what
+        the site's pages like it turned out to be, where the link sits."""
+        if url in self._watched:
+            return False, "a watched page"
+        host_reason = self._host(url)
+        if host_reason is None:
+            return False, "on another site"
         path = url.split("?", 1)[0]
         if _ASSET.search(path):
-            return False
-        if self._include and not any(p.search(url) for p in self._include):
-            return False
+            return False, "a file, not a page"
+        if self._include:
+            matched = next((p.pattern for p in self._include if p.search(url)), None)
+            if matched is None:
+                return False, "matches no include pattern"
         if any(p.search(url) for p in self._exclude):
-            return False
-        return not (self.articles_only and not self._include and link_kind(url) is not None)
+            return False, "matches an exclude pattern"
+        if self._include:
+            return True, f"matches the include pattern {matched}"
+        if not self.articles_only:
+            return True, host_reason
+        return self._evidence(url, position)
+
+    def _host(self, url: str) -> str | None:
+        if same_site(url, self.home_url):
+            return "a link of the site"
+        if self.sibling_hosts and sibling_host(url, self.home_url):
+            return "a link of a sibling host"
+        return None
+
+    def _evidence(self, url: str, position: Position | None) -> tuple[bool, str]:
+        shape = link_kind(url)
+        if shape is not None:
+            return False, f"its address: {shape.reason}"
+        learned = self.templates.verdict(url) if self.templates else None
+        if learned is not None:
+            return learned.article, learned.reason
+        if position in NOT_CANDIDATE:
+            return False, WHERE[position]
+        if position is Position.STORY or position is Position.CONTENT:
+            return True, WHERE[position]
+        return True, "its address may be an article's"
 
 
-def select_candidates(links: Iterable[str], rules: LinkRules) -> list[str]:
-    """The links that are article candidates, without repeats, in first-seen order."""
+def select_candidates(
+    links: Iterable[str], rules: LinkRules, positions: dict[str, Position] | None = None
+) -> list[str]:
+    """The links that are article candidates, without repeats, in first-seen order; ``positions``: where each
+    sits on the page it was found on (:func:`links_from_html`; a link missing from it has none known)."""
     seen: dict[str, None] = {}
     for link in links:
-        if link not in seen and rules.accepts(link):
+        if link not in seen and rules.accepts(link, positions.get(link) if positions else None):
             seen[link] = None
     return list(seen)

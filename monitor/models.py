@@ -86,6 +86,12 @@ class Site(models.Model):
         help_text="Keep the pages that are not articles (home, section and service pages, listings, products) out "
         "of the experts' inbox, with the reason, in the admin's list of pages kept out. New sites have it on.",
     )
+    sibling_hosts = models.BooleanField(
+        default=False,
+        help_text="Take articles from every host of the site's registered domain too (for a site at uk.yahoo.com: "
+        "uk.news.yahoo.com, uk.celebrity.yahoo.com), by the public suffix list. robots.txt and the delay between "
+        "requests stay per host.",
+    )
     allow_private_addresses = models.BooleanField(
         default=False,
         help_text="Allow URLs that resolve to loopback, private or link-local addresses "

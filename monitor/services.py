@@ -33,8 +33,9 @@ from foundation import metrics, work
 from foundation.work import Outcome, Rows, unexpected_error
 
 from . import conf, politeness
-from .canonical import host_of, origin_of, same_site
+from .canonical import host_of, origin_of
 from .discovery import LinkRules, links_from_feed, links_from_html, select_candidates
+from .links import Position, UrlTemplates
 from .models import Article, FetchAttempt, Heartbeat, Host, RobotsFile, Site
 from .net import HTML_TYPES, Deferred, FetchError, Response, fetch
 
@@ -244,9 +245,28 @@ def sweep(now=None, limit: int = 2000) -> Outcome:
 # --------------------------------------------------------------------------- polling
 
 
-def _rules(site: Site) -> LinkRules:
+#: the site's latest pages that processing read, whose outcome (an article or not) teaches its URL templates
+TEMPLATE_PAGES = 2000
+
+
+def _rules(site: Site, learned: bool = True) -> LinkRules:
+    """The site's link rules; ``learned``: with its URL templates (one query), on a site of articles only
+    without include patterns (where they are evidence)."""
     watched = list(site.watched_urls) + ([site.feed_url] if site.feed_url else [])
-    return LinkRules(site.home_url, site.include_list, site.exclude_list, watched, articles_only=site.articles_only)
+    templates = UrlTemplates()
+    if learned and site.articles_only and not site.include_list:
+        read = (S.PROCESSED, S.DUPLICATE, S.NOT_ARTICLE)  # duplicates: pages processing judged articles
+        rows = Article.objects.filter(site=site, state__in=read).order_by("-id").values_list("url", "state")
+        templates = UrlTemplates.learn((url, state != S.NOT_ARTICLE) for url, state in rows[:TEMPLATE_PAGES])
+    return LinkRules(
+        site.home_url,
+        site.include_list,
+        site.exclude_list,
+        watched,
+        articles_only=site.articles_only,
+        sibling_hosts=site.sibling_hosts,
+        templates=templates,
+    )
 
 
 #: key of an unfinished poll's progress in Site.validators (never a URL, so it cannot clash with one)
@@ -293,6 +313,7 @@ def _poll(site: Site) -> Outcome:
     Site.objects.filter(pk=site.pk).update(next_poll_at=now + POLL_RUN_LEASE)
     links: list[str] = []
     dates: dict[str, datetime] = {}  # publication dates of the feed's items, by link
+    positions: dict[str, Position] = {}  # where each link of a section page sits (monitor.links)
     errors: list[str] = progress["errors"]
     hook = _hook(site)
     for url, kind in sources:
@@ -308,7 +329,8 @@ def _poll(site: Site) -> Outcome:
         try:
             resp = fetch(url, allow_private=site.allow_private_addresses, before_request=hook, headers=headers)
         except Deferred as exc:  # the host is busy: keep what is done, come back for the rest
-            return _defer_poll(site, progress, validators, select_candidates(links, rules), dates, exc.delay, now)
+            candidates = select_candidates(links, rules, positions)
+            return _defer_poll(site, progress, validators, candidates, dates, exc.delay, now)
         except FetchError as exc:
             errors.append(f"{url}: {exc}")
             _record(
@@ -334,7 +356,7 @@ def _poll(site: Site) -> Outcome:
             found = (
                 links_from_feed(resp.body, resp.url, dates)
                 if kind == FetchAttempt.Kind.FEED
-                else links_from_html(resp.body, resp.url)
+                else links_from_html(resp.body, resp.url, positions)
             )
         except ValueError as exc:
             errors.append(f"{url}: {exc}")
@@ -345,7 +367,7 @@ def _poll(site: Site) -> Outcome:
             for k, v in (("etag", resp.headers.get("etag")), ("last_modified", resp.headers.get("last-modified")))
             if v
         }
-    new_ids = create_pending(site, select_candidates(links, rules), dates)
+    new_ids = create_pending(site, select_candidates(links, rules, positions), dates)
     _finish_poll(site, errors, progress["found"] + len(new_ids), validators, len(sources), progress)
     return Outcome("polled", f"{len(new_ids)} new", [("fetch", pk, 0) for pk in new_ids])
 
@@ -616,9 +638,10 @@ def alias_to_canonical(article: Article, canonical: str | None) -> Article | Non
     Called by processing, which reads the page's metadata when it parses the page.
     """
     site = article.site
-    if not canonical or canonical == article.url or not same_site(canonical, site.home_url):
+    if not canonical or canonical == article.url:
         return None
-    if not _rules(site).accepts(canonical):
+    # the site's rules: its hosts (sibling hosts too, when it spans them), patterns and the address's shape
+    if not _rules(site, learned=False).accepts(canonical):
         return None
     target = _canonical_article(article, canonical)
     Article.objects.filter(pk=article.pk).update(
