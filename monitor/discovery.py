@@ -246,16 +246,27 @@ class LinkRules:
         self._watched = {canonicalise(u) for u in [self.home_url, *self.watched]}
 
     def accepts(self, url: str) -> bool:
-        if url in self._watched or not same_site(url, self.home_url):
-            return False
+        return self.judge(url)[0]
+
+    def judge(self, url: str) -> tuple[bool, str]:
+        """Whether the link is an article candidate, and why (the sources preview shows the reason)."""
+        if url in self._watched:
+            return False, "a watched page or feed itself"
+        if not same_site(url, self.home_url):
+            return False, "on another site"
         path = url.split("?", 1)[0]
         if _ASSET.search(path):
-            return False
+            return False, "a file, not a page (its extension)"
         if self._include and not any(p.search(url) for p in self._include):
-            return False
-        if any(p.search(url) for p in self._exclude):
-            return False
-        return not (self.articles_only and not self._include and link_kind(url) is not None)
+            return False, "matches no include pattern"
+        for pattern in self._exclude:
+            if pattern.search(url):
+                return False, f"matches the exclude pattern {pattern.pattern!r}"
+        if self.articles_only and not self._include:
+            kind = link_kind(url)
+            if kind is not None:
+                return False, f"not an article by its address: {kind.reason}"
+        return True, "matches an include pattern" if self._include else "a page of the site"
 
 
 def select_candidates(links: Iterable[str], rules: LinkRules) -> list[str]:
