@@ -97,3 +97,21 @@ def auto_learn_pages() -> int:
     template text from one story's text. Only sites without a learned profile are learned automatically.
     """
     return settings.WIMS_AUTO_LEARN_PAGES
+
+
+def sitemap_max_age_days() -> float:
+    """A poll takes a sitemap's entries dated (news:publication_date, else lastmod) within this many days, and
+    skips the child sitemaps of an index not changed since (lastmod): a site's sitemaps list its whole archive."""
+    return settings.WIMS_SITEMAP_MAX_AGE_DAYS
+
+
+def sitemap_max_links() -> int:
+    """The newest entries a poll takes from one sitemap source (an index and its children): the first poll of a
+    large site queues at most this many fetches from it; undated entries only from a sitemap this small."""
+    return settings.WIMS_SITEMAP_MAX_LINKS
+
+
+def sources_find_seconds() -> float:
+    """The time finding a site's sources may take (each request waits for the host's politeness delay): the
+    sources left are proposed without their preview."""
+    return settings.WIMS_SOURCES_FIND_SECONDS

@@ -22,7 +22,7 @@ import re
 import zlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Literal
 from urllib.parse import urlsplit
 
@@ -47,6 +47,7 @@ __all__ = [
     "SitemapWalk",
     "Fetch",
     "walk",
+    "recent_entries",
     "Section",
     "prominent_sections",
 ]
@@ -528,6 +529,7 @@ def walk(
     limits: SitemapLimits | None = None,
     *,
     now: datetime | None = None,
+    skip_child: Callable[[SitemapEntry], str | None] | None = None,
 ) -> SitemapWalk:
     """Read sitemaps from ``start`` (one or more), following sitemap indexes breadth first, within bounds.
 
@@ -537,7 +539,8 @@ def walk(
     (``max_total_entries``), and per file those of :func:`parse_sitemap`. A sitemap already read (a loop,
     an index listing itself) is not read again, one on another site (``www.`` aside) is not fetched; both
     are listed in :attr:`SitemapWalk.skipped`. ``fetch`` raising :class:`SourceError` records an error and
-    the walk goes on; other exceptions are the caller's (the walk does not hide a bug).
+    the walk goes on; other exceptions are the caller's (the walk does not hide a bug). ``skip_child``: the
+    reason not to read an index's child sitemap (e.g. its lastmod is older than what a poll looks for), or None.
     """
     limits = limits or SitemapLimits()
     starts = [start] if isinstance(start, str | SitemapCandidate) else list(start)
@@ -592,7 +595,7 @@ def walk(
         sitemap.found = why
         result.sitemaps.append(sitemap)
         total_entries += len(sitemap.entries)
-        _queue_children(sitemap, depth, limits, seen, queue, result)
+        _queue_children(sitemap, depth, limits, seen, queue, result, skip_child)
     return result
 
 
@@ -603,10 +606,14 @@ def _queue_children(
     seen: set[str],
     queue: list[tuple[str, int, str]],
     result: SitemapWalk,
+    skip_child: Callable[[SitemapEntry], str | None] | None = None,
 ) -> None:
     """Queue the child sitemaps of ``index`` that the walk may read; list the others in ``result.skipped``."""
     for child in index.children:
-        if child.url in seen:
+        skip = skip_child(child) if skip_child is not None else None
+        if skip:
+            result.skipped.append((child.url, skip))
+        elif child.url in seen:
             result.skipped.append((child.url, f"already read (a loop: listed again by {index.url})"))
         elif not same_site(child.url, index.url):
             result.skipped.append((child.url, f"on another site than the index {index.url}"))
@@ -615,6 +622,44 @@ def _queue_children(
         else:
             seen.add(child.url)
             queue.append((child.url, depth + 1, f"listed in the sitemap index {index.url}"))
+
+
+def recent_entries(
+    entries: Sequence[SitemapEntry], *, now: datetime, max_age: timedelta, max_links: int
+) -> tuple[list[SitemapEntry], dict[str, str]]:
+    """The entries of a sitemap that a poll takes for article candidates, newest first, and why each other is left.
+
+    A sitemap may list every page a site ever had (50,000 per file): a poll takes the entries dated (Google
+    News publication date, else lastmod) within ``max_age`` of ``now``, the ``max_links`` newest of them.
+    Undated entries are taken only from a small sitemap (``max_links`` entries at most in all): in a large one
+    their age is unknown, and taking them all would queue the site's whole archive.
+    """
+    oldest = now - max_age
+    left: dict[str, str] = {}
+    recent: list[SitemapEntry] = []
+    undated: list[SitemapEntry] = []
+    for entry in entries:
+        when = entry.when
+        if when is None:
+            undated.append(entry)
+        elif when < oldest:
+            left[entry.url] = f"dated {when.date().isoformat()}: older than {_age(max_age)}"
+        else:
+            recent.append(entry)
+    recent.sort(key=lambda e: e.when or now, reverse=True)
+    if len(entries) <= max_links:
+        recent += undated
+    else:
+        for entry in undated:
+            left[entry.url] = f"no date, in a sitemap of more than {max_links:,} entries"
+    for entry in recent[max_links:]:
+        left[entry.url] = f"beyond the {max_links:,} newest entries"
+    return recent[:max_links], left
+
+
+def _age(age: timedelta) -> str:
+    days = age.total_seconds() / 86400
+    return f"{days:g} day{'' if days == 1 else 's'}" if days >= 1 else f"{age.total_seconds() / 3600:g} hours"
 
 
 # ------------------------------------------------------------------------------------------------- sections
