@@ -14,6 +14,7 @@ delay, the site's address rule, the fetch log), and stores what comes back.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from datetime import datetime, timedelta
 from .discovery import LinkRules, links_from_feed, links_from_html
 from .net import FetchError, Response
 from .sources import (
+    Sitemap,
     SitemapEntry,
     SitemapLimits,
     SitemapWalk,
@@ -33,7 +35,7 @@ from .sources import (
     walk,
 )
 
-__all__ = ["Get", "LinkVerdict", "Found", "Proposal", "find", "SitemapRead", "read_sitemap", "POLL_LIMITS"]
+__all__ = ["Get", "LinkVerdict", "Found", "Proposal", "find", "SitemapRead", "read_sitemap", "read_feed", "POLL_LIMITS"]
 
 MiB = 1024 * 1024
 
@@ -157,7 +159,7 @@ def _find_sitemaps(
         if time.monotonic() > deadline:
             proposal.notes.append(f"{candidate.url}: not looked at (the time budget was spent)")
             continue
-        result = walk(candidate, _plain(get), FIND_LIMITS, now=now)
+        result = walk(candidate, _plain(get), FIND_LIMITS, now=now, skip_child=_stale(now - max_age))
         if not result.sitemaps:
             error = "; ".join(message for _, message in result.errors) or "nothing read"
             if named:  # named in robots.txt, so worth showing; a usual address that is not there is not news
@@ -179,7 +181,7 @@ def _walk_summary(result: SitemapWalk) -> str:
     if len(result.sitemaps) > 1:
         parts.append(f"{len(result.sitemaps) - 1} listed sitemap(s) read for this preview")
     if result.skipped:
-        parts.append(f"{len(result.skipped)} not read for the preview (bounds)")
+        parts.append(f"{len(result.skipped)} not read: " + "; ".join(f"{u}: {why}" for u, why in result.skipped[:3]))
     if result.errors:
         parts.append("unreadable: " + "; ".join(f"{url}: {message}" for url, message in result.errors[:3]))
     return "; ".join(parts)
@@ -217,7 +219,7 @@ def _preview(item: Found, get: Get, rules: LinkRules) -> None:
     """Read a feed or section page and judge its links; an unreadable one is not ticked, with the reason."""
     try:
         resp = get(item.url, {}, 0)
-        links = links_from_feed(resp.body, resp.url) if item.kind == "feed" else links_from_html(resp.body, resp.url)
+        links = read_feed(resp.body, resp.url) if item.kind == "feed" else links_from_html(resp.body, resp.url)
     except (FetchError, ValueError) as exc:
         item.error, item.keep = str(exc), False
         return
@@ -278,19 +280,48 @@ def read_sitemap(
         fresh[target] = response_validators(resp)
         return resp.body
 
-    def stale(child: SitemapEntry) -> str | None:
-        if child.lastmod is not None and child.lastmod < oldest:
-            return f"not changed since {child.lastmod.date().isoformat()} (lastmod)"
-        return None
-
-    result = walk(url, fetch, limits, now=now, skip_child=stale)
-    read.errors = [f"{where}: {message}" for where, message in result.errors if where not in read.not_modified]
+    result = walk(url, fetch, limits, now=now, skip_child=_stale(oldest))
+    errors = [(where, message) for where, message in result.errors if where not in read.not_modified]
+    # a file cut at a bound before its first entry (a gzip or whitespace bomb): nothing of it can be read
+    errors += [
+        (s.url, f"nothing read: {'; '.join(s.truncated)}")
+        for s in result.sitemaps
+        if s.truncated and not s.entries and not s.children
+    ]
+    read.errors = [message if where == url else f"{where}: {message}" for where, message in errors]
     read.validators = {s.url: fresh[s.url] for s in result.sitemaps if s.kind == "urlset" and fresh.get(s.url)}
     accepted = [entry for entry in result.entries() if rules.accepts(entry.url)]
     taken, _ = recent_entries(accepted, now=now, max_age=max_age, max_links=max_links)
     read.links = [entry.url for entry in taken]
     read.dates = {entry.url: entry.when for entry in taken if entry.when is not None}
     return read
+
+
+def _empty_and_cut(sitemap: Sitemap) -> bool:
+    return bool(sitemap.truncated) and not sitemap.entries and not sitemap.children
+
+
+def _stale(oldest: datetime) -> Callable[[SitemapEntry], str | None]:
+    """Why an index's child sitemap is not read: its lastmod is older than what a poll takes (None: read it)."""
+
+    def stale(child: SitemapEntry) -> str | None:
+        if child.lastmod is not None and child.lastmod < oldest:
+            return f"not changed since {child.lastmod.date().isoformat()} (lastmod)"
+        return None
+
+    return stale
+
+
+#: an internal DTD subset declaring entities: no feed needs one, and a parser that expands them is a bomb's fuse
+_ENTITY_DECLARATION = re.compile(rb"<!ENTITY", re.IGNORECASE)
+
+
+def read_feed(body: bytes, url: str, dates: dict[str, datetime] | None = None) -> list[str]:
+    """A feed's article links (monitor.discovery.links_from_feed), but a feed declaring XML entities is refused
+    (ValueError): feedparser's lenient parser would read its unexpanded references as links."""
+    if _ENTITY_DECLARATION.search(body, 0, 64 * 1024):
+        raise ValueError("refused: the feed declares XML entities (<!ENTITY>), which no feed needs")
+    return links_from_feed(body, url, dates)
 
 
 def conditional_headers(saved: dict[str, str] | None) -> dict[str, str]:

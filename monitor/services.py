@@ -35,8 +35,8 @@ from foundation.work import Outcome, Rows, unexpected_error
 
 from . import conf
 from .canonical import origin_of, same_site
-from .discovery import LinkRules, links_from_feed, links_from_html, select_candidates
-from .finding import Proposal, conditional_headers, find, read_sitemap, response_validators
+from .discovery import LinkRules, links_from_html, select_candidates
+from .finding import Proposal, conditional_headers, find, read_feed, read_sitemap, response_validators
 from .models import Article, FetchAttempt, Heartbeat, Site, Source
 from .net import HTML_TYPES, Deferred, FetchError, Response, fetch
 
@@ -192,7 +192,7 @@ def _poll(site: Site) -> Outcome:
         _record(site, kind, url, "ok", started=started, status=resp.status, nbytes=len(resp.body))
         try:
             found = (
-                links_from_feed(resp.body, resp.url, dates)
+                read_feed(resp.body, resp.url, dates)
                 if kind == FetchAttempt.Kind.FEED
                 else links_from_html(resp.body, resp.url)
             )
@@ -240,7 +240,7 @@ def _poll_sitemap(
     for link, when in read.dates.items():
         dates.setdefault(link, when)
     validators.update(read.validators)
-    return [f"{url}: " + "; ".join(read.errors)] if read.errors else []
+    return [f"{url}: " + " ".join("; ".join(read.errors).split())] if read.errors else []
 
 
 # --------------------------------------------------------------------------- sources found
@@ -284,14 +284,15 @@ def _find_at_first_poll(site: Site) -> None:
 
 
 def keep_found(site: Site, proposal: Proposal, chosen: set[str] | None = None) -> list[Source]:
-    """Store the sources proposed for the site: those in ``chosen`` (the administrator's ticks; None: those
-    proposed ticked) active, the others inactive, with the reason each was found. A source already stored keeps
-    its row and takes the new choice. The site stops waiting for its sources (Site.find_sources) and is polled
-    at the next dispatch."""
+    """Store the sources proposed for the site: those in ``chosen`` (the administrator's ticks) active, the others
+    inactive, with the reason each was found. ``chosen`` None (nobody chose: a first poll, the API): a new source
+    is active when proposed ticked, one already stored keeps its active flag. The site stops waiting for its
+    sources (Site.find_sources) and is polled at the next dispatch."""
     kept = []
+    stored = dict(site.sources.values_list("url", "active"))
     with transaction.atomic():
         for found in proposal.sources:
-            active = found.keep if chosen is None else found.url in chosen
+            active = stored.get(found.url, found.keep) if chosen is None else found.url in chosen
             source = Source(site=site, url=found.url, kind=found.kind, found=found.reason[:2000], active=active)
             try:
                 source.clean()
