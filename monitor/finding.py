@@ -9,14 +9,14 @@ delay, the site's address rule, the fetch log), and stores what comes back.
   of them WIMS takes for article candidates, with the reason for each.
 - :func:`read_sitemap`: a poll's reading of one sitemap source: the index tree walked under
   :data:`POLL_LIMITS`, each urlset asked for with conditional GET, the recent entries taken
-  (:func:`monitor.sources.recent_entries`).
+  (:func:`recent_entries`).
 """
 
 from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -30,12 +30,22 @@ from .sources import (
     SourceError,
     announced_feeds,
     prominent_sections,
-    recent_entries,
     sitemap_candidates,
     walk,
 )
 
-__all__ = ["Get", "LinkVerdict", "Found", "Proposal", "find", "SitemapRead", "read_sitemap", "read_feed", "POLL_LIMITS"]
+__all__ = [
+    "Get",
+    "LinkVerdict",
+    "Found",
+    "Proposal",
+    "find",
+    "SitemapRead",
+    "read_sitemap",
+    "read_feed",
+    "recent_entries",
+    "POLL_LIMITS",
+]
 
 MiB = 1024 * 1024
 
@@ -232,6 +242,44 @@ def _preview(item: Found, get: Get, rules: LinkRules) -> None:
 # ----------------------------------------------------------------------------------------------------- polling
 
 
+def recent_entries(
+    entries: Sequence[SitemapEntry], *, now: datetime, max_age: timedelta, max_links: int
+) -> tuple[list[SitemapEntry], dict[str, str]]:
+    """The entries of a sitemap that a poll takes for article candidates, newest first, and why each other is left.
+
+    A sitemap may list every page a site ever had (50,000 per file): a poll takes the entries dated (Google
+    News publication date, else lastmod) within ``max_age`` of ``now``, the ``max_links`` newest of them.
+    Undated entries are taken only from a small sitemap (``max_links`` entries at most in all): in a large one
+    their age is unknown, and taking them all would queue the site's whole archive.
+    """
+    oldest = now - max_age
+    left: dict[str, str] = {}
+    recent: list[SitemapEntry] = []
+    undated: list[SitemapEntry] = []
+    for entry in entries:
+        when = entry.when
+        if when is None:
+            undated.append(entry)
+        elif when < oldest:
+            left[entry.url] = f"dated {when.date().isoformat()}: older than {_age(max_age)}"
+        else:
+            recent.append(entry)
+    recent.sort(key=lambda e: e.when or now, reverse=True)
+    if len(entries) <= max_links:
+        recent += undated
+    else:
+        for entry in undated:
+            left[entry.url] = f"no date, in a sitemap of more than {max_links:,} entries"
+    for entry in recent[max_links:]:
+        left[entry.url] = f"beyond the {max_links:,} newest entries"
+    return recent[:max_links], left
+
+
+def _age(age: timedelta) -> str:
+    days = age.total_seconds() / 86400
+    return f"{days:g} day{'' if days == 1 else 's'}" if days >= 1 else f"{age.total_seconds() / 3600:g} hours"
+
+
 @dataclass
 class SitemapRead:
     """What a poll read of one sitemap source."""
@@ -263,7 +311,7 @@ def read_sitemap(
 ) -> SitemapRead:
     """Read one sitemap source for a poll: walk its index tree (child sitemaps whose lastmod is older than
     ``max_age`` are not read), each file asked for with its stored ``validators`` (conditional GET), and take the
-    recent entries :class:`LinkRules` accepts (:func:`monitor.sources.recent_entries`), with their dates.
+    recent entries :class:`LinkRules` accepts (:func:`recent_entries`), with their dates.
     Unreadable files are listed in ``errors``; net.Deferred from ``get`` goes through to the caller."""
     read = SitemapRead()
     fresh: dict[str, dict[str, str]] = {}

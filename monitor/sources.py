@@ -22,7 +22,7 @@ import re
 import zlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Literal
 from urllib.parse import urlsplit
 
@@ -47,7 +47,6 @@ __all__ = [
     "SitemapWalk",
     "Fetch",
     "walk",
-    "recent_entries",
     "Section",
     "prominent_sections",
 ]
@@ -622,44 +621,6 @@ def _queue_children(
         else:
             seen.add(child.url)
             queue.append((child.url, depth + 1, f"listed in the sitemap index {index.url}"))
-
-
-def recent_entries(
-    entries: Sequence[SitemapEntry], *, now: datetime, max_age: timedelta, max_links: int
-) -> tuple[list[SitemapEntry], dict[str, str]]:
-    """The entries of a sitemap that a poll takes for article candidates, newest first, and why each other is left.
-
-    A sitemap may list every page a site ever had (50,000 per file): a poll takes the entries dated (Google
-    News publication date, else lastmod) within ``max_age`` of ``now``, the ``max_links`` newest of them.
-    Undated entries are taken only from a small sitemap (``max_links`` entries at most in all): in a large one
-    their age is unknown, and taking them all would queue the site's whole archive.
-    """
-    oldest = now - max_age
-    left: dict[str, str] = {}
-    recent: list[SitemapEntry] = []
-    undated: list[SitemapEntry] = []
-    for entry in entries:
-        when = entry.when
-        if when is None:
-            undated.append(entry)
-        elif when < oldest:
-            left[entry.url] = f"dated {when.date().isoformat()}: older than {_age(max_age)}"
-        else:
-            recent.append(entry)
-    recent.sort(key=lambda e: e.when or now, reverse=True)
-    if len(entries) <= max_links:
-        recent += undated
-    else:
-        for entry in undated:
-            left[entry.url] = f"no date, in a sitemap of more than {max_links:,} entries"
-    for entry in recent[max_links:]:
-        left[entry.url] = f"beyond the {max_links:,} newest entries"
-    return recent[:max_links], left
-
-
-def _age(age: timedelta) -> str:
-    days = age.total_seconds() / 86400
-    return f"{days:g} day{'' if days == 1 else 's'}" if days >= 1 else f"{age.total_seconds() / 3600:g} hours"
 
 
 # ------------------------------------------------------------------------------------------------- sections

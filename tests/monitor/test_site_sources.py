@@ -20,9 +20,9 @@ from django.utils import timezone
 from foundation import roles
 from monitor import services
 from monitor.discovery import LinkRules
-from monitor.finding import read_sitemap
+from monitor.finding import read_sitemap, recent_entries
 from monitor.models import Article, FetchAttempt, Site, Source
-from monitor.sources import SitemapLimits
+from monitor.sources import SitemapEntry, SitemapLimits
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -293,6 +293,17 @@ def test_a_large_sitemap_gives_only_its_recent_entries_newest_first(web, fast_en
     services.poll_site(site.pk)
     urls = set(Article.objects.filter(site=site).values_list("url", flat=True))
     assert urls == {web.base + f"/2026/11/recent-{n}.html" for n in range(20)}, "the 20 newest, nothing older"
+
+
+def test_recent_entries_take_the_undated_entries_of_a_small_sitemap_only():
+    now = timezone.now()
+    small = [SitemapEntry(f"https://x.example/p{n}") for n in range(3)]
+    taken, left = recent_entries(small, now=now, max_age=timedelta(days=2), max_links=5)
+    assert [e.url for e in taken] == [e.url for e in small] and left == {}
+    dated = [SitemapEntry(f"https://x.example/d{n}", lastmod=now - timedelta(hours=n)) for n in range(4)]
+    taken, left = recent_entries(dated + small, now=now, max_age=timedelta(days=2), max_links=5)
+    assert [e.url for e in taken] == [e.url for e in dated]
+    assert left == {e.url: "no date, in a sitemap of more than 5 entries" for e in small}
 
 
 def test_a_sitemap_index_is_read_within_its_bounds(web, fast_env):
