@@ -136,9 +136,13 @@ def find(
     sitemaps = _find_sitemaps(robots_txt, home.url, get, rules, now, max_age, max_links, deadline, proposal)
     sections = prominent_sections(home.body, home.url, limit=MAX_SECTIONS)
     for section in sections:
-        # the home page and feeds already list what sections list: a section is ticked only when nothing else is
+        # the home page and feeds already list what sections list: a section is ticked only when nothing else is,
+        # and not when its address may be an article's (the link rules would fetch it as one)
+        reason = f"linked from the home page: {section.reason}"
         keep = not feeds and not any(s.keep for s in sitemaps)
-        proposal.sources.append(Found(section.url, "section", f"linked from the home page: {section.reason}", keep))
+        if rules.accepts(section.url):
+            keep, reason = False, reason + "; its address may be an article's"
+        proposal.sources.append(Found(section.url, "section", reason, keep))
     for found in proposal.sources:
         if found.kind == "sitemap" or not read:
             continue

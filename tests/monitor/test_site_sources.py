@@ -20,8 +20,9 @@ from django.utils import timezone
 from foundation import roles
 from monitor import services
 from monitor.discovery import LinkRules
-from monitor.finding import read_sitemap, recent_entries
+from monitor.finding import find, read_sitemap, recent_entries
 from monitor.models import Article, FetchAttempt, Site, Source
+from monitor.net import FetchError, Response
 from monitor.sources import SitemapEntry, SitemapLimits
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -208,6 +209,33 @@ def test_link_rules_say_why_a_link_is_refused():
     taken, reason = only.judge("https://news.example/world/")
     assert not taken and reason.startswith("not an article by its address: ")
     assert only.accepts("https://news.example/2026/11/a-story.html")
+
+
+def test_a_section_whose_address_may_be_an_articles_is_proposed_unticked():
+    """Found on the demo's Wellbeing Times in the live stack: its articles' addresses (/mind/a-long-slug/) look like
+    sections' to prominent_sections; the link rules would fetch them as articles, so they are not ticked."""
+    nav = "".join(
+        f'<li><a href="{path}">{text}</a></li>'
+        for path, text in [("/body/", "Body"), ("/family/", "Family"), ("/mind/winter-blues-light-therapy/", "Winter")]
+    )
+    pages = {"https://well.example/": f"<html><body><nav><ul>{nav}</ul></nav></body></html>".encode()}
+
+    def get(url, headers, cap):
+        if url not in pages:
+            raise FetchError("HTTP 404", transient=False, status=404, url=url)
+        return Response(url, 200, {"content-type": "text/html"}, pages[url])
+
+    rules = LinkRules("https://well.example/", articles_only=True)
+    args = {"robots_txt": None, "now": timezone.now(), "max_age": timedelta(days=2), "max_links": 100}
+    proposal = find("https://well.example/", get, rules, read=False, **args)
+    keep = {found.url: found.keep for found in proposal.sources}
+    assert keep == {
+        "https://well.example/body/": True,
+        "https://well.example/family/": True,
+        "https://well.example/mind/winter-blues-light-therapy/": False,
+    }
+    assert proposal.sources[-1].reason.endswith("its address may be an article's")
+    assert len(proposal.notes) == 4 and all(note.startswith("no sitemap at ") for note in proposal.notes)
 
 
 # ------------------------------------------------------------------------------------------------------- polling
