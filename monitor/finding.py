@@ -49,9 +49,9 @@ __all__ = [
 
 MiB = 1024 * 1024
 
-#: get(url, request headers, max bytes) -> the response (a 304 has an empty body); raises net.FetchError, and
-#: net.Deferred when a poll should come back later
-Get = Callable[[str, dict[str, str], int], Response]
+#: get(url, request headers, max bytes, kind of source for the fetch log) -> the response (a 304 has an empty
+#: body); raises net.FetchError, and net.Deferred when a poll should come back later
+Get = Callable[[str, dict[str, str], int, str], Response]
 
 #: a poll's bounds on one sitemap source: an index and its children, 10 files, 10 MiB each, 30 MiB in all
 POLL_LIMITS = SitemapLimits(
@@ -126,7 +126,7 @@ def find(
     deadline = time.monotonic() + budget
     proposal = Proposal(home_url)
     try:
-        home = get(home_url, {}, 0)
+        home = get(home_url, {}, 0, "section")
     except FetchError as exc:
         proposal.notes.append(f"the home page could not be read: {exc}")
         return proposal
@@ -206,7 +206,7 @@ def _plain(get: Get) -> Callable[[str, int], bytes]:
 
     def fetch(url: str, cap: int) -> bytes:
         try:
-            return get(url, {}, cap).body
+            return get(url, {}, cap, "sitemap").body
         except FetchError as exc:
             raise SourceError(str(exc)) from None
 
@@ -232,7 +232,7 @@ def _judge_entries(
 def _preview(item: Found, get: Get, rules: LinkRules) -> None:
     """Read a feed or section page and judge its links; an unreadable one is not ticked, with the reason."""
     try:
-        resp = get(item.url, {}, 0)
+        resp = get(item.url, {}, 0, item.kind)
         links = read_feed(resp.body, resp.url) if item.kind == "feed" else links_from_html(resp.body, resp.url)
     except (FetchError, ValueError) as exc:
         item.error, item.keep = str(exc), False
@@ -323,7 +323,7 @@ def read_sitemap(
 
     def fetch(target: str, cap: int) -> bytes:
         try:
-            resp = get(target, conditional_headers(validators.get(target)), cap)
+            resp = get(target, conditional_headers(validators.get(target)), cap, "sitemap")
         except FetchError as exc:
             raise SourceError(str(exc)) from None
         if resp.status == 304:

@@ -115,7 +115,8 @@ PROGRESS_KEY = "#poll"
 
 
 def poll_site(site_id: int) -> Outcome:
-    """Read the site's section pages and feed, store each never-seen article URL, enqueue its fetch.
+    """Read the site's sources (Site.polled_sources: section pages, feeds, sitemaps), store each never-seen article
+    URL, enqueue its fetch. A site just registered (Site.find_sources) gets its sources found first.
 
     An unexpected error (a bug, or input nobody foresaw) ends the poll as a failure in the site's health,
     with its message, instead of leaving the health empty.
@@ -223,7 +224,7 @@ def _poll_sitemap(
         read = read_sitemap(
             url,
             validators,
-            _getter(site, FetchAttempt.Kind.SITEMAP, first_may_defer=True),
+            _getter(site, first_may_defer=True),
             rules,
             now=timezone.now(),
             max_age=timedelta(days=conf.sitemap_max_age_days()),
@@ -259,7 +260,7 @@ def find_sources(site: Site, *, read: bool = True) -> Proposal:
         robots_txt = None
     return find(
         site.home_url,
-        _getter(site, FetchAttempt.Kind.SECTION, finding=True),
+        _getter(site, finding=True),
         _rules(site),
         robots_txt=robots_txt,
         now=timezone.now(),

@@ -220,7 +220,7 @@ def test_a_section_whose_address_may_be_an_articles_is_proposed_unticked():
     )
     pages = {"https://well.example/": f"<html><body><nav><ul>{nav}</ul></nav></body></html>".encode()}
 
-    def get(url, headers, cap):
+    def get(url, headers, cap, kind):
         if url not in pages:
             raise FetchError("HTTP 404", transient=False, status=404, url=url)
         return Response(url, 200, {"content-type": "text/html"}, pages[url])
@@ -276,6 +276,9 @@ def test_a_new_site_gets_its_sources_at_its_first_poll_and_yields_their_articles
     assert web.asked("/world/") == [], "an inactive source is not polled (nor read at the first poll)"
     kinds = set(FetchAttempt.objects.filter(site=site).values_list("kind", flat=True))
     assert {"robots", "section", "feed", "sitemap"} <= kinds
+    assert not FetchAttempt.objects.filter(site=site, kind="section", url__endswith=".xml").exists()
+    # looking at the usual addresses is no failure: the site is not "degraded" by it
+    assert not FetchAttempt.objects.filter(site=site, outcome="failed").exists()
 
 
 def test_feeds_and_sitemaps_are_polled_with_conditional_get(web, fast_env):
@@ -345,7 +348,7 @@ def test_a_sitemap_index_is_read_within_its_bounds(web, fast_env):
     for n in range(12):
         web.routes[f"/child-{n}.xml"] = ("application/xml", urlset(base, [(f"/2026/11/story-{n}.html", now)]), {})
     site = new_site(web, find_sources=False)
-    get = services._getter(site, FetchAttempt.Kind.SITEMAP)
+    get = services._getter(site)
     rules = LinkRules(site.home_url)
     limits = SitemapLimits(max_depth=1, max_sitemaps=6, max_total_bytes=10 * 1024 * 1024)
     args = {"now": now, "max_age": timedelta(days=2), "max_links": 100}
