@@ -217,13 +217,14 @@ def _poll_sitemap(
     site: Site, url: str, validators: dict, rules: LinkRules, links: list[str], dates: dict[str, datetime]
 ) -> list[str]:
     """Read one sitemap source (monitor.finding.read_sitemap): its links and dates added to ``links`` and
-    ``dates``, its urlsets' validators to ``validators``; the errors returned, one line for the source. Only the
+    ``dates``, its urlsets' validators to ``validators[url]["files"]``; the errors returned, one line for the source. Only the
     first request may be deferred (net.Deferred): the next files of the walk wait their turn, as a deferral would
     start the walk again."""
+    saved = (validators.get(url) or {}).get("files") or {}
     try:
         read = read_sitemap(
             url,
-            validators,
+            saved,
             _getter(site, first_may_defer=True),
             rules,
             now=timezone.now(),
@@ -240,7 +241,8 @@ def _poll_sitemap(
     links += read.links
     for link, when in read.dates.items():
         dates.setdefault(link, when)
-    validators.update(read.validators)
+    # the validators of the files read, under the source's own key: those of files no longer listed go with it
+    validators[url] = {"files": {**{u: saved[u] for u in read.not_modified if u in saved}, **read.validators}}
     return [f"{url}: " + " ".join("; ".join(read.errors).split())] if read.errors else []
 
 

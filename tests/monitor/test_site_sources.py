@@ -299,6 +299,9 @@ def test_feeds_and_sitemaps_are_polled_with_conditional_get(web, fast_env):
     assert Article.objects.filter(site=site).count() == first
     outcomes = FetchAttempt.objects.filter(site=site, kind="sitemap", outcome="not_modified").count()
     assert outcomes == 2
+    # a sitemap source keeps its files' validators under its own key: those of files no longer listed go with it
+    assert set(site.validators) == {web.base + p for p in ("/", "/feed.xml", "/news-sitemap.xml", "/sitemap-index.xml")}
+    assert set(site.validators[web.base + "/sitemap-index.xml"]["files"]) == {web.base + "/sitemap-recent.xml"}
     # a new story in the news sitemap: read again in full, only the new story is new
     base, now = web.base, timezone.now()
     web.routes["/news-sitemap.xml"] = (
