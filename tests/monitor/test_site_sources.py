@@ -9,6 +9,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import threading
+import time
 from datetime import datetime, timedelta
 from email.utils import format_datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -558,3 +559,32 @@ def test_a_source_of_a_site_on_private_addresses_stays_on_its_host(web):
     with pytest.raises(ValidationError):
         Source(site=site, url="http://10.0.0.1/feed.xml", kind="feed").clean()
     Source(site=site, url=web.base + "/feed.xml", kind="feed").clean()
+
+
+def test_a_busy_host_defers_a_sitemap_source_before_its_first_file_only(web, tunables):
+    """A poll never sleeps for its host's first turn (it stores its progress and comes back), but within a sitemap's
+    walk the next files wait their turn: a deferral would start the walk again, and a tree of sitemaps behind a
+    busy host would never be read to its end."""
+    delay = 0.5
+    tunables(WIMS_POLITENESS_DELAY=str(delay), WIMS_POLITENESS_MAX_WAIT="0.05")
+    now = timezone.now()
+    base = web.base
+    web.routes["/"] = ("text/html", b'<a href="/2026/11/home-story.html">A story</a>', {})
+    web.routes["/index.xml"] = ("application/xml", sitemap_index(base, [("/a.xml", now), ("/b.xml", now)]), {})
+    for name in ("a", "b"):
+        web.routes[f"/{name}.xml"] = ("application/xml", urlset(base, [(f"/2026/11/{name}-story.html", now)]), {})
+    site = new_site(web, find_sources=False)
+    Source.objects.create(site=site, url=base + "/index.xml", kind="sitemap")
+    outcomes = []
+    for _ in range(6):
+        outcome = services.poll_site(site.pk)
+        outcomes.append(outcome.result)
+        if outcome.result != "deferred":
+            break
+        time.sleep(outcome.enqueue[-1][2])
+    assert outcomes[-1] == "polled" and "deferred" in outcomes, outcomes
+    assert sitemaps_asked(web) == ["/index.xml", "/a.xml", "/b.xml"], "each file read once"
+    urls = set(Article.objects.filter(site=site).values_list("url", flat=True))
+    assert urls == {base + "/2026/11/home-story.html", base + "/2026/11/a-story.html", base + "/2026/11/b-story.html"}
+    site.refresh_from_db()
+    assert site.last_error == ""
