@@ -217,9 +217,9 @@ def _poll_sitemap(
     site: Site, url: str, validators: dict, rules: LinkRules, links: list[str], dates: dict[str, datetime]
 ) -> list[str]:
     """Read one sitemap source (monitor.finding.read_sitemap): its links and dates added to ``links`` and
-    ``dates``, its urlsets' validators to ``validators[url]["files"]``; the errors returned, one line for the source. Only the
-    first request may be deferred (net.Deferred): the next files of the walk wait their turn, as a deferral would
-    start the walk again."""
+    ``dates``, its urlsets' validators to ``validators[url]["files"]``; the errors returned, one line for the
+    source. Only the first request may be deferred (net.Deferred): the next files of the walk wait their turn, as
+    a deferral would start the walk again."""
     saved = (validators.get(url) or {}).get("files") or {}
     try:
         read = read_sitemap(
