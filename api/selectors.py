@@ -95,4 +95,4 @@ def saved_searches(owner) -> QuerySet[SavedSearch]:
 
 
 def sites() -> QuerySet[Site]:
-    return Site.objects.all()
+    return Site.objects.prefetch_related("sources")

@@ -15,7 +15,7 @@ from classifier import selectors as workspace
 from classifier.models import Classification, Folder, Rule
 from feeds.saved_searches import saved_search_feed_url
 from feeds.syndication import folder_feed_url
-from monitor.models import Article, Site, check_site_change
+from monitor.models import Article, Site, Source, check_site_change
 from search.models import SavedSearch
 from search.query import QuerySyntaxError, parse
 
@@ -313,6 +313,13 @@ class SavedSearchSerializer(serializers.ModelSerializer):
 
 
 # --------------------------------------------------------------------------- sites
+class SourceSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Source
+        fields = ["url", "kind", "found", "active", "created_at"]
+        read_only_fields = fields
+
+
 class SiteSerializer(serializers.ModelSerializer):
     """A site as the admin's form edits it: the model's validators (URLs, regular expressions, the polling
     interval's minimum, unique name and home page) plus the admin's rule (monitor.models.check_site_change) that
@@ -334,11 +341,16 @@ class SiteSerializer(serializers.ModelSerializer):
             "articles_only",
             "sibling_hosts",
             "allow_private_addresses",
+            "sources",
+            "find_sources",
             *Site.HEALTH_FIELDS,
         ]
-        read_only_fields = Site.HEALTH_FIELDS
+        read_only_fields = (*Site.HEALTH_FIELDS, "find_sources")
         # as the admin's form: a site registered by its home page sends only its articles on to the experts
         extra_kwargs = {"articles_only": {"default": True}}
+
+    #: found by WIMS at the site's first poll (or with POST …/find-sources/), with the reason for each
+    sources = SourceSerializer(many=True, read_only=True)
 
     def _unique_url(self, field: str, value: str) -> str:
         value = canonical_url(value)

@@ -45,5 +45,15 @@ def save_site(site: Site, changed: set[str]) -> Site:
     site.feed_url = canonical_url(site.feed_url)
     if site.pk is None or WATCHED_FIELDS & changed:
         site.next_poll_at = None
+    if site.pk is None:  # registered by its home page: its feeds, sitemaps and sections are found at its first poll
+        site.find_sources = True
     site.save()
+    return site
+
+
+def find_sources_again(site: Site) -> Site:
+    """Ask for the site's sources to be found again at its next poll, which is due now: new ones are kept as
+    proposed (monitor.services.keep_found), those already stored keep their active flag."""
+    Site.objects.filter(pk=site.pk).update(find_sources=True, next_poll_at=None)
+    site.refresh_from_db()
     return site

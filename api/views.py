@@ -217,6 +217,16 @@ class SiteViewSet(
             setattr(site, name, value)
         api_services.save_site(site, changed)
 
+    @extend_schema(
+        summary="Find the site's sources again (feeds, sitemaps, section pages), at its next poll, due now",
+        request=None,
+        responses=s.SiteSerializer,
+    )
+    @action(detail=True, methods=["post"], url_path="find-sources")
+    def find_sources(self, request: Request, pk=None) -> Response:
+        site = api_services.find_sources_again(get_object_or_404(self.get_queryset(), pk=pk))
+        return Response(s.SiteSerializer(site, context=self.get_serializer_context()).data)
+
     @extend_schema(summary="Deactivate a site", request=None, responses=s.SiteSerializer)
     @action(detail=True, methods=["post"])
     def deactivate(self, request: Request, pk=None) -> Response:

@@ -13,9 +13,13 @@ from datetime import timedelta
 
 from django import forms
 from django.contrib import admin, messages
-from django.core.exceptions import ValidationError
+from django.core import signing
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path
 from django.utils import timezone
 from django.utils.html import format_html
 
@@ -24,8 +28,12 @@ from foundation.work import QUARANTINED, enqueue
 
 from . import services
 from .canonical import canonicalise
-from .models import Article, FetchAttempt, Host, RobotsFile, Site, check_site_change
+from .finding import Found, Proposal
+from .models import Article, FetchAttempt, Host, RobotsFile, Site, Source, check_site_change
 from .tasks import poll_site
+
+#: the sources proposed travel signed in the preview's form: what is saved is what WIMS found (or a stale preview)
+_PROPOSAL_SALT = "monitor.site.sources"
 
 
 class SiteForm(forms.ModelForm):
@@ -42,6 +50,16 @@ class SiteForm(forms.ModelForm):
             for name, errors in exc.error_dict.items():
                 self.add_error(name if name in self.fields else None, errors)
         return data
+
+
+class SourceInline(admin.TabularInline):
+    """The sources WIMS found for the site (or an administrator added): untick *active* to stop polling one."""
+
+    model = Source
+    extra = 0
+    fields = ("url", "kind", "active", "found", "created_at")
+    readonly_fields = ("found", "created_at")
+    verbose_name_plural = "Sources (found by WIMS with “Find sources”, or added by hand)"
 
 
 @admin.register(Site)
@@ -63,9 +81,11 @@ class SiteAdmin(admin.ModelAdmin):
     )
     list_filter = ("active", "allow_private_addresses")
     search_fields = ("name", "home_url")
-    actions = ["poll_now"]
+    actions = ["poll_now", "find_sources"]
     readonly_fields = Site.HEALTH_FIELDS
     form = SiteForm
+    inlines = [SourceInline]
+    change_form_template = "admin/monitor/site/change_form.html"
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         kwargs["form"] = type("SiteForm", (self.form,), {"editor": request.user})
@@ -96,6 +116,10 @@ class SiteAdmin(admin.ModelAdmin):
         ),
         ("Health", {"fields": Site.HEALTH_FIELDS}),
     )
+
+    def get_inlines(self, request, obj):
+        # a site being registered has no sources yet: they are proposed once it is saved (sources_view)
+        return super().get_inlines(request, obj) if obj is not None else []
 
     def get_changeform_initial_data(self, request):
         # a site registered by its home page yields links to everything: only its articles go on to the experts
@@ -170,7 +194,63 @@ class SiteAdmin(admin.ModelAdmin):
             obj.feed_url = canonicalise(obj.feed_url) or obj.feed_url
         if not change or {"section_urls", "feed_url", "include_patterns", "exclude_patterns"} & set(form.changed_data):
             obj.next_poll_at = None
+        if not change:  # registered: its sources are proposed next (the preview), else found at its first poll
+            obj.find_sources = True
         super().save_model(request, obj, form, change)
+
+    def response_add(self, request, obj, post_url_continue=None):
+        if "_continue" in request.POST or "_addanother" in request.POST or "_popup" in request.POST:
+            return super().response_add(request, obj, post_url_continue)
+        self.message_user(request, f"{obj} registered. WIMS proposes its sources below: tick those to keep.")
+        return redirect("admin:monitor_site_sources", obj.pk)
+
+    def get_urls(self):
+        view = self.admin_site.admin_view(self.sources_view)
+        return [path("<int:site_id>/sources/", view, name="monitor_site_sources"), *super().get_urls()]
+
+    @admin.action(description="Find sources (with a preview)")
+    def find_sources(self, request, queryset):
+        if queryset.count() != 1:
+            self.message_user(request, "Choose exactly one site to find its sources.", messages.ERROR)
+            return None
+        return redirect("admin:monitor_site_sources", queryset.get().pk)
+
+    def sources_view(self, request, site_id: int):
+        """Find the site's sources and show, before anything is saved, what each would yield; keep those ticked."""
+        site = get_object_or_404(Site, pk=site_id)
+        if not self.has_change_permission(request, site):
+            raise PermissionDenied
+        if request.method == "POST":
+            try:
+                proposal = signing.loads(request.POST.get("proposal", ""), salt=_PROPOSAL_SALT, max_age=3600)
+            except signing.BadSignature:
+                self.message_user(
+                    request, "The preview was too old or altered: find the sources again.", messages.ERROR
+                )
+                return redirect("admin:monitor_site_sources", site.pk)
+            chosen = Proposal(site.home_url, [Found(url, kind, reason) for url, kind, reason in proposal])
+            kept = services.keep_found(site, chosen, set(request.POST.getlist("keep")))
+            active = sum(source.active for source in kept)
+            self.message_user(
+                request, f"{site}: {active} source(s) kept, polled from the next dispatch.", messages.SUCCESS
+            )
+            return redirect("admin:monitor_site_change", site.pk)
+        proposal = services.find_sources(site)
+        stored = dict(site.sources.values_list("url", "active"))
+        for item in proposal.sources:
+            if item.url in stored:  # found before: the administrator's choice stands
+                item.keep = stored[item.url]
+        signed = signing.dumps([(f.url, f.kind, f.reason) for f in proposal.sources], salt=_PROPOSAL_SALT)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Sources of {site}",
+            "site_obj": site,
+            "proposal": proposal,
+            "signed": signed,
+            "polled": site.polled_sources(),
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/monitor/site/sources.html", context)
 
     @admin.action(description="Poll now")
     def poll_now(self, request, queryset):

@@ -107,3 +107,21 @@ def keep_raw_pages_days() -> int:
 def keep_fetch_log_days() -> int:
     """Days a fetch log row is kept (0: forever)."""
     return settings.WIMS_KEEP_FETCH_LOG_DAYS
+
+
+def sitemap_max_age_days() -> float:
+    """A poll takes a sitemap's entries dated (news:publication_date, else lastmod) within this many days, and
+    skips the child sitemaps of an index not changed since (lastmod): a site's sitemaps list its whole archive."""
+    return settings.WIMS_SITEMAP_MAX_AGE_DAYS
+
+
+def sitemap_max_links() -> int:
+    """The newest entries a poll takes from one sitemap source (an index and its children): the first poll of a
+    large site queues at most this many fetches from it; undated entries only from a sitemap this small."""
+    return settings.WIMS_SITEMAP_MAX_LINKS
+
+
+def sources_find_seconds() -> float:
+    """The time finding a site's sources may take (each request waits for the host's politeness delay): the
+    sources left are proposed without their preview."""
+    return settings.WIMS_SOURCES_FIND_SECONDS

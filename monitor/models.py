@@ -19,7 +19,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
-from .canonical import canonicalise
+from .canonical import canonicalise, same_site
 
 
 def _lines(text: str) -> list[str]:
@@ -65,9 +65,16 @@ class Site(models.Model):
     section_urls = models.TextField(
         blank=True,
         validators=[validate_url_lines],
-        help_text="Section pages that list articles, one URL per line. Empty: the home page.",
+        help_text="Section pages that list articles, one URL per line, typed in by hand. Empty: the home page. "
+        "The sources WIMS found (feeds, sitemaps, section pages) are listed under “Sources”.",
     )
-    feed_url = models.URLField(max_length=500, blank=True, help_text="Optional RSS or Atom feed.")
+    feed_url = models.URLField(max_length=500, blank=True, help_text="Optional RSS or Atom feed, typed in by hand.")
+    find_sources = models.BooleanField(
+        default=False,
+        editable=False,
+        help_text="WIMS looks for the site's feeds, sitemaps and section pages at its next poll and keeps those it "
+        "proposes (set when a site is registered; cleared once looked for, or once an administrator chose).",
+    )
     include_patterns = models.TextField(
         blank=True,
         validators=[validate_patterns],
@@ -119,6 +126,17 @@ class Site(models.Model):
     def watched_urls(self) -> list[str]:
         return _lines(self.section_urls) or [self.home_url]
 
+    def polled_sources(self) -> list[tuple[str, str]]:
+        """(url, kind) of every source a poll reads, without repeats: the section pages (else the home page) and
+        feed typed in by hand, then the active sources found (Source); kind is a FetchAttempt.Kind value."""
+        sources: dict[str, str] = {url: "section" for url in self.watched_urls}
+        if self.feed_url:
+            sources.setdefault(self.feed_url, "feed")
+        if self.pk is not None:
+            for url, kind in self.sources.filter(active=True).values_list("url", "kind"):
+                sources.setdefault(url, kind)
+        return list(sources.items())
+
     @property
     def include_list(self) -> list[str]:
         return _lines(self.include_patterns)
@@ -160,6 +178,43 @@ def check_site_change(site: Site | None, values: Mapping[str, Any], user) -> Non
                 )
     if errors:
         raise ValidationError(errors)
+
+
+class Source(models.Model):
+    """A page WebMon reads for article links besides the ones typed in on the site: a feed, a sitemap (Google
+    News, regular, or an index of sitemaps) or a section page, found by WIMS (monitor/finding.py) with the reason
+    it was proposed, or added by hand. Only active sources are polled."""
+
+    class Kind(models.TextChoices):
+        FEED = "feed", "feed (RSS, Atom, JSON Feed)"
+        SITEMAP = "sitemap", "sitemap"
+        SECTION = "section", "section page"
+
+    site = models.ForeignKey(Site, on_delete=models.CASCADE, related_name="sources")
+    url = models.URLField(max_length=2000)
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    found = models.TextField(blank=True, help_text="Why WIMS proposed it (empty: added by hand).")
+    active = models.BooleanField(default=True, help_text="Polled. Untick to keep it listed but not read.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["site", "kind", "url"]
+        constraints = [models.UniqueConstraint(fields=["site", "url"], name="unique_source_url_per_site")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.url}"
+
+    def clean(self) -> None:
+        self.url = canonicalise(self.url) or self.url
+        if not self.url.startswith(("http://", "https://")):
+            raise ValidationError({"url": f"{self.url!r} is not an http(s) URL"})
+        site = getattr(self, "site", None)
+        # the allowance of private addresses was given for the site's own host: a source elsewhere would open
+        # whatever it names on the local network to whoever may edit the site's sources
+        if site is not None and site.allow_private_addresses and not same_site(self.url, site.home_url):
+            raise ValidationError(
+                {"url": "This site may reach private addresses: its sources must be on its own host."}
+            )
 
 
 class Article(models.Model):
@@ -304,6 +359,7 @@ class FetchAttempt(models.Model):
         ROBOTS = "robots", "robots.txt"
         SECTION = "section", "section page"
         FEED = "feed", "feed"
+        SITEMAP = "sitemap", "sitemap"
         ARTICLE = "article", "article"
 
     class Outcome(models.TextChoices):

@@ -23,25 +23,30 @@ import random
 import time
 from datetime import datetime, timedelta
 
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
-from protego import Protego
 
-from foundation import metrics, work
+from foundation import work
+from foundation.bounds import limit_exceeded
 from foundation.work import Outcome, Rows, unexpected_error
 
-from . import conf, politeness
-from .canonical import host_of, origin_of
-from .discovery import LinkRules, links_from_feed, links_from_html, select_candidates
+from . import conf
+from .canonical import origin_of
+from .discovery import LinkRules, links_from_html, select_candidates
+from .finding import Proposal, conditional_headers, find, read_feed, read_sitemap, response_validators
 from .links import Position, UrlTemplates
-from .models import Article, FetchAttempt, Heartbeat, Host, RobotsFile, Site
+from .models import Article, FetchAttempt, Heartbeat, Site, Source
 from .net import HTML_TYPES, Deferred, FetchError, Response, fetch
+
+# the polite requests (robots.txt, the host's turn, the fetch log): monitor/polite.py; robots_allows and the
+# cache of robots.txt rows are named here too, where callers and tests have always found them
+from .polite import _getter, _hook, _push_back_host, _record, _robots, _robots_rows, robots_allows  # noqa: F401
 
 log = logging.getLogger(__name__)
 
-ROBOTS_AGENT = "WIMS"
 S = Article.State
 
 
@@ -51,155 +56,6 @@ def backoff(attempt: int, retry_after: float | None = None) -> float:
         return retry_after + random.uniform(0, max(0.5, 0.1 * retry_after))
     base = conf.retry_base() * 2 ** max(0, attempt - 1)
     return min(conf.retry_max_delay(), base * random.uniform(0.5, 1.5))
-
-
-def _record(
-    site: Site,
-    kind: str,
-    url: str,
-    outcome: str,
-    *,
-    article: Article | None = None,
-    attempt: int = 1,
-    started: float,
-    status: int | None = None,
-    nbytes: int = 0,
-    error: str = "",
-) -> None:
-    duration = time.monotonic() - started
-    metrics.FETCHES.labels(kind=kind, outcome=outcome).inc()
-    metrics.FETCH_SECONDS.labels(kind=kind).observe(duration)
-    FetchAttempt.objects.create(
-        site=site,
-        article=article,
-        kind=kind,
-        url=url[:2000],
-        attempt=attempt,
-        started_at=timezone.now() - timedelta(seconds=duration),
-        duration_ms=int(duration * 1000),
-        status=status,
-        bytes=nbytes,
-        outcome=outcome,
-        error=error[:2000],
-    )
-
-
-# --------------------------------------------------------------------------- robots.txt
-
-#: parsed robots.txt by (origin, fetched_at): RFC 9309 rules (wildcards, ``$``, longest match), as Scrapy reads them
-_parsed_robots: dict[tuple[str, float], Protego] = {}
-#: RFC 9309: crawlers must parse at least the first 500 KiB of a robots.txt; a longer one is cut (not refused)
-ROBOTS_MAX_BYTES = 512 * 1024
-#: robots.txt rows this process has read, by origin, used until they expire (saves a query per request)
-_robots_rows: dict[str, RobotsFile] = {}
-
-
-def _robots(site: Site, origin: str) -> RobotsFile:
-    now = timezone.now()
-    cached = _robots_rows.get(origin)
-    if cached is not None and cached.expires_at > now:
-        return cached
-    cached = RobotsFile.objects.filter(origin=origin, expires_at__gt=now).first()
-    if cached is not None:
-        return _remember_robots(cached)
-    url = origin + "/robots.txt"
-    started = time.monotonic()
-    status, body, ttl = None, "", conf.robots_ttl()
-    try:
-        resp = fetch(
-            url,
-            allow_private=site.allow_private_addresses,
-            max_bytes=ROBOTS_MAX_BYTES,
-            truncate=True,
-            before_request=lambda u, redirected: politeness.wait_turn(host_of(u), may_defer=not redirected),
-        )
-        status, body = resp.status, resp.body.decode("utf-8", "replace")
-        if len(resp.body) >= ROBOTS_MAX_BYTES:  # cut at the cap: drop the line the cut went through
-            body = body[: body.rfind("\n") + 1]
-        _record(site, FetchAttempt.Kind.ROBOTS, url, "ok", started=started, status=status, nbytes=len(resp.body))
-    except FetchError as exc:
-        status = exc.status or 0
-        if exc.transient or (exc.status or 0) >= 500 or exc.status is None:
-            ttl = conf.robots_error_ttl()  # unreachable: treat as "disallow all" for a while, then ask again
-        if exc.status is not None and 400 <= exc.status < 500:
-            # RFC 9309 2.3.1.3: "unavailable", everything allowed: the site is fine, so not a failed fetch (a
-            # 404 made every site without a robots.txt "degraded"); a 429 or 408 is asked again sooner
-            outcome, error = ("retry", str(exc)) if exc.transient else ("ok", "")
-        else:
-            outcome, error = "failed", str(exc)
-        _record(
-            site,
-            FetchAttempt.Kind.ROBOTS,
-            url,
-            outcome,
-            started=started,
-            status=exc.status,
-            error=error,
-            nbytes=exc.nbytes,
-        )
-    robots, _ = RobotsFile.objects.update_or_create(
-        origin=origin,
-        defaults={"status": status, "body": body, "fetched_at": now, "expires_at": now + timedelta(seconds=ttl)},
-    )
-    return _remember_robots(robots)
-
-
-def _remember_robots(robots: RobotsFile) -> RobotsFile:
-    if len(_robots_rows) > 5000:
-        _robots_rows.clear()
-    _robots_rows[robots.origin] = robots
-    return robots
-
-
-def robots_allows(site: Site, url: str) -> bool:
-    """robots.txt decision for WIMS's user-agent token; raises a transient FetchError when unreachable."""
-    robots = _robots(site, origin_of(url))
-    if robots.status is None or robots.status == 0 or robots.status >= 500:
-        raise FetchError(
-            f"robots.txt of {origin_of(url)} unreachable (status {robots.status})", transient=True, url=url
-        )
-    if robots.status >= 400:  # no robots.txt (RFC 9309 "unavailable"): everything allowed
-        return True
-    key = (robots.origin, robots.fetched_at.timestamp())
-    parser = _parsed_robots.get(key)
-    if parser is None:
-        parser = Protego.parse(robots.body)
-        if len(_parsed_robots) > 2000:
-            _parsed_robots.clear()
-        _parsed_robots[key] = parser
-    return parser.can_fetch(url, ROBOTS_AGENT)
-
-
-def _hook(site: Site, article: Article | None = None):
-    """before_request for net.fetch: robots.txt, then the shared per-host delay.
-
-    Only the first hop of a fetch may be deferred when the host is busy: a redirect hop waits for its slot
-    (at most the politeness delay per hop, a few hops), because a deferred fetch starts again from its first
-    URL; with a delay longer than WIMS_POLITENESS_MAX_WAIT, as in production, a redirect to the same host
-    would otherwise be deferred on every attempt, for ever. An article fetch deferred holds its slot
-    (``Article.held_slot``, politeness.take_turn); a poll keeps the sources it has read instead.
-    """
-
-    def before(url: str, redirected: bool = False) -> None:
-        if not robots_allows(site, url):
-            raise FetchError("disallowed by robots.txt", transient=False, url=url)
-        if article is None or redirected:
-            politeness.wait_turn(host_of(url), may_defer=not redirected)
-            return
-        slot = politeness.take_turn(host_of(url), article.held_slot)
-        if slot is not None:  # stored with the deferral (_fetch): back a little before it, in take_turn's wait
-            raise Deferred(max(0.1, slot - time.time() - conf.politeness_max_wait() / 2), held_slot=slot)
-        if article.held_slot is not None:
-            Article.objects.filter(pk=article.pk).update(held_slot=None)
-            article.held_slot = None
-
-    return before
-
-
-def _push_back_host(url: str, seconds: float) -> None:
-    """A 429/503 with Retry-After slows down every worker's requests to that host, not only this task's."""
-    until = time.time() + seconds
-    Host.objects.filter(name=host_of(url), next_request_at__lt=until).update(next_request_at=until)
 
 
 # --------------------------------------------------------------------------- dispatch and sweep
@@ -249,10 +105,14 @@ def sweep(now=None, limit: int = 2000) -> Outcome:
 TEMPLATE_PAGES = 2000
 
 
-def _rules(site: Site, learned: bool = True) -> LinkRules:
-    """The site's link rules; ``learned``: with its URL templates (one query), on a site of articles only
-    without include patterns (where they are evidence)."""
-    watched = list(site.watched_urls) + ([site.feed_url] if site.feed_url else [])
+def _rules(site: Site, sources: list[tuple[str, str]] | None = None, learned: bool = True) -> LinkRules:
+    """The site's link rules. ``sources``: the polled sources (Site.polled_sources), never candidates themselves
+    (without them: the section pages and feed typed in on the site). ``learned``: with its URL templates (one
+    query), on a site of articles only without include patterns (where they are evidence)."""
+    if sources is None:
+        watched = list(site.watched_urls) + ([site.feed_url] if site.feed_url else [])
+    else:
+        watched = [url for url, _ in sources]
     templates = UrlTemplates()
     if learned and site.articles_only and not site.include_list:
         read = (S.PROCESSED, S.DUPLICATE, S.NOT_ARTICLE)  # duplicates: pages processing judged articles
@@ -274,7 +134,8 @@ PROGRESS_KEY = "#poll"
 
 
 def poll_site(site_id: int) -> Outcome:
-    """Read the site's section pages and feed, store each never-seen article URL, enqueue its fetch.
+    """Read the site's sources (Site.polled_sources: section pages, feeds, sitemaps), store each never-seen article
+    URL, enqueue its fetch. A site just registered (Site.find_sources) gets its sources found first.
 
     An unexpected error (a bug, or input nobody foresaw) ends the poll as a failure in the site's health,
     with its message, instead of leaving the health empty.
@@ -301,10 +162,10 @@ def poll_site(site_id: int) -> Outcome:
 
 def _poll(site: Site) -> Outcome:
     now = timezone.now()
-    rules = _rules(site)
-    sources = [(u, FetchAttempt.Kind.SECTION) for u in site.watched_urls]
-    if site.feed_url:
-        sources.append((site.feed_url, FetchAttempt.Kind.FEED))
+    if site.find_sources:  # a site just registered: its feeds, sitemaps and sections first (monitor/finding.py)
+        _find_at_first_poll(site)
+    sources = site.polled_sources()
+    rules = _rules(site, sources)
     validators = dict(site.validators or {})
     progress = _progress(validators.pop(PROGRESS_KEY, None), site, now)
     # A lease of this run only (the regular time is in the progress): a poll killed mid-flight is dispatched
@@ -319,14 +180,13 @@ def _poll(site: Site) -> Outcome:
     for url, kind in sources:
         if url in progress["done"]:
             continue
-        saved = validators.get(url, {})
-        headers = {}
-        if saved.get("etag"):
-            headers["If-None-Match"] = saved["etag"]
-        if saved.get("last_modified"):
-            headers["If-Modified-Since"] = saved["last_modified"]
+        headers = conditional_headers(validators.get(url))
         started = time.monotonic()
         try:
+            if kind == FetchAttempt.Kind.SITEMAP:
+                errors += _poll_sitemap(site, url, validators, rules, links, dates)
+                progress["done"].append(url)
+                continue
             resp = fetch(url, allow_private=site.allow_private_addresses, before_request=hook, headers=headers)
         except Deferred as exc:  # the host is busy: keep what is done, come back for the rest
             candidates = select_candidates(links, rules, positions)
@@ -354,22 +214,121 @@ def _poll(site: Site) -> Outcome:
         _record(site, kind, url, "ok", started=started, status=resp.status, nbytes=len(resp.body))
         try:
             found = (
-                links_from_feed(resp.body, resp.url, dates)
+                read_feed(resp.body, resp.url, dates)
                 if kind == FetchAttempt.Kind.FEED
                 else links_from_html(resp.body, resp.url, positions)
             )
         except ValueError as exc:
             errors.append(f"{url}: {exc}")
             continue
+        except Exception as exc:  # a parser on hostile input: this source's error, the other sources still read
+            if limit_exceeded(exc):  # the task's time or memory bound: the whole poll stops (poll_site)
+                raise
+            log.exception("site %s: reading %s failed", site.pk, url)
+            errors.append(f"{url}: {unexpected_error(exc)}")
+            continue
         links += found
-        validators[url] = {
-            k: v
-            for k, v in (("etag", resp.headers.get("etag")), ("last_modified", resp.headers.get("last-modified")))
-            if v
-        }
+        validators[url] = response_validators(resp)
     new_ids = create_pending(site, select_candidates(links, rules, positions), dates)
     _finish_poll(site, errors, progress["found"] + len(new_ids), validators, len(sources), progress)
     return Outcome("polled", f"{len(new_ids)} new", [("fetch", pk, 0) for pk in new_ids])
+
+
+def _poll_sitemap(
+    site: Site, url: str, validators: dict, rules: LinkRules, links: list[str], dates: dict[str, datetime]
+) -> list[str]:
+    """Read one sitemap source (monitor.finding.read_sitemap): its links and dates added to ``links`` and
+    ``dates``, its urlsets' validators to ``validators[url]["files"]``; the errors returned, one line for the
+    source. Only the first request may be deferred (net.Deferred): the next files of the walk wait their turn, as
+    a deferral would start the walk again."""
+    saved = (validators.get(url) or {}).get("files") or {}
+    try:
+        read = read_sitemap(
+            url,
+            saved,
+            _getter(site, first_may_defer=True),
+            rules,
+            now=timezone.now(),
+            max_age=timedelta(days=conf.sitemap_max_age_days()),
+            max_links=conf.sitemap_max_links(),
+        )
+    except Deferred:
+        raise
+    except Exception as exc:  # not a SourceError (the walk records those): hostile input nobody foresaw
+        if limit_exceeded(exc):
+            raise
+        log.exception("site %s: reading the sitemap %s failed", site.pk, url)
+        return [f"{url}: {unexpected_error(exc)}"]
+    links += read.links
+    for link, when in read.dates.items():
+        dates.setdefault(link, when)
+    # the validators of the files read, under the source's own key: those of files no longer listed go with it
+    validators[url] = {"files": {**{u: saved[u] for u in read.not_modified if u in saved}, **read.validators}}
+    return [f"{url}: " + " ".join("; ".join(read.errors).split())] if read.errors else []
+
+
+# --------------------------------------------------------------------------- sources found
+
+
+def find_sources(site: Site, *, read: bool = True) -> Proposal:
+    """Read the site's home page and robots.txt and propose its feeds, sitemaps and section pages (monitor/finding.py),
+    each with the links it yields today and the verdict on each (``read``: feeds and sections read too, for the
+    preview). Bounded: a few requests, each waiting for the host's politeness delay, WIMS_SOURCES_FIND_SECONDS in
+    all. Nothing is stored but the fetch log (see :func:`keep_found`)."""
+    origin = origin_of(site.home_url)
+    try:
+        robots = _robots(site, origin)
+        robots_txt = robots.body if robots.status is not None and 200 <= robots.status < 300 else None
+    except FetchError:
+        robots_txt = None
+    return find(
+        site.home_url,
+        _getter(site, finding=True),
+        _rules(site),
+        robots_txt=robots_txt,
+        now=timezone.now(),
+        max_age=timedelta(days=conf.sitemap_max_age_days()),
+        max_links=conf.sitemap_max_links(),
+        budget=conf.sources_find_seconds(),
+        read=read,
+    )
+
+
+def _find_at_first_poll(site: Site) -> None:
+    """Find the sources of a site just registered and keep those proposed ticked; whatever goes wrong, the site
+    stops waiting for them (an administrator may use *Find sources* again) and its poll goes on."""
+    try:
+        keep_found(site, find_sources(site, read=False))
+    except Exception as exc:
+        if limit_exceeded(exc):
+            raise
+        log.exception("site %s: finding its sources failed", site.pk)
+        Site.objects.filter(pk=site.pk).update(find_sources=False)
+        site.find_sources = False
+
+
+def keep_found(site: Site, proposal: Proposal, chosen: set[str] | None = None) -> list[Source]:
+    """Store the sources proposed for the site: those in ``chosen`` (the administrator's ticks) active, the others
+    inactive, with the reason each was found. ``chosen`` None (nobody chose: a first poll, the API): a new source
+    is active when proposed ticked, one already stored keeps its active flag. The site stops waiting for its
+    sources (Site.find_sources) and is polled at the next dispatch."""
+    kept = []
+    stored = dict(site.sources.values_list("url", "active"))
+    with transaction.atomic():
+        for found in proposal.sources:
+            active = stored.get(found.url, found.keep) if chosen is None else found.url in chosen
+            source = Source(site=site, url=found.url, kind=found.kind, found=found.reason[:2000], active=active)
+            try:
+                source.clean()
+            except ValidationError:  # another host for a site that may reach private addresses: not proposed
+                continue
+            row, _ = Source.objects.update_or_create(
+                site=site, url=source.url, defaults={"kind": found.kind, "found": source.found, "active": active}
+            )
+            kept.append(row)
+        Site.objects.filter(pk=site.pk).update(find_sources=False, next_poll_at=None)
+    site.find_sources = False
+    return kept
 
 
 def _progress(saved: dict | None, site: Site, now) -> dict:
@@ -697,4 +656,6 @@ __all__ = [
     "FETCH_ROWS",
     "PROCESS_ROWS",
     "fetch_again",
+    "find_sources",
+    "keep_found",
 ]

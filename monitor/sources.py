@@ -528,6 +528,7 @@ def walk(
     limits: SitemapLimits | None = None,
     *,
     now: datetime | None = None,
+    skip_child: Callable[[SitemapEntry], str | None] | None = None,
 ) -> SitemapWalk:
     """Read sitemaps from ``start`` (one or more), following sitemap indexes breadth first, within bounds.
 
@@ -537,7 +538,8 @@ def walk(
     (``max_total_entries``), and per file those of :func:`parse_sitemap`. A sitemap already read (a loop,
     an index listing itself) is not read again, one on another site (``www.`` aside) is not fetched; both
     are listed in :attr:`SitemapWalk.skipped`. ``fetch`` raising :class:`SourceError` records an error and
-    the walk goes on; other exceptions are the caller's (the walk does not hide a bug).
+    the walk goes on; other exceptions are the caller's (the walk does not hide a bug). ``skip_child``: the
+    reason not to read an index's child sitemap (e.g. its lastmod is older than what a poll looks for), or None.
     """
     limits = limits or SitemapLimits()
     starts = [start] if isinstance(start, str | SitemapCandidate) else list(start)
@@ -592,7 +594,7 @@ def walk(
         sitemap.found = why
         result.sitemaps.append(sitemap)
         total_entries += len(sitemap.entries)
-        _queue_children(sitemap, depth, limits, seen, queue, result)
+        _queue_children(sitemap, depth, limits, seen, queue, result, skip_child)
     return result
 
 
@@ -603,10 +605,14 @@ def _queue_children(
     seen: set[str],
     queue: list[tuple[str, int, str]],
     result: SitemapWalk,
+    skip_child: Callable[[SitemapEntry], str | None] | None = None,
 ) -> None:
     """Queue the child sitemaps of ``index`` that the walk may read; list the others in ``result.skipped``."""
     for child in index.children:
-        if child.url in seen:
+        skip = skip_child(child) if skip_child is not None else None
+        if skip:
+            result.skipped.append((child.url, skip))
+        elif child.url in seen:
             result.skipped.append((child.url, f"already read (a loop: listed again by {index.url})"))
         elif not same_site(child.url, index.url):
             result.skipped.append((child.url, f"on another site than the index {index.url}"))

@@ -455,6 +455,10 @@ WIMS_MAX_FETCH_ATTEMPTS = int(env_number("WIMS_MAX_FETCH_ATTEMPTS", 6, 1))
 WIMS_MISSING_PAGE_ATTEMPTS = int(env_number("WIMS_MISSING_PAGE_ATTEMPTS", 5, 1))
 WIMS_MISSING_PAGE_DELAY = env_number("WIMS_MISSING_PAGE_DELAY", 15 * 60.0)
 WIMS_MAX_PROCESS_ATTEMPTS = int(env_number("WIMS_MAX_PROCESS_ATTEMPTS", 3, 1))
+# A site's sources (monitor/finding.py): the sitemap entries a poll takes, the time finding them may take.
+WIMS_SITEMAP_MAX_AGE_DAYS = env_number("WIMS_SITEMAP_MAX_AGE_DAYS", 2.0, 0.01)
+WIMS_SITEMAP_MAX_LINKS = env_int("WIMS_SITEMAP_MAX_LINKS", 200, minimum=1)
+WIMS_SOURCES_FIND_SECONDS = env_number("WIMS_SOURCES_FIND_SECONDS", 20.0, 1.0)
 # The claim on an article's fetch or processing, and the dispatcher's sweep of rows left untouched.
 WIMS_LEASE_SECONDS = env_number("WIMS_LEASE_SECONDS", 180.0, 1.0)
 WIMS_SWEEP_GRACE = env_number("WIMS_SWEEP_GRACE", 60.0)

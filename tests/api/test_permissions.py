@@ -53,6 +53,7 @@ def endpoints(kb, site, saved, subscription):
         ("get", "/api/sites/", None, SITE_ADMIN_ONLY),
         ("get", f"/api/sites/{site.pk}/", None, SITE_ADMIN_ONLY),
         ("patch", f"/api/sites/{site.pk}/", {"poll_interval": 900}, SITE_ADMIN_ONLY),
+        ("post", f"/api/sites/{site.pk}/find-sources/", None, SITE_ADMIN_ONLY),
         ("post", f"/api/sites/{site.pk}/deactivate/", None, SITE_ADMIN_ONLY),
         ("post", "/api/sites/", {"name": "S{n}", "home_url": "https://s{n}.example/"}, created(SITE_ADMIN_ONLY)),
     ]

@@ -24,6 +24,9 @@ def _form(site: Site, **changes) -> dict:
         "include_patterns": site.include_patterns,
         "exclude_patterns": site.exclude_patterns,
         "poll_interval": str(site.poll_interval),
+        # the inline of the site's sources (none here): its management form
+        "sources-TOTAL_FORMS": "0",
+        "sources-INITIAL_FORMS": "0",
     }
     data.update(changes)
     return data

@@ -19,12 +19,24 @@ def boom(*args, **kwargs):
 
 def test_an_unexpected_error_in_a_poll_is_recorded_in_the_site_health(demo, fast_env, monkeypatch):
     site = register(demo, "healthwatch")
-    monkeypatch.setattr(services, "links_from_html", boom)
+    monkeypatch.setattr(services, "create_pending", boom)
     outcome = services.poll_site(site.pk)
     site.refresh_from_db()
     assert outcome.result == "failed"
     assert site.last_poll_at is not None and site.consecutive_failures == 1
     assert "unexpected error: RuntimeError: something nobody foresaw" in site.last_error
+
+
+def test_an_unexpected_error_reading_one_source_fails_that_source_only(demo, fast_env, monkeypatch):
+    site = register(demo, "healthwatch")  # its section pages, and its feed
+    monkeypatch.setattr(services, "links_from_html", boom)
+    outcome = services.poll_site(site.pk)
+    site.refresh_from_db()
+    assert outcome.result == "polled" and outcome.enqueue, "the feed's articles are still found"
+    assert site.consecutive_failures == 1 and site.last_success_at is not None
+    lines = site.last_error.splitlines()
+    assert len(lines) == len(site.watched_urls)
+    assert all(line.endswith(": unexpected error: RuntimeError: something nobody foresaw") for line in lines)
 
 
 def test_an_unexpected_error_in_a_fetch_fails_the_article_with_its_message(demo, fast_env, monkeypatch):

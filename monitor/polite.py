@@ -1,0 +1,209 @@
+"""WebMon's polite requests: robots.txt, the per-host turn, the fetch log (FetchAttempt).
+
+Every request WebMon makes to a site goes through :func:`_hook` (before each hop: robots.txt for WIMS's token,
+then the host's shared politeness delay) and is logged by :func:`_record`; :func:`_getter` wraps both around
+net.fetch for monitor/finding.py (finding a site's sources, reading its sitemaps). Moved out of
+monitor/services.py, which uses them for polls and article fetches.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+
+from django.utils import timezone
+from protego import Protego
+
+from foundation import metrics
+
+from . import conf, politeness
+from .canonical import host_of, origin_of
+from .finding import Get
+from .models import Article, FetchAttempt, Host, RobotsFile, Site
+from .net import Deferred, FetchError, Response, fetch
+
+ROBOTS_AGENT = "WIMS"
+
+
+def _record(
+    site: Site,
+    kind: str,
+    url: str,
+    outcome: str,
+    *,
+    article: Article | None = None,
+    attempt: int = 1,
+    started: float,
+    status: int | None = None,
+    nbytes: int = 0,
+    error: str = "",
+) -> None:
+    duration = time.monotonic() - started
+    metrics.FETCHES.labels(kind=kind, outcome=outcome).inc()
+    metrics.FETCH_SECONDS.labels(kind=kind).observe(duration)
+    FetchAttempt.objects.create(
+        site=site,
+        article=article,
+        kind=kind,
+        url=url[:2000],
+        attempt=attempt,
+        started_at=timezone.now() - timedelta(seconds=duration),
+        duration_ms=int(duration * 1000),
+        status=status,
+        bytes=nbytes,
+        outcome=outcome,
+        error=error[:2000],
+    )
+
+
+# --------------------------------------------------------------------------- robots.txt
+
+#: parsed robots.txt by (origin, fetched_at): RFC 9309 rules (wildcards, ``$``, longest match), as Scrapy reads them
+_parsed_robots: dict[tuple[str, float], Protego] = {}
+#: RFC 9309: crawlers must parse at least the first 500 KiB of a robots.txt; a longer one is cut (not refused)
+ROBOTS_MAX_BYTES = 512 * 1024
+#: robots.txt rows this process has read, by origin, used until they expire (saves a query per request)
+_robots_rows: dict[str, RobotsFile] = {}
+
+
+def _robots(site: Site, origin: str) -> RobotsFile:
+    now = timezone.now()
+    cached = _robots_rows.get(origin)
+    if cached is not None and cached.expires_at > now:
+        return cached
+    cached = RobotsFile.objects.filter(origin=origin, expires_at__gt=now).first()
+    if cached is not None:
+        return _remember_robots(cached)
+    url = origin + "/robots.txt"
+    started = time.monotonic()
+    status, body, ttl = None, "", conf.robots_ttl()
+    try:
+        resp = fetch(
+            url,
+            allow_private=site.allow_private_addresses,
+            max_bytes=ROBOTS_MAX_BYTES,
+            truncate=True,
+            before_request=lambda u, redirected: politeness.wait_turn(host_of(u), may_defer=not redirected),
+        )
+        status, body = resp.status, resp.body.decode("utf-8", "replace")
+        if len(resp.body) >= ROBOTS_MAX_BYTES:  # cut at the cap: drop the line the cut went through
+            body = body[: body.rfind("\n") + 1]
+        _record(site, FetchAttempt.Kind.ROBOTS, url, "ok", started=started, status=status, nbytes=len(resp.body))
+    except FetchError as exc:
+        status = exc.status or 0
+        if exc.transient or (exc.status or 0) >= 500 or exc.status is None:
+            ttl = conf.robots_error_ttl()  # unreachable: treat as "disallow all" for a while, then ask again
+        if exc.status is not None and 400 <= exc.status < 500:
+            # RFC 9309 2.3.1.3: "unavailable", everything allowed: the site is fine, so not a failed fetch (a
+            # 404 made every site without a robots.txt "degraded"); a 429 or 408 is asked again sooner
+            outcome, error = ("retry", str(exc)) if exc.transient else ("ok", "")
+        else:
+            outcome, error = "failed", str(exc)
+        _record(
+            site,
+            FetchAttempt.Kind.ROBOTS,
+            url,
+            outcome,
+            started=started,
+            status=exc.status,
+            error=error,
+            nbytes=exc.nbytes,
+        )
+    robots, _ = RobotsFile.objects.update_or_create(
+        origin=origin,
+        defaults={"status": status, "body": body, "fetched_at": now, "expires_at": now + timedelta(seconds=ttl)},
+    )
+    return _remember_robots(robots)
+
+
+def _remember_robots(robots: RobotsFile) -> RobotsFile:
+    if len(_robots_rows) > 5000:
+        _robots_rows.clear()
+    _robots_rows[robots.origin] = robots
+    return robots
+
+
+def robots_allows(site: Site, url: str) -> bool:
+    """robots.txt decision for WIMS's user-agent token; raises a transient FetchError when unreachable."""
+    robots = _robots(site, origin_of(url))
+    if robots.status is None or robots.status == 0 or robots.status >= 500:
+        raise FetchError(
+            f"robots.txt of {origin_of(url)} unreachable (status {robots.status})", transient=True, url=url
+        )
+    if robots.status >= 400:  # no robots.txt (RFC 9309 "unavailable"): everything allowed
+        return True
+    key = (robots.origin, robots.fetched_at.timestamp())
+    parser = _parsed_robots.get(key)
+    if parser is None:
+        parser = Protego.parse(robots.body)
+        if len(_parsed_robots) > 2000:
+            _parsed_robots.clear()
+        _parsed_robots[key] = parser
+    return parser.can_fetch(url, ROBOTS_AGENT)
+
+
+def _hook(site: Site, article: Article | None = None, *, wait: bool = False):
+    """before_request for net.fetch: robots.txt, then the shared per-host delay.
+
+    Only the first hop of a fetch may be deferred when the host is busy: a redirect hop waits for its slot
+    (at most the politeness delay per hop, a few hops), because a deferred fetch starts again from its first
+    URL; with a delay longer than WIMS_POLITENESS_MAX_WAIT, as in production, a redirect to the same host
+    would otherwise be deferred on every attempt, for ever. An article fetch deferred holds its slot
+    (``Article.held_slot``, politeness.take_turn); a poll keeps the sources it has read instead. ``wait``: every
+    hop waits for its slot (finding a site's sources, the files of a sitemap after its first).
+    """
+
+    def before(url: str, redirected: bool = False) -> None:
+        if not robots_allows(site, url):
+            raise FetchError("disallowed by robots.txt", transient=False, url=url)
+        if article is None or redirected:
+            politeness.wait_turn(host_of(url), may_defer=not (redirected or wait))
+            return
+        slot = politeness.take_turn(host_of(url), article.held_slot)
+        if slot is not None:  # stored with the deferral (_fetch): back a little before it, in take_turn's wait
+            raise Deferred(max(0.1, slot - time.time() - conf.politeness_max_wait() / 2), held_slot=slot)
+        if article.held_slot is not None:
+            Article.objects.filter(pk=article.pk).update(held_slot=None)
+            article.held_slot = None
+
+    return before
+
+
+def _push_back_host(url: str, seconds: float) -> None:
+    """A 429/503 with Retry-After slows down every worker's requests to that host, not only this task's."""
+    until = time.time() + seconds
+    Host.objects.filter(name=host_of(url), next_request_at__lt=until).update(next_request_at=until)
+
+
+def _getter(site: Site, *, first_may_defer: bool = False, finding: bool = False) -> Get:
+    """monitor.finding's ``get`` for ``site``: net.fetch through robots.txt and the per-host delay, each request in
+    the fetch log. A body cap given is a cut (sitemaps: what was read is parsed), else the usual cap refuses.
+    ``finding``: a 4xx answer is logged as ``ok`` (looking at the usual sitemap addresses, a 404 is an answer,
+    not a failure that would make the site "degraded")."""
+    calls = [0]
+
+    def get(url: str, headers: dict[str, str], max_bytes: int, kind: str) -> Response:
+        calls[0] += 1
+        hook = _hook(site, wait=not (first_may_defer and calls[0] == 1))
+        started = time.monotonic()
+        try:
+            resp = fetch(
+                url,
+                allow_private=site.allow_private_addresses,
+                before_request=hook,
+                headers=headers,
+                max_bytes=max_bytes or None,
+                truncate=bool(max_bytes),
+            )
+        except FetchError as exc:
+            answered = finding and exc.status is not None and 400 <= exc.status < 500
+            outcome = "ok" if answered else "retry" if exc.transient else "failed"
+            _record(site, kind, url, outcome, started=started, status=exc.status, nbytes=exc.nbytes, error=str(exc))
+            if exc.retry_after:
+                _push_back_host(url, exc.retry_after)
+            raise
+        outcome = "not_modified" if resp.status == 304 else "ok"
+        _record(site, kind, url, outcome, started=started, status=resp.status, nbytes=len(resp.body))
+        return resp
+
+    return get
