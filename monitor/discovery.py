@@ -273,7 +273,7 @@ class LinkRules:
         patterns, on a site of articles only, the evidence is read in this order: the address's shape, what
         the site's pages like it turned out to be, where the link sits."""
         if url in self._watched:
-            return False, "a watched page"
+            return False, "a watched page or feed itself"
         host_reason = self._host(url)
         if host_reason is None:
             return False, "on another site"
@@ -284,8 +284,9 @@ class LinkRules:
             matched = next((p.pattern for p in self._include if p.search(url)), None)
             if matched is None:
                 return False, "matches no include pattern"
-        if any(p.search(url) for p in self._exclude):
-            return False, "matches an exclude pattern"
+        excluded = next((p.pattern for p in self._exclude if p.search(url)), None)
+        if excluded is not None:
+            return False, f"matches the exclude pattern {excluded!r}"
         if self._include:
             return True, f"matches the include pattern {matched}"
         if not self.articles_only:

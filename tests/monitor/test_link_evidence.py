@@ -84,7 +84,7 @@ def test_a_site_without_articles_only_takes_every_link_of_the_site():
     p = positions_of(PAGE)
     rules = LinkRules(BASE)
     assert rules.judge(BASE + "tag/a", p[BASE + "tag/a"]) == (True, "a link of the site")
-    assert rules.judge(BASE, Position.NAVIGATION) == (False, "a watched page")
+    assert rules.judge(BASE, Position.NAVIGATION) == (False, "a watched page or feed itself")
     assert rules.judge("http://elsewhere.test/x", Position.STORY) == (False, "on another site")
     assert rules.judge(BASE + "i.jpg", Position.STORY) == (False, "a file, not a page")
 
@@ -94,7 +94,7 @@ def test_include_and_exclude_patterns_override_the_evidence():
     assert rules.judge(BASE + "about/", Position.FOOTER) == (True, "matches the include pattern /about/$")
     assert rules.judge(BASE + "news/x-1234", Position.STORY) == (False, "matches no include pattern")
     rules = LinkRules(BASE, exclude=[r"/news/"], articles_only=True)
-    assert rules.judge(BASE + "news/x-1234", Position.STORY) == (False, "matches an exclude pattern")
+    assert rules.judge(BASE + "news/x-1234", Position.STORY) == (False, "matches the exclude pattern '/news/'")
 
 
 @pytest.mark.parametrize(

