@@ -36,7 +36,7 @@ def demo_site_settings(spec, base_url: str, *, sections: bool = True) -> dict:
         "name": spec.name,
         "home_url": base_url + "/",
         "section_urls": "\n".join(watched),
-        "feed_url": base_url + "/rss.xml" if spec.has_feed else "",
+        "feed_url": base_url + spec.feed_path if spec.feed_path else "",
         "include_patterns": "",
         "exclude_patterns": r"/private/",
         "allow_private_addresses": True,

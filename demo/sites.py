@@ -30,6 +30,7 @@ from email.utils import format_datetime
 from urllib.parse import parse_qs, quote
 
 from .articles import SECTIONS, Article, articles_for_site
+from .furniture import product_for, thread_for, topic_title, writer_of
 
 DEFAULT_PORT = 8001
 TEMPLATES = ("healthwatch", "courier", "wellbeing")
@@ -83,8 +84,13 @@ class SiteSpec:
         return f"http://{self.address}:{port}"
 
     @property
+    def feed_path(self) -> str | None:
+        """Where the site's feed is (announced in every page's ``<head>``): RSS, Atom, or none (the Courier)."""
+        return TEMPLATE_CLASSES[self.template].feed_path
+
+    @property
     def has_feed(self) -> bool:
-        return self.template == "healthwatch"
+        return self.feed_path is not None
 
     def article(self, slug: str) -> Article:
         for article in self.articles:
@@ -232,11 +238,35 @@ def _related(ctx: PageContext, article: Article, limit: int = 4) -> list[Article
     return others[:limit]
 
 
+def _months(ctx: PageContext) -> list[str]:
+    """The months of the published stories (``2025/03``), newest first."""
+    return list(dict.fromkeys(f"{d:%Y/%m}" for _, d in ctx.published))
+
+
 def _pages(items: list, page: int, size: int) -> tuple[list, int]:
     pages = max(1, -(-len(items) // size))
     if page < 1 or page > pages:
         raise LookupError(f"page {page} out of range 1..{pages}")
     return items[(page - 1) * size : page * size], pages
+
+
+@dataclass(frozen=True)
+class Pager:
+    """A listing's place among its pages: the addresses of the newer and older pages (None at the ends)."""
+
+    page: int = 1
+    pages: int = 1
+    newer: str | None = None
+    older: str | None = None
+
+
+def popular_topics(ctx: PageContext, limit: int = 8) -> list[str]:
+    """The topics of the published stories, most stories first (the tag cloud of real sites)."""
+    counts: dict[str, int] = {}
+    for article, _ in ctx.published:
+        for topic in article.topics:
+            counts[topic] = counts.get(topic, 0) + 1
+    return sorted(counts, key=lambda t: (-counts[t], t))[:limit]
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -264,7 +294,47 @@ class Template:
         """An internal link as this site writes it (the Wellbeing Times adds tracking parameters)."""
         return path
 
+    # the rest of a real site's addresses: listings that are not articles (pagination, tags, writers, archive)
+    feed_path: str | None = None
+    #: the sitemap index (named in robots.txt) and the sitemaps it lists: ``articles``, ``news``, maybe ``pages``
+    sitemaps: dict[str, str] = {}
+
+    def front_path(self, page: int) -> str:
+        """The home page's further pages: older stories."""
+        raise NotImplementedError
+
+    def tag_path(self, topic: str, page: int = 1) -> str:
+        raise NotImplementedError
+
+    def author_path(self, writer: str, page: int = 1) -> str:
+        raise NotImplementedError
+
+    def archive_path(self, month: str, page: int = 1) -> str:
+        """The archive of a month (``2025/03``); a site with one archive of everything ignores the month."""
+        raise NotImplementedError
+
+    def archive_months(self, ctx: PageContext) -> list[str]:
+        """The months the archive lists (``["2025/03"]``), newest first; one ``""`` for an archive of everything."""
+        return [""]
+
     # pages ------------------------------------------------------------------------------------------
+    def shell(self, ctx: PageContext, title: str, canonical: str, main: str, head_extra: str = "") -> str:
+        """Any page of the site: its header, navigation, sidebar and footer around ``main``."""
+        raise NotImplementedError
+
+    def listing(self, ctx: PageContext, title: str, canonical: str, items: list, pager: Pager, intro: str = "") -> str:
+        """A list of stories that is no section: a tag's, a writer's, the archive, the home page's next pages."""
+        raise NotImplementedError
+
+    def _tag_links(self, topics: tuple[str, ...] | list[str], where: str = "tag", sep: str = ", ") -> str:
+        return sep.join(
+            f'<a href="{self.link(self.tag_path(t), where)}" rel="tag">{topic_title(t)}</a>' for t in topics
+        )
+
+    def _writer_link(self, ctx: PageContext, article: Article, where: str = "byline") -> str:
+        writer = writer_of(ctx.site.template, article)
+        return f'<a href="{self.link(self.author_path(writer.slug), where)}" rel="author">{writer.name}</a>'
+
     def home(self, ctx: PageContext) -> str:
         raise NotImplementedError
 
@@ -290,6 +360,26 @@ def _qs_int(query: str, name: str, default: int) -> int:
 
 class HealthWatchTemplate(Template):
     page_size = 6
+    front_size = 8
+    feed_path = "/rss.xml"
+    sitemaps = {
+        "index": "/sitemap_index.xml",
+        "articles": "/post-sitemap.xml",
+        "pages": "/page-sitemap.xml",
+        "news": "/news-sitemap.xml",
+    }
+
+    def front_path(self, page: int) -> str:
+        return "/" if page <= 1 else f"/page/{page}/"
+
+    def tag_path(self, topic: str, page: int = 1) -> str:
+        return f"/tag/{topic}/" + (f"page/{page}/" if page > 1 else "")
+
+    def author_path(self, writer: str, page: int = 1) -> str:
+        return f"/author/{writer}/" + (f"page/{page}/" if page > 1 else "")
+
+    def archive_path(self, month: str, page: int = 1) -> str:
+        return "/archive/" + (f"?page={page}" if page > 1 else "")
 
     def article_path(self, article: Article) -> str:
         return f"/news/{article.section}/{article.slug}.html"
@@ -351,6 +441,7 @@ width="280" height="60"></a></div>
             f'<option value="{self.section_path(s)}">{SECTION_TITLES[s]}</option>' for s in ctx.site.sections
         )
         return f"""<div id="nav"><div class="nav-item"><a href="/">Home</a></div>{items}\
+<div class="nav-item"><a href="/shop/">Shop</a></div>\
 <div class="nav-item"><a href="/about.html">About us</a></div><div class="nav-item nav-search">\
 <a href="/search.html">Search</a></div></div>
 <div class="jump"><form name="jumpform" action="/"><select name="jump" \
@@ -359,6 +450,7 @@ onchange="window.location=this.options[this.selectedIndex].value">\
 </select></form></div>"""
 
     def _sidebar(self, ctx: PageContext) -> str:
+        product = product_for(ctx.published[0][0].topics if ctx.published else ())
         most_read = "".join(f'<li><a href="{self.article_path(a)}">{e(a.title)}</a></li>' for a, _ in ctx.published[:5])
         return f"""<div id="sidebar">
 <div class="ad ad-mpu"><div class="ad-label">Advertisement</div>
@@ -366,6 +458,9 @@ onchange="window.location=this.options[this.selectedIndex].value">\
 <img src="/static/ad-300x250.gif" width="300" height="250" alt="Try our vitamin subscription - first month free"></a>
 </div>
 <div class="box mostread"><div class="box-title">Most read</div><ol>{most_read}</ol></div>
+<div class="box topics"><div class="box-title">Popular topics</div><p>{self._tag_links(popular_topics(ctx), "tag", " ")}</p></div>
+<div class="box shop"><div class="box-title">From the Health Watch shop</div>\
+<a href="/shop/products/{product.slug}/">{e(product.name)}</a> <span class="price">&pound;{product.price}</span></div>
 <div class="box newsletter"><div class="box-title">Get the Health Watch newsletter</div>
 <p>Our best stories in your inbox every morning. Free, and you can unsubscribe at any time.</p>
 <form action="/newsletter.html" method="post"><input type="email" name="email" placeholder="Your email address">\
@@ -377,7 +472,8 @@ onchange="window.location=this.options[this.selectedIndex].value">\
         return f"""<div id="footer">
 <div class="footer-links"><a href="/about.html">About us</a> | <a href="/privacy.html">Privacy policy</a> | \
 <a href="/terms.html">Terms of use</a> | <a href="/contact.html">Contact</a> | \
-<a href="/advertise.html">Advertise with us</a>{extra_links}</div>
+<a href="/advertise.html">Advertise with us</a> | <a href="/newsletter.html">Newsletter sign-up</a> | \
+<a href="/archive/">Archive</a> | <a href="/sitemap.html">Site map</a>{extra_links}</div>
 <div class="copyright">&copy; 1998-{ctx.year} {e(ctx.site.name)} Ltd. All rights reserved. \
 We are not responsible for the content of external sites.</div>
 <div class="disclaimer">The information on this site is not a substitute for advice from a qualified health \
@@ -394,19 +490,25 @@ function validateEmail(f) {{ return f.email.value.indexOf('@') > 0; }}
 </html>
 """
 
-    def _teaser(self, article: Article, when: datetime) -> str:
+    def _teaser(self, ctx: PageContext, article: Article, when: datetime) -> str:
         return f"""<div class="teaser"><div class="teaser-title"><a href="{self.article_path(article)}">\
 {e(article.title)}</a></div><div class="teaser-date">{_long_date(when)}</div>
-<div class="teaser-text">{e(article.standfirst)}</div></div>"""
+<div class="teaser-text">{e(article.standfirst)}</div>
+<div class="teaser-meta">By {self._writer_link(ctx, article)} | {self._tag_links(article.topics)}</div></div>"""
 
     def home(self, ctx: PageContext) -> str:
-        teasers = "\n".join(self._teaser(a, d) for a, d in ctx.published[:8])
+        teasers = "\n".join(self._teaser(ctx, a, d) for a, d in ctx.published[: self.front_size])
+        older = (
+            f'<a href="{self.front_path(2)}" rel="next">Older stories &raquo;</a> '
+            if len(ctx.published) > self.front_size
+            else ""
+        )
         return (
             self._head(ctx, f"{ctx.site.name} - independent health news", "/")
             + f"""<div id="content"><div id="main">
 <div class="section-title">Latest health news</div>
 {teasers}
-<div class="more"><a href="{self.section_path(ctx.site.sections[0])}">More news &raquo;</a></div>
+<div class="more">{older}<a href="{self.section_path(ctx.site.sections[0])}">More news &raquo;</a></div>
 </div>
 {self._sidebar(ctx)}</div>
 """
@@ -415,7 +517,7 @@ function validateEmail(f) {{ return f.email.value.indexOf('@') > 0; }}
 
     def section(self, ctx: PageContext, section: str, page: int = 1) -> str:
         items, pages = _pages(ctx.published_in(section), page, self.page_size)
-        teasers = "\n".join(self._teaser(a, d) for a, d in items) or '<div class="empty">No stories yet.</div>'
+        teasers = "\n".join(self._teaser(ctx, a, d) for a, d in items) or '<div class="empty">No stories yet.</div>'
         pager = []
         if page > 1:
             pager.append(f'<a href="{self.section_path(section, page - 1)}">&laquo; Newer</a>')
@@ -465,10 +567,11 @@ onclick="window.open(this.href,'share','width=600,height=400');return false;">Sh
 {body_html(article)}
 </div>
 <!-- /story body -->
-<div class="tags">More on: <a href="{self.section_path(article.section)}">{title}</a></div>
+<div class="tags">More on: <a href="{self.section_path(article.section)}">{title}</a>, {self._tag_links(article.topics)}</div>
 </div>
 <div class="related"><div class="related-title">Related stories</div><ul>{related}</ul></div>
 <div class="comments-closed">Comments are closed for this story.</div>
+<div class="writer">Reporting by {self._writer_link(ctx, article)}</div>
 </div>
 {self._sidebar(ctx)}</div>
 """
@@ -476,17 +579,50 @@ onclick="window.open(this.href,'share','width=600,height=400');return false;">Sh
         )
 
     def info_page(self, ctx: PageContext, title: str, text: str) -> str:
+        return self.shell(ctx, title, "/", f'<div class="section-title">{e(title)}</div>\n<p>{e(text)}</p>')
+
+    def shell(self, ctx: PageContext, title: str, canonical: str, main: str, head_extra: str = "") -> str:
         return (
-            self._head(ctx, f"{title} | {ctx.site.name}", "/")
-            + f"""<div id="content"><div id="main"><div class="section-title">{e(title)}</div>
-<p>{e(text)}</p></div>{self._sidebar(ctx)}</div>
+            self._head(ctx, f"{title} | {ctx.site.name}", canonical, head_extra)
+            + f"""<div id="content"><div id="main">{main}</div>{self._sidebar(ctx)}</div>
 """
             + self._footer(ctx)
         )
 
+    def listing(self, ctx: PageContext, title: str, canonical: str, items: list, pager: Pager, intro: str = "") -> str:
+        teasers = "\n".join(self._teaser(ctx, a, d) for a, d in items) or '<div class="empty">No stories yet.</div>'
+        links = [f'<a href="{pager.newer}">&laquo; Newer</a>'] if pager.newer else []
+        links.append(f"<span>Page {pager.page} of {pager.pages}</span>")
+        if pager.older:
+            links.append(f'<a href="{pager.older}" rel="next">Older &raquo;</a>')
+        main = f"""<div id="breadcrumb"><a href="/">Home</a> &gt; <span>{e(title)}</span></div>
+<div class="section-title">{e(title)}</div>
+{intro}
+{teasers}
+<div class="pager">{" ".join(links)}</div>"""
+        return self.shell(ctx, title, canonical, main)
+
 
 class CourierTemplate(Template):
     page_size = 5
+    front_size = 6
+    sitemaps = {"index": "/sitemap.xml", "articles": "/sitemap-stories.xml", "news": "/sitemap-news.xml"}
+
+    def front_path(self, page: int) -> str:
+        return "/" if page <= 1 else f"/index.php?page={page}"
+
+    def tag_path(self, topic: str, page: int = 1) -> str:
+        return f"/tags.php?tag={topic}" + (f"&page={page}" if page > 1 else "")
+
+    def author_path(self, writer: str, page: int = 1) -> str:
+        return f"/author.php?id={writer}" + (f"&page={page}" if page > 1 else "")
+
+    def archive_path(self, month: str, page: int = 1) -> str:
+        year, _, number = month.partition("/")
+        return f"/archive.php?y={year}&m={number}" + (f"&page={page}" if page > 1 else "")
+
+    def archive_months(self, ctx: PageContext) -> list[str]:
+        return _months(ctx)
 
     def article_path(self, article: Article) -> str:
         return f"/story.php?id={article.slug}"
@@ -523,6 +659,12 @@ class CourierTemplate(Template):
         left_links = "".join(
             f'<tr><td class="leftnav">&#187; <a href="{e(self.section_path(s))}">{SECTION_TITLES[s]}</a></td></tr>'
             for s in ctx.site.sections
+        )
+        months = self.archive_months(ctx)
+        archive = e(self.archive_path(months[0])) if months else "/archive.php"
+        topics = "".join(
+            f'<tr><td class="leftnav">&#187; <a href="{e(self.tag_path(t))}">{topic_title(t)}</a></td></tr>'
+            for t in popular_topics(ctx, 6)
         )
         return f"""<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01 Transitional//EN" \
 "http://www.w3.org/TR/html4/loose.dtd">
@@ -564,11 +706,14 @@ close this notice</A>.</FONT></TD></TR></TABLE>
 <TABLE width="100%" cellpadding="2" cellspacing="0">
 <TR><TD><FONT face="Verdana" size="2"><B>Sections</B></FONT></TD></TR>
 {left_links}
+<TR><TD><FONT face="Verdana" size="2"><B>Topics</B></FONT></TD></TR>
+{topics}
+<TR><TD class="leftnav">&#187; <a href="{archive}">Archive</a></TD></TR>
 </TABLE>
 <BR>
 <FORM name="jumpmenu"><FONT size="1">Quick jump:</FONT><BR>
 <SELECT name="dest" onchange="jump(this)"><OPTION value="">-- choose --</OPTION>{options}\
-<OPTION value="{e(ctx.base_url)}/archive.php">Archive</OPTION></SELECT></FORM>
+<OPTION value="{e(ctx.base_url)}{archive}">Archive</OPTION></SELECT></FORM>
 <BR>
 <CENTER><FONT size="1" color="#777777">ADVERTISEMENT</FONT><BR>
 <A href="http://ads.example.net/click?slot=cc-sky&amp;cid=551" target="_blank"><IMG src="/static/ad-160x600.gif" \
@@ -601,6 +746,9 @@ onfocus="if(this.value=='your e-mail')this.value='';"><INPUT type="submit" value
 <TABLE width="100%" cellpadding="8" bgcolor="#1d3d5c"><TR><TD align="center"><FONT face="Verdana" size="1" \
 color="#ffffff">Copyright &copy; 1987-{ctx.year} {e(ctx.site.name)}. All rights reserved. Reproduction \
 without permission is prohibited.<BR>
+<A href="/about.php"><FONT color="#ffffff">About the Courier</FONT></A> | <A href="/contact.php"><FONT \
+color="#ffffff">Contact</FONT></A> | <A href="/newsletter.php"><FONT color="#ffffff">E-mail bulletin</FONT></A> | \
+<A href="{archive}"><FONT color="#ffffff">Archive</FONT></A> | \
 <A href="/privacy.php"><FONT color="#ffffff">Privacy Statement</FONT></A> | <A href="/terms.php"><FONT \
 color="#ffffff">Terms &amp; Conditions</FONT></A> | <A href="/advertise.php"><FONT color="#ffffff">Advertising \
 rates</FONT></A>{footer_extra}</FONT></TD></TR></TABLE>
@@ -608,12 +756,13 @@ rates</FONT></A>{footer_extra}</FONT></TD></TR></TABLE>
 </HTML>
 """
 
-    def _list(self, items: list[tuple[Article, datetime]]) -> str:
+    def _list(self, ctx: PageContext, items: list[tuple[Article, datetime]]) -> str:
         rows = []
         for a, d in items:
             rows.append(
                 f'<TR><TD><FONT face="Georgia" size="3"><B><A href="{e(self.article_path(a))}">{e(a.title)}</A>'
-                f'</B></FONT><BR><FONT size="1" color="#666666">Posted: {d:%d/%m/%Y}</FONT><BR>'
+                f'</B></FONT><BR><FONT size="1" color="#666666">Posted: {d:%d/%m/%Y} by '
+                f"{self._writer_link(ctx, a)} | {self._tag_links(a.topics)}</FONT><BR>"
                 f'<FONT size="2">{e(a.standfirst)}</FONT></TD></TR>'
             )
         return '<TABLE class="storylist" width="100%" cellpadding="6" cellspacing="0">' + "\n".join(rows) + "</TABLE>"
@@ -626,9 +775,12 @@ rates</FONT></A>{footer_extra}</FONT></TD></TR></TABLE>
         )
 
     def home(self, ctx: PageContext) -> str:
+        older = ""
+        if len(ctx.published) > self.front_size:
+            older = f'<A href="{e(self.front_path(2))}">Earlier front page stories</A> | '
         center = f"""<FONT face="Georgia" size="5"><B>Front Page</B></FONT><HR size="1">
-{self._list(list(ctx.published[:6]))}
-<P align="right"><A href="{e(self.section_path(ctx.site.sections[0]))}"><B>More stories &raquo;</B></A></P>
+{self._list(ctx, list(ctx.published[: self.front_size]))}
+<P align="right">{older}<A href="{e(self.section_path(ctx.site.sections[0]))}"><B>More stories &raquo;</B></A></P>
 <P><FONT size="1"><A href="/private/staff-notes.html">Staff login</A></FONT></P>"""
         right = self._headlines_box(ctx, "Latest headlines", [a for a, _ in ctx.published[:5]])
         return self._page(ctx, "Front Page", "/", center, right)
@@ -642,7 +794,7 @@ rates</FONT></A>{footer_extra}</FONT></TD></TR></TABLE>
         title = SECTION_TITLES[section]
         center = f"""<FONT face="Verdana" size="1"><A href="/">Front Page</A> &gt; {title}</FONT><BR>
 <FONT face="Georgia" size="5"><B>{title}</B></FONT><HR size="1">
-{self._list(items) if items else "<P>No stories in this section yet.</P>"}
+{self._list(ctx, items) if items else "<P>No stories in this section yet.</P>"}
 <P align="right">{back}{more}</P>"""
         right = self._headlines_box(ctx, "Latest headlines", [a for a, _ in ctx.published[:5]])
         return self._page(ctx, title, self.section_path(section, page), center, right)
@@ -650,6 +802,7 @@ rates</FONT></A>{footer_extra}</FONT></TD></TR></TABLE>
     def article(self, ctx: PageContext, article: Article) -> str:
         when = ctx.date_of(article) or FIXED_EPOCH
         path = self.article_path(article)
+        share = quote(ctx.base_url + path, safe="")
         title = SECTION_TITLES[article.section]
         center = f"""<FONT face="Verdana" size="1"><A href="/">Front Page</A> &gt; \
 <A href="{e(self.section_path(article.section))}">{title}</A> &gt; Story</FONT><BR>
@@ -661,11 +814,14 @@ rates</FONT></A>{footer_extra}</FONT></TD></TR></TABLE>
 <TABLE align="right" width="180" cellpadding="4"><TR><TD bgcolor="#efeadc"><FONT size="1">
 <A href="#" onclick="popup('/print.php?id={e(article.slug)}');return false;">Print this story</A><BR>
 <A href="/email.php?id={e(article.slug)}" onclick="popup(this.href);return false;">E-mail to a friend</A><BR>
+<A href="https://twitter.com/intent/tweet?url={share}" target="_blank">Share on Twitter</A><BR>
+<A href="https://www.facebook.com/sharer/sharer.php?u={share}" target="_blank">Share on Facebook</A><BR>
 <A href="javascript:void(0)" onclick="window.external.AddFavorite(location.href, document.title);">\
 Bookmark</A></FONT></TD></TR></TABLE>
 {body_html(article)}
 </TD></TR></TABLE>
 <!-- story end -->
+<P><FONT size="1">Story by {self._writer_link(ctx, article)}. More on: {self._tag_links(article.topics)}</FONT></P>
 <HR size="1"><FONT size="1">Have a health story? E-mail the newsdesk. Letters may be edited for length.</FONT>"""
         right = self._headlines_box(ctx, "Related stories", _related(ctx, article))
         right += self._headlines_box(ctx, "Latest headlines", [a for a, _ in ctx.published[:5]])
@@ -680,9 +836,41 @@ Bookmark</A></FONT></TD></TR></TABLE>
         center = f'<FONT face="Georgia" size="5"><B>{e(title)}</B></FONT><HR size="1"><P>{e(text)}</P>'
         return self._page(ctx, title, "/", center, "")
 
+    def shell(self, ctx: PageContext, title: str, canonical: str, main: str, head_extra: str = "") -> str:
+        return self._page(ctx, title, canonical, main, "", extra_head=head_extra)
+
+    def listing(self, ctx: PageContext, title: str, canonical: str, items: list, pager: Pager, intro: str = "") -> str:
+        more = f'<A href="{e(pager.older)}"><B>More stories &raquo;</B></A>' if pager.older else ""
+        back = f'<A href="{e(pager.newer)}">&laquo; Back</A> ' if pager.newer else ""
+        center = f"""<FONT face="Verdana" size="1"><A href="/">Front Page</A> &gt; {e(title)}</FONT><BR>
+<FONT face="Georgia" size="5"><B>{e(title)}</B></FONT><HR size="1">
+{intro}
+{self._list(ctx, items) if items else "<P>No stories here yet.</P>"}
+<P align="right">{back}{more}</P>"""
+        right = self._headlines_box(ctx, "Latest headlines", [a for a, _ in ctx.published[:5]])
+        return self._page(ctx, title, canonical, center, right)
+
 
 class WellbeingTemplate(Template):
     page_size = 8
+    front_size = 9
+    feed_path = "/feed/atom/"
+    sitemaps = {"index": "/sitemap.xml", "articles": "/sitemaps/articles.xml", "news": "/sitemaps/news.xml"}
+
+    def front_path(self, page: int) -> str:
+        return "/" if page <= 1 else f"/?page={page}"
+
+    def tag_path(self, topic: str, page: int = 1) -> str:
+        return f"/topics/{topic}/" + (f"?page={page}" if page > 1 else "")
+
+    def author_path(self, writer: str, page: int = 1) -> str:
+        return f"/contributors/{writer}/" + (f"?page={page}" if page > 1 else "")
+
+    def archive_path(self, month: str, page: int = 1) -> str:
+        return f"/{month}/" + (f"?page={page}" if page > 1 else "")
+
+    def archive_months(self, ctx: PageContext) -> list[str]:
+        return _months(ctx)
 
     def article_path(self, article: Article) -> str:
         return f"/{article.section}/{article.slug}/"
@@ -722,6 +910,10 @@ class WellbeingTemplate(Template):
             f'<li><a href="{self.link(self.article_path(a), "trending")}">{e(a.title)}</a></li>'
             for a, _ in ctx.published[:4]
         )
+        archives = "".join(
+            f'<li><a href="{self.link(self.archive_path(m), "archive")}">{month_title(m)}</a></li>'
+            for m in self.archive_months(ctx)
+        )
         return f"""<!doctype html>
 <html lang="en-GB">
 <head>
@@ -731,6 +923,7 @@ class WellbeingTemplate(Template):
 <link rel="canonical" href="{e(ctx.base_url + canonical)}">
 <link rel="preconnect" href="https://fonts.example.org">
 <link rel="stylesheet" href="/static/wbt.css?v=20250301">
+<link rel="alternate" type="application/atom+xml" title="{e(ctx.site.name)}" href="{self.feed_path}">
 {head_extra}<script defer src="/static/site.js"></script>
 <script>
   (function(w,d){{w._wbt=w._wbt||[];w._wbt.push(['pageview',d.location.pathname]);}})(window,document);
@@ -745,6 +938,7 @@ device to personalise content and ads.</p><form method="dialog"><button onclick=
 <a class="brand" href="{self.link("/", "logo")}"><img src="/static/wbt-logo.svg" alt="{e(ctx.site.name)}" \
 width="200" height="40"></a>
 <nav aria-label="Main"><ul class="menu"><li><a href="{self.link("/", "nav")}">Home</a></li>{nav}\
+<li><a href="{self.link("/community/", "nav")}">Community</a></li>\
 <li><a href="{self.link("/newsletter/", "nav")}">Newsletter</a></li></ul></nav>
 <label class="topic-jump">Browse topics <select onchange="location.href=this.value">\
 <option value="">Choose a topic</option>{options}</select></label>
@@ -760,6 +954,8 @@ days: try the Serenity app free</a></aside>
 </main>
 <aside class="sidebar">
 <section class="trending"><h2>Trending</h2><ol>{trending}</ol></section>
+<section class="topics"><h2>Topics</h2><p>{self._tag_links(popular_topics(ctx), "sidebar", " &middot; ")}</p></section>
+<section class="archives"><h2>Archives</h2><ul>{archives}</ul></section>
 <section class="newsletter-signup"><h2>The Wellbeing Edit</h2><p>A calmer inbox: one email every Sunday with \
 the week's best reads.</p><form action="/newsletter/" method="post"><input type="email" name="email" \
 required placeholder="you@example.com"><button>Subscribe</button></form></section>
@@ -769,8 +965,9 @@ required placeholder="you@example.com"><button>Subscribe</button></form></sectio
 <footer class="site-footer">
 <nav aria-label="Footer"><a href="{self.link("/about/", "footer")}">About</a> \
 <a href="{self.link("/privacy/", "footer")}">Privacy &amp; cookies</a> \
-<a href="{self.link("/terms/", "footer")}">Terms</a> <a href="{self.link("/contact/", "footer")}">Contact</a>\
-{footer_extra}</nav>
+<a href="{self.link("/terms/", "footer")}">Terms</a> <a href="{self.link("/contact/", "footer")}">Contact</a> \
+<a href="{self.link("/newsletter/", "footer")}">Newsletter</a> <a href="{self.link("/community/", "footer")}">\
+Community</a> <a href="{self.feed_path}">Atom feed</a>{footer_extra}</nav>
 <p class="legal">&copy; {ctx.year} Wellbeing Times Media. Content is for information only and does not \
 replace medical advice.</p>
 <a class="back-to-top" href="#top">Back to top</a>
@@ -783,27 +980,31 @@ function wbtConsent(ok) {{ localStorage.setItem('wbt-consent', ok ? 'all' : 'ess
 </html>
 """
 
-    def _card(self, article: Article, when: datetime, where: str) -> str:
+    def _card(self, ctx: PageContext, article: Article, when: datetime, where: str) -> str:
         href = self.link(self.article_path(article), where)
         comments = self.link(self.article_path(article) + "#comments", where)
         return f"""<article class="card"><h3 class="card-title"><a href="{href}">{e(article.title)}</a></h3>
 <p class="card-dek">{e(article.standfirst)}</p>
-<p class="card-meta"><time datetime="{when.isoformat()}">{when:%-d %b %Y}</time> &middot; \
-<a href="{comments}">Comments</a></p></article>"""
+<p class="card-meta">{self._writer_link(ctx, article, where)} &middot; \
+<time datetime="{when.isoformat()}">{when:%-d %b %Y}</time> &middot; <a href="{comments}">Comments</a></p>
+<p class="card-tags">{self._tag_links(article.topics, where, " ")}</p></article>"""
 
     def home(self, ctx: PageContext) -> str:
-        cards = "\n".join(self._card(a, d, "home") for a, d in ctx.published[:9])
+        cards = "\n".join(self._card(ctx, a, d, "home") for a, d in ctx.published[: self.front_size])
+        older = ""
+        if len(ctx.published) > self.front_size:
+            older = f'<a rel="next" href="{self.link(self.front_path(2), "pager")}">Older stories</a> '
         main = f"""<section class="latest"><h1 class="visually-hidden">{e(ctx.site.name)}</h1>
 <h2>Latest stories</h2>
 {cards}
-<p class="more"><a href="{self.link(self.section_path(ctx.site.sections[0]), "home")}">See more stories</a></p>
+<p class="more">{older}<a href="{self.link(self.section_path(ctx.site.sections[0]), "home")}">See more stories</a></p>
 </section>"""
         staff = f' <a href="{self.link("/private/staff-notes.html", "footer")}">Contributors</a>'
         return self._page(ctx, "Health and wellbeing news", "/", main, footer_extra=staff)
 
     def section(self, ctx: PageContext, section: str, page: int = 1) -> str:
         items, pages = _pages(ctx.published_in(section), page, self.page_size)
-        cards = "\n".join(self._card(a, d, "section") for a, d in items) or "<p>Nothing here yet.</p>"
+        cards = "\n".join(self._card(ctx, a, d, "section") for a, d in items) or "<p>Nothing here yet.</p>"
         nav = ""
         if page < pages:
             nav += f'<a rel="next" href="{self.link(self.section_path(section, page + 1), "pager")}">Older stories</a>'
@@ -827,6 +1028,7 @@ function wbtConsent(ok) {{ localStorage.setItem('wbt-consent', ok ? 'all' : 'ess
             for a in _related(ctx, article, 3)
         )
         title = SECTION_TITLES[article.section]
+        thread = thread_for(article.topics)
         ld = (
             '{"@context":"https://schema.org","@type":"NewsArticle","headline":'
             + _json_str(article.title)
@@ -848,7 +1050,7 @@ function wbtConsent(ok) {{ localStorage.setItem('wbt-consent', ok ? 'all' : 'ess
 <p class="kicker">{title}</p>
 <h1>{e(article.title)}</h1>
 <p class="dek">{e(article.standfirst)}</p>
-<p class="post-meta">By <a href="{self.link("/about/", "byline")}" rel="author">the Wellbeing Times team</a> \
+<p class="post-meta">By {self._writer_link(ctx, article)} \
 &middot; <time datetime="{when.isoformat()}">{when:%-d %B %Y}</time> &middot; 4 min read</p>
 </header>
 <div class="post-body">
@@ -861,19 +1063,48 @@ function wbtConsent(ok) {{ localStorage.setItem('wbt-consent', ok ? 'all' : 'ess
 <li><a href="https://wa.me/?text={share}">WhatsApp</a></li>
 <li><button onclick="navigator.clipboard.writeText('{e(canonical_url)}')">Copy link</button></li>
 </ul>
-<p class="topics">Filed in <a href="{self.link(self.section_path(article.section), "tag")}">{title}</a></p>
+<p class="topics">Filed in <a href="{self.link(self.section_path(article.section), "tag")}">{title}</a>: \
+{self._tag_links(article.topics)}</p>
 </footer>
 </article>
 <aside class="related" aria-label="Related stories"><h2>You might also like</h2><ul>{related}</ul></aside>
 <section id="comments" class="comments"><h2>Comments (2)</h2>
 <ol><li><p class="comment-author">Jo, Leeds</p><p>Really useful, thank you. Sharing with my sister.</p></li>
 <li><p class="comment-author">anon</p><p>Wish my GP had told me this years ago!</p></li></ol>
-<p><a href="{self.link(path + "#respond", "comments")}">Leave a comment</a></p></section>"""
+<p><a href="{self.link(path + "#respond", "comments")}">Leave a comment</a> or join the discussion in our \
+community: <a href="{self.link(thread_path(thread), "discuss")}">{e(thread.title)}</a></p></section>"""
         return self._page(ctx, article.title, path, main, head_extra=head)
 
     def info_page(self, ctx: PageContext, title: str, text: str) -> str:
         main = f'<article class="page"><h1>{e(title)}</h1><p>{e(text)}</p></article>'
         return self._page(ctx, title, "/", main)
+
+    def shell(self, ctx: PageContext, title: str, canonical: str, main: str, head_extra: str = "") -> str:
+        return self._page(ctx, title, canonical, main, head_extra=head_extra)
+
+    def listing(self, ctx: PageContext, title: str, canonical: str, items: list, pager: Pager, intro: str = "") -> str:
+        cards = "\n".join(self._card(ctx, a, d, "listing") for a, d in items) or "<p>Nothing here yet.</p>"
+        nav = f'<a rel="next" href="{self.link(pager.older, "pager")}">Older stories</a>' if pager.older else ""
+        if pager.newer:
+            nav += f' <a rel="prev" href="{self.link(pager.newer, "pager")}">Newer stories</a>'
+        main = f"""<nav class="breadcrumbs" aria-label="Breadcrumb"><a href="{self.link("/", "crumb")}">Home</a> \
+&rsaquo; <span>{e(title)}</span></nav>
+<section class="archive-list"><h1>{e(title)}</h1>
+{intro}
+{cards}
+<nav class="pagination">{nav}</nav></section>"""
+        # the collection's own metadata, as a site's SEO plug-in writes it
+        ld = '{"@context":"https://schema.org","@type":"CollectionPage","name":' + _json_str(title) + "}"
+        return self._page(ctx, title, canonical, main, head_extra=f'<script type="application/ld+json">{ld}</script>\n')
+
+
+def thread_path(thread) -> str:
+    """A discussion of the Wellbeing Times community (Discourse's address shape)."""
+    return f"/community/t/{thread.slug}/{thread.number}/"
+
+
+def month_title(month: str) -> str:
+    return datetime.strptime(month, "%Y/%m").strftime("%B %Y")
 
 
 def _json_str(text: str) -> str:
@@ -932,16 +1163,6 @@ def render_rss(ctx: PageContext, limit: int = 20) -> str:
 """
 
 
-ROBOTS_TXT = """# robots.txt for {name}
-User-agent: *
-Disallow: /private/
-Disallow: /_control/
-Disallow: /search.html
-
-User-agent: BadBot
-Disallow: /
-"""
-
 INFO_PAGES = {
     "about": ("About us", "We are an independent team of health journalists. We do not accept payment for coverage."),
     "privacy": (
@@ -954,6 +1175,8 @@ INFO_PAGES = {
     "advertise": ("Advertise with us", "Reach thousands of health-conscious readers every day."),
     "newsletter": ("Newsletter", "Sign up for our free newsletter with the best stories of the week."),
     "search": ("Search", "Search is temporarily unavailable."),
+    "email": ("E-mail this story", "Send this story to a friend: enter their address and yours, and a short note."),
+    "sitemap": ("Site map", "Home, news sections, topics, writers, the archive and the shop: everything on one page."),
 }
 
 STAFF_NOTES_TITLE = "Staff notes - not for publication"
