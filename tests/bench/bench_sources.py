@@ -290,6 +290,41 @@ def links_table(split: str, root: Path = DATASETS) -> str:
     return "\n".join(rows)
 
 
+def demo_links_table() -> str:
+    """The link level on the demo sites (every pool story published, fixed dates): the links of each home page and
+    of its section pages (first and second pages), read with the site's rules as WebMon builds them
+    (``monitor.services._rules`` on the registration of ``demo.registration``: no include pattern, *Only articles*)."""
+    from demo.registration import demo_site_settings
+    from demo.sites import DEMO_SITES, article_url, fixed_context, template_for
+    from monitor.discovery import LinkRules, links_from_html, select_candidates
+
+    base = "http://127.0.0.1:9"
+    rows = [
+        "| site | pages | links to the site | candidates | articles among candidates | article links taken "
+        "| other links taken | other links taken without *Only articles* |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for spec in DEMO_SITES:
+        site = demo_site_settings(spec, base)
+        watched = site["section_urls"].split("\n") + ([site["feed_url"]] if site["feed_url"] else [])
+        rules = LinkRules(site["home_url"], [], site["exclude_patterns"].split("\n"), watched, articles_only=True)
+        plain = LinkRules(site["home_url"], [], site["exclude_patterns"].split("\n"), watched)
+        tpl, ctx = template_for(spec), fixed_context(spec, base)
+        articles = {article_url(spec, a, base) for a, _ in ctx.published}
+        sections = [tpl.section(ctx, s, p) for s in spec.sections for p in (1, 2) if p == 1 or
+                    len(ctx.published_in(s)) > tpl.page_size]  # fmt: skip
+        for name, pages in (("home", [tpl.home(ctx)]), (f"{len(sections)} section pages", sections)):
+            links = {u for page in pages for u in links_from_html(page, base + "/") if u.startswith(base)}
+            taken = set(select_candidates(sorted(links), rules))
+            linked = links & articles
+            rows.append(
+                f"| {spec.name} | {name} | {len(links)} | {len(taken)} | {_ratio(len(taken & articles), len(taken))} "
+                f"| {_ratio(len(taken & linked), len(linked))} | {len(taken - articles)} "
+                f"| {len(set(select_candidates(sorted(links), plain)) - articles)} |"
+            )
+    return "\n".join(rows)
+
+
 def targets_table(held: Result) -> str:
     types, sites = held.types, held.sites
     kind_ms = statistics.median(held.kind_ms) if held.kind_ms else float("nan")
@@ -384,6 +419,12 @@ def write_report(results: dict[str, Result], meta: dict[str, str]) -> None:
     lines = [START, "", f"Run: {meta['run']}.", ""]
     if "held" in results:
         lines += ["### Targets (held-out split)", "", targets_table(results["held"])]
+    lines += [
+        "",
+        "### The link level on the demo sites (no pattern, *Only articles*; every story published)",
+        "",
+        demo_links_table(),
+    ]
     for split in SPLITS:
         if split not in results:
             continue
@@ -423,6 +464,7 @@ def write_report(results: dict[str, Result], meta: dict[str, str]) -> None:
 
 
 def print_summary(results: dict[str, Result]) -> None:
+    print(demo_links_table())
     for split, res in results.items():
         print(f"== {split}")
         print(types_table(res))
@@ -502,7 +544,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="the first N pages of each dataset and split")
     ap.add_argument("--no-report", action="store_true", help="print the tables, do not write docs/benchmarks")
     ap.add_argument("--fit", action="store_true", help="refit the weights on the tuning split and print them")
+    ap.add_argument("--demo-links", action="store_true", help="print the demo sites' link-level table only")
     args = ap.parse_args(argv)
+    if args.demo_links:
+        print(demo_links_table())
+        return 0
     if not DATASETS.is_dir():
         print(f"datasets not found at {DATASETS}; set WIMS_DATASETS", file=sys.stderr)
         return 2
