@@ -584,9 +584,9 @@ class DemoApp:
         tpl = template_for(spec)
         ctx = self.context(key)
         newest = ctx.published[0][1] if ctx.published else None
-        listed = route_listing(ctx, path, query)  # the pages that are no article, sitemaps, the Atom feed
-        if listed is not None:
-            text, content_type, modified = listed
+        other = route_listing(ctx, path, query)  # the pages that are no article, sitemaps, the Atom feed
+        if other is not None:
+            text, content_type, modified = other
             return self._page(text, headers, modified, content_type)
         if path == "/":
             return self._page(tpl.home(ctx), headers, newest)

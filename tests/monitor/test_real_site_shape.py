@@ -28,11 +28,11 @@ BASE = "http://127.0.0.1:9"
 FURNITURE = re.compile(r"/(?:about|privacy|terms|contact|newsletter)(?:\.\w+|/)?$")
 
 
-def known_links(spec) -> dict[str, set[str]]:
+def known_links(spec) -> dict[str, set[str | None]]:
     """The site's addresses by what they are, up to their third page (the template names them)."""
     tpl, ctx = template_for(spec), fixed_context(spec, BASE)
 
-    def at(paths) -> set[str]:
+    def at(paths) -> set[str | None]:
         return {canonicalise(BASE + p) for p in paths}
 
     pages = range(1, 4)
