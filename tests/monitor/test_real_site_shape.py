@@ -125,6 +125,27 @@ def test_feeds_and_sitemaps_are_announced_and_in_step(demo_full):
         assert published <= listed and news and news <= published, spec.key
 
 
+def test_every_page_the_sites_link_is_served(demo_full):
+    """Two clicks from each home page (tags, writers, archives, further pages, shop, forum, footer pages): 200."""
+    http = requests.Session()
+    for spec in DEMO_SITES:
+        base = demo_full.base_url(spec.key)
+        status: dict[str, int] = {}
+        todo = [base + "/"]
+        for _ in range(3):
+            found = []
+            for url in dict.fromkeys(todo):
+                if url in status:
+                    continue
+                answer = http.get(url, timeout=5)
+                status[url] = answer.status_code
+                if answer.headers["Content-Type"].startswith("text/html"):
+                    found += [u for u in links_from_html(answer.content, url) if u.startswith(base + "/")]
+            todo = found
+        assert len(status) > 40, (spec.key, len(status))
+        assert {u: s for u, s in status.items() if s != 200} == {}, spec.key
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_poll_of_the_demo_sites_puts_only_their_articles_in_the_inbox(demo, fast_env):
     """Live: the three sites polled with their real rules (no include pattern, Only articles), every article
