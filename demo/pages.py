@@ -132,7 +132,7 @@ def popular_topics(ctx: PageContext, limit: int = 8) -> list[str]:
 
 
 class Template:
-    """Base class: URL scheme (paths and their parsing) plus the four page renderers."""
+    """Base class: the URL scheme (paths and their parsing, the listings' addresses) and the page renderers."""
 
     page_size = 6
     front_size = 8  # stories on the home page

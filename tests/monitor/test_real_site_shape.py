@@ -155,6 +155,8 @@ def test_a_poll_of_the_demo_sites_puts_only_their_articles_in_the_inbox(demo, fa
             demo.publish(key)
     truth: dict[str, str] = {}
     for spec in DEMO_SITES:
+        home = requests.get(demo.home_url(spec.key), timeout=5).text
+        assert template_for(spec).front_path(2) in home, "the home page links its next page"
         site = register(demo, spec.key)
         run_tasks(services.poll_site(site.pk))
         truth |= {url: spec.key for url in ground_truth(demo, spec.key)}
