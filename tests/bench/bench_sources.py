@@ -325,6 +325,39 @@ def demo_links_table() -> str:
     return "\n".join(rows)
 
 
+def demo_kinds_table() -> str:
+    """The page kind on the demo sites' pages (every story published, fixed dates), as processing would judge them
+    were they fetched (an include pattern that lets them through): the stories, and the pages that are no story
+    (home, sections, the home's next page, tags, writers, archives, about; the shop and the forum)."""
+    from demo.listings import listings, route
+    from demo.sites import DEMO_SITES, INFO_PAGES, fixed_context, template_for
+
+    base = "http://127.0.0.1:9"
+    rows = ["| site | stories shown | other pages kept out | other pages judged articles |", "|---|---:|---:|---|"]
+    for spec in DEMO_SITES:
+        tpl, ctx = template_for(spec), fixed_context(spec, base)
+        stories = [(tpl.article_path(a), tpl.article(ctx, a)) for a, _ in ctx.published]
+        about = {"healthwatch": "/about.html", "courier": "/about.php"}.get(spec.key, "/about/")
+        others = [("/", tpl.home(ctx)), (about, tpl.info_page(ctx, *INFO_PAGES["about"]))]
+        others += [(tpl.section_path(s), tpl.section(ctx, s)) for s in spec.sections]
+        others += [(lst.path(lst.first), lst.render(ctx, tpl, lst.first)[0]) for lst in listings(ctx, tpl)]
+        for path in ("/shop/", "/shop/products/bp200-blood-pressure-monitor/", "/community/"):
+            if (answer := route(ctx, path, "")) is not None:
+                others.append((path, answer[0]))
+
+        def is_article(path: str, html: str) -> bool:
+            return page_kind(read_page(html.encode()), base + path).is_article
+
+        shown = sum(is_article(p, h) for p, h in stories)
+        passed = [p for p, h in others if is_article(p, h)]
+        examples = ", ".join(f"`{p}`" for p in passed[:3]) + (f" and {len(passed) - 3} more" if len(passed) > 3 else "")
+        rows.append(
+            f"| {spec.name} | {_ratio(shown, len(stories))} | {_ratio(len(others) - len(passed), len(others))} "
+            f"| {examples} |"
+        )
+    return "\n".join(rows)
+
+
 def targets_table(held: Result) -> str:
     types, sites = held.types, held.sites
     kind_ms = statistics.median(held.kind_ms) if held.kind_ms else float("nan")
@@ -424,6 +457,10 @@ def write_report(results: dict[str, Result], meta: dict[str, str]) -> None:
         "### The link level on the demo sites (no pattern, *Only articles*; every story published)",
         "",
         demo_links_table(),
+        "",
+        "Their page kind, were these pages fetched (an include pattern letting them through):",
+        "",
+        demo_kinds_table(),
     ]
     for split in SPLITS:
         if split not in results:
@@ -548,6 +585,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.demo_links:
         print(demo_links_table())
+        print(demo_kinds_table())
         return 0
     if not DATASETS.is_dir():
         print(f"datasets not found at {DATASETS}; set WIMS_DATASETS", file=sys.stderr)
