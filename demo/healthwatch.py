@@ -11,6 +11,7 @@ from urllib.parse import quote
 from .articles import Article
 from .furniture import product_for
 from .pages import (
+    FEED_PATHS,
     FIXED_EPOCH,
     SECTION_TITLES,
     PageContext,
@@ -29,7 +30,7 @@ from .pages import (
 class HealthWatchTemplate(Template):
     page_size = 6
     front_size = 8
-    feed_path = "/rss.xml"
+    feed_path = FEED_PATHS["healthwatch"]
     sitemaps = {
         "index": "/sitemap_index.xml",
         "articles": "/post-sitemap.xml",

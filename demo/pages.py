@@ -6,16 +6,65 @@ from __future__ import annotations
 
 import html
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
 from urllib.parse import parse_qs
 
-from .articles import Article
+from .articles import SECTIONS, Article
 from .furniture import topic_title, writer_of
 
-if TYPE_CHECKING:
-    from .sites import SiteSpec
+DEFAULT_PORT = 8001
+TEMPLATES = ("healthwatch", "courier", "wellbeing")
+#: where each template's feed is (announced in every page's ``<head>``): RSS, Atom; the Courier has none
+FEED_PATHS = {"healthwatch": "/rss.xml", "wellbeing": "/feed/atom/"}
+
+
+@dataclass(frozen=True)
+class SiteSpec:
+    """One demo site: who it is, where it listens, which template renders it and which articles it publishes.
+
+    ``articles`` are in publication order. ``hostname`` is an optional name for Host-header dispatch (when
+    several sites share one listening address); the listening ``address`` is what normally selects the site.
+    """
+
+    key: str
+    name: str
+    address: str
+    template: str
+    articles: tuple[Article, ...]
+    hostname: str = ""
+    sections: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if self.template not in TEMPLATES:
+            raise ValueError(f"site {self.key!r}: unknown template {self.template!r}")
+        if not self.sections:
+            object.__setattr__(self, "sections", SECTIONS[self.template])
+        for article in self.articles:
+            if article.section not in self.sections:
+                raise ValueError(f"site {self.key!r}: article {article.slug!r} in unknown section")
+
+    def home_url(self, port: int = DEFAULT_PORT) -> str:
+        return f"http://{self.address}:{port}/"
+
+    def base_url(self, port: int = DEFAULT_PORT) -> str:
+        return f"http://{self.address}:{port}"
+
+    @property
+    def feed_path(self) -> str | None:
+        """Where the site's feed is (announced in every page's ``<head>``): RSS, Atom, or none (the Courier)."""
+        return FEED_PATHS.get(self.template)
+
+    @property
+    def has_feed(self) -> bool:
+        return self.feed_path is not None
+
+    def article(self, slug: str) -> Article:
+        for article in self.articles:
+            if article.slug == slug:
+                return article
+        raise KeyError(f"no article {slug!r} on site {self.key!r}")
+
 
 #: Dates used by the pure renderers (no server, no clock): article *i* of a site is published at
 #: ``FIXED_EPOCH + i * 6 hours``, so rendered pages are reproducible byte for byte.

@@ -15,17 +15,32 @@ pages, a shop or a forum (``listings.py`` serves those pages, ``sitemaps.py`` th
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import timedelta
 from email.utils import format_datetime
 
-from .articles import SECTIONS, Article, articles_for_site
+from .articles import Article, articles_for_site
 from .courier import CourierTemplate
 from .healthwatch import HealthWatchTemplate
-from .pages import FIXED_EPOCH, SECTION_TITLES, PageContext, Pager, Template, e, month_title, thread_path
+from .pages import (
+    DEFAULT_PORT,
+    FIXED_EPOCH,
+    SECTION_TITLES,
+    TEMPLATES,
+    PageContext,
+    Pager,
+    SiteSpec,
+    Template,
+    e,
+    month_title,
+    thread_path,
+)
 from .wellbeing import WellbeingTemplate
 
 __all__ = [
+    "DEFAULT_PORT",
+    "TEMPLATES",
+    "SiteSpec",
     "FIXED_EPOCH",
     "SECTION_TITLES",
     "PageContext",
@@ -35,57 +50,6 @@ __all__ = [
     "month_title",
     "thread_path",
 ]
-
-DEFAULT_PORT = 8001
-TEMPLATES = ("healthwatch", "courier", "wellbeing")
-
-
-@dataclass(frozen=True)
-class SiteSpec:
-    """One demo site: who it is, where it listens, which template renders it and which articles it publishes.
-
-    ``articles`` are in publication order. ``hostname`` is an optional name for Host-header dispatch (when
-    several sites share one listening address); the listening ``address`` is what normally selects the site.
-    """
-
-    key: str
-    name: str
-    address: str
-    template: str
-    articles: tuple[Article, ...]
-    hostname: str = ""
-    sections: tuple[str, ...] = field(default=())
-
-    def __post_init__(self) -> None:
-        if self.template not in TEMPLATES:
-            raise ValueError(f"site {self.key!r}: unknown template {self.template!r}")
-        if not self.sections:
-            object.__setattr__(self, "sections", SECTIONS[self.template])
-        for article in self.articles:
-            if article.section not in self.sections:
-                raise ValueError(f"site {self.key!r}: article {article.slug!r} in unknown section")
-
-    def home_url(self, port: int = DEFAULT_PORT) -> str:
-        return f"http://{self.address}:{port}/"
-
-    def base_url(self, port: int = DEFAULT_PORT) -> str:
-        return f"http://{self.address}:{port}"
-
-    @property
-    def feed_path(self) -> str | None:
-        """Where the site's feed is (announced in every page's ``<head>``): RSS, Atom, or none (the Courier)."""
-        return TEMPLATE_CLASSES[self.template].feed_path
-
-    @property
-    def has_feed(self) -> bool:
-        return self.feed_path is not None
-
-    def article(self, slug: str) -> Article:
-        for article in self.articles:
-            if article.slug == slug:
-                return article
-        raise KeyError(f"no article {slug!r} on site {self.key!r}")
-
 
 #: The three demo sites of ``make run`` (loopback addresses, port :data:`DEFAULT_PORT` by default).
 DEMO_SITES: tuple[SiteSpec, ...] = (

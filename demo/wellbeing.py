@@ -13,6 +13,7 @@ from urllib.parse import quote
 from .articles import Article
 from .furniture import thread_for
 from .pages import (
+    FEED_PATHS,
     FIXED_EPOCH,
     SECTION_TITLES,
     PageContext,
@@ -34,7 +35,7 @@ from .pages import (
 class WellbeingTemplate(Template):
     page_size = 8
     front_size = 9
-    feed_path = "/feed/atom/"
+    feed_path = FEED_PATHS["wellbeing"]
     sitemaps = {"index": "/sitemap.xml", "articles": "/sitemaps/articles.xml", "news": "/sitemaps/news.xml"}
 
     def front_path(self, page: int) -> str:
