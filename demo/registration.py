@@ -1,12 +1,13 @@
 """WebMon settings for the demo news sites (demo), shared by the bootstrap, the tests and the benchmark.
 
 The demo sites are registered as a site administrator registers a real site: no include pattern, *Only
-articles* on (issue 33). Their home and section pages link to sections, pagination, about, privacy and contact
-pages as well as to stories; WebMon leaves those links out by their address (filters.kind.link_kind) and
-processing keeps out what it judges no article. The one exclude pattern keeps out the staff notes under
-/private/ (robots.txt disallows them: a link there would be recorded as a refused fetch). The section pages
-are watched besides the home page; the Health Watch template also has an RSS feed. The demo sites live on
-loopback addresses, so they must be allowed private addresses (no real site should be).
+articles* on (issue 33). Their home and section pages link to sections, pagination, tags, writers, archives,
+about, privacy and contact pages, a shop or a forum as well as to stories; WebMon leaves those links out by their
+address (filters.kind.link_kind) and processing keeps out what it judges no article. The one exclude pattern
+keeps out the staff notes under /private/ (robots.txt disallows them: a link there would be recorded as a
+refused fetch). The section pages are watched besides the home page, and the feed their pages announce (Health
+Watch's RSS, the Wellbeing Times's Atom; the Courier has none). The demo sites live on loopback addresses, so
+they must be allowed private addresses (no real site should be).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ def demo_site_settings(spec, base_url: str, *, sections: bool = True) -> dict:
         "name": spec.name,
         "home_url": base_url + "/",
         "section_urls": "\n".join(watched),
-        "feed_url": base_url + "/rss.xml" if spec.has_feed else "",
+        "feed_url": base_url + spec.feed_path if spec.feed_path else "",
         "include_patterns": "",
         "exclude_patterns": r"/private/",
         "allow_private_addresses": True,

@@ -47,10 +47,11 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 from .articles import ARTICLES, Article
+from .listings import route as route_listing
+from .sitemaps import render_robots
 from .sites import (
     DEMO_SITES,
     INFO_PAGES,
-    ROBOTS_TXT,
     STAFF_NOTES_TEXT,
     STAFF_NOTES_TITLE,
     PageContext,
@@ -573,7 +574,8 @@ class DemoApp:
         if path.startswith("/fault/"):
             return self._fixed_fault(path, query)
         if path == "/robots.txt":
-            return Response(200, ROBOTS_TXT.format(name=spec.name).encode(), "text/plain; charset=utf-8")
+            robots = render_robots(PageContext(spec, self.base_url(key), ()))
+            return Response(200, robots.encode(), "text/plain; charset=utf-8")
         if path in STATIC_FILES:
             ctype, body = STATIC_FILES[path]
             return Response(200, body, ctype, headers=[("Cache-Control", "max-age=86400")])
@@ -582,9 +584,13 @@ class DemoApp:
         tpl = template_for(spec)
         ctx = self.context(key)
         newest = ctx.published[0][1] if ctx.published else None
+        other = route_listing(ctx, path, query)  # the pages that are no article, sitemaps, the Atom feed
+        if other is not None:
+            text, content_type, modified = other
+            return self._page(text, headers, modified, content_type)
         if path == "/":
             return self._page(tpl.home(ctx), headers, newest)
-        if path == "/rss.xml" and spec.has_feed:
+        if path == "/rss.xml" and spec.feed_path == path:
             return self._page(render_rss(ctx), headers, newest, "application/rss+xml; charset=utf-8")
         if path.startswith("/private/"):
             if path == "/private/staff-notes.html":
@@ -698,7 +704,8 @@ class DemoApp:
                     "base_url": self.base_url(key),
                     "home_url": self.base_url(key) + "/",
                     "sections": [self.base_url(key) + template_for(spec).section_path(s) for s in spec.sections],
-                    "feed_url": self.base_url(key) + "/rss.xml" if spec.has_feed else None,
+                    "feed_url": self.base_url(key) + spec.feed_path if spec.feed_path else None,
+                    "sitemap_url": self.base_url(key) + template_for(spec).sitemaps["index"],
                     "interval": state.interval,
                     "pool_size": len(spec.articles),
                     "next_publication": _ts(nxt).isoformat() if nxt else None,

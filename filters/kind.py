@@ -405,6 +405,19 @@ _FURNITURE = re.compile(
 )
 #: a listing named by its last segment, whatever follows (``section.php?s=health``, ``category.aspx?id=3``)
 _LISTING_PAGE = re.compile(r"/(?:sections?|category|categories|tags?|topics?|archives?|index)\.\w{2,5}$")
+#: addresses that list stories or act on one without being one: a writer's page, a listing's further pages, a date
+#: archive, an article's "e-mail it" or "print it" form
+_NO_STORY: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
+    (
+        re.compile(r"/(?:authors?|contributors?|writers?|columnists?)(?:/[^/]+/?|\.\w{2,5})$"),
+        Kind.LISTING,
+        "a writer's page",
+    ),
+    (re.compile(r"/page/\d+/?$"), Kind.LISTING, "a listing's further page"),
+    (re.compile(r"/(?:19|20)\d\d/(?:[01]?\d/(?:[0-3]?\d/)?)?$"), Kind.LISTING, "a date archive's address"),
+    (re.compile(r"/(?:e-?mail|print|share)(?:\.\w{2,5})?/?$"), Kind.SERVICE, "an e-mail, print or share link"),
+)
+_PAGE_QUERY = re.compile(r"(?:^|&)(?:page|paged|pg)=\d+(?:&|$)")
 
 
 def link_kind(url: str) -> PageKind | None:
@@ -423,6 +436,11 @@ def link_kind(url: str) -> PageKind | None:
         return PageKind(Kind.SERVICE, "a site's own page (about, contact, privacy...)")
     if _LISTING_PAGE.search(path) and parts.query:
         return PageKind(Kind.LISTING, "a listing's address")
+    for pattern, kind, why in _NO_STORY:
+        if pattern.search(path):
+            return PageKind(kind, why)
+    if _PAGE_QUERY.search(parts.query):
+        return PageKind(Kind.LISTING, "a listing's further page")
     segments = [s for s in path.split("/") if s and not _LOCALE.match(s)]
     one_word = all(len(_WORD.findall(s)) <= 1 and len(s) <= 14 for s in segments)  # "/world/europe/"
     if 1 <= len(segments) <= 2 and one_word and path.endswith("/") and not any(c.isdigit() for c in path):

@@ -293,6 +293,74 @@ def links_table(split: str, root: Path = DATASETS) -> str:
     return "\n".join(rows)
 
 
+def demo_links_table() -> str:
+    """The link level on the demo sites (every pool story published, fixed dates): the links of each home page and
+    of its section pages (first and second pages), read with the site's rules as WebMon builds them
+    (``monitor.services._rules`` on the registration of ``demo.registration``: no include pattern, *Only articles*)."""
+    from demo.registration import demo_site_settings
+    from demo.sites import DEMO_SITES, article_url, fixed_context, template_for
+    from monitor.discovery import LinkRules, links_from_html, select_candidates
+
+    base = "http://127.0.0.1:9"
+    rows = [
+        "| site | pages | links to the site | candidates | articles among candidates | article links taken "
+        "| other links taken | other links taken without *Only articles* |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for spec in DEMO_SITES:
+        site = demo_site_settings(spec, base)
+        watched = site["section_urls"].split("\n") + ([site["feed_url"]] if site["feed_url"] else [])
+        rules = LinkRules(site["home_url"], [], site["exclude_patterns"].split("\n"), watched, articles_only=True)
+        plain = LinkRules(site["home_url"], [], site["exclude_patterns"].split("\n"), watched)
+        tpl, ctx = template_for(spec), fixed_context(spec, base)
+        articles = {article_url(spec, a, base) for a, _ in ctx.published}
+        sections = [tpl.section(ctx, s, p) for s in spec.sections for p in (1, 2) if p == 1 or
+                    len(ctx.published_in(s)) > tpl.page_size]  # fmt: skip
+        for name, pages in (("home", [tpl.home(ctx)]), (f"{len(sections)} section pages", sections)):
+            links = {u for page in pages for u in links_from_html(page, base + "/") if u.startswith(base)}
+            taken = set(select_candidates(sorted(links), rules))
+            linked = links & articles
+            rows.append(
+                f"| {spec.name} | {name} | {len(links)} | {len(taken)} | {_ratio(len(taken & articles), len(taken))} "
+                f"| {_ratio(len(taken & linked), len(linked))} | {len(taken - articles)} "
+                f"| {len(set(select_candidates(sorted(links), plain)) - articles)} |"
+            )
+    return "\n".join(rows)
+
+
+def demo_kinds_table() -> str:
+    """The page kind on the demo sites' pages (every story published, fixed dates), as processing would judge them
+    were they fetched (an include pattern that lets them through): the stories, and the pages that are no story
+    (home, sections, the home's next page, tags, writers, archives, about; the shop and the forum)."""
+    from demo.listings import listings, route
+    from demo.sites import DEMO_SITES, INFO_PAGES, fixed_context, template_for
+
+    base = "http://127.0.0.1:9"
+    rows = ["| site | stories shown | other pages kept out | other pages judged articles |", "|---|---:|---:|---|"]
+    for spec in DEMO_SITES:
+        tpl, ctx = template_for(spec), fixed_context(spec, base)
+        stories = [(tpl.article_path(a), tpl.article(ctx, a)) for a, _ in ctx.published]
+        about = {"healthwatch": "/about.html", "courier": "/about.php"}.get(spec.key, "/about/")
+        others = [("/", tpl.home(ctx)), (about, tpl.info_page(ctx, *INFO_PAGES["about"]))]
+        others += [(tpl.section_path(s), tpl.section(ctx, s)) for s in spec.sections]
+        others += [(lst.path(lst.first), lst.render(ctx, tpl, lst.first)[0]) for lst in listings(ctx, tpl)]
+        for path in ("/shop/", "/shop/products/bp200-blood-pressure-monitor/", "/community/"):
+            if (answer := route(ctx, path, "")) is not None:
+                others.append((path, answer[0]))
+
+        def is_article(path: str, html: str) -> bool:
+            return page_kind(read_page(html.encode()), base + path).is_article
+
+        shown = sum(is_article(p, h) for p, h in stories)
+        passed = [p for p, h in others if is_article(p, h)]
+        examples = ", ".join(f"`{p}`" for p in passed[:3]) + (f" and {len(passed) - 3} more" if len(passed) > 3 else "")
+        rows.append(
+            f"| {spec.name} | {_ratio(shown, len(stories))} | {_ratio(len(others) - len(passed), len(others))} "
+            f"| {examples} |"
+        )
+    return "\n".join(rows)
+
+
 def targets_table(held: Result) -> str:
     types, sites = held.types, held.sites
     kind_ms = statistics.median(held.kind_ms) if held.kind_ms else float("nan")
@@ -393,6 +461,16 @@ def write_report(results: dict[str, Result], meta: dict[str, str]) -> None:
     lines = [START, "", f"Run: {meta['run']}.", ""]
     if "held" in results:
         lines += ["### Targets (held-out split)", "", targets_table(results["held"])]
+    lines += [
+        "",
+        "### The link level on the demo sites (no pattern, *Only articles*; every story published)",
+        "",
+        demo_links_table(),
+        "",
+        "Their page kind, were these pages fetched (an include pattern letting them through):",
+        "",
+        demo_kinds_table(),
+    ]
     for split in SPLITS:
         if split not in results:
             continue
@@ -432,6 +510,7 @@ def write_report(results: dict[str, Result], meta: dict[str, str]) -> None:
 
 
 def print_summary(results: dict[str, Result]) -> None:
+    print(demo_links_table())
     for split, res in results.items():
         print(f"== {split}")
         print(types_table(res))
@@ -517,7 +596,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="the first N pages of each dataset and split")
     ap.add_argument("--no-report", action="store_true", help="print the tables, do not write docs/benchmarks")
     ap.add_argument("--fit", action="store_true", help="refit the weights on the tuning split and print them")
+    ap.add_argument("--demo-links", action="store_true", help="print the demo sites' link-level table only")
     args = ap.parse_args(argv)
+    if args.demo_links:
+        print(demo_links_table())
+        print(demo_kinds_table())
+        return 0
     if not DATASETS.is_dir():
         print(f"datasets not found at {DATASETS}; set WIMS_DATASETS", file=sys.stderr)
         return 2

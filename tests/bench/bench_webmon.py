@@ -416,8 +416,9 @@ def write_report(runs: list[dict], cost: dict, args, rules: int) -> Path:
         f"`make bench-webmon` ({time.strftime('%Y-%m-%d')}): {args.sites} synthetic demo sites served by one local "
         f"process, each on its own loopback address ({FIRST_ADDRESS} upwards, inside 127.0.0.0/8), so the "
         "per-host politeness applies as it would to 1,000 real hosts. Each site starts with "
-        f"{args.published} published articles; WebMon watches its home page (and, for a third of the sites, "
-        "its RSS feed). PostgreSQL + Redis, politeness delay "
+        f"{args.published} published articles; WebMon watches its home page (and "
+        "the feed its pages announce: RSS for a third, Atom for another third, since the demo sites' real-web shape). "
+        "PostgreSQL + Redis, politeness delay "
         f"{args.delay:g} s per host, {args.total_threads} threads in all, split over the worker processes "
         + (
             "(`-P threads`, queues celery, poll, fetch), plus one prefork worker with a process per core for "

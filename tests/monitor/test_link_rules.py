@@ -2,8 +2,11 @@
 pages that are not articles out (``Site.articles_only``), a link whose address alone names no article is not
 fetched at all, unless the administrator's include patterns say what an article is (issue 33)."""
 
+import pytest
+
 from demo.articles import articles_for_site
 from demo.sites import article_url, get_site, render_home_page
+from filters.kind import link_kind
 from monitor.discovery import LinkRules, links_from_html, select_candidates
 
 BASE = "http://127.0.0.1:9"
@@ -30,3 +33,41 @@ def test_include_patterns_decide_where_the_administrator_wrote_them():
     links, _ = home_links("wellbeing")
     rules = LinkRules(BASE + "/", include=[r"/about/$"], articles_only=True)
     assert select_candidates(links, rules) == [BASE + "/about/"]
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://news.example/author/jane-doe/",
+        "https://news.example/authors/jane-doe",
+        "https://news.example/author.php?id=jane-doe",
+        "https://news.example/contributors/sam-whitfield/?utm_source=x",
+        "https://news.example/page/2/",
+        "https://news.example/tag/sleep/page/3/",
+        "https://news.example/?page=2",
+        "https://news.example/topics/mental-health/?page=2",
+        "https://news.example/index.php?page=2&s=x",
+        "https://news.example/2025/03/",
+        "https://news.example/2025/03/14/",
+        "https://news.example/email.php?id=some-story",
+        "https://news.example/print/",
+    ],
+)
+def test_writers_pages_further_pages_and_date_archives_are_no_candidates(url):
+    """Links every real news front carries (issue 33); the demo sites have each of them."""
+    assert link_kind(url) is not None
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://news.example/2025/03/14/walking-after-meals-lowers-blood-sugar/",
+        "https://news.example/news/2025/03/clinic-opens.html",
+        "https://news.example/story.php?id=diabetes-foot-clinic-opens",
+        "https://news.example/?p=1234",
+        "https://news.example/authors-guild-wins-copyright-case-against-ai-firm",
+        "https://news.example/health/2025/0314/sleep-study",
+    ],
+)
+def test_stories_stay_candidates(url):
+    assert link_kind(url) is None

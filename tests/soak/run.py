@@ -443,6 +443,9 @@ class Soak:
         hashes = Counter(rows.filter(state="processed").values_list("content_hash", flat=True))
         same_content = sorted(h for h, n in hashes.items() if n > 1 and h)
         not_ok = list(rows.exclude(state="processed").values_list("url", "state", "last_error"))
+        # the demo sites link tag, writer, archive, pagination, shop and forum pages too (issue 33): none is fetched
+        published = set(self.demo_published())
+        not_articles = sorted(u for u, c in rows.values_list("url", "canonical_url") if not {u, c} & published)
         cases = Case.objects.filter(article__site__in=demo_sites).count()
         processed = sum(by_canonical.values())
         if missing:
@@ -451,6 +454,8 @@ class Soak:
             failures.append(f"{len(twice)} articles processed twice: {twice[:5]}")
         if same_content:
             failures.append(f"{len(same_content)} contents processed twice")
+        if not_articles:
+            failures.append(f"{len(not_articles)} demo pages that are no article fetched: {not_articles[:5]}")
         if cases != processed:
             failures.append(f"{cases} cases for {processed} processed articles")
         if self.overdue:
@@ -532,6 +537,7 @@ class Soak:
             "processed_twice": len(twice),
             "same_content_twice": len(same_content),
             "demo_not_processed": not_ok[:10],
+            "demo_not_articles": len(not_articles),
             "cases": cases,
             "states": states,
             "errors_by_kind": dict(errors_by_kind.most_common()),
@@ -667,6 +673,8 @@ def report_markdown(result: dict, command: str) -> str:
         f"- processed: {result['demo_processed']}; never processed: {result['missing']}; "
         f"processed twice (canonical URL): {result['processed_twice']}; same content twice: "
         f"{result['same_content_twice']}; cases: {result['cases']}",
+        f"- demo pages fetched that are no article (tags, writers, listings, shop, forum...): "
+        f"{result['demo_not_articles']}",
         f"- rows past their lease (sampled every 15 s): {result['overdue_rows']}",
         f"- all articles by state: {json.dumps(result['states'], sort_keys=True)}",
         f"- pages checked (200 each): {json.dumps(result['pages'])}",
