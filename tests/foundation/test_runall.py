@@ -109,9 +109,9 @@ def _session(leader: int) -> list[int]:
 @pytest.mark.parametrize(
     "sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c: SIGINT to the group", "kill -- -PGID: SIGTERM to the group"]
 )
-def test_a_signal_to_the_process_group_stops_every_process_cleanly_within_5_s(sig, transactional_db, tmp_path):
+def test_a_signal_to_the_process_group_stops_every_process_cleanly(sig, transactional_db, tmp_path):
     """A terminal's Ctrl-C signals the whole foreground group, pool children included; so do `kill -- -PGID`
-    and `timeout`. Every process stops, idle, within 5 s, with no ERROR and no traceback: a pool child killed
+    and `timeout`. Every process stops, before runall would kill it, with no ERROR and no traceback: a pool child killed
     by the group's SIGTERM used to log an ERROR and leave its worker hung at exit until runall killed it."""
     from django.db import connection
 
@@ -160,7 +160,11 @@ def test_a_signal_to_the_process_group_stops_every_process_cleanly_within_5_s(si
         proc.wait(timeout=5)
         output = log_path.read_text()
         assert not _session(proc.pid), f"still running 20 s after the signal:\n{output}"
-        assert took <= 5, f"every process stopped {took:.1f} s after the signal:\n{output}"
+        # A hung process is stopped by runall only after its 15 s grace (with a "did not stop" line): 10 s tells
+        # one from a clean stop, which takes 3-4 s on an idle machine and over 5 s on a loaded one. The time
+        # itself is a figure, not a unit test's pass mark.
+        assert took <= 10, f"every process stopped {took:.1f} s after the signal:\n{output}"
+        assert "did not stop" not in output, output
         bad = [line for line in output.splitlines() if re.search(r"\bERROR\b|Traceback", line)]
         assert not bad, f"{len(bad)} error lines:\n{output}"
     finally:
