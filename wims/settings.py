@@ -330,10 +330,6 @@ else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600, "queue_order_strategy": "priority"}
     CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or CELERY_BROKER_URL
 CELERY_RESULT_EXPIRES = 3600
-# Only a task whose caller waits for its answer stores a result (the health check: ignore_result=False). The
-# pipeline's tasks record what they did in the database; their results filled the backend for nothing (one file
-# per task in var/broker/results on the embedded broker, about 1,000 in a demo's half hour).
-CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -358,6 +354,7 @@ TASK_SOFT_TIME_LIMITS = {
     "monitor.poll_site": 200,  # several section pages and a feed, each with its own timeouts
     "alerts.send": 200,  # mail servers and webhooks
     "processing.learn_site_profile": 270,  # 20 pages learned, then up to 200 articles filtered again
+    "monitor.apply_retention": WIMS_TASK_TIME_LIMIT,  # batches of 2,000 rows, each committed: the rest waits a day
 }
 CELERY_TASK_SOFT_TIME_LIMIT = WIMS_TASK_TIME_LIMIT  # the tasks not listed (wims.health_check, Celery's own)
 CELERY_TASK_TIME_LIMIT = WIMS_TASK_TIME_LIMIT + TIME_LIMIT_GRACE

@@ -43,7 +43,7 @@ def test_the_workers_consume_every_queue_and_the_beat_uses_the_database_schedule
     assert beats == [settings.CELERY_BEAT_SCHEDULER], "exactly one beat"
     # and what it sends (every periodic task, CELERY_BEAT_SCHEDULE) is consumed
     periodic = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
-    assert periodic == {"monitor.dispatch_due_polls", "alerts.scan"}
+    assert periodic == {"monitor.dispatch_due_polls", "alerts.scan", "monitor.apply_retention"}
     assert {routed(task, settings.CELERY_TASK_ROUTES) for task in periodic} <= consumed
 
 
