@@ -13,6 +13,7 @@ Pure Python, no Django; the services layer stores what :func:`apply` returns.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
@@ -222,13 +223,18 @@ class RankedWord:
     ``excludes``: how many of the still-changing cornerstone cases adding it would leave unchanged (as a
     condition: those lacking it; as a must-be-absent keyword: those holding it); ``precision``: among the
     stored accepted cases holding it, the share whose decision agrees with the rule (None: no such case);
-    ``prior``: an earlier rule for the same folder uses it.
+    ``prior``: an earlier rule for the same folder uses it; ``weight``: the article's own keyword weight
+    (DocView, 0 for a word that is not one of its keywords); ``cases``: how many of the knowledge base's
+    cases hold it (None: not known); ``named``: the folder's name holds it (as a word, title word or URL word).
     """
 
     word: str
     excludes: int
     precision: float | None = None
     prior: bool = False
+    weight: float = 0.0
+    cases: int | None = None
+    named: bool = False
 
 
 @dataclass(frozen=True)
@@ -245,6 +251,41 @@ class RankedDifferences:
     per_case: Mapping[int, tuple[tuple[str, ...], tuple[str, ...]]]
     changing: int  # how many cornerstone cases the lists were computed against
 
+    def rank(self, word: str, absent: bool = False) -> int | None:
+        """The word's place (1 = first) in its list, None when the list does not hold it."""
+        for n, item in enumerate(self.absent if absent else self.conditions, start=1):
+            if item.word == word:
+                return n
+        return None
+
+
+def name_words(name: str) -> frozenset[str]:
+    """The words of a folder's own name (its path's last part), as keywords are written: "Health/Child health"
+    -> child, health; "money-fx" -> money, fx."""
+    last = name.rsplit("/", 1)[-1].casefold()
+    return frozenset(re.findall(r"[^\W_]+", last))
+
+
+def _base_words(feature: str) -> list[str]:
+    """The plain words of a feature: ``title:sleep`` -> sleep, ``sleep apnoea`` -> sleep, apnoea."""
+    kind, colon, rest = feature.partition(":")
+    text = rest if colon and kind in ("title", "url") else feature
+    return text.split()
+
+
+def _derived(feature: str) -> bool:
+    """A title word, URL word, site or phrase: a feature made of words, not a word itself."""
+    return ":" in feature or " " in feature
+
+
+def keyword_weight(feature: str, keywords: Mapping[str, float]) -> float:
+    """A feature's weight among the article's own keywords (DocView): a word's own weight, a title word's as its
+    word's, a phrase's as its lightest word's; 0 for a feature with a word that is not a keyword."""
+    if not keywords:
+        return 0.0
+    parts = _base_words(feature)
+    return min((keywords.get(part, 0.0) for part in parts), default=0.0)
+
 
 def ranked_difference_lists(
     case: Iterable[str],
@@ -253,6 +294,9 @@ def ranked_difference_lists(
     prior: Iterable[str] = (),
     chosen: Iterable[str] = (),
     weights: Mapping[str, float] | None = None,
+    keywords: Mapping[str, float] | None = None,
+    frequency: Mapping[str, int] | None = None,
+    named: Iterable[str] = (),
 ) -> RankedDifferences:
     """The difference lists both ways against the cornerstone cases that would still change, ranked.
 
@@ -263,10 +307,15 @@ def ranked_difference_lists(
     cornerstones holding it). Both are ranked by how many changing cornerstones the word excludes, then
     by ``precision`` (word -> the share of stored accepted cases holding it whose decisions agree with the
     rule's conclusion: high first for conditions, low first for must-be-absent words; unknown last), then
-    by whether ``prior`` (the words of earlier rules for the same folder) holds it, then by ``weights`` (the
-    CST weight of each word of the case's page, filters.sst: 1.0 informative, lower where the site repeats it;
-    a phrase weighs as its lighter word; a missing word 1.0), then alphabetically.
-    ``chosen``: words already in the draft, left out of both lists.
+    by whether ``prior`` (the words of earlier rules for the same folder) holds it, then by whether the
+    folder's name holds it (``named``: the name's words, :func:`name_words`). Conditions then rank by
+    ``keywords`` (the article's own DocView keyword weights, :func:`keyword_weight`: the keywords themselves
+    first, then the title words, URL words and phrases made of them, each heavy first), then by rarity among
+    the knowledge base's cases (``frequency``: word -> how many cases hold it; rare first), so that on a new
+    knowledge base, with no cornerstone case and no decision yet, the article's own subject comes first.
+    Last come ``weights`` (the CST weight of each word of the case's page, filters.sst: 1.0 informative,
+    lower where the site repeats it; a phrase weighs as its lighter word; a missing word 1.0)
+    and the alphabet. ``chosen``: words already in the draft, left out of both lists.
 
     Example: case {a, b, c} against {a, c, x} and {b, c, y}: conditions a and b (one each), then c
     (none); must be absent x and y (one each). ``a & b`` or ``NOT x & NOT y`` leave both unchanged.
@@ -277,13 +326,14 @@ def ranked_difference_lists(
     known = precision or {}
     earlier = frozenset(prior)
     weight_of = weights or {}
+    own = keywords or {}
+    held_by = frequency or {}
+    name = frozenset(named)
 
     def weight(word: str) -> float:
         if not weight_of:
             return 1.0
-        if " " in word:
-            return min(weight_of.get(part, 1.0) for part in word.split())
-        return weight_of.get(word, 1.0)
+        return min(weight_of.get(part, 1.0) for part in word.split())
 
     held: dict[str, int] = {}  # word -> how many changing cornerstones hold it
     for other in stones.values():
@@ -292,12 +342,28 @@ def ranked_difference_lists(
     total = len(stones)
 
     def ranked(candidates: Iterable[str], excludes: Callable[[str], int], absent: bool) -> tuple[RankedWord, ...]:
-        items = [RankedWord(w, excludes(w), known.get(w), w in earlier) for w in candidates if w not in skip]
+        items = [
+            RankedWord(
+                w,
+                excludes(w),
+                known.get(w),
+                w in earlier,
+                0.0 if absent else keyword_weight(w, own),
+                held_by.get(w) if frequency is not None else None,
+                not absent and bool(name) and set(_base_words(w)) <= name,
+            )
+            for w in candidates
+            if w not in skip
+        ]
 
-        def key(item: RankedWord) -> tuple[int, float, bool, float, str]:
+        def key(item: RankedWord) -> tuple[int, float, bool, bool, int, float, int, float, str]:
             # an unknown precision (2.0) sorts after every known one
             score = 2.0 if item.precision is None else item.precision if absent else -item.precision
-            return (-item.excludes, score, not item.prior, -weight(item.word), item.word)
+            rarity = 0 if absent or item.cases is None else item.cases
+            # the article's keywords themselves, then the title words, URL words and phrases made of them
+            own = 2 if not item.weight else 1 if _derived(item.word) else 0
+            earlier_or_named = (not item.prior, not item.named)
+            return (-item.excludes, score, *earlier_or_named, own, -item.weight, rarity, -weight(item.word), item.word)
 
         return tuple(sorted(items, key=key))
 
@@ -313,3 +379,74 @@ def ranked_difference_lists(
         for case_id, other in stones.items()
     }
     return RankedDifferences(conditions, absent, per_case, total)
+
+
+#: Difference-list words whose precision is asked for (the best placed by the other keys), and at most how many
+#: words containing the expert's search are asked for besides: precision costs the caller a look at the stored
+#: decisions per word.
+PRECISION_WORDS = 30
+SEARCH_WORDS = 200
+
+
+def suggestions(
+    case: Iterable[str],
+    changing_cornerstones: Mapping[int, Iterable[str]],
+    precision_of: Callable[[Iterable[str]], Mapping[str, float]],
+    prior: Iterable[str] = (),
+    chosen: Iterable[str] = (),
+    weights: Mapping[str, float] | None = None,
+    keywords: Mapping[str, float] | None = None,
+    frequency: Mapping[str, int] | None = None,
+    named: Iterable[str] = (),
+    search: str = "",
+) -> RankedDifferences:
+    """The ranked difference lists as the rule page shows them, and as the simulated expert reads them: ONE
+    ranking (:func:`ranked_difference_lists`) for both.
+
+    Precision is asked of ``precision_of`` (words -> word -> precision, see :func:`ranked_difference_lists`)
+    only for the :data:`PRECISION_WORDS` best placed words of each list by the other keys, and for the words
+    containing ``search`` (at most :data:`SEARCH_WORDS`); the others rank as of unknown precision.
+    """
+    words = as_case(case)
+    stones = {case_id: as_case(other) for case_id, other in changing_cornerstones.items()}
+    earlier, chosen, name = frozenset(prior), frozenset(chosen), frozenset(named)
+
+    def ranked(precision: Mapping[str, float] | None) -> RankedDifferences:
+        return ranked_difference_lists(words, stones, precision, earlier, chosen, weights, keywords, frequency, name)
+
+    unscored = ranked(None)
+    front = {i.word for items in (unscored.conditions, unscored.absent) for i in items[:PRECISION_WORDS]}
+    needle = search.strip().casefold()
+    if needle:
+        for items in (unscored.conditions, unscored.absent):
+            front.update([i.word for i in items if needle in i.word.casefold()][:SEARCH_WORDS])
+    return ranked(precision_of(front) if front else {})
+
+
+def suggested_rule(ranked: RankedDifferences, changing_cornerstones: Mapping[int, Iterable[str]], most: int = 3):
+    """The conditions of the one-click rule the page offers: the first condition of the ranked list, then, while
+    a changing cornerstone case is still not left unchanged, the next condition in rank order that leaves one
+    more of them unchanged; at most ``most`` words. Empty when the list is."""
+    left = {case_id: as_case(other) for case_id, other in changing_cornerstones.items()}
+    chosen: list[str] = []
+    for item in ranked.conditions:
+        if len(chosen) >= most or (chosen and not left):
+            break
+        spared = {case_id for case_id, other in left.items() if item.word not in other}
+        if chosen and not spared:
+            continue
+        chosen.append(item.word)
+        for case_id in spared:
+            del left[case_id]
+    return tuple(chosen)
+
+
+def prior_words(tree: RuleTree, proposal: RuleProposal, wrong_folder: int | None) -> frozenset[str]:
+    """The keywords (present or absent) of the earlier rules for the same folder: the rules concluding the
+    folder, or for a stopping rule the stopping rules under rules concluding the wrong folder."""
+    if proposal.kind == RuleKind.STOP:
+        parents = {r.id for r in tree if r.folder == wrong_folder}
+        rules = [r for r in tree if r.folder is None and r.parent_id in parents]
+    else:
+        rules = [r for r in tree if r.folder == proposal.folder]
+    return frozenset().union(*(r.conditions | r.absent for r in rules))
