@@ -423,7 +423,9 @@ def suggestions(
     return ranked(precision_of(front) if front else {})
 
 
-def suggested_rule(ranked: RankedDifferences, changing_cornerstones: Mapping[int, Iterable[str]], most: int = 3):
+def suggested_rule(
+    ranked: RankedDifferences, changing_cornerstones: Mapping[int, Iterable[str]], most: int = 3
+) -> tuple[str, ...]:
     """The conditions of the one-click rule the page offers: the first condition of the ranked list, then, while
     a changing cornerstone case is still not left unchanged, the next condition in rank order that leaves one
     more of them unchanged; at most ``most`` words. Empty when the list is."""
