@@ -77,7 +77,7 @@ def run(
     Items the filters rejected are skipped (``expert.stats.skipped``).  With the trace expert
     ``expert.ceiling`` holds its trees' own F1 on the test part. ``from_suggestions`` (trace expert): the
     expert states only conditions among the first N words the rule page would show (research.suggestions;
-    0: any word, the ranks recorded); ``expert.view`` then holds the ranks.
+    0: any word of the lists); ``expert.view`` then holds the ranks.
     """
     if expert not in EXPERTS:
         raise ValueError(f"unknown expert {expert!r}; choose one of {', '.join(EXPERTS)}")

@@ -495,6 +495,24 @@ class RuleTraceExpert(SimulatedExpert):
             present, absent = stated
         return self._validate_and_commit(case_id, case, proposal.with_conditions(present, absent), score)
 
+    def _substitute(self, proposal: RuleProposal, wrong: int | None, score, floor: float) -> Callable[[str], float]:
+        """How the expert values a shown word in place of one not shown: for a new or refining rule, among the
+        words it knows to mean the label at least SUBSTITUTE_PRECISION of the time, the one covering the most
+        training cases of it; else its score above ``floor``. 0: not a word it would state."""
+        if proposal.kind == RuleKind.STOP:
+            return lambda w: score(w) if score(w) > floor else 0.0
+        label = self.labels[cast(int, proposal.folder)]
+
+        def value(word: str) -> float:
+            precision = score(word)
+            if precision <= floor:
+                return 0.0
+            if precision < SUBSTITUTE_PRECISION:
+                return precision
+            return 1.0 + self.trace.quality(label, [word], [])[1]
+
+        return value
+
     def _stated(
         self, case: frozenset[str], proposal: RuleProposal, present: list[str], absent: list[str], score
     ) -> tuple[list[str], list[str]] | None:
@@ -507,9 +525,10 @@ class RuleTraceExpert(SimulatedExpert):
         floor = 0.0 if proposal.kind == RuleKind.STOP else self.settings.fallback_precision
         chosen: list[str] = []
         missing: list[str] = []
+        substitute = self._substitute(proposal, wrong, score, floor)
         for word in sorted(present, key=lambda w: (-score(w), w)):
             ranked = view.ranked(self, case_id, case, proposal.with_conditions(chosen, missing), wrong)
-            pick = view.choose(ranked, word, substitute=score, floor=floor)
+            pick = view.choose(ranked, word, substitute=substitute, floor=0.0)
             if pick is not None and pick not in chosen:
                 chosen.append(pick)
         for word in absent:
@@ -550,3 +569,5 @@ class RuleTraceExpert(SimulatedExpert):
 
 
 EXPERTS = ("trace", "svm")
+#: a shown word the expert states in place of one not shown means the label at least this often in training
+SUBSTITUTE_PRECISION = 0.9

@@ -145,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         metavar="N",
         help="trace: state only conditions among the first N words the rule page would show (research.suggestions"
-        "; 0: any word), and report each one's rank",
+        "; 0: any word of the lists), and report each one's rank",
     )
     parser.add_argument("--no-baselines", action="store_true", help="skip naive Bayes and linear SVM")
     parser.add_argument(

@@ -240,14 +240,14 @@ def kept_changes(
     return changed_cases(snapshot.tree, proposal, _kept_keywords(snapshot, kept, case_id))
 
 
-def _precision(words: Iterable[str], folder_id: int | None, wrong_id: int | None) -> dict[str, float]:
-    """word -> among the stored cases with an accepted folder that hold it, the share whose decisions agree with
-    the rule: accepted in ``folder_id`` (a new or refining rule), or not accepted in ``wrong_id`` (a stopping
-    rule). Words no such case holds are left out (their precision is unknown)."""
+def _decisions(words: Iterable[str], folder_id: int | None, wrong_id: int | None) -> dict[str, tuple[int, int]]:
+    """word -> (agreeing, holding): of the stored cases with an accepted folder that hold it, how many there are
+    and how many of them the rule's decision agrees with: accepted in ``folder_id`` (a new or refining rule), or
+    not accepted in ``wrong_id`` (a stopping rule). Words no such case holds are left out (precision unknown)."""
     target = folder_id if folder_id is not None else wrong_id
     if target is None:
         return {}
-    result: dict[str, float] = {}
+    result: dict[str, tuple[int, int]] = {}
     for chunk in chunks(sorted(words)):
         rows = (
             Classification.objects.filter(state=Classification.State.ACCEPTED, case__index_entries__keyword__in=chunk)
@@ -259,7 +259,7 @@ def _precision(words: Iterable[str], folder_id: int | None, wrong_id: int | None
             .order_by()
         )
         for word, n, hit in rows:
-            result[word] = hit / n if folder_id is not None else 1 - hit / n
+            result[word] = (hit if folder_id is not None else n - hit, n)
     return result
 
 
@@ -288,9 +288,9 @@ def validate_rule(
     to leave unchanged (``kept``, never accepted) and counts in the difference lists. Reads only the cached
     knowledge base, the cornerstone cases and the keyword index, so it stays fast with many stored cases; the
     full list of stored cases it would change is :func:`affected_cases`. Precision costs a join per word over the
-    accepted cases holding it, so it is computed for the :data:`PRECISION_WORDS` best placed words of each list by
-    the other keys and for the words containing ``search`` (at most :data:`SEARCH_WORDS`); the others rank as of
-    unknown precision.
+    accepted cases holding it, so it is computed for every condition word but only for the
+    :data:`~classifier.acquisition.PRECISION_WORDS` best placed must-be-absent words by the other keys and those
+    containing ``search`` (acquisition.suggestions); the others rank as of unknown precision.
     """
     snapshot = kb.current()
     proposal = draft_proposal(snapshot.tree, case, kind, folder, wrong_folder, conditions, absent)
@@ -340,7 +340,7 @@ def _ranked_differences(
     return suggestions(
         words,
         offending,
-        lambda front: _precision(front, proposal.folder, wrong_id),
+        lambda front: _decisions(front, proposal.folder, wrong_id),
         prior=prior_words(tree, proposal, wrong_id),
         chosen=proposal.conditions | proposal.absent,
         weights=_token_weights(case),

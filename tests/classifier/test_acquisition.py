@@ -288,17 +288,20 @@ def test_name_words_are_the_folder_s_own_name():
     assert name_words("money-fx") == {"money", "fx"}
 
 
-def test_suggestions_ask_precision_only_for_the_best_placed_and_searched_words():
+def test_suggestions_ask_precision_for_every_condition_and_the_best_placed_absent_words():
     case = fs(*(f"w{n:02}" for n in range(PRECISION_WORDS + 10)))
     asked: list[set[str]] = []
 
-    def precision_of(front):
+    def decisions_of(front):
         asked.append(set(front))
-        return {"w39": 1.0}
+        return {"w39": (3, 3), "w38": (1, 1), "w37": (0, 2)}
 
-    ranked = suggestions(case, {}, precision_of, search="w39")
-    assert len(asked) == 1 and len(asked[0]) == PRECISION_WORDS + 1 and "w39" in asked[0]
-    assert ranked.conditions[0].word == "w39"
+    ranked = suggestions(case, {1: fs(*(f"x{n:02}" for n in range(PRECISION_WORDS + 10)))}, decisions_of, search="x3")
+    # every condition word, the best placed absent words and those matching the search (x30..x39)
+    assert len(asked) == 1 and len(asked[0]) == 2 * PRECISION_WORDS + 10 + 10
+    # three agreeing cases outweigh one (the m-estimate); known before unknown
+    assert words(ranked.conditions)[:3] == ["w39", "w38", "w37"]
+    assert (ranked.conditions[0].precision, ranked.conditions[0].support) == (1.0, 3)
 
 
 def test_the_suggested_rule_takes_ranked_words_until_every_changing_case_is_left_unchanged():
