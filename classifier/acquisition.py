@@ -328,9 +328,10 @@ def ranked_difference_lists(
     must-be-absent word is a keyword of a changing cornerstone that ``case`` lacks (it excludes the
     cornerstones holding it). Both are ranked by how many changing cornerstones the word excludes (those
     leaving all but :data:`NEARLY_ALL_SLACK` of them unchanged alike, first), then by ``precision`` (word ->
-    the share of stored accepted cases holding it whose decisions agree with the rule's conclusion: high first for conditions, low first for must-be-absent words; unknown last; with
-    ``support``, word -> how many accepted cases that share is of, it ranks as the m-estimate
-    (:func:`smoothed_precision`), so that one agreeing case is weaker evidence than twenty), then
+    the share of stored accepted cases holding it whose decisions agree with the rule's conclusion: high
+    first for conditions, low first for must-be-absent words; unknown last; with ``support``, word -> how
+    many accepted cases that share is of, it ranks as the m-estimate (:func:`smoothed_precision`), so that
+    one agreeing case is weaker evidence than twenty), then
     by whether ``prior`` (the words of earlier rules for the same folder) holds it, then by whether the
     folder's name holds it (``named``: the name's words, :func:`name_words`). Conditions then rank by
     ``keywords`` (the article's own DocView keyword weights, :func:`keyword_weight`: the keywords themselves
