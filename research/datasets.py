@@ -8,6 +8,7 @@ manifest, so write them under ``var/`` (gitignored), never into the repository.
 
     python -m research.datasets bbc var/datasets/bbc
     python -m research.datasets reuters var/datasets/reuters
+    python -m research.datasets kinds4 var/datasets/kinds4   # WebKB-4-like: wcxb-dev-kinds' pages by kind
 
 ``bbc`` has no official split (the manifest leaves ``split`` out); ``reuters``
 uses the ModApte split: ``LEWISSPLIT="TRAIN"``/``"TEST"`` with ``TOPICS="YES"``,
@@ -156,8 +157,32 @@ BUILDERS = {
 }
 
 
+# ------------------------------------------------------------------ WebKB-4-like: web pages by their kind
+#: the four page kinds of wcxb-dev-kinds with most pages after articles: like WebKB-4 (university pages as
+#: student, faculty, course or project), a page is classified by what kind of page it is, from its HTML
+PAGE_KINDS = ("service", "forum", "listing", "product")
+
+
+def write_page_kinds(source: Path, outdir: Path, kinds: Sequence[str] = PAGE_KINDS) -> int:
+    """A manifest over wcxb-dev-kinds' own HTML files (absolute paths, nothing copied): label = page kind,
+    site = domain, no split (the simulator's seeded 70/30)."""
+    source = Path(source)
+    with open(source / MANIFEST, newline="", encoding="utf-8") as handle:
+        rows = [row for row in csv.DictReader(handle) if row["page_type"] in kinds and row.get("html")]
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    with open(outdir / MANIFEST, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(FIELDS[:3])
+        for row in rows:
+            writer.writerow([str((source / row["html"]).resolve()), row["page_type"], row["domain"]])
+    return len(rows)
+
+
 def build(name: str, outdir: Path, source: Path | None = None) -> int:
     """Build the named dataset's manifest and text files in ``outdir``."""
+    if name == "kinds4":
+        return write_page_kinds(Path(source) if source else datasets_root() / "wcxb-dev-kinds", Path(outdir))
     try:
         folder, reader, with_split = BUILDERS[name]
     except KeyError:
@@ -343,7 +368,7 @@ def usable(items: Sequence[Item]) -> tuple[list[Item], int]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m research.datasets", description=__doc__.split("\n\n")[0])
-    parser.add_argument("name", choices=sorted(BUILDERS))
+    parser.add_argument("name", choices=sorted([*BUILDERS, "kinds4"]))
     parser.add_argument("outdir", type=Path, help="output folder (use var/..., it is gitignored)")
     parser.add_argument("--source", type=Path, help="dataset folder (default: $WIMS_DATASETS/<name>)")
     args = parser.parse_args(argv)

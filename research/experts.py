@@ -528,7 +528,8 @@ class RuleTraceExpert(SimulatedExpert):
         substitute = self._substitute(proposal, wrong, score, floor)
         for word in sorted(present, key=lambda w: (-score(w), w)):
             ranked = view.ranked(self, case_id, case, proposal.with_conditions(chosen, missing), wrong)
-            pick = view.choose(ranked, word, substitute=substitute, floor=0.0)
+            # a word not shown: replaced by a shown one only while the rule has none yet, else left out
+            pick = view.choose(ranked, word, substitute=None if chosen else substitute, floor=0.0)
             if pick is not None and pick not in chosen:
                 chosen.append(pick)
         for word in absent:
@@ -552,7 +553,9 @@ class RuleTraceExpert(SimulatedExpert):
         if diff:
             word: str | None = max(diff, key=lambda w: (score(w), w))
             if view is not None and ranked is not None:  # stated from the page (research.suggestions)
-                allowed = set(diff)
+                # the page lists words against the cases still changing: a shown word leaving them all unchanged
+                now = difference_list(case, (self.cornerstones[c] for c in bad))
+                allowed = {w for w in now if w not in proposal.conditions and score(w) > 0}
                 word = view.choose(ranked, cast(str, word), substitute=lambda w: score(w) if w in allowed else 0.0)
             if word is not None:
                 return proposal.with_conditions([word])
