@@ -14,6 +14,7 @@ Pure Python, no Django; the services layer stores what :func:`apply` returns.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
@@ -358,14 +359,9 @@ def ranked_difference_lists(
     counted = support or {}
 
     def weight(word: str) -> float:
-        if not weight_of:
-            return 1.0
-        return min(weight_of.get(part, 1.0) for part in word.split())
+        return min(weight_of.get(part, 1.0) for part in word.split()) if weight_of else 1.0
 
-    held: dict[str, int] = {}  # word -> how many changing cornerstones hold it
-    for other in stones.values():
-        for word in other:
-            held[word] = held.get(word, 0) + 1
+    held = Counter(word for other in stones.values() for word in other)  # word -> changing cornerstones holding it
     total = len(stones)
     nearly_all = total - int(total * NEARLY_ALL_SLACK)
 
@@ -385,36 +381,46 @@ def ranked_difference_lists(
             if w not in skip
         ]
 
-        def key(item: RankedWord) -> tuple[int, int, float, int, bool, bool, int, float, int, float, str]:
-            # an unknown precision (2.0) sorts after every known one
-            share = smoothed_precision(item.precision, item.support)
-            score = 2.0 if share is None else share if absent else -share
-            rarity = 0 if absent or item.cases is None else item.cases
-            # the article's keywords themselves, then the title words, URL words and phrases made of them
-            own = 2 if not item.weight else 1 if _derived(item.word) else 0
-            earlier_or_named = (not item.prior, not item.named)
-            # the words leaving (nearly) every changing case unchanged first, by precision among them
-            tier = 0 if item.excludes >= nearly_all else 1
-            first = -item.excludes if tier else 0
-            rest = (own, -item.weight, rarity, -weight(item.word), item.word)
-            return (tier, first, score, -item.excludes, *earlier_or_named, *rest)
-
-        return tuple(sorted(items, key=key))
+        return tuple(sorted(items, key=lambda item: _rank_key(item, absent, nearly_all, weight(item.word))))
 
     conditions = ranked(words, lambda w: total - held.get(w, 0), absent=False)
     absent = ranked((w for w in held if w not in words), lambda w: held[w], absent=True)
     if not per_case:
         return RankedDifferences(conditions, absent, {}, total)
+    return RankedDifferences(conditions, absent, _pairs(words, stones, conditions, absent), total)
+
+
+def _rank_key(item: RankedWord, absent: bool, nearly_all: int, cst_weight: float) -> tuple[object, ...]:
+    """Where a word stands in its list (ranked_difference_lists), smallest first."""
+    # an unknown precision (2.0) sorts after every known one
+    share = smoothed_precision(item.precision, item.support)
+    score = 2.0 if share is None else share if absent else -share
+    rarity = 0 if absent or item.cases is None else item.cases
+    # the article's keywords themselves, then the title words, URL words and phrases made of them
+    own = 2 if not item.weight else 1 if _derived(item.word) else 0
+    # the words leaving (nearly) every changing case unchanged first, by precision among them
+    tier = 0 if item.excludes >= nearly_all else 1
+    first = -item.excludes if tier else 0
+    rest = (own, -item.weight, rarity, -cst_weight, item.word)
+    return (tier, first, score, -item.excludes, not item.prior, not item.named, *rest)
+
+
+def _pairs(
+    words: frozenset[str],
+    stones: Mapping[int, frozenset[str]],
+    conditions: tuple[RankedWord, ...],
+    absent: tuple[RankedWord, ...],
+) -> dict[int, tuple[tuple[str, ...], tuple[str, ...]]]:
+    """Each changing cornerstone case's own pair of lists (its conditions, its absent words), in rank order."""
     order = {item.word: n for n, item in enumerate(conditions)}
     order.update({item.word: n for n, item in enumerate(absent)})
-    pairs = {
+    return {
         case_id: (
             tuple(sorted((w for w in words - other if w in order), key=order.__getitem__)),
             tuple(sorted((w for w in other - words if w in order), key=order.__getitem__)),
         )
         for case_id, other in stones.items()
     }
-    return RankedDifferences(conditions, absent, pairs, total)
 
 
 #: How many must-be-absent words have their precision asked for (the best placed by the other keys; every
