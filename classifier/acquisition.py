@@ -13,6 +13,8 @@ Pure Python, no Django; the services layer stores what :func:`apply` returns.
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
@@ -222,13 +224,20 @@ class RankedWord:
     ``excludes``: how many of the still-changing cornerstone cases adding it would leave unchanged (as a
     condition: those lacking it; as a must-be-absent keyword: those holding it); ``precision``: among the
     stored accepted cases holding it, the share whose decision agrees with the rule (None: no such case);
-    ``prior``: an earlier rule for the same folder uses it.
+    ``prior``: an earlier rule for the same folder uses it; ``weight``: the article's own keyword weight
+    (DocView, 0 for a word that is not one of its keywords); ``cases``: how many of the knowledge base's
+    cases hold it (None: not known); ``named``: the folder's name holds it (as a word, title word or URL word);
+    ``support``: how many stored accepted cases hold it, what ``precision`` is a share of (None: not known).
     """
 
     word: str
     excludes: int
     precision: float | None = None
     prior: bool = False
+    weight: float = 0.0
+    cases: int | None = None
+    named: bool = False
+    support: int | None = None
 
 
 @dataclass(frozen=True)
@@ -245,6 +254,59 @@ class RankedDifferences:
     per_case: Mapping[int, tuple[tuple[str, ...], tuple[str, ...]]]
     changing: int  # how many cornerstone cases the lists were computed against
 
+    def rank(self, word: str, absent: bool = False) -> int | None:
+        """The word's place (1 = first) in its list, None when the list does not hold it."""
+        for n, item in enumerate(self.absent if absent else self.conditions, start=1):
+            if item.word == word:
+                return n
+        return None
+
+
+def name_words(name: str) -> frozenset[str]:
+    """The words of a folder's own name (its path's last part), as keywords are written: "Health/Child health"
+    -> child, health; "money-fx" -> money, fx."""
+    last = name.rsplit("/", 1)[-1].casefold()
+    return frozenset(re.findall(r"[^\W_]+", last))
+
+
+def _base_words(feature: str) -> list[str]:
+    """The plain words of a feature: ``title:sleep`` -> sleep, ``sleep apnoea`` -> sleep, apnoea."""
+    kind, colon, rest = feature.partition(":")
+    text = rest if colon and kind in ("title", "url") else feature
+    return text.split()
+
+
+#: the m-estimate of a word's precision: its share of agreeing accepted cases pulled towards PRECISION_PRIOR as
+#: if PRECISION_M more cases had been seen (tuned on the simulation's validation splits, docs/benchmarks/mcrdr.md)
+PRECISION_M = 2.0
+PRECISION_PRIOR = 0.5
+#: the share of the changing cornerstone cases a word may leave changed and still rank by precision among the
+#: words leaving all of them unchanged: a new rule's first word is drafted against every cornerstone case of the
+#: other folders, and a word that is in one of a hundred of them but agrees with twenty accepted cases says
+#: more than a word no stored case holds (tuned as PRECISION_M)
+NEARLY_ALL_SLACK = 0.1
+
+
+def smoothed_precision(precision: float | None, support: int | None) -> float | None:
+    """``precision`` as ranked: the m-estimate over its ``support`` cases (as given without a support)."""
+    if precision is None or not support:
+        return precision
+    return (precision * support + PRECISION_PRIOR * PRECISION_M) / (support + PRECISION_M)
+
+
+def _derived(feature: str) -> bool:
+    """A title word, URL word, site or phrase: a feature made of words, not a word itself."""
+    return ":" in feature or " " in feature
+
+
+def keyword_weight(feature: str, keywords: Mapping[str, float]) -> float:
+    """A feature's weight among the article's own keywords (DocView): a word's own weight, a title word's as its
+    word's, a phrase's as its lightest word's; 0 for a feature with a word that is not a keyword."""
+    if not keywords:
+        return 0.0
+    parts = _base_words(feature)
+    return min((keywords.get(part, 0.0) for part in parts), default=0.0)
+
 
 def ranked_difference_lists(
     case: Iterable[str],
@@ -253,6 +315,11 @@ def ranked_difference_lists(
     prior: Iterable[str] = (),
     chosen: Iterable[str] = (),
     weights: Mapping[str, float] | None = None,
+    keywords: Mapping[str, float] | None = None,
+    frequency: Mapping[str, int] | None = None,
+    named: Iterable[str] = (),
+    support: Mapping[str, int] | None = None,
+    per_case: bool = True,
 ) -> RankedDifferences:
     """The difference lists both ways against the cornerstone cases that would still change, ranked.
 
@@ -260,13 +327,22 @@ def ranked_difference_lists(
     not accepted (not every case ever ticked: a case the draft already leaves unchanged no longer counts).
     A condition word is a keyword of ``case`` (a changing cornerstone lacking it is excluded by it); a
     must-be-absent word is a keyword of a changing cornerstone that ``case`` lacks (it excludes the
-    cornerstones holding it). Both are ranked by how many changing cornerstones the word excludes, then
-    by ``precision`` (word -> the share of stored accepted cases holding it whose decisions agree with the
-    rule's conclusion: high first for conditions, low first for must-be-absent words; unknown last), then
-    by whether ``prior`` (the words of earlier rules for the same folder) holds it, then by ``weights`` (the
-    CST weight of each word of the case's page, filters.sst: 1.0 informative, lower where the site repeats it;
-    a phrase weighs as its lighter word; a missing word 1.0), then alphabetically.
-    ``chosen``: words already in the draft, left out of both lists.
+    cornerstones holding it). Both are ranked by how many changing cornerstones the word excludes (those
+    leaving all but :data:`NEARLY_ALL_SLACK` of them unchanged alike, first), then by ``precision`` (word ->
+    the share of stored accepted cases holding it whose decisions agree with the rule's conclusion: high
+    first for conditions, low first for must-be-absent words; unknown last; with ``support``, word -> how
+    many accepted cases that share is of, it ranks as the m-estimate (:func:`smoothed_precision`), so that
+    one agreeing case is weaker evidence than twenty), then
+    by whether ``prior`` (the words of earlier rules for the same folder) holds it, then by whether the
+    folder's name holds it (``named``: the name's words, :func:`name_words`). Conditions then rank by
+    ``keywords`` (the article's own DocView keyword weights, :func:`keyword_weight`: the keywords themselves
+    first, then the title words, URL words and phrases made of them, each heavy first), then by rarity among
+    the knowledge base's cases (``frequency``: word -> how many cases hold it; rare first), so that on a new
+    knowledge base, with no cornerstone case and no decision yet, the article's own subject comes first.
+    Last come ``weights`` (the CST weight of each word of the case's page, filters.sst: 1.0 informative,
+    lower where the site repeats it; a phrase weighs as its lighter word; a missing word 1.0)
+    and the alphabet. ``chosen``: words already in the draft, left out of both lists. ``per_case=False``
+    leaves each cornerstone's own pair out (the ranking alone, without their cost).
 
     Example: case {a, b, c} against {a, c, x} and {b, c, y}: conditions a and b (one each), then c
     (none); must be absent x and y (one each). ``a & b`` or ``NOT x & NOT y`` leave both unchanged.
@@ -277,39 +353,148 @@ def ranked_difference_lists(
     known = precision or {}
     earlier = frozenset(prior)
     weight_of = weights or {}
+    own = keywords or {}
+    held_by = frequency or {}
+    name = frozenset(named)
+    counted = support or {}
 
     def weight(word: str) -> float:
-        if not weight_of:
-            return 1.0
-        if " " in word:
-            return min(weight_of.get(part, 1.0) for part in word.split())
-        return weight_of.get(word, 1.0)
+        return min(weight_of.get(part, 1.0) for part in word.split()) if weight_of else 1.0
 
-    held: dict[str, int] = {}  # word -> how many changing cornerstones hold it
-    for other in stones.values():
-        for word in other:
-            held[word] = held.get(word, 0) + 1
+    held = Counter(word for other in stones.values() for word in other)  # word -> changing cornerstones holding it
     total = len(stones)
+    nearly_all = total - int(total * NEARLY_ALL_SLACK)
 
     def ranked(candidates: Iterable[str], excludes: Callable[[str], int], absent: bool) -> tuple[RankedWord, ...]:
-        items = [RankedWord(w, excludes(w), known.get(w), w in earlier) for w in candidates if w not in skip]
+        items = [
+            RankedWord(
+                w,
+                excludes(w),
+                known.get(w),
+                w in earlier,
+                0.0 if absent else keyword_weight(w, own),
+                held_by.get(w) if frequency is not None else None,
+                not absent and bool(name) and set(_base_words(w)) <= name,
+                counted.get(w) if support is not None else None,
+            )
+            for w in candidates
+            if w not in skip
+        ]
 
-        def key(item: RankedWord) -> tuple[int, float, bool, float, str]:
-            # an unknown precision (2.0) sorts after every known one
-            score = 2.0 if item.precision is None else item.precision if absent else -item.precision
-            return (-item.excludes, score, not item.prior, -weight(item.word), item.word)
-
-        return tuple(sorted(items, key=key))
+        return tuple(sorted(items, key=lambda item: _rank_key(item, absent, nearly_all, weight(item.word))))
 
     conditions = ranked(words, lambda w: total - held.get(w, 0), absent=False)
     absent = ranked((w for w in held if w not in words), lambda w: held[w], absent=True)
+    if not per_case:
+        return RankedDifferences(conditions, absent, {}, total)
+    return RankedDifferences(conditions, absent, _pairs(words, stones, conditions, absent), total)
+
+
+def _rank_key(item: RankedWord, absent: bool, nearly_all: int, cst_weight: float) -> tuple[object, ...]:
+    """Where a word stands in its list (ranked_difference_lists), smallest first."""
+    # an unknown precision (2.0) sorts after every known one
+    share = smoothed_precision(item.precision, item.support)
+    score = 2.0 if share is None else share if absent else -share
+    rarity = 0 if absent or item.cases is None else item.cases
+    # the article's keywords themselves, then the title words, URL words and phrases made of them
+    own = 2 if not item.weight else 1 if _derived(item.word) else 0
+    # the words leaving (nearly) every changing case unchanged first, by precision among them
+    tier = 0 if item.excludes >= nearly_all else 1
+    first = -item.excludes if tier else 0
+    rest = (own, -item.weight, rarity, -cst_weight, item.word)
+    return (tier, first, score, -item.excludes, not item.prior, not item.named, *rest)
+
+
+def _pairs(
+    words: frozenset[str],
+    stones: Mapping[int, frozenset[str]],
+    conditions: tuple[RankedWord, ...],
+    absent: tuple[RankedWord, ...],
+) -> dict[int, tuple[tuple[str, ...], tuple[str, ...]]]:
+    """Each changing cornerstone case's own pair of lists (its conditions, its absent words), in rank order."""
     order = {item.word: n for n, item in enumerate(conditions)}
     order.update({item.word: n for n, item in enumerate(absent)})
-    per_case = {
+    return {
         case_id: (
             tuple(sorted((w for w in words - other if w in order), key=order.__getitem__)),
             tuple(sorted((w for w in other - words if w in order), key=order.__getitem__)),
         )
         for case_id, other in stones.items()
     }
-    return RankedDifferences(conditions, absent, per_case, total)
+
+
+#: How many must-be-absent words have their precision asked for (the best placed by the other keys; every
+#: condition word has), and at most how many words containing the expert's search are asked for besides:
+#: precision costs the caller a look at the stored decisions on the cases holding each word.
+PRECISION_WORDS = 30
+SEARCH_WORDS = 200
+
+
+def suggestions(
+    case: Iterable[str],
+    changing_cornerstones: Mapping[int, Iterable[str]],
+    decisions_of: Callable[[Iterable[str]], Mapping[str, tuple[int, int]]],
+    prior: Iterable[str] = (),
+    chosen: Iterable[str] = (),
+    weights: Mapping[str, float] | None = None,
+    keywords: Mapping[str, float] | None = None,
+    frequency: Mapping[str, int] | None = None,
+    named: Iterable[str] = (),
+    search: str = "",
+) -> RankedDifferences:
+    """The ranked difference lists as the rule page shows them, and as the simulated expert reads them: ONE
+    ranking (:func:`ranked_difference_lists`) for both.
+
+    ``decisions_of``: words -> word -> (stored accepted cases holding it whose decision agrees with the rule,
+    stored accepted cases holding it), its precision and support. It is asked for every condition word, for
+    the :data:`PRECISION_WORDS` best placed must-be-absent words by the other keys and for the words
+    containing ``search`` (at most :data:`SEARCH_WORDS`); the others rank as of unknown precision.
+    """
+    words = as_case(case)
+    stones = {case_id: as_case(other) for case_id, other in changing_cornerstones.items()}
+    earlier, chosen, name = frozenset(prior), frozenset(chosen), frozenset(named)
+
+    def ranked(counts: Mapping[str, tuple[int, int]] | None) -> RankedDifferences:
+        precision = {w: agree / n for w, (agree, n) in counts.items() if n} if counts is not None else None
+        support = {w: n for w, (_agree, n) in counts.items()} if counts is not None else None
+        return ranked_difference_lists(
+            words, stones, precision, earlier, chosen, weights, keywords, frequency, name, support, counts is not None
+        )
+
+    unscored = ranked(None)
+    front = {i.word for i in unscored.conditions} | {i.word for i in unscored.absent[:PRECISION_WORDS]}
+    needle = search.strip().casefold()
+    if needle:
+        front.update([i.word for i in unscored.absent if needle in i.word.casefold()][:SEARCH_WORDS])
+    return ranked(decisions_of(front) if front else {})
+
+
+def suggested_rule(
+    ranked: RankedDifferences, changing_cornerstones: Mapping[int, Iterable[str]], most: int = 3
+) -> tuple[str, ...]:
+    """The conditions of the one-click rule the page offers: the first condition of the ranked list, then, while
+    a changing cornerstone case is still not left unchanged, the next condition in rank order that leaves one
+    more of them unchanged; at most ``most`` words. Empty when the list is."""
+    left = {case_id: as_case(other) for case_id, other in changing_cornerstones.items()}
+    chosen: list[str] = []
+    for item in ranked.conditions:
+        if len(chosen) >= most or (chosen and not left):
+            break
+        spared = {case_id for case_id, other in left.items() if item.word not in other}
+        if chosen and not spared:
+            continue
+        chosen.append(item.word)
+        for case_id in spared:
+            del left[case_id]
+    return tuple(chosen)
+
+
+def prior_words(tree: RuleTree, proposal: RuleProposal, wrong_folder: int | None) -> frozenset[str]:
+    """The keywords (present or absent) of the earlier rules for the same folder: the rules concluding the
+    folder, or for a stopping rule the stopping rules under rules concluding the wrong folder."""
+    if proposal.kind == RuleKind.STOP:
+        parents = {r.id for r in tree if r.folder == wrong_folder}
+        rules = [r for r in tree if r.folder is None and r.parent_id in parents]
+    else:
+        rules = [r for r in tree if r.folder == proposal.folder]
+    return frozenset().union(*(r.conditions | r.absent for r in rules))

@@ -156,11 +156,13 @@ class RuleDraft:
     cases whose change the expert accepts; every other one shown must be left unchanged by a condition;
     ``ok_shown``: the ids of the changes the page showed, comma-separated: accept them all),
     ``keep`` (ids of stored cases the expert excluded from the "would reclassify" list: they must not change),
+    ``use`` (the suggested rule's words, joined by ``|``: added to ``c``),
     ``q`` (the words to search in the difference lists), ``version`` (the knowledge-base version the draft was
     checked on; sent with a commit).
     """
 
     SEARCH_MAX = 100
+    USE_SEPARATOR = "|"
 
     def __init__(self, data):
         self.errors: list[str] = []
@@ -171,7 +173,8 @@ class RuleDraft:
             self.kind = RuleKind.NEW
         self.folder = self._folder(data.get("folder"), "folder")
         self.wrong = self._folder(data.get("wrong"), "wrong folder")
-        self.conditions = self._words(data.getlist("c"))
+        # "use": the one-click rule the page suggests, its words joined by | (never in a keyword), added to the draft
+        self.conditions = self._words(data.getlist("c") + (data.get("use") or "").split(self.USE_SEPARATOR))
         self.absent = self._words(data.getlist("x"))
         self.selected = self._case_ids(data.getlist("sel"))
         self.accepted = self._case_ids(data.getlist("ok"))

@@ -8,6 +8,7 @@ manifest, so write them under ``var/`` (gitignored), never into the repository.
 
     python -m research.datasets bbc var/datasets/bbc
     python -m research.datasets reuters var/datasets/reuters
+    python -m research.datasets kinds4 var/datasets/kinds4   # WebKB-4-like: wcxb-dev-kinds' pages by kind
 
 ``bbc`` has no official split (the manifest leaves ``split`` out); ``reuters``
 uses the ModApte split: ``LEWISSPLIT="TRAIN"``/``"TEST"`` with ``TOPICS="YES"``,
@@ -156,8 +157,32 @@ BUILDERS = {
 }
 
 
+# ------------------------------------------------------------------ WebKB-4-like: web pages by their kind
+#: the four page kinds of wcxb-dev-kinds with most pages after articles: like WebKB-4 (university pages as
+#: student, faculty, course or project), a page is classified by what kind of page it is, from its HTML
+PAGE_KINDS = ("service", "forum", "listing", "product")
+
+
+def write_page_kinds(source: Path, outdir: Path, kinds: Sequence[str] = PAGE_KINDS) -> int:
+    """A manifest over wcxb-dev-kinds' own HTML files (absolute paths, nothing copied): label = page kind,
+    site = domain, no split (the simulator's seeded 70/30)."""
+    source = Path(source)
+    with open(source / MANIFEST, newline="", encoding="utf-8") as handle:
+        rows = [row for row in csv.DictReader(handle) if row["page_type"] in kinds and row.get("html")]
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    with open(outdir / MANIFEST, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(FIELDS[:3])
+        for row in rows:
+            writer.writerow([str((source / row["html"]).resolve()), row["page_type"], row["domain"]])
+    return len(rows)
+
+
 def build(name: str, outdir: Path, source: Path | None = None) -> int:
     """Build the named dataset's manifest and text files in ``outdir``."""
+    if name == "kinds4":
+        return write_page_kinds(Path(source) if source else datasets_root() / "wcxb-dev-kinds", Path(outdir))
     try:
         folder, reader, with_split = BUILDERS[name]
     except KeyError:
@@ -185,6 +210,9 @@ class Item:
     site: str = ""
     tokens: list[str] = field(default_factory=list)
     skipped: str = ""  # why the filters rejected the page (filters.ExtractionError); such items are not used
+    #: its words weighted by where they stand, as DocView weighs a page's terms (filters.docview.term_weights):
+    #: what its keywords are computed from when it reaches the knowledge base (research.suggestions)
+    weights: dict[str, float] = field(default_factory=dict)
     #: the case's features as WIMS builds them (classifier.features.case_features); empty: the words alone
     features: list[str] = field(default_factory=list)
 
@@ -201,11 +229,33 @@ def read_tokens(path: Path, profile=None) -> list[str]:
 def read_document(path: Path, profile=None) -> tuple[list[str], str, str]:
     """Tokens, title and URL of one dataset file: .txt directly (the title is its first line, as both
     builders of :mod:`research.datasets` write it; no URL), .html/.html.gz through the filters."""
+    tokens, title, url, _weights = read_weighted_document(path, profile)
+    return tokens, title, url
+
+
+def text_term_weights(tokens: Sequence[str], title: str) -> dict[str, float]:
+    """A plain text's words weighted as DocView weighs a page's (filters.docview.term_weights): each occurrence
+    counts 1, an occurrence in the title (its first line, the headline) counts HEADLINE_WEIGHT."""
+    from filters.docview import HEADLINE_WEIGHT
+
+    weights: dict[str, float] = {}
+    for token in tokens:
+        weights[token] = weights.get(token, 0.0) + 1.0
+    for token in tokenize_text(title):  # the title's words are among the tokens once already
+        if token in weights:
+            weights[token] += HEADLINE_WEIGHT - 1.0
+    return weights
+
+
+def read_weighted_document(path: Path, profile=None) -> tuple[list[str], str, str, dict[str, float]]:
+    """:func:`read_document` with the words weighted as DocView weighs them (:func:`text_term_weights` for a
+    .txt; filters.docview.term_weights of a page's extraction)."""
     name = path.name.lower()
     if name.endswith(".txt"):
         text = path.read_text(encoding="utf-8", errors="replace")
         title = next((line.strip() for line in text.splitlines() if line.strip()), "")
-        return tokenize_text(text), title, ""
+        tokens = tokenize_text(text)
+        return tokens, title, "", text_term_weights(tokens, title)
     if name.endswith(".html.gz") or name.endswith(".htm.gz"):
         with gzip.open(path, "rb") as handle:
             data = handle.read()
@@ -214,9 +264,10 @@ def read_document(path: Path, profile=None) -> tuple[list[str], str, str]:
     else:
         raise ValueError(f"{path}: unsupported file type (expected .txt, .html or .html.gz)")
     import filters  # the HTML path needs the filters package
+    from filters.docview import term_weights
 
     extraction = filters.extract(data, profile=profile)
-    return list(extraction.tokens), extraction.title, extraction.url or ""
+    return list(extraction.tokens), extraction.title, extraction.url or "", term_weights(extraction)
 
 
 #: how a case is built: ``words`` (the bag of words) or ``wims`` (classifier.features.case_features with the
@@ -289,7 +340,7 @@ def load_manifest(
             item.split = "test" if i < cut else "train"
     for item in items:
         try:
-            item.tokens, title, url = read_document(item.path, profile)
+            item.tokens, title, url, item.weights = read_weighted_document(item.path, profile)
             if features == "wims":
                 item.features = wims_features(item.tokens, title, url, None if stemming == "none" else stemming)
         except ExtractionError as exc:  # a page the filters reject: skipped and counted, never fatal
@@ -317,7 +368,7 @@ def usable(items: Sequence[Item]) -> tuple[list[Item], int]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m research.datasets", description=__doc__.split("\n\n")[0])
-    parser.add_argument("name", choices=sorted(BUILDERS))
+    parser.add_argument("name", choices=sorted([*BUILDERS, "kinds4"]))
     parser.add_argument("outdir", type=Path, help="output folder (use var/..., it is gitignored)")
     parser.add_argument("--source", type=Path, help="dataset folder (default: $WIMS_DATASETS/<name>)")
     args = parser.parse_args(argv)

@@ -21,6 +21,7 @@ from research.datasets import Item, usable
 from research.experts import EXPERTS, RuleTraceExpert, SimulatedExpert
 from research.knowledge import TraceKnowledge, TraceSettings, fit_knowledge
 from research.metrics import evaluate_tree, expert_ceiling
+from research.suggestions import PageView
 
 
 @dataclass
@@ -67,13 +68,16 @@ def run(
     progress: Callable[[Checkpoint], None] | None = None,
     expert: str = "trace",
     settings: TraceSettings | None = None,
+    from_suggestions: int | None = None,
 ) -> tuple[SimulatedExpert, list[Checkpoint]]:
     """Stream the training cases through a simulated expert; evaluate at checkpoints.
 
     ``expert`` is "trace" (the rule-trace expert, :class:`RuleTraceExpert` with ``settings``; ``noise``
     overrides theirs) or "svm" (the SVM-term expert, with ``k``, ``noise`` and ``knowledge_limit``).
     Items the filters rejected are skipped (``expert.stats.skipped``).  With the trace expert
-    ``expert.ceiling`` holds its trees' own F1 on the test part.
+    ``expert.ceiling`` holds its trees' own F1 on the test part. ``from_suggestions`` (trace expert): the
+    expert states only conditions among the first N words the rule page would show (research.suggestions;
+    0: any word of the lists); ``expert.view`` then holds the ranks.
     """
     if expert not in EXPERTS:
         raise ValueError(f"unknown expert {expert!r}; choose one of {', '.join(EXPERTS)}")
@@ -100,13 +104,21 @@ def run(
     else:
         sim = SimulatedExpert(fit_knowledge(train, all_labels, knowledge_limit), folders, k=k, noise=noise, seed=seed)
     sim.stats.skipped = skipped
+    if from_suggestions is not None:
+        if expert != "trace":
+            raise ValueError("--from-suggestions needs the rule-trace expert")
+        sim.view = PageView(folders, from_suggestions or None)
     results: list[Checkpoint] = []
     started = time.perf_counter()
     seen = 0
     for point in points:
         while seen < point:
             item = stream[seen]
+            if sim.view is not None:  # the case reaches the knowledge base, then the expert's decisions on it
+                sim.view.arrive(item.case, item.weights)
             sim.learn(item.id, item.case, item.labels)
+            if sim.view is not None:
+                sim.view.decided(item.case, (folders[label] for label in item.labels))
             seen += 1
         micro, macro = evaluate_tree(sim.tree, test, folders, labels)
         stats = sim.stats
@@ -151,4 +163,6 @@ def summary(results: Sequence[Checkpoint], expert: SimulatedExpert | None = None
         out["fallbacks"] = s.fallbacks
         if isinstance(expert, RuleTraceExpert):
             out["settings"] = expert.settings.to_dict()
+        if expert.view is not None:
+            out["suggestions"] = expert.view.summary()
     return out

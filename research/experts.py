@@ -63,6 +63,7 @@ from classifier.index import KeywordIndex
 from classifier.kinds import RuleKind
 from research.knowledge import Knowledge, TraceKnowledge, TracePath
 from research.scikit import sklearn
+from research.suggestions import PageView
 
 
 @dataclass
@@ -105,6 +106,9 @@ class SimulatedExpert:
         self.index = KeywordIndex()
         self.stats = ExpertStats()
         self.ceiling: dict[str, float] = {}  # the expert's knowledge classifying alone (trace expert)
+        #: the rule page's lists, when the expert states only what they show (research.suggestions; trace expert)
+        self.view: PageView | None = None
+        self._drafting: tuple[int, int | None] = (0, None)  # the case and wrong folder of the rule being drafted
 
     # scoring of terms for a proposal: the target label's weight, or for a stop the
     # weight against the wrong label
@@ -482,7 +486,60 @@ class RuleTraceExpert(SimulatedExpert):
                     present, absent = self._kb_choose(case, proposal, present, absent)
             elif self.settings.kb_stop:
                 present, absent = self._kb_choose_stop(case, proposal, cast(int, wrong), present, absent)
+        self._drafting = (case_id, wrong)
+        if self.view is not None:
+            stated = self._stated(case, proposal, present, absent, score)
+            if stated is None:  # nothing it would state is on the page
+                self.stats.unresolved += 1
+                return False
+            present, absent = stated
         return self._validate_and_commit(case_id, case, proposal.with_conditions(present, absent), score)
+
+    def _substitute(self, proposal: RuleProposal, wrong: int | None, score, floor: float) -> Callable[[str], float]:
+        """How the expert values a shown word in place of one not shown: for a new or refining rule, among the
+        words it knows to mean the label at least SUBSTITUTE_PRECISION of the time, the one covering the most
+        training cases of it; else its score above ``floor``. 0: not a word it would state."""
+        if proposal.kind == RuleKind.STOP:
+            return lambda w: score(w) if score(w) > floor else 0.0
+        label = self.labels[cast(int, proposal.folder)]
+
+        def value(word: str) -> float:
+            precision = score(word)
+            if precision <= floor:
+                return 0.0
+            if precision < SUBSTITUTE_PRECISION:
+                return precision
+            return 1.0 + self.trace.quality(label, [word], [])[1]
+
+        return value
+
+    def _stated(
+        self, case: frozenset[str], proposal: RuleProposal, present: list[str], absent: list[str], score
+    ) -> tuple[list[str], list[str]] | None:
+        """The conditions as stated from the rule page's lists (research.suggestions): one at a time, in the
+        expert's order, each from the lists of the draft as it stands; a word not among the words shown is
+        replaced by the shown word the expert knows best for the label, a must-be-absent word is dropped.
+        None when no condition is left (for a stopping rule: neither kind)."""
+        view = cast(PageView, self.view)
+        case_id, wrong = self._drafting
+        floor = 0.0 if proposal.kind == RuleKind.STOP else self.settings.fallback_precision
+        chosen: list[str] = []
+        missing: list[str] = []
+        substitute = self._substitute(proposal, wrong, score, floor)
+        for word in sorted(present, key=lambda w: (-score(w), w)):
+            ranked = view.ranked(self, case_id, case, proposal.with_conditions(chosen, missing), wrong)
+            # a word not shown: replaced by a shown one only while the rule has none yet, else left out
+            pick = view.choose(ranked, word, substitute=None if chosen else substitute, floor=0.0)
+            if pick is not None and pick not in chosen:
+                chosen.append(pick)
+        for word in absent:
+            ranked = view.ranked(self, case_id, case, proposal.with_conditions(chosen, missing), wrong)
+            pick = view.choose(ranked, word, absent=True)
+            if pick is not None and pick not in missing and pick not in case:
+                missing.append(pick)
+        if not chosen and (proposal.kind != RuleKind.STOP or not missing):
+            return None
+        return chosen, missing
 
     def _exclude(
         self, case: frozenset[str], proposal: RuleProposal, selected: list[int], bad: list[int], score
@@ -491,13 +548,29 @@ class RuleTraceExpert(SimulatedExpert):
         word the offending cornerstone cases all hold and the case lacks, must be absent."""
         diff = difference_list(case, (self.cornerstones[c] for c in selected))
         diff = [w for w in diff if w not in proposal.conditions and score(w) > 0]
+        view = self.view
+        ranked = view.ranked(self, self._drafting[0], case, proposal, self._drafting[1]) if view else None
         if diff:
-            return proposal.with_conditions([max(diff, key=lambda w: (score(w), w))])
+            word: str | None = max(diff, key=lambda w: (score(w), w))
+            if view is not None and ranked is not None:  # stated from the page (research.suggestions)
+                # the page lists words against the cases still changing: a shown word leaving them all unchanged
+                now = difference_list(case, (self.cornerstones[c] for c in bad))
+                allowed = {w for w in now if w not in proposal.conditions and score(w) > 0}
+                word = view.choose(ranked, cast(str, word), substitute=lambda w: score(w) if w in allowed else 0.0)
+            if word is not None:
+                return proposal.with_conditions([word])
         common = set.intersection(*(set(self.cornerstones[c]) for c in bad)) - case - proposal.absent
         common = {w for w in common if self.trace.support(w) >= self.settings.min_support}
         if not common:
             return None
-        return proposal.with_conditions(absent=[min(common, key=lambda w: (score(w), w))])
+        word = min(common, key=lambda w: (score(w), w))
+        if view is not None and ranked is not None:
+            word = view.choose(
+                ranked, word, absent=True, substitute=lambda w: -score(w) if w in common else -3.0, floor=-2.0
+            )
+        return proposal.with_conditions(absent=[word]) if word is not None else None
 
 
 EXPERTS = ("trace", "svm")
+#: a shown word the expert states in place of one not shown means the label at least this often in training
+SUBSTITUTE_PRECISION = 0.9

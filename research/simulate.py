@@ -5,6 +5,7 @@
                                   [--pair-below 0.9] [--no-generalize] [--knowledge-source tree|covering|best|words]
                                   [--grow-share 1] [--m-estimate 22.4] [--kb-aware] [--noise 0.0] [--k 3]
                                   [--knowledge N] [--checkpoints 50,100,...] [--json FILE] [--seed 0] [--validate]
+                                  [--from-suggestions N]
 
 ``DIR`` holds ``manifest.csv`` (see :mod:`research.datasets`).  Files are
 ``.txt`` (tokenised with the filters' tokenizer and stop words) or ``.html`` /
@@ -138,6 +139,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", default=None, help="filter profile for HTML files")
     parser.add_argument("--json", type=Path, default=None, help="write the final figures here")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--from-suggestions",
+        type=int,
+        default=None,
+        metavar="N",
+        help="trace: state only conditions among the first N words the rule page would show (research.suggestions"
+        "; 0: any word of the lists), and report each one's rank",
+    )
     parser.add_argument("--no-baselines", action="store_true", help="skip naive Bayes and linear SVM")
     parser.add_argument(
         "--validate",
@@ -188,6 +197,7 @@ def main(argv: list[str] | None = None) -> int:
             progress=lambda c: print(format_row(c), flush=True),
             expert=args.expert,
             settings=settings,
+            from_suggestions=args.from_suggestions,
         )
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -201,6 +211,13 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"the expert's own ceiling (its trees alone): micro F1 {expert.ceiling['micro_f1']:.3f}, "
             f"macro F1 {expert.ceiling['macro_f1']:.3f}; rules from the high-precision fallback word: {s.fallbacks}"
+        )
+    if expert.view is not None:
+        ranked = expert.view.summary()
+        print(
+            f"from suggestions: {ranked['from_suggestions']}; conditions stated {ranked['conditions_ranked']}, "
+            f"median rank {ranked['median_rank']}, mean {ranked['mean_rank']}, in the first 5: "
+            f"{ranked['share_in_first_5']}; not in the lists: {ranked['unlisted']}"
         )
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

@@ -22,6 +22,7 @@ acquisition.py) and the loaded rule tree comes from classifier/kb.py. One module
 The knowledge base's export and import are :mod:`classifier.exchange`.
 """
 
+from classifier.acquisition import PRECISION_WORDS, SEARCH_WORDS
 from classifier.services.cases import (
     Explained,
     case_keywords,
@@ -61,8 +62,6 @@ from classifier.services.review import (
 from classifier.services.rules import commit_rule, undo_last_rule
 from classifier.services.shared import CHUNK
 from classifier.services.validation import (
-    PRECISION_WORDS,
-    SEARCH_WORDS,
     AffectedCase,
     CornerstoneChange,
     RuleRequest,

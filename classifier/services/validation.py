@@ -21,14 +21,17 @@ from classifier.acquisition import (
     RankedDifferences,
     RuleProposal,
     changed_cases,
+    name_words,
+    prior_words,
     proposal_for,
-    ranked_difference_lists,
     rule_kind,
+    suggested_rule,
+    suggestions,
 )
 from classifier.acquisition import difference_list as engine_difference_list
 from classifier.engine import RuleTree
 from classifier.kinds import RuleKind
-from classifier.models import Case, Classification, Folder
+from classifier.models import Case, CaseKeyword, Classification, Folder
 from classifier.services.cases import infer
 from classifier.services.classifications import cases_holding
 from classifier.services.shared import as_case_id, as_folder_id, chunks, valid_keyword_set
@@ -92,6 +95,8 @@ class Validation:
     version: int
     # both ranked difference lists, against the cornerstone cases still changing and not accepted
     differences: RankedDifferences | None = None
+    # the one-click rule offered while the draft has no condition yet (acquisition.suggested_rule)
+    suggested: tuple[str, ...] = ()
 
     @property
     def accepted(self) -> list[int]:
@@ -235,20 +240,14 @@ def kept_changes(
     return changed_cases(snapshot.tree, proposal, _kept_keywords(snapshot, kept, case_id))
 
 
-#: Difference-list words whose precision is computed per list (the best placed by exclusions and earlier
-#: rules), and at most how many words containing the expert's search are scored besides.
-PRECISION_WORDS = 30
-SEARCH_WORDS = 200
-
-
-def _precision(words: Iterable[str], folder_id: int | None, wrong_id: int | None) -> dict[str, float]:
-    """word -> among the stored cases with an accepted folder that hold it, the share whose decisions agree with
-    the rule: accepted in ``folder_id`` (a new or refining rule), or not accepted in ``wrong_id`` (a stopping
-    rule). Words no such case holds are left out (their precision is unknown)."""
+def _decisions(words: Iterable[str], folder_id: int | None, wrong_id: int | None) -> dict[str, tuple[int, int]]:
+    """word -> (agreeing, holding): of the stored cases with an accepted folder that hold it, how many there are
+    and how many of them the rule's decision agrees with: accepted in ``folder_id`` (a new or refining rule), or
+    not accepted in ``wrong_id`` (a stopping rule). Words no such case holds are left out (precision unknown)."""
     target = folder_id if folder_id is not None else wrong_id
     if target is None:
         return {}
-    result: dict[str, float] = {}
+    result: dict[str, tuple[int, int]] = {}
     for chunk in chunks(sorted(words)):
         rows = (
             Classification.objects.filter(state=Classification.State.ACCEPTED, case__index_entries__keyword__in=chunk)
@@ -260,19 +259,8 @@ def _precision(words: Iterable[str], folder_id: int | None, wrong_id: int | None
             .order_by()
         )
         for word, n, hit in rows:
-            result[word] = hit / n if folder_id is not None else 1 - hit / n
+            result[word] = (hit if folder_id is not None else n - hit, n)
     return result
-
-
-def _prior_words(tree: RuleTree, proposal: RuleProposal, wrong_id: int | None) -> frozenset[str]:
-    """The keywords (present or absent) of the earlier rules for the same folder: the rules concluding the
-    folder, or for a stopping rule the stopping rules under rules concluding the wrong folder."""
-    if proposal.kind == RuleKind.STOP:
-        parents = {r.id for r in tree if r.folder == wrong_id}
-        rules = [r for r in tree if r.folder is None and r.parent_id in parents]
-    else:
-        rules = [r for r in tree if r.folder == proposal.folder]
-    return frozenset().union(*(r.conditions | r.absent for r in rules))
 
 
 def validate_rule(
@@ -300,9 +288,9 @@ def validate_rule(
     to leave unchanged (``kept``, never accepted) and counts in the difference lists. Reads only the cached
     knowledge base, the cornerstone cases and the keyword index, so it stays fast with many stored cases; the
     full list of stored cases it would change is :func:`affected_cases`. Precision costs a join per word over the
-    accepted cases holding it, so it is computed for the :data:`PRECISION_WORDS` best placed words of each list by
-    the other keys and for the words containing ``search`` (at most :data:`SEARCH_WORDS`); the others rank as of
-    unknown precision.
+    accepted cases holding it, so it is computed for every condition word but only for the
+    :data:`~classifier.acquisition.PRECISION_WORDS` best placed must-be-absent words by the other keys and those
+    containing ``search`` (acquisition.suggestions); the others rank as of unknown precision.
     """
     snapshot = kb.current()
     proposal = draft_proposal(snapshot.tree, case, kind, folder, wrong_folder, conditions, absent)
@@ -332,7 +320,9 @@ def validate_rule(
     diff = [w for w in engine_difference_list(words, selected_words) if w not in proposal.conditions]
     offending = {i: stone_words[i] for i in changed if i not in accepted}
     differences = _ranked_differences(snapshot.tree, case, proposal, offending, as_folder_id(wrong_folder), search)
-    return Validation(case, proposal, stones, diff, selected, snapshot.version, differences)
+    empty = not (proposal.conditions or proposal.absent)
+    suggested = suggested_rule(differences, offending) if empty else ()
+    return Validation(case, proposal, stones, diff, selected, snapshot.version, differences, suggested)
 
 
 def _ranked_differences(
@@ -343,27 +333,44 @@ def _ranked_differences(
     wrong_id: int | None,
     search: str,
 ) -> RankedDifferences:
-    """Both difference lists against the ``offending`` cases (acquisition.ranked_difference_lists), with the
-    precision of the :data:`PRECISION_WORDS` best placed words of each list and of the words containing
-    ``search`` (at most :data:`SEARCH_WORDS`)."""
+    """Both difference lists against the ``offending`` cases, ranked as the simulated expert reads them
+    (acquisition.suggestions): the stored decisions' precision, earlier rules' words, the article's own DocView
+    keywords, the words' rarity among the stored cases and the page's CST weights."""
     words = case.keyword_set
-    chosen = proposal.conditions | proposal.absent
-    prior = _prior_words(tree, proposal, wrong_id)
-    weights = _token_weights(case)
-    unscored = ranked_difference_lists(words, offending, prior=prior, chosen=chosen, weights=weights)
-    front = {i.word for items in (unscored.conditions, unscored.absent) for i in items[:PRECISION_WORDS]}
-    needle = search.strip().casefold()
-    if needle:
-        for items in (unscored.conditions, unscored.absent):
-            front.update([i.word for i in items if needle in i.word.casefold()][:SEARCH_WORDS])
-    return ranked_difference_lists(
+    return suggestions(
         words,
         offending,
-        precision=_precision(front, proposal.folder, wrong_id),
-        prior=prior,
-        chosen=chosen,
-        weights=weights,
+        lambda front: _decisions(front, proposal.folder, wrong_id),
+        prior=prior_words(tree, proposal, wrong_id),
+        chosen=proposal.conditions | proposal.absent,
+        weights=_token_weights(case),
+        keywords=_article_keywords(case),
+        frequency=_case_frequencies(words),
+        named=_folder_name_words(proposal.folder),
+        search=search,
     )
+
+
+def _folder_name_words(folder_id: int | None) -> frozenset[str]:
+    """The words of the target folder's own name (acquisition.name_words), none for a stopping rule."""
+    path = Folder.objects.filter(pk=folder_id).values_list("path", flat=True).first() if folder_id else None
+    return name_words(path) if path else frozenset()
+
+
+def _article_keywords(case: Case) -> dict[str, float]:
+    """The article's DocView keywords with their weights, as processing stored them ({} without an article)."""
+    article = getattr(case, "article", None)
+    stored = article.extracted.keywords if article is not None else None
+    return {str(pair[0]): float(pair[1]) for pair in stored or () if isinstance(pair, (list, tuple)) and len(pair) == 2}
+
+
+def _case_frequencies(words: Iterable[str]) -> dict[str, int]:
+    """word -> how many stored cases hold it (the keyword index), for the words' rarity."""
+    result: dict[str, int] = {}
+    for chunk in chunks(sorted(words)):
+        rows = CaseKeyword.objects.filter(keyword__in=chunk).values("keyword").annotate(n=Count("case_id"))
+        result.update(rows.values_list("keyword", "n").order_by())
+    return result
 
 
 def _token_weights(case: Case) -> dict[str, float]:

@@ -62,6 +62,12 @@ def word_score(item) -> str:
         parts.append(f"precision {item.precision * 100:.0f} % among accepted articles")
     if item.prior:
         parts.append("used by an earlier rule for this folder")
+    if item.named:
+        parts.append("the folder's name holds it")
+    if item.weight:
+        parts.append(f"keyword of this article (weight {item.weight:.2f})")
+    if item.cases is not None:
+        parts.append(f"in {item.cases} stored article{'s' if item.cases != 1 else ''}")
     return "; ".join(parts)
 
 

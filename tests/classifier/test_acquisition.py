@@ -3,13 +3,17 @@
 import pytest
 
 from classifier.acquisition import (
+    PRECISION_WORDS,
     RuleProposal,
     apply,
     changed_cases,
     cornerstones_changed,
     difference_list,
+    name_words,
     proposal_for,
     ranked_difference_lists,
+    suggested_rule,
+    suggestions,
 )
 from classifier.engine import Rule, RuleTree
 from classifier.index import KeywordIndex
@@ -251,3 +255,64 @@ def test_keyword_index():
     # the caller's result is a copy: mutating it does not corrupt the postings
     index.candidates(["b"]).clear()
     assert index.candidates(["b"]) == {2}
+
+
+def test_on_a_new_knowledge_base_the_article_s_keywords_lead_then_rarity():
+    """No cornerstone case, no decision: the folder's name, the article's DocView keywords (the words themselves
+    before the title words and phrases made of them), then the words rare among the stored cases."""
+    case = fs("accounting", "adults", "sleep", "bedroom", "title:sleep", "bedroom sleep", "night", "pupils")
+    keywords = {"bedroom": 0.6, "sleep": 0.5}
+    frequency = {"accounting": 9, "adults": 2, "night": 5, "pupils": 1}
+    ranked = ranked_difference_lists(case, {}, keywords=keywords, frequency=frequency)
+    assert words(ranked.conditions) == [
+        "bedroom",
+        "sleep",
+        "bedroom sleep",  # as heavy as title:sleep (its lighter word), then alphabetically
+        "title:sleep",
+        "pupils",
+        "adults",
+        "night",
+        "accounting",
+    ]
+    assert ranked.conditions[0].weight == 0.6 and ranked.conditions[4].cases == 1
+    named = ranked_difference_lists(case, {}, keywords=keywords, frequency=frequency, named=name_words("Health/Sleep"))
+    assert words(named.conditions)[:2] == ["sleep", "title:sleep"] and named.conditions[0].named
+    assert named.rank("sleep") == 1 and named.rank("pupils") == 5 and named.rank("nothing") is None
+    # exclusions still come first once a cornerstone case would change
+    stone = ranked_difference_lists(case, {7: fs("sleep", "bedroom")}, keywords=keywords, frequency=frequency)
+    assert words(stone.conditions)[:2] == ["bedroom sleep", "title:sleep"] and stone.conditions[0].excludes == 1
+
+
+def test_name_words_are_the_folder_s_own_name():
+    assert name_words("Health/Child health") == {"child", "health"}
+    assert name_words("money-fx") == {"money", "fx"}
+
+
+def test_suggestions_ask_precision_for_every_condition_and_the_best_placed_absent_words():
+    case = fs(*(f"w{n:02}" for n in range(PRECISION_WORDS + 10)))
+    asked: list[set[str]] = []
+
+    def decisions_of(front):
+        asked.append(set(front))
+        return {"w39": (3, 3), "w38": (1, 1), "w37": (0, 2)}
+
+    ranked = suggestions(case, {1: fs(*(f"x{n:02}" for n in range(PRECISION_WORDS + 10)))}, decisions_of, search="x3")
+    # every condition word, the best placed absent words and those matching the search (x30..x39)
+    assert len(asked) == 1 and len(asked[0]) == 2 * PRECISION_WORDS + 10 + 10
+    # three agreeing cases outweigh one (the m-estimate); known before unknown
+    assert words(ranked.conditions)[:3] == ["w39", "w38", "w37"]
+    assert (ranked.conditions[0].precision, ranked.conditions[0].support) == (1.0, 3)
+
+
+def test_the_suggested_rule_takes_ranked_words_until_every_changing_case_is_left_unchanged():
+    case = fs("a", "b", "c", "d")
+    stones = {1: fs("a", "x"), 2: fs("a", "b")}
+    ranked = ranked_difference_lists(case, stones, keywords={"a": 0.9, "b": 0.5, "c": 0.4, "d": 0.1})
+    assert words(ranked.conditions) == ["c", "d", "b", "a"]
+    assert suggested_rule(ranked, stones) == ("c",)
+    assert suggested_rule(ranked_difference_lists(case, {}, keywords={"b": 1.0}), {}) == ("b",)
+    # no word leaves the second case unchanged alone: the first that leaves one more, then stop at most
+    hard = {1: fs("a", "b"), 2: fs("c", "d")}
+    plain = ranked_difference_lists(case, hard)
+    assert suggested_rule(plain, hard) == ("a", "c")
+    assert suggested_rule(ranked_difference_lists(fs(), {}), {}) == ()

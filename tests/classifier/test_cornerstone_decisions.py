@@ -241,16 +241,21 @@ def test_the_migration_makes_each_rule_s_cornerstone_its_made_row(sport, make_ca
     ]
 
 
-def test_precision_is_computed_for_the_front_of_each_list_and_the_searched_words(make_case, folders, expert):
+def test_precision_is_computed_for_every_condition_and_the_front_of_the_absent_list(make_case, folders, expert):
     words = [f"w{n:02}" for n in range(services.PRECISION_WORDS + 10)]
     services.commit_rule(make_case([*words, "tax"]), "new", expert, folder=folders["politics"], conditions=["tax"])
     case = make_case([*words, "vote"])
-    last = words[-1]  # alphabetically last of many equals: beyond the scored front
+    last = words[-1]  # alphabetically last of many equals
     draft = {"kind": "new", "folder": folders["politics"], "conditions": ["vote"]}
     plain = {w.word: w.precision for w in services.validate_rule(case, **draft).differences.conditions}
-    assert plain[words[0]] == 1.0 and plain[last] is None
-    searched = {w.word: w.precision for w in services.validate_rule(case, **draft, search=last).differences.conditions}
-    assert searched[last] == 1.0
+    assert plain[words[0]] == 1.0 and plain[last] == 1.0  # every condition word: its precision decides its place
+    # the must-be-absent list (the cornerstone case's words this case lacks): its front, and the searched words
+    other = make_case(["tax", "sport"])
+    absent_draft = {"kind": "new", "folder": folders["sport"], "conditions": ["tax"]}
+    plain = {w.word: w.precision for w in services.validate_rule(other, **absent_draft).differences.absent}
+    assert plain[words[0]] == 0.0 and plain[last] is None
+    searched = services.validate_rule(other, **absent_draft, search=last).differences.absent
+    assert {w.word: w.precision for w in searched}[last] == 0.0
 
 
 def test_a_cornerstone_case_says_when_its_article_s_text_changed(sport, make_case, folders, expert, client):

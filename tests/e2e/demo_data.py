@@ -6,6 +6,7 @@ from demo.articles import ARTICLES, TOPICS
 from demo.sites import DEMO_SITES, article_url, render_article_page
 from foundation.roles import EXPERTS, SITE_ADMINISTRATORS, ensure_groups
 from monitor.models import Article, Site
+from processing.extraction import set_docview
 from processing.models import ArticleContent
 
 PASSWORD = "correct horse battery"  # noqa: S105 - test login
@@ -18,7 +19,8 @@ def folder_path(topic: str) -> str:
 def load(django_user_model, rule_on=("courier", "diabetes-foot-clinic-opens"), slugs=None):
     """Users, the three demo sites, their articles ingested as cases, a folder per topic, one rule.
 
-    The rule ("diabetes" -> Health/Diabetes) is made for ``rule_on``, which becomes its cornerstone case.
+    The rule ("diabetes" -> Health/Diabetes) is made for ``rule_on``, which becomes its cornerstone case (no
+    rule with ``rule_on=None``: a new knowledge base). Each article has its DocView keywords, as processing stores them.
     Returns a dict: users, sites, folders (by topic), articles (by slug), rule.
     """
     kb.clear_cache()
@@ -39,6 +41,7 @@ def load(django_user_model, rule_on=("courier", "diabetes-foot-clinic-opens"), s
     }
     ordered = sorted(ARTICLES, key=lambda a: (a.site, a.slug) != rule_on)  # the cornerstone first
     articles = {}
+    rule = None
     for pool in ordered:
         if slugs is not None and pool.slug not in slugs and (pool.site, pool.slug) != rule_on:
             continue
@@ -54,7 +57,9 @@ def load(django_user_model, rule_on=("courier", "diabetes-foot-clinic-opens"), s
         if hasattr(article, "set_raw_html"):
             article.set_raw_html(html.encode())
         article.save()
-        ArticleContent.objects.create(article=article, core_text=extraction.text, tokens=extraction.tokens)
+        content = ArticleContent.objects.create(article=article, core_text=extraction.text, tokens=extraction.tokens)
+        set_docview(article, extraction)  # its keywords, weighted as processing weighs them
+        content.save()
         case = services.ingest_case(article, extraction.tokens)
         articles[pool.slug] = article
         if (pool.site, pool.slug) == rule_on:

@@ -51,7 +51,7 @@ def test_a_rejection_left_on_the_rule_page_waits_in_the_list_and_its_rule_is_mad
     page.locator("#corrections tbody tr", has_text=walking.title).get_by_role("link", name="Make the").click()
     expect(page).to_have_url(re.compile(r"kind=stop.*wrong="))
     page.fill("#word-search", "walking")
-    page.locator("#difference-list label.kw", has_text=re.compile(r"^walking$")).click()
+    page.locator("#difference-list label.kw", has_text=re.compile(r"^walking \d+$")).click()
     expect(page.locator("#proposal")).to_contain_text("withhold the wrong folder")
     page.get_by_role("button", name=re.compile("Commit rule")).click()
     expect(page.locator("h1")).to_have_text("Rule committed")
@@ -87,7 +87,7 @@ def _draft_for_exercise(page, live_server, walking):
     page.keyboard.press("c")
     page.select_option("#folder-select", label="Health/Exercise")
     page.fill("#word-search", "walking")
-    page.locator("#difference-list label.kw", has_text=re.compile(r"^walking$")).click()
+    page.locator("#difference-list label.kw", has_text=re.compile(r"^walking \d+$")).click()
     expect(page.locator("#proposal")).to_contain_text("walking")
 
 

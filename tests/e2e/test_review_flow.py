@@ -121,7 +121,7 @@ def test_an_expert_works_through_a_filtered_inbox_of_52_articles_with_the_keyboa
     page.keyboard.press("r")
     expect(page).to_have_url(re.compile(r"kind=stop.*view="))
     page.fill("#word-search", _word(2))
-    page.locator("#difference-list label.kw", has_text=re.compile(f"^{_word(2)}$")).click()
+    page.locator("#difference-list label.kw", has_text=re.compile(f"^{_word(2)} \\d+$")).click()
     expect(page.locator("#proposal")).to_contain_text(_word(2))
     expect(page.locator("#commit")).to_be_enabled()
     page.keyboard.press("Control+Enter")

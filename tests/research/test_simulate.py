@@ -703,3 +703,64 @@ def test_trace_kb_aware_keeps_the_knowledge_base_verdicts_on_the_training_part()
     assert expert.stats.unresolved == 0
     assert expert.stats.rules <= runs[False].stats.rules  # no more rules to cover the training part
     assert not hasattr(runs[False], "_kb_given")  # off by default: no cache, the usual rules
+
+
+# ---------------------------------------------------------------------------- the expert that reads the rule page
+def test_from_suggestions_states_only_shown_words_and_reports_their_ranks(tmp_path, capsys):
+    data = tmp_path / "data"
+    write_corpus(data, n_per_label=20, with_split=True)
+    items = datasets.load_manifest(data)
+    assert all(item.weights for item in items)  # what each case's DocView keywords are computed from
+    free, _ = experiment.run(items, with_baselines=False)
+    assert free.view is None
+    for limit in (0, 3):
+        expert, curve = experiment.run(items, with_baselines=False, from_suggestions=limit)
+        view = expert.view
+        assert view is not None and view.stored == curve[-1].cases_seen
+        assert view.ranks and all(rank >= 1 for rank in view.ranks)
+        if limit:
+            assert max(view.ranks) <= limit
+        summary = experiment.summary(curve, expert)["suggestions"]
+        assert summary["from_suggestions"] == (limit or "unlimited") and summary["median_rank"] >= 1
+    with pytest.raises(ValueError, match="rule-trace expert"):
+        experiment.run(items, with_baselines=False, from_suggestions=5, expert="svm")
+    out = tmp_path / "out.json"
+    assert simulate.main(["--dataset", str(data), "--no-baselines", "--from-suggestions", "5", "--json", str(out)]) == 0
+    assert "median rank" in capsys.readouterr().out
+    assert json.loads(out.read_text())["suggestions"]["from_suggestions"] == 5
+
+
+def test_the_simulated_page_ranks_with_the_page_s_own_function():
+    """The first word of a new rule on an empty knowledge base: the folder's name, then the case's keywords."""
+    from research.suggestions import PageView
+
+    folders = {"sport": 1, "business": 2}
+    view = PageView(folders, limit=2)
+    expert = SimulatedExpert(Knowledge({}, {}), folders)
+    case = frozenset({"goal", "sport", "shares", "title:goal"})
+    view.arrive(case, {"goal": 3.0, "sport": 1.0, "shares": 1.0})
+    assert max(view.keywords, key=view.keywords.get) == "goal"
+    from classifier.acquisition import RuleProposal
+
+    ranked = view.ranked(expert, 1, case, RuleProposal(RuleKind.NEW, 1, frozenset()), None)
+    # the words themselves before the title words made of them
+    assert [item.word for item in ranked.conditions] == ["sport", "goal", "shares", "title:goal"]
+    assert view.choose(ranked, "goal") == "goal" and view.ranks == [2]
+    assert view.choose(ranked, "shares") is None  # not among the first two shown, nothing to put instead
+    assert view.choose(ranked, "shares", substitute=lambda w: 1.0 if w == "sport" else 0.0) == "sport"
+    view.decided(case, [1])
+    assert view.decisions(["goal", "nothing"], 1, None) == {"goal": (1, 1)}
+    assert view.decisions(["goal"], None, 2) == {"goal": (1, 1)}  # a stop of business: agrees where not business
+
+
+def test_page_kinds_builder_lists_four_kinds_of_pages(tmp_path):
+    source = tmp_path / "kinds"
+    (source / "html").mkdir(parents=True)
+    rows = ["id,page_type,domain,url,html"]
+    for n, kind in enumerate(["service", "forum", "article", "listing", "product", "docs"]):
+        (source / "html" / f"{n}.html.gz").write_bytes(gzip.compress(b"<html><body><p>x</p></body></html>"))
+        rows.append(f"{n},{kind},d{n}.org,https://d{n}.org/,html/{n}.html.gz")
+    (source / "manifest.csv").write_text("\n".join(rows) + "\n")
+    assert datasets.build("kinds4", tmp_path / "out", source) == 4
+    lines = (tmp_path / "out" / "manifest.csv").read_text().splitlines()
+    assert lines[0] == "path,labels,site" and {line.split(",")[1] for line in lines[1:]} == set(datasets.PAGE_KINDS)
