@@ -180,17 +180,19 @@ POSTGRES_DROP_FILTER_COLUMNS = [
 ]
 
 
+def _execute(schema_editor, postgres: list[str], sqlite: list[str]) -> None:
+    """Run a migration's statements for the database at hand."""
+    for statement in postgres if schema_editor.connection.vendor == "postgresql" else sqlite:
+        schema_editor.execute(statement)
+
+
 def create_schema(schema_editor) -> None:
     """The GIN index (PostgreSQL) or the FTS5 table and its triggers (SQLite)."""
-    postgres = schema_editor.connection.vendor == "postgresql"
-    for statement in POSTGRES_SCHEMA if postgres else SQLITE_SCHEMA:
-        schema_editor.execute(statement)
+    _execute(schema_editor, POSTGRES_SCHEMA, SQLITE_SCHEMA)
 
 
 def drop_schema(schema_editor) -> None:
-    postgres = schema_editor.connection.vendor == "postgresql"
-    for statement in POSTGRES_DROP if postgres else SQLITE_DROP:
-        schema_editor.execute(statement)
+    _execute(schema_editor, POSTGRES_DROP, SQLITE_DROP)
 
 
 # --------------------------------------------------------------------------- indexing
@@ -262,15 +264,11 @@ SQLITE_DROP_CONTENT_TRIGGERS = [f"DROP TRIGGER IF EXISTS search_document_content
 
 
 def create_content_triggers(schema_editor) -> None:
-    postgres = schema_editor.connection.vendor == "postgresql"
-    for statement in POSTGRES_CONTENT_TRIGGERS if postgres else SQLITE_CONTENT_TRIGGERS:
-        schema_editor.execute(statement)
+    _execute(schema_editor, POSTGRES_CONTENT_TRIGGERS, SQLITE_CONTENT_TRIGGERS)
 
 
 def drop_content_triggers(schema_editor) -> None:
-    postgres = schema_editor.connection.vendor == "postgresql"
-    for statement in POSTGRES_DROP_CONTENT_TRIGGERS if postgres else SQLITE_DROP_CONTENT_TRIGGERS:
-        schema_editor.execute(statement)
+    _execute(schema_editor, POSTGRES_DROP_CONTENT_TRIGGERS, SQLITE_DROP_CONTENT_TRIGGERS)
 
 
 def index_range(first_id: int, last_id: int) -> None:
