@@ -22,31 +22,34 @@ Control endpoints (per site, under ``/_control/``, never faulted, never counted)
 from __future__ import annotations
 
 import contextlib
-import functools
-import gzip
 import hashlib
 import json
 import logging
-import math
 import os
-import random
-import re
 import selectors
 import socket
 import struct
 import threading
 import time
-import zlib
-from collections import Counter, deque
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
-from email.utils import format_datetime, formatdate, parsedate_to_datetime
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from datetime import datetime
+from email.utils import format_datetime, parsedate_to_datetime
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-from .articles import ARTICLES, Article
+from .articles import Article
+from .faults import (
+    FAULT_MODES,
+    HTML,
+    JSON,
+    MAX_SLOW_SECONDS,
+    FaultSwitch,
+    Response,
+    fault_response,
+    small_page,
+)
 from .listings import route as route_listing
 from .sitemaps import render_robots
 from .sites import (
@@ -60,356 +63,9 @@ from .sites import (
     render_rss,
     template_for,
 )
+from .timeline import SiteState, timestamp
 
 log = logging.getLogger(__name__)
-
-FAULT_MODES = (
-    "slow",
-    "500",
-    "503",
-    "429",
-    "reset",
-    "redirect-loop",
-    "huge",
-    "wrong-charset",
-    "binary",
-    "404",
-    "410",
-)
-HUGE_BYTES = 50 * 1024 * 1024
-BACKDATE_SECONDS = 3 * 3600  # spacing of the articles that are already published at start
-REQUEST_LOG_MAX = 5000  # per site; the benchmark makes many requests
-MAX_SLOW_SECONDS = 600
-
-HTML = "text/html; charset=utf-8"
-JSON = "application/json"
-
-
-@dataclass
-class Response:
-    status: int = 200
-    body: bytes = b""
-    content_type: str = HTML
-    headers: list[tuple[str, str]] = field(default_factory=list)
-    stream: Iterable[bytes] | None = None  # body produced lazily (the 50 MB fault)
-    length: int | None = None  # Content-Length of a streamed body
-    delay: float = 0.0  # seconds to wait before answering (slow fault)
-    reset: bool = False  # abort the connection with a TCP RST instead of answering
-    fault: str | None = None  # fault mode that produced this response, for the request log
-
-
-@dataclass
-class FaultSwitch:
-    """Makes the next ``remaining`` requests of a site under ``path_prefix`` fail with ``mode``.
-
-    ``remaining`` is ``None`` for "until cleared". ``params`` carries ``seconds``, ``retry_after`` etc.
-    """
-
-    mode: str
-    remaining: int | None
-    path_prefix: str
-    params: dict[str, str]
-
-    def as_dict(self) -> dict:
-        return {"mode": self.mode, "remaining": self.remaining, "path_prefix": self.path_prefix, "params": self.params}
-
-
-def _ts(t: float) -> datetime:
-    return datetime.fromtimestamp(int(t), UTC)
-
-
-class SiteState:
-    """Publication timeline, fault switches and request log of one site (thread-safe).
-
-    The timeline never runs out: after the last pool article the pool starts again as new editions (new
-    slug, title and text, see :func:`edition`), so a site keeps publishing for as long as it runs.
-    ``on_change`` is called (outside the lock) after every publication, to persist the timeline.
-    """
-
-    def __init__(
-        self,
-        spec: SiteSpec,
-        interval: float | None,
-        start_published: int,
-        clock: Callable[[], float],
-        on_change: Callable[[], None] | None = None,
-    ):
-        self.spec = spec
-        self.interval = interval if interval and interval > 0 else None
-        self.start_published = max(0, start_published)
-        self.clock = clock
-        self.on_change: Callable[[], None] | None = None
-        self.lock = threading.Lock()
-        self._editions: dict[int, Article] = {}
-        self.reset()
-        self.on_change = on_change  # after the first reset: a saved timeline is read before it is written
-
-    def reset(self) -> None:
-        with self.lock:
-            now = self.clock()
-            n0 = self.start_published
-            # times[i] is when article_at(i) was published; the first n0 are back-dated.
-            self.times: list[float] = [now - (n0 - i) * BACKDATE_SECONDS for i in range(n0)]
-            self.next_tick = now + self.interval if self.interval else math.inf
-            self.faults: list[FaultSwitch] = []
-            self.log: deque[dict] = deque(maxlen=REQUEST_LOG_MAX)
-            self.counts: Counter[str] = Counter()
-        self._changed()
-
-    def timeline(self) -> dict:
-        """The persistent part of the state: publication times and the next scheduled publication."""
-        with self.lock:
-            return {"times": list(self.times), "next_tick": None if self.next_tick == math.inf else self.next_tick}
-
-    def restore(self, saved: dict) -> None:
-        """Continue a saved timeline; publications scheduled while the server was down happen at their times."""
-        with self.lock:
-            self.times = [float(t) for t in saved["times"]]
-            tick = saved.get("next_tick")
-            self.next_tick = float(tick) if tick is not None and self.interval else math.inf
-            if self.interval and self.next_tick == math.inf:
-                self.next_tick = self.clock() + self.interval
-        self.published()
-
-    def article_at(self, index: int) -> Article:
-        pool = self.spec.articles
-        if index < len(pool):
-            return pool[index]
-        if index not in self._editions:
-            self._editions[index] = edition(pool[index % len(pool)], index // len(pool))
-        return self._editions[index]
-
-    def _catch_up(self, now: float) -> bool:
-        appended = False
-        while self.next_tick <= now and self.spec.articles:
-            self._append(self.next_tick)
-            self.next_tick += self.interval or math.inf
-            appended = True
-        return appended
-
-    def _append(self, when: float) -> None:
-        # Publication dates are whole seconds in pages and feeds; keep them strictly increasing so that
-        # "newest first" is unambiguous even when articles are published in quick succession.
-        self.times.append(max(when, self.times[-1] + 1) if self.times else when)
-
-    def _changed(self) -> None:
-        if self.on_change is not None:
-            self.on_change()
-
-    def published(self) -> tuple[tuple[Article, datetime], ...]:
-        """Published articles, newest first."""
-        with self.lock:
-            appended = self._catch_up(self.clock())
-            result = tuple((self.article_at(i), _ts(t)) for i, t in reversed(list(enumerate(self.times))))
-        if appended:
-            self._changed()
-        return result
-
-    def publish_next(self) -> Article | None:
-        """Publish the next article now (``None`` only for a site without articles)."""
-        with self.lock:
-            if not self.spec.articles:
-                return None
-            self._catch_up(self.clock())
-            self._append(self.clock())
-            article = self.article_at(len(self.times) - 1)
-        self._changed()
-        return article
-
-    def next_publication(self) -> float | None:
-        with self.lock:
-            self._catch_up(self.clock())
-            if not self.spec.articles or self.next_tick == math.inf:
-                return None
-            return self.next_tick
-
-    def take_fault(self, path: str) -> FaultSwitch | None:
-        with self.lock:
-            for switch in self.faults:
-                if path.startswith(switch.path_prefix) and (switch.remaining is None or switch.remaining > 0):
-                    if switch.remaining is not None:
-                        switch.remaining -= 1
-                    return switch
-            return None
-
-    def record(self, entry: dict) -> None:
-        with self.lock:
-            self.counts[entry["path"]] += 1
-            self.log.append(entry)
-
-
-def edition(article: Article, round_: int) -> Article:
-    """The ``round_``-th re-publication of a pool article: its own URL, title and text, as a new story.
-
-    The text must be new, not the pool article's with a changed line: WIMS rightly marks a story whose text
-    is nearly the same (resemblance of word 3-shingles >= 0.5) as a duplicate, so a long run would show
-    duplicates only. Each paragraph and list of the edition is drawn, seeded by slug and round, from the
-    sentences and list items of the pool articles sharing a topic with it (of any site; topics with few
-    articles borrow from the whole pool): the story keeps its topics' words, so classifying it stays
-    meaningful, while its shingles overlap any other article's little.
-    """
-    if round_ == 0:
-        return article
-    sentences, items = _topic_material(article.topics)
-    rng = random.Random(f"{article.slug}/{round_}")
-    blocks = []
-    for block in article.blocks:
-        if block.items:
-            blocks.append(replace(block, items=tuple(rng.sample(items, min(len(block.items), len(items))))))
-        elif block.kind == "p":
-            count = max(1, len(_split_sentences(block.text)))
-            blocks.append(replace(block, text=" ".join(rng.sample(sentences, min(count, len(sentences))))))
-        else:
-            blocks.append(block)
-    return replace(
-        article,
-        slug=f"{article.slug}-{round_ + 1}",
-        title=f"{article.title} (update {round_})",
-        standfirst=f"Update {round_}: {rng.choice(sentences)}",
-        blocks=tuple(blocks),
-    )
-
-
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“])")
-
-
-def _split_sentences(text: str) -> list[str]:
-    return [s for s in _SENTENCE_END.split(text.strip()) if s]
-
-
-#: a topic's material is widened to the whole pool below this many sentences, so editions rarely repeat a mix
-_MIN_SENTENCES = 60
-
-
-@functools.cache
-def _topic_material(topics: tuple[str, ...]) -> tuple[list[str], list[str]]:
-    """Sentences of the paragraphs and the list items of the pool articles sharing one of ``topics``."""
-
-    def material(articles: Iterable[Article]) -> tuple[list[str], list[str]]:
-        sentences: list[str] = []
-        items: list[str] = []
-        for pooled in articles:
-            for block in pooled.blocks:
-                if block.items:
-                    items.extend(block.items)
-                elif block.kind == "p":
-                    sentences.extend(_split_sentences(block.text))
-        return sentences, items or sentences
-
-    sentences, items = material(a for a in ARTICLES if set(a.topics) & set(topics))
-    if len(sentences) < _MIN_SENTENCES:
-        sentences, items = material(ARTICLES)
-    return sentences, items
-
-
-# ----------------------------------------------------------------------------------------------------
-# Fault bodies
-# ----------------------------------------------------------------------------------------------------
-
-
-def _png_bytes(width: int = 64, height: int = 64) -> bytes:
-    """A small valid PNG (a grey gradient), built by hand so no imaging library is needed."""
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-    rows = b"".join(b"\x00" + bytes((x * 4 + y) % 256 for x in range(width)) for y in range(height))
-    ihdr = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
-    signature = b"\x89PNG\r\n\x1a\n"
-    return signature + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
-
-
-PNG_BYTES = _png_bytes()
-GZIP_BYTES = gzip.compress(
-    b"<html><body><p>This page was gzip-compressed but sent without Content-Encoding.</p></body></html>" * 20, mtime=0
-)
-
-#: Text of the wrong-charset page; its non-ASCII characters differ between UTF-8 and windows-1252.
-WRONG_CHARSET_TEXT = (
-    "Caf\u00e9 culture and na\u00efve \u201chealth\u201d claims: the \u00a35 supplement "
-    "that promises a 37\u00b0C cure \u2013 experts are unconvinced."
-)
-
-
-def _wrong_charset_page(declared: str) -> tuple[bytes, str]:
-    """Bytes whose real encoding differs from the declared one (header and <meta> agree on the lie)."""
-    single_byte = declared.lower() in ("windows-1252", "cp1252", "iso-8859-1", "latin-1")
-    actual = "utf-8" if single_byte else "windows-1252"
-    page = (
-        f'<!DOCTYPE html><html><head><meta charset="{declared}"><title>Wrong charset</title></head>'
-        f"<body><h1>Charset test</h1><p>{WRONG_CHARSET_TEXT}</p></body></html>"
-    )
-    return page.encode(actual), f"text/html; charset={declared}"
-
-
-def _huge_stream(total: int) -> Iterator[bytes]:
-    head = b"<!DOCTYPE html><html><head><title>Huge page</title></head><body>\n"
-    tail = b"</body></html>\n"
-    filler = (b"<p>This page is far too large for any news article and must be cut off by the size cap.</p>\n" * 700)[
-        :65536
-    ]
-    yield head
-    left = total - len(head) - len(tail)
-    while left > 0:
-        piece = filler[: min(left, len(filler))]
-        left -= len(piece)
-        yield piece
-    yield tail
-
-
-def _small_page(title: str, text: str) -> bytes:
-    return (
-        f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{title}</title></head>'
-        f"<body><h1>{title}</h1><p>{text}</p></body></html>"
-    ).encode()
-
-
-def _retry_after(params: dict[str, str], default: int) -> str:
-    seconds = int(params.get("retry_after", default))
-    if params.get("retry_after_as") == "date":
-        return formatdate(time.time() + seconds, usegmt=True)
-    return str(seconds)
-
-
-def fault_response(mode: str, params: dict[str, str]) -> Response:
-    """The response of a fault (``slow`` returns a normal small page after the delay)."""
-    if mode == "slow":
-        seconds = min(float(params.get("seconds", 5)), MAX_SLOW_SECONDS)
-        page = _small_page("Slow page", f"This answer was delayed by {seconds:g} s.")
-        return Response(200, page, delay=seconds)
-    if mode in ("500", "503", "429", "404", "410"):
-        status = int(mode)
-        titles = {
-            500: "Internal Server Error",
-            503: "Service Unavailable",
-            429: "Too Many Requests",
-            404: "Not Found",
-            410: "Gone",
-        }
-        resp = Response(status, _small_page(titles[status], f"Demo fault {status}."))
-        if status in (429, 503):
-            resp.headers.append(("Retry-After", _retry_after(params, 2 if status == 429 else 3)))
-        return resp
-    if mode == "reset":
-        return Response(reset=True)
-    if mode == "redirect-loop":
-        return Response(302, b"", headers=[("Location", "/fault/redirect-loop/b")])
-    if mode == "huge":
-        total = int(params.get("bytes", HUGE_BYTES))
-        return Response(200, stream=_huge_stream(total), length=total)
-    if mode == "wrong-charset":
-        body, ctype = _wrong_charset_page(params.get("declared", "windows-1252"))
-        return Response(200, body, content_type=ctype)
-    if mode == "binary":
-        body = GZIP_BYTES if params.get("kind") == "gzip" else PNG_BYTES
-        return Response(200, body, content_type=HTML)
-    raise ValueError(f"unknown fault mode {mode!r}; known: {', '.join(FAULT_MODES)}")
-
-
-# ----------------------------------------------------------------------------------------------------
-# The application
-# ----------------------------------------------------------------------------------------------------
-
 
 STATIC_FILES = {
     "/static/site.js": ("application/javascript", b"/* demo site script */\nwindow.demoReady = true;\n"),
@@ -512,7 +168,7 @@ class DemoApp:
     ) -> Response:
         key = self.resolve_site(headers.get("host"), listen_address)
         if key is None:
-            return Response(421, _small_page("Misdirected request", "No demo site answers for this host."))
+            return Response(421, small_page("Misdirected request", "No demo site answers for this host."))
         parts = urlsplit(target)
         path, query = parts.path or "/", parts.query
         if path.startswith("/_control/"):
@@ -530,7 +186,7 @@ class DemoApp:
                     response.fault = "slow"
         except Exception:  # a bug in a renderer must show up as a 500, not kill the connection silently
             log.exception("demo site %s failed on %s", key, target)
-            response = Response(500, _small_page("Server error", "The demo renderer failed."))
+            response = Response(500, small_page("Server error", "The demo renderer failed."))
         state.record(
             {
                 "time": self.clock(),
@@ -569,7 +225,7 @@ class DemoApp:
     # -- public pages ----------------------------------------------------------------------------------
     def _route(self, key: str, method: str, path: str, query: str, headers: dict[str, str]) -> Response:
         if method not in ("GET", "HEAD"):
-            return Response(405, _small_page("Method not allowed", method), headers=[("Allow", "GET, HEAD")])
+            return Response(405, small_page("Method not allowed", method), headers=[("Allow", "GET, HEAD")])
         spec = self.sites[key]
         if path.startswith("/fault/"):
             return self._fixed_fault(path, query)
@@ -647,11 +303,11 @@ class DemoApp:
         if name == "redirect-loop/b":
             return Response(302, b"", headers=[("Location", "/fault/redirect-loop")], fault="redirect-loop")
         if name not in FAULT_MODES:
-            return Response(404, _small_page("Unknown fault", f"Known: {', '.join(FAULT_MODES)}"))
+            return Response(404, small_page("Unknown fault", f"Known: {', '.join(FAULT_MODES)}"))
         try:
             resp = fault_response(name, params)
         except ValueError as exc:
-            return Response(400, _small_page("Bad fault parameters", str(exc)))
+            return Response(400, small_page("Bad fault parameters", str(exc)))
         resp.fault = name
         return resp
 
@@ -708,7 +364,7 @@ class DemoApp:
                     "sitemap_url": self.base_url(key) + template_for(spec).sitemaps["index"],
                     "interval": state.interval,
                     "pool_size": len(spec.articles),
-                    "next_publication": _ts(nxt).isoformat() if nxt else None,
+                    "next_publication": timestamp(nxt).isoformat() if nxt else None,
                 }
             )
         return _json({"error": f"no control endpoint {method} {path}"}, 404)

@@ -6,7 +6,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from classifier.models import Case
-from demo.server import WRONG_CHARSET_TEXT
+from demo.faults import WRONG_CHARSET_TEXT
 from monitor.models import Article, FetchAttempt, Site
 from tests.monitor.conftest import FAST_ENV, TERMINAL, control, ground_truth, register, request_log, run_until
 

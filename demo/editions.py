@@ -1,0 +1,268 @@
+"""Later editions of the demo sites: follow-ups of their own stories, once a site has published its pool.
+
+A demo site runs out of pool articles after 16 minutes; from then on it publishes follow-ups. A follow-up is
+a real follow-up of one story, as a newsroom writes it: the same topic, new facts (a service opening in a
+named town, new figures, readers' questions put to an expert...), and a short background drawn from the
+story it follows. It names that story, so the demo reads as news for as long as it runs and classifying a
+follow-up means what classifying the story meant.
+
+The text must be new, not the story's with a changed line: WIMS rightly marks a story whose text is nearly
+the same (resemblance of word 3-shingles >= 0.5) as a re-publication. So the background reuses at most a
+quarter of the story's words, every sentence of the new part has several wordings, drawn (seeded by slug
+and round) with the town, the figures and the month, and each round takes the next angle and background
+paragraph, so that the same story's follow-ups differ from each other too.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from .articles import Article, Block
+
+#: topic -> (subject, service, people, expert): the words a follow-up of a story on that topic is written in
+VOCABULARY: dict[str, tuple[str, str, str, str]] = {
+    "diabetes": ("diabetes care", "diabetes clinics", "people with diabetes", "diabetes nurses"),
+    "asthma": ("asthma care", "asthma review clinics", "people with asthma", "respiratory nurses"),
+    "obesity": ("weight management", "weight management programmes", "adults living with obesity", "dietitians"),
+    "mental-health": (
+        "mental health support",
+        "talking therapy services",
+        "people on therapy waiting lists",
+        "psychologists",
+    ),
+    "vaccines": ("vaccination", "vaccination clinics", "people eligible for vaccines", "immunisation nurses"),
+    "pregnancy": ("maternity care", "antenatal classes", "pregnant women", "midwives"),
+    "sleep": ("sleep health", "sleep clinics", "people with insomnia", "sleep specialists"),
+    "heart": ("heart health", "cardiac rehabilitation classes", "heart patients", "cardiologists"),
+    "flu": ("flu protection", "flu vaccine clinics", "people at risk from flu", "practice nurses"),
+    "nutrition": ("healthy eating", "community cooking courses", "families on low incomes", "nutritionists"),
+    "exercise": ("physical activity", "exercise referral schemes", "inactive adults", "physiotherapists"),
+    "allergies": ("allergy care", "allergy clinics", "people with severe allergies", "allergy specialists"),
+    "dementia": ("dementia care", "memory clinics", "people living with dementia", "dementia advisers"),
+    "cancer": ("cancer screening", "screening clinics", "people invited for screening", "cancer specialists"),
+    "smoking": ("stop-smoking support", "stop-smoking services", "smokers trying to quit", "stop-smoking advisers"),
+    "child-health": ("children's health", "child health clinics", "young children", "health visitors"),
+}
+
+TOWNS = (
+    "Riverside", "Northgate", "Millbrook", "Eastfield", "Harbourside", "Westmere", "Oakley", "Southbridge",
+    "Kingsford", "Ashworth", "Brookvale", "Elmstead", "Fairhaven", "Greystone", "Larkhill", "Thornbury",
+)  # fmt: skip
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "September", "October", "November")
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
+
+#: Each angle: a title, a standfirst and the new part's paragraphs; every slot lists its wordings. Fields:
+#: {subject} {service} {people} {expert} (the topic's words, {Expert} capitalised), {town} {n} {pct} {pct0}
+#: {month} {weekday} {story} (the followed story's title).
+ANGLES: tuple[dict[str, tuple[str, ...]], ...] = (
+    {
+        "title": ("{town} to open {n} more {service} as demand grows", "More {service} for {town} after a busy year"),
+        "standfirst": (
+            "Referrals rose by {pct} per cent in a year, health leaders in {town} said on {weekday}.",
+            "The new places should be open by {month}, the local health board says.",
+        ),
+        "lead": (
+            "Health leaders in {town} have agreed to open {n} more {service} by {month}, after referrals rose by "
+            "{pct} per cent over the past year.",
+            "{town} is to get {n} more {service} by {month}, its health board announced on {weekday}, after "
+            "waiting times grew for a second year.",
+        ),
+        "follow": (
+            "The plan follows our report “{story}”, which readers shared widely.",
+            "Our earlier report, “{story}”, prompted questions from councillors about local provision.",
+        ),
+        "voice": (
+            '{Expert} welcomed the news but said staff, not buildings, were the hard part. "We need people to run '
+            'them," one told us.',
+            '"It is a start," said one of the {expert} who will work there, adding that {people} should not wait '
+            "for the new places before asking for help.",
+        ),
+    },
+    {
+        "title": ("New figures on {subject} in {town}: what they show", "{subject_cap} in {town}: the new figures"),
+        "standfirst": (
+            "{pct} per cent of {people} were seen within four weeks, up from {pct0} per cent a year earlier.",
+            "The numbers, published on {weekday}, show slow progress and wide gaps between practices.",
+        ),
+        "lead": (
+            "Figures published on {weekday} show that {pct} per cent of {people} in {town} were seen within four "
+            "weeks last quarter, compared with {pct0} per cent a year earlier.",
+            "{people_cap} in {town} are being seen faster than a year ago: {pct} per cent within four weeks last "
+            "quarter against {pct0} per cent, according to figures released on {weekday}.",
+        ),
+        "follow": (
+            "The best practices did twice as well as the worst, a gap that {expert} say has more to do with staffing "
+            "than with demand.",
+            "Behind the average lie wide differences: {n} practices met the target in every month, others in none.",
+        ),
+        "voice": (
+            "The figures come weeks after our report “{story}”. {Expert} said the trend was encouraging but fragile.",
+            "We asked {expert} what the numbers mean for patients after our report “{story}”: better, they said, "
+            "but not yet good enough.",
+        ),
+    },
+    {
+        "title": ("Your questions on {subject}, answered", "Readers ask, {expert} answer: {subject}"),
+        "standfirst": (
+            "After our report “{story}”, readers sent us {n} questions. We put the most common to {expert}.",
+            "{n} readers wrote in after our report. Here is what {expert} told us.",
+        ),
+        "lead": (
+            "Our report “{story}” brought {n} letters and e-mails, many of them from {people} or their families.",
+            "We received {n} questions after “{story}” was published, more than for any story this {month}.",
+        ),
+        "follow": (
+            "We asked {expert} in {town} to answer the ones that came up most often.",
+            "{Expert} at a {town} practice agreed to take the most common of them.",
+        ),
+        "voice": (
+            '"The best first step is still a conversation with your own practice," one said, "and nobody should '
+            'feel they are wasting our time."',
+            "Their advice, in short: ask early, bring a list of questions, and ask again if the answer is unclear.",
+        ),
+    },
+    {
+        "title": ("Campaign on {subject} reaches {town}", "{town} joins the push on {subject}"),
+        "standfirst": (
+            "Pharmacies, libraries and sports clubs in {town} will carry the campaign's advice from {month}.",
+            "Organisers hope to reach {n} households before the end of {month}.",
+        ),
+        "lead": (
+            "A campaign on {subject} is coming to {town} from {month}, with advice for {people} in pharmacies, "
+            "libraries and sports clubs.",
+            "From {month}, a campaign on {subject} will run in {town}, where organisers hope to reach {n} households.",
+        ),
+        "follow": (
+            "It builds on the findings we reported in “{story}”.",
+            "Its leaflets quote the work we reported in “{story}”.",
+        ),
+        "voice": (
+            "{Expert} will run {n} drop-in sessions, with no appointment needed.",
+            "Volunteers trained by {expert} will staff stalls on market days, {weekday}s included.",
+        ),
+    },
+    {
+        "title": ("Months on: {subject} in {town}", "What changed for {people} in {town}"),
+        "standfirst": (
+            "We went back to {town} to see what has changed since our report.",
+            "Some promises were kept, {expert} say; others are still on paper.",
+        ),
+        "lead": (
+            "When we reported “{story}”, {expert} in {town} hoped for quick change. We went back on {weekday} to "
+            "ask what has happened since.",
+            "Several weeks after “{story}”, we returned to {town} to see what has changed for {people}.",
+        ),
+        "follow": (
+            "Some things have moved: {n} extra sessions a week, and a phone line that is answered within a day.",
+            "Progress is uneven: waits are down by {pct} per cent at one practice and unchanged at another.",
+        ),
+        "voice": (
+            '"People notice when it gets easier to be seen," said one of the {expert}. "They also notice when it '
+            'does not."',
+            "{Expert} told us the next test comes in {month}, when the extra funding is reviewed.",
+        ),
+    },
+    {
+        "title": ("Trial in {town} puts {subject} advice to the test", "{town} trial of {subject} advice begins"),
+        "standfirst": (
+            "{n} volunteers will be followed for a year, researchers said on {weekday}.",
+            "Results are expected next {month}, the research team says.",
+        ),
+        "lead": (
+            "Researchers in {town} are recruiting {n} volunteers for a year-long trial of the advice we described "
+            "in “{story}”.",
+            "A year-long trial starting in {town} this {month} will test the advice from our report “{story}” on "
+            "{n} volunteers.",
+        ),
+        "follow": (
+            "Half will get the usual care and half extra support from {expert}.",
+            "Volunteers will be split into two groups at random, one of them with extra support from {expert}.",
+        ),
+        "voice": (
+            '"We think it works, but we want to know how well and for whom," the lead researcher said.',
+            "{people_cap} who want to take part can ask at their practice until the end of {month}.",
+        ),
+    },
+)
+
+#: the closing line of a follow-up's new part, drawn per round: what readers can do or what comes next
+CLOSINGS = (
+    "The health board will publish its next figures in {month}, and we will report them.",
+    "Readers in {town} can find the times of local sessions on the council's website or at their library.",
+    "A public meeting on the plans is due in {town} on the first {weekday} of {month}.",
+    "Councillors in {town} will review the scheme in {month}, when its first results are known.",
+    "{people_cap} with questions can call their practice, which can refer them directly.",
+    "The local charity that campaigned for the change said {n} volunteers had already signed up to help.",
+    "The next update is expected in {month}; {expert} say they will share what they learn.",
+    "We will follow the story and report back; readers can write to us with their own experience.",
+    "Similar schemes in {n} other towns are due to report by {month}.",
+    "Funding is agreed for a year; whether it continues depends on the results, officials said.",
+)
+
+SLOTS = ("title", "standfirst", "lead", "follow", "voice")
+#: which of its two wordings each slot takes on the angle's 1st, 2nd, 3rd and 4th lap: any two laps differ in 3
+#: slots or more, so an angle's follow-ups of one story share well under half their text for 24 rounds
+LAP_WORDINGS = ((0, 0, 0, 0, 0), (1, 1, 1, 0, 0), (0, 0, 1, 1, 1), (1, 1, 0, 1, 1))
+
+#: the background reuses at most this share of the followed story's words (the rest of the text is new)
+BACKGROUND_SHARE = 0.2
+
+
+def edition(article: Article, round_: int) -> Article:
+    """The ``round_``-th follow-up of a pool story: its own URL, title and text (round 0: the story itself)."""
+    if round_ == 0:
+        return article
+    rng = random.Random(f"{article.slug}/{round_}")
+    # the angles come back every len(ANGLES) rounds: the lap gives them another background paragraph (and, after
+    # the last paragraph, the next angle) and the other wording of every sentence
+    lap = (round_ - 1) // len(ANGLES)
+    paragraphs = [b for b in article.blocks if b.kind == "p"]
+    angle = ANGLES[(round_ - 1 + len(article.slug) + lap // len(paragraphs)) % len(ANGLES)]
+    subject, service, people, expert = VOCABULARY[article.topics[0]]
+    pct0 = rng.randint(35, 70)
+    fields = {
+        "subject": subject,
+        "subject_cap": subject[0].upper() + subject[1:],
+        "service": service,
+        "people": people,
+        "people_cap": people[0].upper() + people[1:],
+        "expert": expert,
+        "Expert": expert[0].upper() + expert[1:],
+        "town": rng.choice(TOWNS),
+        "n": rng.randint(3, 40),
+        "pct": pct0 + rng.randint(4, 20),
+        "pct0": pct0,
+        "month": rng.choice(MONTHS),
+        "weekday": rng.choice(WEEKDAYS),
+        "story": article.title,
+    }
+
+    def write(slot: str) -> str:
+        first = random.Random(f"{article.slug}/{slot}").randrange(2)
+        flip = LAP_WORDINGS[lap % len(LAP_WORDINGS)][SLOTS.index(slot)]
+        return angle[slot][first ^ flip].format(**fields)
+
+    closing = rng.choice(CLOSINGS).format(**fields)
+    new = [Block("p", f"{write('lead')} {write('follow')}"), Block("p", f"{write('voice')} {closing}")]
+    return replace(
+        article,
+        slug=f"{article.slug}-{round_ + 1}",
+        title=write("title"),
+        standfirst=write("standfirst"),
+        blocks=(*new, Block("h2", "Background"), *_background(article, paragraphs, lap)),
+    )
+
+
+def _background(article: Article, paragraphs: list[Block], lap: int) -> list[Block]:
+    """Paragraphs of the followed story, up to BACKGROUND_SHARE of its words, from the lap's own paragraph on."""
+    budget = BACKGROUND_SHARE * article.word_count
+    chosen: list[Block] = []
+    for i in range(len(paragraphs)):
+        paragraph = paragraphs[(lap + i) % len(paragraphs)]
+        words = len(paragraph.text.split())
+        if chosen and words > budget:
+            break
+        chosen.append(paragraph)
+        budget -= words
+    return chosen
