@@ -21,13 +21,41 @@
     return el.getBoundingClientRect().width < 500 ? 220 : 280;
   }
 
-  // Lines over days: x in UTC midnights, labelled in UTC so that the server's day is the day shown.
+  // Dash patterns by series: sites that publish alike draw the same line, and colour alone would hide all but one.
+  var DASHES = [null, [8, 4], [2, 3], [10, 3, 2, 3], [4, 4], [1, 5], [12, 6], [6, 2, 1, 2]];
+  // Days drawn at least: a fresh install's single day is not squeezed against the right edge of 30.
+  var MIN_DAYS = 7;
+
+  function total(values, from) {
+    return values.slice(from).reduce(function (a, b) { return a + b; }, 0);
+  }
+
+  // Lines over days: x in UTC midnights, labelled in UTC so that the server's day is the day shown. Days before
+  // the first count are left out (down to MIN_DAYS); with no day under the cursor, the legend gives each line's
+  // total over the days drawn, so it reads without hovering.
   function overTime(el, data) {
-    var x = data.x.map(daySeconds);
-    var series = [{ label: "day", value: "{YYYY}-{MM}-{DD}" }];
+    var firstCount = data.x.findIndex(function (_, i) {
+      return data.series.some(function (s) { return s.values[i] > 0; });
+    });
+    var from = Math.max(0, Math.min(firstCount < 0 ? 0 : firstCount, data.x.length - MIN_DAYS));
+    var days = data.x.slice(from);
+    var x = days.map(daySeconds);
+    var span = days[0] + " – " + days[days.length - 1];
+    var series = [{
+      label: "day",
+      value: function (u, v) { return v == null ? span : new Date(v * 1000).toISOString().slice(0, 10); },
+    }];
     data.series.forEach(function (s, i) {
       var colour = s.label === "other" ? COLOURS[COLOURS.length - 1] : COLOURS[i % (COLOURS.length - 1)];
-      series.push({ label: s.label, stroke: colour, width: 2, points: { size: 4 } });
+      var sum = total(s.values, from);
+      series.push({
+        label: s.label,
+        stroke: colour,
+        width: 2,
+        dash: DASHES[i % DASHES.length] || undefined,
+        points: { size: 4 },
+        value: function (u, v) { return v == null ? "total " + sum : String(v); },
+      });
     });
     return {
       opts: {
@@ -37,8 +65,9 @@
         scales: { x: { time: true, range: [x[0] - DAY / 2, x[x.length - 1] + DAY / 2] }, y: { range: zeroUp } },
         axes: [{}, { size: 44 }],
         series: series,
+        legend: { markers: { dash: function (u, i) { return u.series[i].dash ? "dashed" : "solid"; } } },
       },
-      data: [x].concat(data.series.map(function (s) { return s.values; })),
+      data: [x].concat(data.series.map(function (s) { return s.values.slice(from); })),
     };
   }
 

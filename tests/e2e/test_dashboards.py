@@ -104,3 +104,60 @@ def test_dashboards_draw_every_chart_under_the_csp_on_a_wide_and_a_phone_screen(
             page.locator("#chart-backlog a.csv").click()
         assert download.value.suggested_filename.startswith("wims-backlog-")
         context.close()
+
+
+def _open_dashboards(browser, live_server, errors, login="ada"):
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    context.set_default_timeout(15_000)
+    context.add_init_script(WATCH_CSP)
+    page = context.new_page()
+    page.on("console", lambda msg: msg.type == "error" and errors.append(msg.text))
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{live_server.url}/accounts/login/?next=/dashboards/")
+    page.fill("input[name=username]", login)
+    page.fill("input[name=password]", demo_data.PASSWORD)
+    page.click("button[type=submit]")
+    expect(page).to_have_url(re.compile(r"/dashboards/$"))
+    return context, page
+
+
+def test_a_fresh_install_says_what_each_chart_will_show(browser, live_server, django_user_model):
+    """Issue 30, item 6: with nothing collected or decided, each chart is an empty state that says what will
+    appear there, not an empty frame with a 30-day axis."""
+    from foundation.roles import EXPERTS, ensure_groups
+
+    expert = django_user_model.objects.create_user("ada", password=demo_data.PASSWORD)
+    expert.groups.add(ensure_groups()[EXPERTS])
+    errors: list[str] = []
+    context, page = _open_dashboards(browser, live_server, errors)
+    for chart, words in (("sites", "a line per site"), ("folders", "a line per folder"), ("rules", "accepted and")):
+        expect(page.locator(f"#chart-{chart}-empty")).to_contain_text(words)
+        expect(page.locator(f'.chart[data-chart="{chart}"]')).to_have_count(0)
+    assert errors == [] and page.evaluate("() => window.__refused") == []
+    context.close()
+
+
+def test_legends_read_at_a_glance_over_the_days_that_have_data(browser, live_server, django_user_model):
+    """Issue 30, item 6: on an install whose articles all came today, the chart over days draws the last week
+    (not 30 days with everything on the last), and its legend gives each site's total without hovering; the
+    sites' lines are told apart by their dash as well as their colour (demo sites publish alike)."""
+    data = demo_data.load(django_user_model)
+    errors: list[str] = []
+    context, page = _open_dashboards(browser, live_server, errors)
+    legend = page.locator('.chart[data-chart="sites"] .u-legend')
+    today = timezone.localdate()
+    first = (today - timedelta(days=6)).isoformat()
+    expect(legend).to_contain_text(f"{first} – {today.isoformat()}")
+    for site, spec, _base in data["sites"].values():
+        count = Article.objects.filter(site=site).count()
+        row = legend.locator("tr", has_text=site.name)
+        expect(row).to_contain_text(f"total {count}")
+    assert "--" not in legend.inner_text()
+    dashes = page.evaluate(
+        "() => [...document.querySelectorAll('.chart[data-chart=\"sites\"] .u-legend .u-marker')]"
+        ".map(m => getComputedStyle(m).borderStyle)"
+    )
+    assert errors == [] and page.evaluate("() => window.__refused") == []
+    context.close()
+    lines = dashes[1:]  # the first marker is the day's
+    assert len(lines) == 3 and lines[0] == "solid" and set(lines[1:]) == {"dashed"}, dashes
