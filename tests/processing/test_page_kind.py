@@ -7,6 +7,7 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
+from django.utils.html import escape
 
 from classifier.models import Case
 from classifier.selectors import inbox_queryset
@@ -83,6 +84,9 @@ def test_listing_and_home_pages_are_kept_out_with_their_reason(site, ec):
     detail = ec.get(f"/api/articles/{found['section'].pk}/").json()
     assert detail["kind"] != "article" and detail["kind_reason"]
     assert ec.get(f"/api/articles/{story.pk}/").json()["kind"] == "article"
+    # an article's page says its kind and why as well (issue 33: the kind is on every article page)
+    html = ec.get(reverse("classifier:article", args=[story.pk])).content.decode()
+    assert f'<span id="page-kind">article <span class="muted">({escape(story.content.kind_reason)})' in html
 
 
 def test_a_site_administrator_sends_a_kept_out_page_on_as_an_article(site, client):
