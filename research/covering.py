@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -114,10 +115,11 @@ def learn_covering_rules(
 class _Growing:
     """What growing a rule reads: the terms x cases matrix, the label's column, the words a literal may use."""
 
-    xt: object
-    y: object
-    eligible: object
-    eligible_absent: object
+    # numpy arrays and a scipy sparse matrix (numpy is imported on first use: Any, not their types)
+    xt: Any
+    y: Any
+    eligible: Any
+    eligible_absent: Any
     absent: bool
     grow_precision: float
     m_estimate: float | None
