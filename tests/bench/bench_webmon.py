@@ -318,14 +318,10 @@ def run(n_workers: int, args) -> dict:
 def cost_breakdown(args) -> dict:
     """Per-article cost in this process: fetch (HTTP), filter, inference, database (everything else)."""
     from django.conf import settings
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
 
     import filters
-    from classifier import kb
     from monitor import services
     from monitor.models import Article, Site
-    from processing import services as processing
 
     os.environ["WIMS_POLITENESS_DELAY"] = "0"
     settings.WIMS_POLITENESS_DELAY = 0.0  # this process's settings were read at its start
@@ -336,55 +332,84 @@ def cost_breakdown(args) -> dict:
     server.start()
     port = queue.get(timeout=120)
     register_sites(n_sites, port)
-    timers = {"fetch": [], "filter": []}
+    timers: dict[str, list[float]] = {"fetch": [], "filter": []}
     real_fetch, real_extract, real_read = services.fetch, filters.extract, filters.read_page
-
-    def timed(name, fn):
-        def wrapper(*a, **kw):
-            t = time.perf_counter()
-            try:
-                return fn(*a, **kw)
-            finally:
-                timers[name].append(time.perf_counter() - t)
-
-        return wrapper
-
     try:
         for site in Site.objects.filter(active=True):
             services.poll_site(site.pk)  # robots.txt cached, pending rows created
         ids = list(Article.objects.filter(state="pending").values_list("id", flat=True))
-        services.fetch = timed("fetch", real_fetch)
-        filters.extract = timed("filter", real_extract)
-        filters.read_page = timed("filter", real_read)  # decoding and the one parse (processing reads it once)
-        totals, infer, statements, processing_s, processing_statements = [], [], [], [], []
-        for pk in ids:
-            with CaptureQueriesContext(connection) as queries:
-                t = time.perf_counter()
-                services.fetch_article(pk)
-                t_fetched = time.perf_counter()
-                with CaptureQueriesContext(connection) as processing_queries:
-                    processing.process_article(pk)
-                done = time.perf_counter()
-                totals.append(done - t)
-                processing_s.append(done - t_fetched)
-            statements.append(len(queries))
-            processing_statements.append(len(processing_queries))
-            article = Article.objects.select_related("content").get(pk=pk)
-            words = frozenset(article.content.tokens)
-            tree = kb.current().tree  # the cached snapshot (one query), outside the timing: engine work only
-            t = time.perf_counter()
-            tree.infer(words)
-            infer.append(time.perf_counter() - t)
+        services.fetch = timed(timers["fetch"], real_fetch)
+        filters.extract = timed(timers["filter"], real_extract)
+        filters.read_page = timed(timers["filter"], real_read)  # decoding and the one parse (processing reads it once)
+        costs = article_costs(ids)
     finally:
         services.fetch, filters.extract, filters.read_page = real_fetch, real_extract, real_read
         server.terminate()
         server.join(10)
-    n = len(ids)
+    return cost_figures(timers, costs, len(ids))
+
+
+def timed(times: list[float], fn):
+    """``fn``, appending the time of each call to ``times``."""
+
+    def wrapper(*a, **kw):
+        t = time.perf_counter()
+        try:
+            return fn(*a, **kw)
+        finally:
+            times.append(time.perf_counter() - t)
+
+    return wrapper
+
+
+def article_costs(ids: list[int]) -> dict[str, list]:
+    """Fetch and process each article, timed; then the inference on its case alone."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from classifier import kb
+    from monitor import services
+    from monitor.models import Article
+    from processing import services as processing
+
+    costs: dict[str, list] = {
+        "totals": [],
+        "infer": [],
+        "statements": [],
+        "processing_s": [],
+        "processing_statements": [],
+    }
+    for pk in ids:
+        with CaptureQueriesContext(connection) as queries:
+            t = time.perf_counter()
+            services.fetch_article(pk)
+            t_fetched = time.perf_counter()
+            with CaptureQueriesContext(connection) as processing_queries:
+                processing.process_article(pk)
+            done = time.perf_counter()
+            costs["totals"].append(done - t)
+            costs["processing_s"].append(done - t_fetched)
+        costs["statements"].append(len(queries))
+        costs["processing_statements"].append(len(processing_queries))
+        article = Article.objects.select_related("content").get(pk=pk)
+        words = frozenset(article.content.tokens)
+        tree = kb.current().tree  # the cached snapshot (one query), outside the timing: engine work only
+        t = time.perf_counter()
+        tree.infer(words)
+        costs["infer"].append(time.perf_counter() - t)
+    return costs
+
+
+def cost_figures(timers: dict[str, list[float]], costs: dict[str, list], n: int) -> dict:
+    """The per-article figures of :func:`cost_breakdown` from its timings of ``n`` articles."""
+    from monitor.models import Article
+
     fetch_ms = 1000 * statistics.mean(timers["fetch"])
-    filter_ms = 1000 * sum(timers["filter"]) / len(ids)  # read_page and extract, per article
-    infer_ms = 1000 * statistics.mean(infer)
-    total_ms = 1000 * statistics.mean(totals)
+    filter_ms = 1000 * sum(timers["filter"]) / n  # read_page and extract, per article
+    infer_ms = 1000 * statistics.mean(costs["infer"])
+    total_ms = 1000 * statistics.mean(costs["totals"])
     db_ms = total_ms - fetch_ms - filter_ms - infer_ms
+    processing_s, processing_statements = costs["processing_s"], costs["processing_statements"]
     return {
         "articles": n,
         "fetch_ms": fetch_ms,
@@ -393,7 +418,7 @@ def cost_breakdown(args) -> dict:
         "database_ms": db_ms,
         "total_ms": total_ms,
         "pipeline_ms": filter_ms + infer_ms + db_ms,
-        "statements": statistics.mean(statements),
+        "statements": statistics.mean(costs["statements"]),
         # processing alone (processing.services.process_article: claim to the classified case), per article
         "processing_median_ms": 1000 * statistics.median(processing_s),
         "processing_p95_ms": 1000 * sorted(processing_s)[int(0.95 * (len(processing_s) - 1))],
@@ -440,6 +465,18 @@ def write_report(runs: list[dict], cost: dict, args, rules: int) -> Path:
         "requests | errors |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
+    lines += cycle_rows(runs)
+    lines += cost_section(cost)
+    lines += targets_section(runs, cost, args)
+    lines += ["", "Raw numbers:", "", "```json", json.dumps({"runs": runs, "cost": cost}, indent=1), "```", ""]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("\n".join(lines))
+    return out
+
+
+def cycle_rows(runs: list[dict]) -> list[str]:
+    """Each run's cold and warm cycle, then the cold cycle's speed-up against one worker."""
+    lines = []
     for r in runs:
         for label in ("cold", "warm"):
             c = r[label]
@@ -461,7 +498,11 @@ def write_report(runs: list[dict], cost: dict, args, rules: int) -> Path:
             )
             + ".",
         ]
-    lines += [
+    return lines
+
+
+def cost_section(cost: dict) -> list[str]:
+    return [
         "",
         f"## Cost per article (one process, {cost['articles']} articles, politeness off)",
         "",
@@ -479,10 +520,11 @@ def write_report(runs: list[dict], cost: dict, args, rules: int) -> Path:
         f"median {cost['processing_median_ms']:.2f} ms, p95 {cost['processing_p95_ms']:.2f} ms per article; "
         f"{cost['processing_statements_mean']:.1f} SQL statements on average, {cost['processing_statements_max']} "
         "at most.",
-        "",
-        "## Against the targets",
-        "",
     ]
+
+
+def targets_section(runs: list[dict], cost: dict, args) -> list[str]:
+    lines = ["", "## Against the targets", ""]
     cycles = {r["workers"]: r["cold"]["poll_cycle_s"] for r in runs}
     warm = {r["workers"]: r["warm"]["poll_cycle_s"] for r in runs}
     lines.append(
@@ -497,10 +539,7 @@ def write_report(runs: list[dict], cost: dict, args, rules: int) -> Path:
         f"* Processing per article, targets at most 12 SQL statements and 12 ms median: "
         f"{cost['processing_statements_max']} statements at most, {cost['processing_median_ms']:.1f} ms median."
     )
-    lines += ["", "Raw numbers:", "", "```json", json.dumps({"runs": runs, "cost": cost}, indent=1), "```", ""]
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text("\n".join(lines))
-    return out
+    return lines
 
 
 def main() -> None:

@@ -105,6 +105,25 @@ def generate(n_articles: int, n_rules: int, seed: int = 1) -> None:
         folders.append(parent)
         for sub in range(3):
             folders.append(Folder.objects.create(name=f"Sub {sub}", parent=parent, path=f"Topic {top}/Sub {sub}"))
+    cases = generate_articles(sites, n_articles, sample, t0)
+    tree, rules = grow_rules(rng, cases, [f.pk for f in folders], n_rules)
+    Rule.objects.bulk_create(rules, batch_size=2000)
+    with connection.cursor() as cursor:
+        for sql in connection.ops.sequence_reset_sql(no_style(), [Rule]):
+            cursor.execute(sql)
+    made = classify(rng, tree, cases)
+    Classification.objects.bulk_create(made, batch_size=10_000)
+    services.refresh_review_states(pk for pk, _words in cases)
+    KnowledgeBase.objects.update_or_create(pk=1, defaults={"version": 1, "stamp": KnowledgeBase.new_stamp()})
+    print(
+        f"  generated {n_articles:,} articles and cases, {len(rules):,} rules, {len(made):,} classifications "
+        f"in {time.perf_counter() - t0:.0f} s"
+    )
+
+
+def generate_articles(sites: list[Site], n_articles: int, sample, t0: float) -> list[tuple[int, frozenset]]:
+    """``n_articles`` articles over the sites, with their core text and case (words drawn by ``sample``),
+    collected over 100 days; each case's id and words."""
     cases: list[tuple[int, frozenset]] = []
     batch = 5000
     for start in range(0, n_articles, batch):
@@ -137,10 +156,16 @@ def generate(n_articles: int, n_rules: int, seed: int = 1) -> None:
             "UPDATE monitor_article SET collected_at = %s - (%s - id) * interval '1 second' * %s",
             [datetime.now(UTC), n_articles, span / n_articles],
         )
+    return cases
+
+
+def grow_rules(
+    rng: random.Random, cases: list[tuple[int, frozenset]], folder_ids: list[int], n_rules: int
+) -> tuple[RuleTree, list[Rule]]:
+    """``n_rules`` rules grown on the cases, as an expert would: the engine's tree and the rows."""
     pool = {f"w{i}" for i in range(300, 10_000)}  # topical words: neither stop-like nor hapax
     tree = RuleTree()
     rules: list[Rule] = []
-    folder_ids = [f.pk for f in folders]
     while len(tree) < n_rules:
         case_id, words = rng.choice(cases)
         topical = sorted(words & pool)
@@ -169,10 +194,11 @@ def generate(n_articles: int, n_rules: int, seed: int = 1) -> None:
                 cornerstone_id=case_id,
             )
         )
-    Rule.objects.bulk_create(rules, batch_size=2000)
-    with connection.cursor() as cursor:
-        for sql in connection.ops.sequence_reset_sql(no_style(), [Rule]):
-            cursor.execute(sql)
+    return tree, rules
+
+
+def classify(rng: random.Random, tree: RuleTree, cases: list[tuple[int, frozenset]]) -> list[Classification]:
+    """Every case's classifications by inference; a third of the cases accepted by an expert."""
     made = []
     now = datetime.now(UTC)
     for case_id, words in cases:
@@ -190,13 +216,7 @@ def generate(n_articles: int, n_rules: int, seed: int = 1) -> None:
                         decided_at=now if accepted else None,
                     )
                 )
-    Classification.objects.bulk_create(made, batch_size=10_000)
-    services.refresh_review_states(pk for pk, _words in cases)
-    KnowledgeBase.objects.update_or_create(pk=1, defaults={"version": 1, "stamp": KnowledgeBase.new_stamp()})
-    print(
-        f"  generated {n_articles:,} articles and cases, {len(rules):,} rules, {len(made):,} classifications "
-        f"in {time.perf_counter() - t0:.0f} s"
-    )
+    return made
 
 
 # --------------------------------------------------------------------------- measurements
@@ -286,12 +306,38 @@ def run(repeat: int, seed: int = 7) -> dict:
     cold_kb = (time.perf_counter() - start) * 1000
 
     ids = list(Article.objects.values_list("id", flat=True))
-    site_ids = list(Site.objects.values_list("id", flat=True))
-    newest = Article.objects.order_by("-collected_at").values_list("collected_at", flat=True).first()
     mid = Article.objects.order_by("-collected_at", "-id")[len(ids) // 2]
     deep_cursor = selectors.Cursor.of(mid).encode()
+    scenarios = page_scenarios(rng, repeat, ids, deep_cursor, colleague)
+    load_before = os.getloadavg()[0]
+    results = {name: measure(client, urls) for name, urls in scenarios.items()}
+    load_after = os.getloadavg()[0]
+    # the same two main pages with the long-lived knowledge-base objects back in the cyclic garbage
+    # collector's sight (kb.py freezes them after a load): how much of the tail full GC passes add
+    import gc
+
+    gc.unfreeze()
+    main_pages = ("inbox, first page", "article page (random articles)")
+    unfrozen = {name: measure(client, scenarios[name]) for name in main_pages}
+    gc.freeze()
+
+    settings.DEBUG = False
+    return {
+        "results": results,
+        "alternatives": query_alternatives(deep_cursor, len(ids)),
+        "sizes": data_sizes(len(ids)),
+        "cold_kb_ms": cold_kb,
+        "load": (load_before, load_after),
+        "unfrozen": unfrozen,
+    }
+
+
+def page_scenarios(rng: random.Random, repeat: int, ids: list[int], deep_cursor: str, colleague) -> dict[str, list]:
+    """The pages measured: each scenario's URLs."""
+    site_ids = list(Site.objects.values_list("id", flat=True))
+    newest = Article.objects.order_by("-collected_at").values_list("collected_at", flat=True).first()
     day = newest.date().isoformat()
-    scenarios = {
+    return {
         "inbox, first page": ["/"] * repeat,
         "inbox, state = suggestions pending": ["/?state=pending"] * repeat,
         "inbox, state = classified": ["/?state=classified"] * repeat,
@@ -308,19 +354,10 @@ def run(repeat: int, seed: int = 7) -> dict:
         "inbox, assigned to me + unread + pending": ["/?assigned=me&reading=unread&state=pending"] * repeat,
         "article page (random articles)": [f"/articles/{rng.choice(ids)}/" for _ in range(repeat * 2)],
     }
-    load_before = os.getloadavg()[0]
-    results = {name: measure(client, urls) for name, urls in scenarios.items()}
-    load_after = os.getloadavg()[0]
-    # the same two main pages with the long-lived knowledge-base objects back in the cyclic garbage
-    # collector's sight (kb.py freezes them after a load): how much of the tail full GC passes add
-    import gc
 
-    gc.unfreeze()
-    main_pages = ("inbox, first page", "article page (random articles)")
-    unfrozen = {name: measure(client, scenarios[name]) for name in main_pages}
-    gc.freeze()
 
-    # alternatives, measured as the queries alone (no request around them)
+def query_alternatives(deep_cursor: str, n_articles: int) -> dict[str, tuple[float, str, float]]:
+    """The pages' queries against their alternatives, measured as the queries alone (no request around them)."""
     light = ("id", "title", "url", "collected_at", "published_at", "site__id", "site__name")
     cursor = selectors.Cursor.decode(deep_cursor)
 
@@ -330,7 +367,7 @@ def run(repeat: int, seed: int = 7) -> dict:
 
     def offset():
         qs = Article.objects.select_related("site").only(*light)
-        return list(qs.order_by("-collected_at", "-id")[len(ids) // 2 : len(ids) // 2 + selectors.PAGE_SIZE])
+        return list(qs.order_by("-collected_at", "-id")[n_articles // 2 : n_articles // 2 + selectors.PAGE_SIZE])
 
     def capped():
         return Article.objects.order_by()[: selectors.COUNT_CAP + 1].count()
@@ -345,7 +382,6 @@ def run(repeat: int, seed: int = 7) -> dict:
 
         return run_query
 
-    settings.DEBUG = False
     alternatives = {
         "deep page (article 50,000): keyset": (
             timed_ms(keyset, 10),
@@ -364,21 +400,17 @@ def run(repeat: int, seed: int = 7) -> dict:
             f"{state} page: EXISTS on the rows (page query)",
             timed_ms(state_page(lambda qs, state=state: state_from_rows(qs, state)), 5),
         )
+    return alternatives
+
+
+def data_sizes(n_articles: int) -> dict[str, int]:
     state_counts = dict(Article.objects.values_list("review_state").annotate(n=Count("id")).order_by())
-    sizes = {
-        "articles": len(ids),
+    return {
+        "articles": n_articles,
         "rules": Rule.objects.count(),
         "classifications": Classification.objects.count(),
         **{f"{label.lower()} articles": state_counts.get(state, 0) for state, label in selectors.STATES.items()},
         "cornerstone cases": len(kb.current().cornerstones),
-    }
-    return {
-        "results": results,
-        "alternatives": alternatives,
-        "sizes": sizes,
-        "cold_kb_ms": cold_kb,
-        "load": (load_before, load_after),
-        "unfrozen": unfrozen,
     }
 
 

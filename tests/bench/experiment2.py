@@ -34,6 +34,8 @@ import statistics
 import sys
 import time
 from collections import Counter
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -195,9 +197,29 @@ def pages(limit: int | None = None, seed: int = 0):
 def run(quick: bool = False, seed: int = 0) -> dict:
     started = time.perf_counter()
     placed, sites, n_shells = pages(400 if quick else None, seed)
-    configs = profiles()
+    kept_pages, tokens, skipped = read_pages(placed, profiles())
+    n = len(kept_pages)
+    order = list(range(n))
+    random.Random(seed).shuffle(order)
+    cut = round(n * 0.7)
+    split = Split(order[:cut], order[cut:], [p[1] for p in kept_pages], kept_pages, tokens)
+    results = [knowledge_base_result(built_on, split, seed) for built_on in BUILT_ON]
+    return {
+        "results": results,
+        "pages": n,
+        "skipped": skipped,
+        "shells": n_shells,
+        "sites": sites,
+        "seconds": round(time.perf_counter() - started, 1),
+        "markdown": markdown(results, n, skipped, n_shells, sites),
+    }
+
+
+def read_pages(placed: list, configs: dict) -> tuple[list, dict[str, list[frozenset[str]]], int]:
+    """Each page's tokens under every configuration; the pages the filters accept, their tokens by
+    configuration, and how many pages were rejected."""
     tokens: dict[str, list[frozenset[str]]] = {c: [] for c, _ in CONFIGURATIONS}
-    skipped: Counter = Counter()
+    skipped = 0
     kept_pages = []
     for page in placed:
         got = {}
@@ -209,97 +231,103 @@ def run(quick: bool = False, seed: int = 0) -> dict:
                 else:
                     got[config] = frozenset(filters.extract(page[3], profile=configs[config]).tokens)
         except filters.ExtractionError:
-            skipped["pages"] += 1
+            skipped += 1
             continue
         kept_pages.append(page)
         for config, toks in got.items():
             tokens[config].append(toks)
-    n = len(kept_pages)
-    order = list(range(n))
-    random.Random(seed).shuffle(order)
-    cut = round(n * 0.7)
-    train_ids, test_ids = order[:cut], order[cut:]
-    gold = [p[1] for p in kept_pages]
-    all_labels = sorted({label for g in gold for label in g})
-    folders = {label: i + 1 for i, label in enumerate(all_labels)}
-    names = {v: k for k, v in folders.items()}
-    results = []
-    for built_on in BUILT_ON:
-        train = [
-            datasets.Item(i, Path(f"page-{i}"), gold[i], "train", tokens=sorted(tokens[built_on][i])) for i in train_ids
+    return kept_pages, tokens, skipped
+
+
+@dataclass
+class Split:
+    """The pages of the experiment: training and test page indexes, each page's labels, the pages (site, labels,
+    story tokens, html, shell words) and their tokens by configuration."""
+
+    train_ids: list[int]
+    test_ids: list[int]
+    gold: list[frozenset[str]]
+    pages: list
+    tokens: dict[str, list[frozenset[str]]]
+
+    @cached_property
+    def all_labels(self) -> list[str]:
+        return sorted({label for g in self.gold for label in g})
+
+    @cached_property
+    def folders(self) -> dict[str, int]:
+        return {label: i + 1 for i, label in enumerate(self.all_labels)}
+
+    def items(self, ids: list[int], part: str, config: str, named: bool) -> list[datasets.Item]:
+        """The pages ``ids`` as the simulated expert's items, their tokens under ``config``."""
+        return [
+            datasets.Item(
+                i, Path(f"page-{i}" if named else ""), self.gold[i], part, tokens=sorted(self.tokens[config][i])
+            )
+            for i in ids
         ]
-        knowledge = TraceKnowledge(train, all_labels, TraceSettings())
-        expert = RuleTraceExpert(knowledge, folders, seed=seed)
-        for item in train:
-            expert.learn(item.id, item.case, item.labels)
-        tree = expert.tree
-        base = {i: tree.folders(tokens[built_on][i]) for i in test_ids}
-        rows = []
-        for config, title in CONFIGURATIONS:
-            explained = {i: tree.explain(tokens[config][i]) for i in test_ids}
-            got = {i: e.folders for i, e in explained.items()}
-            micro, macro = f1_scores(
-                [gold[i] for i in test_ids], [{names[f] for f in got[i]} for i in test_ids], all_labels
-            )
-            regions: Counter = Counter()
-            extra_folders = 0
-            for i in test_ids:
-                extra = got[i] - base[i]
-                extra_folders += len(extra)
-                story, shell_words = kept_pages[i][2], kept_pages[i][4]
-                for conclusion in explained[i].conclusions:
-                    if conclusion.folder not in extra:
-                        continue
-                    words = set()
-                    for rid in conclusion.path:
-                        words |= tree.get(rid).conditions
-                    for word in words:
-                        regions["story" if word in story else shell_words.get(word, "other shell text")] += 1
-            rows.append(
-                {
-                    "configuration": config,
-                    "title": title,
-                    "distinct_tokens_per_page": round(statistics.mean(len(tokens[config][i]) for i in test_ids), 1),
-                    "folders_per_article": round(statistics.mean(len(got[i]) for i in test_ids), 3),
-                    "rule_paths_per_article": round(
-                        statistics.mean(len(explained[i].conclusions) for i in test_ids), 3
-                    ),
-                    "micro_f1": round(micro, 3),
-                    "macro_f1": round(macro, 3),
-                    "articles_changed": sum(got[i] != base[i] for i in test_ids),
-                    "extra_folders": extra_folders,
-                    "extra_rule_words_by_region": {r: regions[r] for r in REGIONS if regions[r]},
-                }
-            )
-            print(f"KB on {built_on}, applied to {config}: {rows[-1]['folders_per_article']} folders/article")
-        results.append(
-            {
-                "built_on": built_on,
-                "rules": len(tree),
-                "train_pages": len(train_ids),
-                "test_pages": len(test_ids),
-                "expert_ceiling": {
-                    k: round(v, 3)
-                    for k, v in expert_ceiling(
-                        knowledge,
-                        [
-                            datasets.Item(i, Path(""), gold[i], "test", tokens=sorted(tokens[built_on][i]))
-                            for i in test_ids
-                        ],
-                        all_labels,
-                    ).items()
-                },
-                "rows": rows,
-            }
-        )
+
+
+def knowledge_base_result(built_on: str, split: Split, seed: int) -> dict:
+    """The knowledge base the expert builds on the training pages under ``built_on``, applied to the test pages
+    under every configuration."""
+    train = split.items(split.train_ids, "train", built_on, named=True)
+    knowledge = TraceKnowledge(train, split.all_labels, TraceSettings())
+    expert = RuleTraceExpert(knowledge, split.folders, seed=seed)
+    for item in train:
+        expert.learn(item.id, item.case, item.labels)
+    tree = expert.tree
+    base = {i: tree.folders(split.tokens[built_on][i]) for i in split.test_ids}
+    rows = []
+    for config, title in CONFIGURATIONS:
+        rows.append(configuration_row(config, title, tree, base, split))
+        print(f"KB on {built_on}, applied to {config}: {rows[-1]['folders_per_article']} folders/article")
+    ceiling = expert_ceiling(knowledge, split.items(split.test_ids, "test", built_on, named=False), split.all_labels)
     return {
-        "results": results,
-        "pages": n,
-        "skipped": skipped["pages"],
-        "shells": n_shells,
-        "sites": sites,
-        "seconds": round(time.perf_counter() - started, 1),
-        "markdown": markdown(results, n, skipped["pages"], n_shells, sites),
+        "built_on": built_on,
+        "rules": len(tree),
+        "train_pages": len(split.train_ids),
+        "test_pages": len(split.test_ids),
+        "expert_ceiling": {k: round(v, 3) for k, v in ceiling.items()},
+        "rows": rows,
+    }
+
+
+def configuration_row(config: str, title: str, tree, base: dict[int, frozenset[int]], split: Split) -> dict:
+    """The knowledge base (``tree``, its folders per test page under its own configuration: ``base``) applied to
+    the test pages under ``config``."""
+    test_ids, tokens = split.test_ids, split.tokens
+    names = {v: k for k, v in split.folders.items()}
+    explained = {i: tree.explain(tokens[config][i]) for i in test_ids}
+    got = {i: e.folders for i, e in explained.items()}
+    micro, macro = f1_scores(
+        [split.gold[i] for i in test_ids], [{names[f] for f in got[i]} for i in test_ids], split.all_labels
+    )
+    regions: Counter = Counter()
+    extra_folders = 0
+    for i in test_ids:
+        extra = got[i] - base[i]
+        extra_folders += len(extra)
+        story, shell_words = split.pages[i][2], split.pages[i][4]
+        for conclusion in explained[i].conclusions:
+            if conclusion.folder not in extra:
+                continue
+            words = set()
+            for rid in conclusion.path:
+                words |= tree.get(rid).conditions
+            for word in words:
+                regions["story" if word in story else shell_words.get(word, "other shell text")] += 1
+    return {
+        "configuration": config,
+        "title": title,
+        "distinct_tokens_per_page": round(statistics.mean(len(tokens[config][i]) for i in test_ids), 1),
+        "folders_per_article": round(statistics.mean(len(got[i]) for i in test_ids), 3),
+        "rule_paths_per_article": round(statistics.mean(len(explained[i].conclusions) for i in test_ids), 3),
+        "micro_f1": round(micro, 3),
+        "macro_f1": round(macro, 3),
+        "articles_changed": sum(got[i] != base[i] for i in test_ids),
+        "extra_folders": extra_folders,
+        "extra_rule_words_by_region": {r: regions[r] for r in REGIONS if regions[r]},
     }
 
 

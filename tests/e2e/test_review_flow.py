@@ -74,7 +74,17 @@ def test_an_expert_works_through_a_filtered_inbox_of_52_articles_with_the_keyboa
 ):
     data, view = clinic_view(django_user_model)
     login(page, live_server)
+    _filter_the_inbox(page)
+    _open_and_walk_the_view(page, view, shot)
+    _accept_then_skip(page, view)
+    _reject_with_a_rule(page, view)
+    _accept_the_others(page, view, shot)
+    _back_to_the_inbox(page, view)
+    assert page.dialogs == [] and page.console_errors == []
+    del data
 
+
+def _filter_the_inbox(page):
     # the inbox, filtered by site and state; its ? lists the list's keys, not the article's
     page.select_option("select[name=site]", label="Clinic News")
     page.select_option("select[name=state]", "pending")
@@ -83,6 +93,8 @@ def test_an_expert_works_through_a_filtered_inbox_of_52_articles_with_the_keyboa
     inbox_keys = shortcut_keys(page)
     assert {"j", "k", "o", "x", "n", "p", "?"} <= set(inbox_keys) and "a" not in inbox_keys and "s" not in inbox_keys
 
+
+def _open_and_walk_the_view(page, view, shot):
     # open the first article with the keyboard: the view's first, 1 of 52
     page.keyboard.press("j")
     page.keyboard.press("o")
@@ -104,6 +116,8 @@ def test_an_expert_works_through_a_filtered_inbox_of_52_articles_with_the_keyboa
     expect(title(page)).to_have_text(view[0].title)
     shot(page, "review-flow")
 
+
+def _accept_then_skip(page, view):
     # accept: the next article of the view opens; the accepted one has left the view (state "suggested")
     page.keyboard.press("a")
     expect(page.locator(".messages")).to_contain_text("Accepted: Health/Diabetes")
@@ -116,6 +130,8 @@ def test_an_expert_works_through_a_filtered_inbox_of_52_articles_with_the_keyboa
     expect(title(page)).to_have_text(view[2].title)
     expect(page.locator("#progress")).to_have_text(f"2 of {IN_VIEW - 1} in this view")
 
+
+def _reject_with_a_rule(page, view):
     # reject with a rule: r opens the stopping rule; once it is committed the next article of the view opens
     page.keyboard.press("1")
     page.keyboard.press("r")
@@ -136,6 +152,8 @@ def test_an_expert_works_through_a_filtered_inbox_of_52_articles_with_the_keyboa
     page.keyboard.press("j")
     expect(title(page)).to_have_text(view[3].title)
 
+
+def _accept_the_others(page, view, shot):
     # accept all the others, one key each, in the view's order
     for expected in view[3:-1]:
         expect(title(page)).to_have_text(expected.title)
@@ -152,6 +170,8 @@ def test_an_expert_works_through_a_filtered_inbox_of_52_articles_with_the_keyboa
     expect(page.locator("#progress")).to_have_text("no longer in this view (1 article in it)")
     shot(page, "review-end-of-view")
 
+
+def _back_to_the_inbox(page, view):
     # u: back to the inbox with the view's filters, where only the skipped article is left
     page.keyboard.press("u")
     expect(page.locator("h1")).to_have_text("Inbox")
@@ -160,5 +180,3 @@ def test_an_expert_works_through_a_filtered_inbox_of_52_articles_with_the_keyboa
     expect(page.locator("table.inbox tbody tr")).to_contain_text(view[1].title)
     accepted = Classification.objects.filter(case__article__in=view, state="accepted").count()
     assert accepted == IN_VIEW - 2  # all but the skipped and the rejected one
-    assert page.dialogs == [] and page.console_errors == []
-    del data

@@ -35,15 +35,27 @@ def test_classify_and_build_a_rule_with_a_cornerstone_case_then_undo(page, live_
     walking, football = data["articles"][WALKING], data["articles"][FOOTBALL]
     stone = data["articles"][CORNERSTONE]
 
+    _find_the_article_in_the_inbox(page, live_server, walking, data["articles"], shot)
+    _accept_the_suggestion(page, walking, shot)
+    _propose_a_rule_that_would_change_the_cornerstone_case(page, stone, shot)
+    _keep_the_cornerstone_case_and_list_the_affected(page, football, shot)
+    rule, affected_row = _commit(page, walking, football, stone, shot)
+    _undo_from_the_affected_article(page, rule, affected_row, walking, football)
+    assert page.dialogs == [] and page.console_errors == []
+
+
+def _find_the_article_in_the_inbox(page, live_server, walking, articles, shot):
     # log in and find the article in the inbox
     login(page, live_server)
     expect(page.locator("h1")).to_have_text("Inbox")
-    expect(page.locator("table.inbox tbody tr")).to_have_count(len(data["articles"]))
+    expect(page.locator("table.inbox tbody tr")).to_have_count(len(articles))
     shot(page, "inbox")
     page.select_option("select[name=state]", "pending")
     page.click("form.filters button[type=submit]")
     page.get_by_role("link", name=walking.title).click()
 
+
+def _accept_the_suggestion(page, walking, shot):
     # the article page: core text, the original link, and the suggestion with its rule path
     expect(page.locator("#article-title")).to_have_text(walking.title)
     expect(page.locator("#core-text")).to_contain_text("walk")
@@ -57,6 +69,8 @@ def test_classify_and_build_a_rule_with_a_cornerstone_case_then_undo(page, live_
     expect(suggestion.locator(".badge")).to_have_text("accepted")
     assert ("Health/Diabetes", "accepted") in folders_of(walking)
 
+
+def _propose_a_rule_that_would_change_the_cornerstone_case(page, stone, shot):
     # add the missing folder: a new rule for Health/Exercise
     page.keyboard.press("c")
     expect(page).to_have_url(re.compile(r"/rule\?kind=new"))
@@ -80,6 +94,8 @@ def test_classify_and_build_a_rule_with_a_cornerstone_case_then_undo(page, live_
     page.locator("#cornerstones").evaluate("e => e.scrollIntoView()")
     shot(page, "rule-cornerstone")
 
+
+def _keep_the_cornerstone_case_and_list_the_affected(page, football, shot):
     # it must not change: the commit waits for a decision; both lists work against it alone
     expect(page.locator("#commit")).to_be_disabled()
     page.fill("#word-search", "barefoot")  # a word of the cornerstone case only: a must-be-absent candidate
@@ -98,6 +114,8 @@ def test_classify_and_build_a_rule_with_a_cornerstone_case_then_undo(page, live_
     page.locator("#cornerstones").evaluate("e => e.scrollIntoView()")
     shot(page, "rule-affected")
 
+
+def _commit(page, walking, football, stone, shot):
     # commit (Ctrl+Enter): the article and an affected article show their new folders
     page.keyboard.press("Control+Enter")
     expect(page.locator("h1")).to_have_text("Rule committed")
@@ -111,7 +129,10 @@ def test_classify_and_build_a_rule_with_a_cornerstone_case_then_undo(page, live_
     assert ("Health/Exercise", "accepted") in folders_of(walking)
     assert ("Health/Exercise", "suggested") in folders_of(football)
     assert ("Health/Exercise", "suggested") not in folders_of(stone)
+    return rule, affected_row
 
+
+def _undo_from_the_affected_article(page, rule, affected_row, walking, football):
     # the affected article's page says why
     affected_row.get_by_role("link").click()
     expect(page.locator(".suggestion", has_text="Health/Exercise").locator(".why")).to_contain_text(
@@ -125,7 +146,6 @@ def test_classify_and_build_a_rule_with_a_cornerstone_case_then_undo(page, live_
     assert not Rule.objects.filter(pk=rule.pk).exists()
     assert not any(path == "Health/Exercise" for path, _ in folders_of(football))
     assert ("Health/Exercise", "accepted") not in folders_of(walking)
-    assert page.dialogs == [] and page.console_errors == []
 
 
 def test_accepting_a_cornerstone_change_changes_the_case_s_folders(page, live_server, django_user_model, shot):

@@ -31,172 +31,29 @@ def _marks(node: LexborNode) -> str:
     return " ".join(p for p in parts if p).lower()
 
 
-def reference_html5_segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str, Blocks]:  # noqa: C901
+def reference_html5_segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phrase], str, Blocks]:
     """Walk the tree once; return ``(phrases, title, blocks)``, phrases in document order.
 
     A phrase's ``node`` is the index in ``blocks`` of the block element its text belongs to.
     """
-    neg = frozenset(profile.negative_tags)
-    pos_tags = frozenset(profile.positive_tags)
-    flags_of = _tag_flags(profile).get
-    comments_negative = "#comment" in neg
-    skip_head = not profile.head_phrases
-    meta_pos = "meta" if "meta" in pos_tags else None
-
-    phrases: list[Phrase] = []
-    append = phrases.append
-    blocks = Blocks()
-    add_block = blocks.add
-    title = ""
-
+    walk = _Walk(profile)
     root = tree.root
     if root is None:
-        return phrases, title, blocks
-
-    # state of the open elements, innermost last
-    hards: list[str] = []
-    poss: list[str] = []
-    links = 0
-    in_head = 0
-    # per open element its kind: 1 hard, 2 link, 4 pos, 8 head, 16 block, 32 a link that holds blocks
-    # (registered as a block of its own: an unclosed <a> can hold the article)
-    opened: list[int] = []
-    open_links: list[int] = []  # positions in `opened` of the <a> elements not registered as blocks
-    anchors: list[tuple[str | None, int]] = []  # per open link: its href and where its text starts in `run`
-    block_idx = [-1]
-    block_path = [""]
-    block_pos: list[str | None] = [None]
-    run: list[str] = []
-    run_len = 0
-    run_link = 0
-
-    def flush() -> None:
-        nonlocal run, run_len, run_link
-        if run_len:
-            text = norm("".join(run))
-            if text:
-                append(Phrase(text, block_path[-1], None, block_pos[-1], run_link / run_len, node=block_idx[-1]))
-        run = []
-        run_len = run_link = 0
-
+        return walk.phrases, walk.title, walk.blocks
     node: LexborNode | None = root
     depth = 0
     while node is not None:
         tag = node.tag or "-"
         descend = False
         if tag == "-text":
-            text = node.text_content
-            if text and not (in_head and skip_head):
-                if text.isspace():
-                    if run and not hards:
-                        run.append(" ")
-                elif hards:
-                    append(
-                        Phrase(
-                            norm(text) if len(text) < 1000 else text.strip(),
-                            f"{block_path[-1]}/{hards[-1]}",
-                            hards[-1],
-                            poss[-1] if poss else None,
-                            node=block_idx[-1],
-                        )
-                    )
-                else:
-                    n = len(text.strip())
-                    run.append(text)
-                    run_len += n
-                    if links:
-                        run_link += n
+            walk.text(node)
         elif tag == "-comment":
-            if comments_negative and not (in_head and skip_head):
-                text = node.comment_content
-                if text and not text.isspace():
-                    append(
-                        Phrase(
-                            norm(text) if len(text) < 1000 else text.strip(),
-                            block_path[-1] + "/#comment",
-                            "#comment",
-                            None,
-                            node=block_idx[-1],
-                        )
-                    )
+            walk.comment(node)
         elif tag[0] not in "-!":
-            f = flags_of(tag, 0)
-            kind = 0
-            if f:
-                if f & _HARD:
-                    kind = 1
-                    hards.append(tag)
-                elif f & _LINK:
-                    kind = 2
-                    links += 1
-                    open_links.append(len(opened))
-                    anchors.append((node.attrs.get("href"), len(run)))
-                if f & _POS:
-                    kind |= 4
-                    poss.append(tag)
-                if f & _SPECIAL:
-                    if tag == "head":
-                        kind |= 8
-                        in_head += 1
-                    elif tag == "title":
-                        if not title:
-                            title = norm(node.text(deep=True))
-                    elif tag == "meta":
-                        if not skip_head:
-                            attrs = node.attrs
-                            name = (attrs.get("name") or attrs.get("property") or "").lower()
-                            content = attrs.get("content")
-                            if name in _META_NAMES and content and not content.isspace():
-                                append(
-                                    Phrase(
-                                        norm(content),
-                                        f"{block_path[-1]}/meta[@name={name}]",
-                                        hards[-1] if hards else None,
-                                        meta_pos,
-                                        node=block_idx[-1],
-                                    )
-                                )
-                    elif tag == "br":
-                        run.append(" ")
-            if f & _BLOCK:
-                kind |= 16
-            opened.append(kind)
-            if f & _BLOCK:
-                if run_len:
-                    flush()
-                elif run:
-                    run = []
-                for at in open_links:  # the links around this block become blocks: judged by their size
-                    opened[at] = (opened[at] & ~2) | 32
-                    links -= 1
-                    anchors.pop()
-                    block_idx.append(add_block("a", block_idx[-1], ""))
-                    block_path.append(block_path[-1] + "/a")
-                    block_pos.append(poss[-1] if poss else None)
-                open_links.clear()
-                block_idx.append(add_block(tag, block_idx[-1], _marks(node) if f & _MARKED else ""))
-                parent_path = block_path[-1]
-                block_path.append(f"{parent_path}/{tag}" if len(parent_path) < _PATH_LIMIT else parent_path)
-                block_pos.append(poss[-1] if poss else None)
+            f = walk.open(node, tag)
             descend = True
         if descend:
-            if f & _OPAQUE:
-                # script, style, svg...: one removed phrase for all their text, no walk through them (an
-                # inline SVG can hold thousands of nodes)
-                text = node.text(deep=True)
-                if text and not text.isspace() and not (in_head and skip_head):
-                    append(
-                        Phrase(
-                            norm(text) if len(text) < 1000 else text.strip(),
-                            f"{block_path[-1]}/{tag}",
-                            tag,
-                            poss[-1] if poss else None,
-                            node=block_idx[-1],
-                        )
-                    )
-                child = None
-            else:
-                child = node.first_child
+            child = walk.opaque(node, tag) if f & _OPAQUE else node.first_child
             if child is not None:
                 node = child
                 depth += 1
@@ -207,30 +64,7 @@ def reference_html5_segment(tree: LexborHTMLParser, profile: Profile) -> tuple[l
         # move on: to the next sibling, closing each element whose children are all walked
         while True:
             if close:
-                kind = opened.pop()
-                if kind:
-                    if kind & 1:
-                        hards.pop()
-                    if kind & 2:
-                        links -= 1
-                        open_links.pop()
-                        href, start = anchors.pop()
-                        if href:
-                            anchor = norm("".join(run[start:]))
-                            if anchor:
-                                blocks.links.append((block_idx[-1], href.strip(), anchor))
-                    if kind & 4:
-                        poss.pop()
-                    if kind & 8:
-                        in_head -= 1
-                    if kind & 48:
-                        if run_len:
-                            flush()
-                        elif run:
-                            run = []
-                        block_idx.pop()
-                        block_path.pop()
-                        block_pos.pop()
+                walk.close()
             if depth == 0:
                 node = None
                 break
@@ -245,5 +79,176 @@ def reference_html5_segment(tree: LexborHTMLParser, profile: Profile) -> tuple[l
             node = parent
             depth -= 1
             close = True
-    flush()
-    return phrases, title, blocks
+    walk.flush()
+    return walk.phrases, walk.title, walk.blocks
+
+
+class _Walk:
+    """The state of the walk: the open elements (innermost last), the blocks, the text run."""
+
+    def __init__(self, profile: Profile) -> None:
+        self.flags_of = _tag_flags(profile).get
+        self.comments_negative = "#comment" in profile.negative_tags
+        self.skip_head = not profile.head_phrases
+        self.meta_pos = "meta" if "meta" in profile.positive_tags else None
+        self.phrases: list[Phrase] = []
+        self.blocks = Blocks()
+        self.title = ""
+        self.hards: list[str] = []
+        self.poss: list[str] = []
+        self.links = 0
+        self.in_head = 0
+        # per open element its kind: 1 hard, 2 link, 4 pos, 8 head, 16 block, 32 a link that holds blocks
+        # (registered as a block of its own: an unclosed <a> can hold the article)
+        self.opened: list[int] = []
+        self.open_links: list[int] = []  # positions in `opened` of the <a> elements not registered as blocks
+        self.anchors: list[tuple[str | None, int]] = []  # per open link: its href and where its text starts in `run`
+        self.block_idx = [-1]
+        self.block_path = [""]
+        self.block_pos: list[str | None] = [None]
+        self.run: list[str] = []
+        self.run_len = 0
+        self.run_link = 0
+
+    @property
+    def skipping(self) -> bool:
+        return bool(self.in_head and self.skip_head)
+
+    @property
+    def pos(self) -> str | None:
+        return self.poss[-1] if self.poss else None
+
+    def removed(self, text: str, path: str, tag: str, pos: str | None) -> None:
+        """A phrase of a negative tag's text (or a comment's), removed whatever happens."""
+        text = norm(text) if len(text) < 1000 else text.strip()
+        self.phrases.append(Phrase(text, path, tag, pos, node=self.block_idx[-1]))
+
+    def flush(self) -> None:
+        if self.run_len:
+            text = norm("".join(self.run))
+            if text:
+                link_density = self.run_link / self.run_len
+                self.phrases.append(
+                    Phrase(text, self.block_path[-1], None, self.block_pos[-1], link_density, node=self.block_idx[-1])
+                )
+        self.run = []
+        self.run_len = self.run_link = 0
+
+    def text(self, node: LexborNode) -> None:
+        text = node.text_content
+        if not text or self.skipping:
+            return
+        if text.isspace():
+            if self.run and not self.hards:
+                self.run.append(" ")
+        elif self.hards:
+            self.removed(text, f"{self.block_path[-1]}/{self.hards[-1]}", self.hards[-1], self.pos)
+        else:
+            n = len(text.strip())
+            self.run.append(text)
+            self.run_len += n
+            if self.links:
+                self.run_link += n
+
+    def comment(self, node: LexborNode) -> None:
+        if self.comments_negative and not self.skipping:
+            text = node.comment_content
+            if text and not text.isspace():
+                self.removed(text, self.block_path[-1] + "/#comment", "#comment", None)
+
+    def open(self, node: LexborNode, tag: str) -> int:
+        """Open an element; its flags."""
+        f = self.flags_of(tag, 0)
+        kind = 0
+        if f:
+            if f & _HARD:
+                kind = 1
+                self.hards.append(tag)
+            elif f & _LINK:
+                kind = 2
+                self.links += 1
+                self.open_links.append(len(self.opened))
+                self.anchors.append((node.attrs.get("href"), len(self.run)))
+            if f & _POS:
+                kind |= 4
+                self.poss.append(tag)
+            if f & _SPECIAL:
+                kind |= self.special(node, tag)
+        if f & _BLOCK:
+            kind |= 16
+        self.opened.append(kind)
+        if f & _BLOCK:
+            self.open_block(node, tag, f)
+        return f
+
+    def special(self, node: LexborNode, tag: str) -> int:
+        """A ``<head>`` (kind 8), ``<title>``, ``<meta>`` or ``<br>``."""
+        if tag == "head":
+            self.in_head += 1
+            return 8
+        if tag == "title":
+            if not self.title:
+                self.title = norm(node.text(deep=True))
+        elif tag == "meta":
+            if not self.skip_head:
+                attrs = node.attrs
+                name = (attrs.get("name") or attrs.get("property") or "").lower()
+                content = attrs.get("content")
+                if name in _META_NAMES and content and not content.isspace():
+                    path = f"{self.block_path[-1]}/meta[@name={name}]"
+                    hard = self.hards[-1] if self.hards else None
+                    self.phrases.append(Phrase(norm(content), path, hard, self.meta_pos, node=self.block_idx[-1]))
+        elif tag == "br":
+            self.run.append(" ")
+        return 0
+
+    def open_block(self, node: LexborNode, tag: str, f: int) -> None:
+        if self.run_len:
+            self.flush()
+        elif self.run:
+            self.run = []
+        for at in self.open_links:  # the links around this block become blocks: judged by their size
+            self.opened[at] = (self.opened[at] & ~2) | 32
+            self.links -= 1
+            self.anchors.pop()
+            self.block_idx.append(self.blocks.add("a", self.block_idx[-1], ""))
+            self.block_path.append(self.block_path[-1] + "/a")
+            self.block_pos.append(self.pos)
+        self.open_links.clear()
+        self.block_idx.append(self.blocks.add(tag, self.block_idx[-1], _marks(node) if f & _MARKED else ""))
+        parent_path = self.block_path[-1]
+        self.block_path.append(f"{parent_path}/{tag}" if len(parent_path) < _PATH_LIMIT else parent_path)
+        self.block_pos.append(self.pos)
+
+    def opaque(self, node: LexborNode, tag: str) -> None:
+        """script, style, svg...: one removed phrase for all their text, no walk through them (an inline SVG can hold
+        thousands of nodes)."""
+        text = node.text(deep=True)
+        if text and not text.isspace() and not self.skipping:
+            self.removed(text, f"{self.block_path[-1]}/{tag}", tag, self.pos)
+
+    def close(self) -> None:
+        """Close the innermost open element."""
+        kind = self.opened.pop()
+        if kind & 1:
+            self.hards.pop()
+        if kind & 2:
+            self.links -= 1
+            self.open_links.pop()
+            href, start = self.anchors.pop()
+            if href:
+                anchor = norm("".join(self.run[start:]))
+                if anchor:
+                    self.blocks.links.append((self.block_idx[-1], href.strip(), anchor))
+        if kind & 4:
+            self.poss.pop()
+        if kind & 8:
+            self.in_head -= 1
+        if kind & 48:
+            if self.run_len:
+                self.flush()
+            elif self.run:
+                self.run = []
+            self.block_idx.pop()
+            self.block_path.pop()
+            self.block_pos.pop()

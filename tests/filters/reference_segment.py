@@ -33,33 +33,7 @@ def reference_segment(root, profile: Profile) -> tuple[list[Phrase], str]:
     phrases) the share of link characters.  Written for speed: one
     ``iter()`` pass, one dict lookup per element.
     """
-    flags_of = _tag_flags(profile).get
-    comments_negative = "#comment" in profile.negative_tags
-    skip_head = not profile.head_phrases
-    block_mode = profile.block_phrases
-    meta_pos = "meta" if "meta" in profile.positive_tags else None
-
-    phrases: list[Phrase] = []
-    append = phrases.append
-    title = ""
-    paths = [""]
-    hards: list[str] = []
-    poss: list[str] = []
-    links = 0
-    in_head = 0
-
-    # block phrases: the run of inline text collected for the current block
-    run: list[str] = []
-    run_link = 0
-    run_len = 0
-    block_paths = [""]
-    block_pos: list[str | None] = [None]
-
-    def flush():
-        text = _norm("".join(run))
-        if text:
-            append(Phrase(text, block_paths[-1], None, block_pos[-1], run_link / run_len))
-
+    walk = _Walk(profile)
     # Pre-order iteration (lxml's iter() is about twice as fast as iterwalk());
     # an element is closed, and its tail emitted, once all its children have
     # been visited: each open element carries the count of children left.
@@ -70,134 +44,149 @@ def reference_segment(root, profile: Profile) -> tuple[list[Phrase], str]:
         # close the elements whose subtrees are complete
         while stack and (el is None or stack[-1][0] == 0):
             _, tail, f = stack.pop()
-            paths.pop()
-            if f:
-                if f & _HARD:
-                    hards.pop()
-                if f & _LINK:
-                    links -= 1
-                if f & _POS:
-                    poss.pop()
-                if f & _HEAD:
-                    in_head -= 1
-                if f & _BLOCK:
-                    if run_len:
-                        flush()
-                        run_len = run_link = 0
-                    run = []
-                    block_paths.pop()
-                    block_pos.pop()
-            if tail is None or (in_head and skip_head):
-                continue
-            if tail.isspace():
-                if block_mode and run and not hards:  # white space between inline elements parts words
-                    run.append(" ")
-                continue
-            if hards:
-                append(
-                    Phrase(
-                        _norm(tail) if len(tail) < 1000 else tail.strip(),
-                        paths[-1],
-                        hards[-1],
-                        poss[-1] if poss else None,
-                    )
-                )
-            elif not block_mode:
-                append(Phrase(_norm(tail), paths[-1], None, poss[-1] if poss else None))
-            else:
-                n = len(tail.strip())
-                run.append(tail)
-                run_len += n
-                if links:
-                    run_link += n
+            walk.close(f)
+            walk.take(tail, walk.paths[-1])
         if el is None:
             break
         if stack:
             stack[-1][0] -= 1
         tag = el.tag
         if tag.__class__ is not str:  # comment, processing instruction or entity: no children
-            text = el.text
-            if tag is _Comment and text and not text.isspace():
-                if comments_negative:
-                    append(
-                        Phrase(
-                            _norm(text) if len(text) < 1000 else text.strip(), paths[-1] + "/#comment", "#comment", None
-                        )
-                    )
-                elif not block_mode:
-                    append(
-                        Phrase(
-                            _norm(text),
-                            paths[-1] + "/#comment",
-                            hards[-1] if hards else None,
-                            poss[-1] if poss else None,
-                        )
-                    )
-            path = paths[-1]
+            if tag is _Comment:
+                walk.comment(el.text)
+            path = walk.paths[-1]
             text = el.tail
         else:
-            path = paths[-1]
-            if len(path) < _PATH_LIMIT:
-                path = path + "/" + tag
-            paths.append(path)
-            f = flags_of(tag, 0)
+            path, f = walk.open(el, tag)
             stack.append([len(el), el.tail, f])
-            if f:
-                if f & _HARD:
-                    hards.append(tag)
-                if f & _LINK:
-                    links += 1
-                if f & _POS:
-                    poss.append(tag)
-                if f & _HEAD:
-                    in_head += 1
-                elif f & _META:
-                    name = (el.get("name") or el.get("property") or "").lower()
-                    if name in _META_NAMES and not skip_head:
-                        content = el.get("content")
-                        if content and not content.isspace():
-                            append(
-                                Phrase(
-                                    _norm(content),
-                                    path + "[@name=" + name + "]",
-                                    hards[-1] if hards else None,
-                                    meta_pos,
-                                )
-                            )
-                elif f & _TITLE and not title and el.text:
-                    title = _norm(el.text)
-                if f & _BLOCK:
-                    if run_len:
-                        flush()
-                        run_len = run_link = 0
-                    run = []
-                    block_paths.append(path)
-                    block_pos.append(poss[-1] if poss else None)
-                elif f & _BR:
-                    run.append(" ")
             text = el.text
         el = next(node_iter, None)
-        if text is None or (in_head and skip_head):
-            continue
+        walk.take(text, path)
+    if walk.run_len:
+        walk.flush()
+    return walk.phrases, walk.title
+
+
+class _Walk:
+    """The state of the walk: the open elements' paths and tags (innermost last), the block's text run."""
+
+    def __init__(self, profile: Profile) -> None:
+        self.flags_of = _tag_flags(profile).get
+        self.comments_negative = "#comment" in profile.negative_tags
+        self.skip_head = not profile.head_phrases
+        self.block_mode = profile.block_phrases
+        self.meta_pos = "meta" if "meta" in profile.positive_tags else None
+        self.phrases: list[Phrase] = []
+        self.title = ""
+        self.paths = [""]
+        self.hards: list[str] = []
+        self.poss: list[str] = []
+        self.links = 0
+        self.in_head = 0
+        # block phrases: the run of inline text collected for the current block
+        self.run: list[str] = []
+        self.run_link = 0
+        self.run_len = 0
+        self.block_paths = [""]
+        self.block_pos: list[str | None] = [None]
+
+    @property
+    def pos(self) -> str | None:
+        return self.poss[-1] if self.poss else None
+
+    def flush(self) -> None:
+        text = _norm("".join(self.run))
+        if text:
+            self.phrases.append(
+                Phrase(text, self.block_paths[-1], None, self.block_pos[-1], self.run_link / self.run_len)
+            )
+
+    def end_run(self) -> None:
+        """The block's text run as a phrase, and a new run."""
+        if self.run_len:
+            self.flush()
+            self.run_len = self.run_link = 0
+        self.run = []
+
+    def take(self, text: str | None, path: str) -> None:
+        """An element's text or tail, under ``path``."""
+        if text is None or (self.in_head and self.skip_head):
+            return
         if text.isspace():
-            if block_mode and run and not hards:
-                run.append(" ")
-            continue
-        if hards:
+            if self.block_mode and self.run and not self.hards:  # white space between inline elements parts words
+                self.run.append(" ")
+            return
+        if self.hards:
             # script/style/comment text is removed whatever happens: long ones are
             # kept stripped but not re-spaced (normalising a 100 kB inline script
             # would cost more than parsing the page)
-            append(
-                Phrase(_norm(text) if len(text) < 1000 else text.strip(), path, hards[-1], poss[-1] if poss else None)
+            self.phrases.append(
+                Phrase(_norm(text) if len(text) < 1000 else text.strip(), path, self.hards[-1], self.pos)
             )
-        elif not block_mode:
-            append(Phrase(_norm(text), path, None, poss[-1] if poss else None))
+        elif not self.block_mode:
+            self.phrases.append(Phrase(_norm(text), path, None, self.pos))
         else:
             n = len(text.strip())
-            run.append(text)
-            run_len += n
-            if links:
-                run_link += n
-    if run_len:
-        flush()
-    return phrases, title
+            self.run.append(text)
+            self.run_len += n
+            if self.links:
+                self.run_link += n
+
+    def comment(self, text: str | None) -> None:
+        if not text or text.isspace():
+            return
+        path = self.paths[-1] + "/#comment"
+        if self.comments_negative:
+            self.phrases.append(Phrase(_norm(text) if len(text) < 1000 else text.strip(), path, "#comment", None))
+        elif not self.block_mode:
+            self.phrases.append(Phrase(_norm(text), path, self.hards[-1] if self.hards else None, self.pos))
+
+    def open(self, el, tag: str) -> tuple[str, int]:
+        """Open an element; its path and flags."""
+        path = self.paths[-1]
+        if len(path) < _PATH_LIMIT:
+            path = path + "/" + tag
+        self.paths.append(path)
+        f = self.flags_of(tag, 0)
+        if not f:
+            return path, f
+        if f & _HARD:
+            self.hards.append(tag)
+        if f & _LINK:
+            self.links += 1
+        if f & _POS:
+            self.poss.append(tag)
+        if f & _HEAD:
+            self.in_head += 1
+        elif f & _META:
+            name = (el.get("name") or el.get("property") or "").lower()
+            if name in _META_NAMES and not self.skip_head:
+                content = el.get("content")
+                if content and not content.isspace():
+                    hard = self.hards[-1] if self.hards else None
+                    self.phrases.append(Phrase(_norm(content), path + "[@name=" + name + "]", hard, self.meta_pos))
+        elif f & _TITLE and not self.title and el.text:
+            self.title = _norm(el.text)
+        if f & _BLOCK:
+            self.end_run()
+            self.block_paths.append(path)
+            self.block_pos.append(self.pos)
+        elif f & _BR:
+            self.run.append(" ")
+        return path, f
+
+    def close(self, f: int) -> None:
+        """Close the innermost open element (``f``: its flags)."""
+        self.paths.pop()
+        if f & _HARD:
+            self.hards.pop()
+        if f & _LINK:
+            self.links -= 1
+        if f & _POS:
+            self.poss.pop()
+        if f & _HEAD:
+            self.in_head -= 1
+        if f & _BLOCK:
+            self.end_run()
+            self.block_paths.pop()
+            self.block_pos.pop()

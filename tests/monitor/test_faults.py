@@ -91,25 +91,37 @@ def test_each_fault_gives_the_right_retry_or_recorded_error(demo, start_worker, 
         urls["courier"]
     )
     for url, (mode, state, attempts, error) in expected.items():
-        article = Article.objects.get(url=url)
-        log = FetchAttempt.objects.filter(article=article, kind="article").order_by("started_at", "id")
-        outcomes = [a.outcome for a in log]
-        assert article.state == state, (mode, article.state, article.last_error, outcomes)
-        assert article.fetch_attempts == attempts, (mode, outcomes)
-        assert len(log) == attempts and all(a.duration_ms >= 0 for a in log), mode
-        if state == "processed":
-            assert outcomes == ["retry"] * (attempts - 1) + ["ok"], (mode, outcomes)
-            assert Case.objects.filter(article=article).count() == 1
-            if attempts > 1:
-                assert error.lower() in log[0].error.lower(), (mode, log[0].error)
-        else:
-            assert error.lower() in article.last_error.lower(), (mode, article.last_error)
-            assert not Case.objects.filter(article=article).exists()
-            if attempts == 1:
-                assert outcomes == ["failed"], (mode, outcomes)  # permanent: recorded, not retried
-            else:
-                assert outcomes == ["retry"] * (attempts - 1) + ["failed"], (mode, outcomes)
+        _assert_attempts(url, mode, state, attempts, error)
+    _assert_retry_timing_and_caps(demo, urls, attempts_of_500=expected[urls["wellbeing"][5]][2])
+    _assert_wrong_charsets_read_right(fixed)
+    # One broken article never stops the rest of its site: every site was polled fine.
+    for site in Site.objects.all():
+        assert site.consecutive_failures == 0 and site.last_success_at
 
+
+def _assert_attempts(url: str, mode: str, state: str, attempts: int, error: str) -> None:
+    """The article of a faulty page ended in ``state`` after ``attempts`` fetches, each logged, with ``error``."""
+    article = Article.objects.get(url=url)
+    log = FetchAttempt.objects.filter(article=article, kind="article").order_by("started_at", "id")
+    outcomes = [a.outcome for a in log]
+    assert article.state == state, (mode, article.state, article.last_error, outcomes)
+    assert article.fetch_attempts == attempts, (mode, outcomes)
+    assert len(log) == attempts and all(a.duration_ms >= 0 for a in log), mode
+    if state == "processed":
+        assert outcomes == ["retry"] * (attempts - 1) + ["ok"], (mode, outcomes)
+        assert Case.objects.filter(article=article).count() == 1
+        if attempts > 1:
+            assert error.lower() in log[0].error.lower(), (mode, log[0].error)
+    else:
+        assert error.lower() in article.last_error.lower(), (mode, article.last_error)
+        assert not Case.objects.filter(article=article).exists()
+        if attempts == 1:
+            assert outcomes == ["failed"], (mode, outcomes)  # permanent: recorded, not retried
+        else:
+            assert outcomes == ["retry"] * (attempts - 1) + ["failed"], (mode, outcomes)
+
+
+def _assert_retry_timing_and_caps(demo, urls: dict[str, list[str]], attempts_of_500: int) -> None:
     def times(key, url):
         return [r["time"] for r in request_log(demo, key, urlsplit(url).path)]
 
@@ -123,7 +135,7 @@ def test_each_fault_gives_the_right_retry_or_recorded_error(demo, start_worker, 
     stamps = times("wellbeing", urls["wellbeing"][5])
     gaps = [b - a for a, b in zip(stamps, stamps[1:], strict=False)]
     base = float(FAST_ENV["WIMS_RETRY_BASE"])
-    assert len(stamps) == attempts
+    assert len(stamps) == attempts_of_500
     assert all(gap >= base * 2**n * 0.5 for n, gap in enumerate(gaps)), gaps
     # The redirect loop is cut at the redirect cap, and the 50 MB body at the size cap.
     loop = request_log(demo, "healthwatch", "/")
@@ -131,14 +143,14 @@ def test_each_fault_gives_the_right_retry_or_recorded_error(demo, start_worker, 
     huge = FetchAttempt.objects.get(article__url=urls["wellbeing"][0])
     assert huge.bytes <= 2 * int(FAST_ENV["WIMS_MAX_BYTES"]), "refused from Content-Length or cut at the cap"
     assert "50000000 bytes exceeds" in huge.error or "52428800 bytes exceeds" in huge.error or "cap" in huge.error
-    # Wrong declared charsets are read right.
-    # Both pages then hold the same core text: the second is linked to the first as a re-publication.
+
+
+def _assert_wrong_charsets_read_right(fixed: dict[str, int]) -> None:
+    """Wrong declared charsets are read right; both pages then hold the same core text: the second is linked to
+    the first as a re-publication."""
     pages = [Article.objects.get(url=url) for url in fixed]
     for article in pages:
         assert WRONG_CHARSET_TEXT in " ".join(article.content.core_text.split()), article.content.core_text
     original, copy = sorted(pages, key=lambda a: a.state != "processed")
     assert (original.state, copy.state, copy.duplicate_of) == ("processed", "duplicate", original)
     assert Case.objects.filter(article=original).exists() and not Case.objects.filter(article=copy).exists()
-    # One broken article never stops the rest of its site: every site was polled fine.
-    for site in Site.objects.all():
-        assert site.consecutive_failures == 0 and site.last_success_at

@@ -422,9 +422,7 @@ class Soak:
         from django.db import close_old_connections
         from django.db.models import Count
 
-        from classifier.models import Case
-        from monitor.models import Article, FetchAttempt, Site
-        from monitor.services import POLL_RUN_LEASE
+        from monitor.models import Article, Site
 
         close_old_connections()
         failures: list[str] = []
@@ -435,6 +433,58 @@ class Soak:
             failures.append(f"processes dead at the end: {dead or 'runall itself'}")
 
         demo_sites = Site.objects.exclude(name__startswith="Hostile")
+        articles = self.check_articles(demo_sites, failures)
+        if self.overdue:
+            failures.append(f"{len(self.overdue)} rows past their lease: {self.overdue[:5]}")
+
+        rows = Article.objects.filter(site__in=demo_sites)
+        pages = self.check_pages(rows.filter(state="processed").values_list("id", flat=True))
+        if pages["failed"]:
+            failures.append(f"pages not answering 200: {pages['failed'][:5]}")
+
+        hostile = self.check_hostile()
+        failures += [f"hostile {case}: {problem}" for case, problem in hostile["problems"].items()]
+        assert self.intruder is not None
+        hostile["seen"]["site administrator"], problems = self.intruder.verify()
+        failures += [f"site administrator: {problem}" for problem in problems]
+
+        polls = self.check_polls(demo_sites, failures)
+        memory = self.check_memory(failures)
+        stack_text = (self.workdir / "stack.log").read_text(errors="replace")
+        restarts = Counter(re.findall(r"^(\S+): starting again", stack_text, re.M))
+        errors_by_kind = Counter(
+            _kind(e) for e in Article.objects.exclude(last_error="").values_list("last_error", flat=True)
+        )
+        states = dict(Article.objects.values_list("state").annotate(n=Count("id")).order_by())
+        from wims import storage  # after django.setup()
+
+        results_dir = self.workdir / "var" / "broker" / "results"
+        return {
+            "storage": storage.as_markdown(storage.measure()),
+            "result_files": sum(1 for _ in results_dir.iterdir()) if results_dir.is_dir() else None,
+            "backend": self.backend,
+            "minutes": round(self.duration / 60, 1),
+            "started": self.started_at.isoformat(timespec="seconds"),
+            "faults": Counter(f["fault"] for f in self.faults if f["result"] == "done"),
+            "restarts": dict(restarts),
+            **articles,
+            "states": states,
+            "errors_by_kind": dict(errors_by_kind.most_common()),
+            "pages": {k: v for k, v in pages.items() if k != "failed"},
+            "hostile": hostile["seen"],
+            "polls": polls,
+            "memory_mb": memory,
+            "overdue_rows": len(self.overdue),
+            "expert": dict(self.expert),
+            "failures": failures,
+        }
+
+    def check_articles(self, demo_sites, failures: list[str]) -> dict:
+        """Every article the demo sites published processed once, nothing else fetched, a case for each; the
+        figures of the report, the problems added to ``failures``."""
+        from classifier.models import Case
+        from monitor.models import Article
+
         expected = self.expected()
         rows = Article.objects.filter(site__in=demo_sites)
         by_canonical = Counter(rows.filter(state="processed").values_list("canonical_url", flat=True))
@@ -458,18 +508,21 @@ class Soak:
             failures.append(f"{len(not_articles)} demo pages that are no article fetched: {not_articles[:5]}")
         if cases != processed:
             failures.append(f"{cases} cases for {processed} processed articles")
-        if self.overdue:
-            failures.append(f"{len(self.overdue)} rows past their lease: {self.overdue[:5]}")
+        return {
+            "demo_published_expected": len(expected),
+            "demo_processed": processed,
+            "missing": len(missing),
+            "processed_twice": len(twice),
+            "same_content_twice": len(same_content),
+            "demo_not_processed": not_ok[:10],
+            "demo_not_articles": len(not_articles),
+            "cases": cases,
+        }
 
-        pages = self.check_pages(rows.filter(state="processed").values_list("id", flat=True))
-        if pages["failed"]:
-            failures.append(f"pages not answering 200: {pages['failed'][:5]}")
-
-        hostile = self.check_hostile()
-        failures += [f"hostile {case}: {problem}" for case, problem in hostile["problems"].items()]
-        assert self.intruder is not None
-        hostile["seen"]["site administrator"], problems = self.intruder.verify()
-        failures += [f"site administrator: {problem}" for problem in problems]
+    def check_polls(self, demo_sites, failures: list[str]) -> dict:
+        """Each demo site polled on its schedule (a gap allowed across an outage or a killed worker)."""
+        from monitor.models import FetchAttempt
+        from monitor.services import POLL_RUN_LEASE
 
         polls = {}
         net_kills = [datetime.fromisoformat(f["at"]) for f in self.faults if f["fault"] == "kill worker-net"]
@@ -502,7 +555,10 @@ class Soak:
                 )
             elif statistics.median(gaps) > 1.25 * site.poll_interval:  # the beat's rhythm, not a beat late
                 failures.append(f"{site.name}: polls every {statistics.median(gaps):.0f} s, not {site.poll_interval} s")
+        return polls
 
+    def check_memory(self, failures: list[str]) -> dict:
+        """Each role's memory: first, peak, and the highest once settled (after the first quarter), under the cap."""
         memory = {}
         for role, values in self.memory.items():
             settled = values[len(values) // 4 :] or values
@@ -513,42 +569,7 @@ class Soak:
             }
             if max(settled) > MEMORY_CAP_MB:
                 failures.append(f"{role} memory {max(settled):.0f} MB > {MEMORY_CAP_MB} MB")
-
-        stack_text = (self.workdir / "stack.log").read_text(errors="replace")
-        restarts = Counter(re.findall(r"^(\S+): starting again", stack_text, re.M))
-        errors_by_kind = Counter(
-            _kind(e) for e in Article.objects.exclude(last_error="").values_list("last_error", flat=True)
-        )
-        states = dict(Article.objects.values_list("state").annotate(n=Count("id")).order_by())
-        from wims import storage  # after django.setup()
-
-        results_dir = self.workdir / "var" / "broker" / "results"
-        return {
-            "storage": storage.as_markdown(storage.measure()),
-            "result_files": sum(1 for _ in results_dir.iterdir()) if results_dir.is_dir() else None,
-            "backend": self.backend,
-            "minutes": round(self.duration / 60, 1),
-            "started": self.started_at.isoformat(timespec="seconds"),
-            "faults": Counter(f["fault"] for f in self.faults if f["result"] == "done"),
-            "restarts": dict(restarts),
-            "demo_published_expected": len(expected),
-            "demo_processed": processed,
-            "missing": len(missing),
-            "processed_twice": len(twice),
-            "same_content_twice": len(same_content),
-            "demo_not_processed": not_ok[:10],
-            "demo_not_articles": len(not_articles),
-            "cases": cases,
-            "states": states,
-            "errors_by_kind": dict(errors_by_kind.most_common()),
-            "pages": {k: v for k, v in pages.items() if k != "failed"},
-            "hostile": hostile["seen"],
-            "polls": polls,
-            "memory_mb": memory,
-            "overdue_rows": len(self.overdue),
-            "expert": dict(self.expert),
-            "failures": failures,
-        }
+        return memory
 
     def check_pages(self, ids) -> dict:
         """Every processed article's page and filter view, and every entry of the feeds, answer 200."""
