@@ -71,24 +71,22 @@ class CourierTemplate(Template):
         extra_head: str = "",
         footer_extra: str = "",
     ) -> str:
-        links = " | ".join(
-            f'<a href="{e(self.section_path(s))}"><font color="#ffffff">{SECTION_TITLES[s]}</font></a>'
-            for s in ctx.site.sections
-        )
-        options = "".join(
-            f'<option value="{e(ctx.base_url + self.section_path(s))}">{SECTION_TITLES[s]}</option>'
-            for s in ctx.site.sections
-        )
-        left_links = "".join(
-            f'<tr><td class="leftnav">&#187; <a href="{e(self.section_path(s))}">{SECTION_TITLES[s]}</a></td></tr>'
-            for s in ctx.site.sections
-        )
         months = self.archive_months(ctx)
         archive = e(self.archive_path(months[0])) if months else "/archive.php"
-        topics = "".join(
-            f'<tr><td class="leftnav">&#187; <a href="{e(self.tag_path(t))}">{topic_title(t)}</a></td></tr>'
-            for t in popular_topics(ctx, 6)
+        return (
+            self._head(ctx, title, canonical, extra_head)
+            + self._header(ctx)
+            + self._left_column(ctx, archive)
+            + f"""<!-- ============ MAIN COLUMN ============ -->
+<TD>
+{center}
+</TD>
+"""
+            + self._right_column(right)
+            + self._footer(ctx, archive, footer_extra)
         )
+
+    def _head(self, ctx: PageContext, title: str, canonical: str, extra_head: str) -> str:
         return f"""<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01 Transitional//EN" \
 "http://www.w3.org/TR/html4/loose.dtd">
 <HTML>
@@ -107,7 +105,14 @@ var _cc_hits = new Image(); _cc_hits.src = '/cgi-bin/counter.pl?p=' + escape(loc
 </SCRIPT>
 </HEAD>
 <BODY bgcolor="#f4f1e8" topmargin="0" leftmargin="0" marginwidth="0" marginheight="0">
-<!-- ==================== HEADER ==================== -->
+"""
+
+    def _header(self, ctx: PageContext) -> str:
+        links = " | ".join(
+            f'<a href="{e(self.section_path(s))}"><font color="#ffffff">{SECTION_TITLES[s]}</font></a>'
+            for s in ctx.site.sections
+        )
+        return f"""<!-- ==================== HEADER ==================== -->
 <TABLE width="100%" border="0" cellspacing="0" cellpadding="0">
 <TR><TD bgcolor="#1d3d5c" height="70"><A href="/"><IMG src="/static/courier-logo.gif" alt="{e(ctx.site.name)}" \
 border="0" width="320" height="70"></A></TD>
@@ -124,7 +129,22 @@ Us</FONT></A></B></FONT></TD></TR>
 close this notice</A>.</FONT></TD></TR></TABLE>
 <TABLE width="100%" border="0" cellspacing="0" cellpadding="6">
 <TR valign="top">
-<!-- ============ LEFT COLUMN ============ -->
+"""
+
+    def _left_column(self, ctx: PageContext, archive: str) -> str:
+        options = "".join(
+            f'<option value="{e(ctx.base_url + self.section_path(s))}">{SECTION_TITLES[s]}</option>'
+            for s in ctx.site.sections
+        )
+        left_links = "".join(
+            f'<tr><td class="leftnav">&#187; <a href="{e(self.section_path(s))}">{SECTION_TITLES[s]}</a></td></tr>'
+            for s in ctx.site.sections
+        )
+        topics = "".join(
+            f'<tr><td class="leftnav">&#187; <a href="{e(self.tag_path(t))}">{topic_title(t)}</a></td></tr>'
+            for t in popular_topics(ctx, 6)
+        )
+        return f"""<!-- ============ LEFT COLUMN ============ -->
 <TD width="170" bgcolor="#e9e4d4">
 <TABLE width="100%" cellpadding="2" cellspacing="0">
 <TR><TD><FONT face="Verdana" size="2"><B>Sections</B></FONT></TD></TR>
@@ -142,11 +162,11 @@ close this notice</A>.</FONT></TD></TR></TABLE>
 <A href="http://ads.example.net/click?slot=cc-sky&amp;cid=551" target="_blank"><IMG src="/static/ad-160x600.gif" \
 width="160" height="600" border="0" alt="Hearing aids - book your free test"></A></CENTER>
 </TD>
-<!-- ============ MAIN COLUMN ============ -->
-<TD>
-{center}
-</TD>
-<!-- ============ RIGHT COLUMN ============ -->
+"""
+
+    @staticmethod
+    def _right_column(right: str) -> str:
+        return f"""<!-- ============ RIGHT COLUMN ============ -->
 <TD width="220" bgcolor="#efeadc">
 {right}
 <TABLE width="100%" border="1" cellpadding="4" cellspacing="0" bordercolor="#cccccc"><TR><TD>
@@ -165,7 +185,11 @@ onfocus="if(this.value=='your e-mail')this.value='';"><INPUT type="submit" value
 </TD>
 </TR>
 </TABLE>
-<!-- ==================== FOOTER ==================== -->
+"""
+
+    @staticmethod
+    def _footer(ctx: PageContext, archive: str, footer_extra: str) -> str:
+        return f"""<!-- ==================== FOOTER ==================== -->
 <TABLE width="100%" cellpadding="8" bgcolor="#1d3d5c"><TR><TD align="center"><FONT face="Verdana" size="1" \
 color="#ffffff">Copyright &copy; 1987-{ctx.year} {e(ctx.site.name)}. All rights reserved. Reproduction \
 without permission is prohibited.<BR>

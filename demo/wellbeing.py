@@ -79,22 +79,22 @@ class WellbeingTemplate(Template):
     def _page(
         self, ctx: PageContext, title: str, canonical: str, main: str, head_extra: str = "", footer_extra: str = ""
     ) -> str:
-        nav = "".join(
-            f'<li><a href="{self.link(self.section_path(s), "nav")}">{SECTION_TITLES[s]}</a></li>'
-            for s in ctx.site.sections
+        return (
+            self._head(ctx, title, canonical, head_extra)
+            + self._header(ctx)
+            + f"""<!-- promo:top -->
+<aside class="promo promo-top" data-ad-slot="wbt-top-970"><span class="promo-label">Sponsored</span>
+<a href="http://ads.example.net/click?slot=wbt-970&amp;cid=3307" rel="sponsored nofollow">Feel calmer in 10 \
+days: try the Serenity app free</a></aside>
+<main id="main-content">
+{main}
+</main>
+"""
+            + self._sidebar(ctx)
+            + self._footer(ctx, footer_extra)
         )
-        options = "".join(
-            f'<option value="{self.link(self.section_path(s), "jump")}">{SECTION_TITLES[s]}</option>'
-            for s in ctx.site.sections
-        )
-        trending = "".join(
-            f'<li><a href="{self.link(self.article_path(a), "trending")}">{e(a.title)}</a></li>'
-            for a, _ in ctx.published[:4]
-        )
-        archives = "".join(
-            f'<li><a href="{self.link(self.archive_path(m), "archive")}">{month_title(m)}</a></li>'
-            for m in self.archive_months(ctx)
-        )
+
+    def _head(self, ctx: PageContext, title: str, canonical: str, head_extra: str) -> str:
         return f"""<!doctype html>
 <html lang="en-GB">
 <head>
@@ -110,7 +110,18 @@ class WellbeingTemplate(Template):
   (function(w,d){{w._wbt=w._wbt||[];w._wbt.push(['pageview',d.location.pathname]);}})(window,document);
 </script>
 </head>
-<body>
+"""
+
+    def _header(self, ctx: PageContext) -> str:
+        nav = "".join(
+            f'<li><a href="{self.link(self.section_path(s), "nav")}">{SECTION_TITLES[s]}</a></li>'
+            for s in ctx.site.sections
+        )
+        options = "".join(
+            f'<option value="{self.link(self.section_path(s), "jump")}">{SECTION_TITLES[s]}</option>'
+            for s in ctx.site.sections
+        )
+        return f"""<body>
 <a class="skip-link" href="#main-content">Skip to main content</a>
 <dialog class="consent" open><p>Wellbeing Times and our 142 partners store and access information on your \
 device to personalise content and ads.</p><form method="dialog"><button onclick="wbtConsent(true)">I agree\
@@ -126,14 +137,18 @@ width="200" height="40"></a>
 <button class="menu-toggle" aria-expanded="false" onclick="this.setAttribute('aria-expanded', \
 this.getAttribute('aria-expanded') !== 'true')">Menu</button>
 </header>
-<!-- promo:top -->
-<aside class="promo promo-top" data-ad-slot="wbt-top-970"><span class="promo-label">Sponsored</span>
-<a href="http://ads.example.net/click?slot=wbt-970&amp;cid=3307" rel="sponsored nofollow">Feel calmer in 10 \
-days: try the Serenity app free</a></aside>
-<main id="main-content">
-{main}
-</main>
-<aside class="sidebar">
+"""
+
+    def _sidebar(self, ctx: PageContext) -> str:
+        trending = "".join(
+            f'<li><a href="{self.link(self.article_path(a), "trending")}">{e(a.title)}</a></li>'
+            for a, _ in ctx.published[:4]
+        )
+        archives = "".join(
+            f'<li><a href="{self.link(self.archive_path(m), "archive")}">{month_title(m)}</a></li>'
+            for m in self.archive_months(ctx)
+        )
+        return f"""<aside class="sidebar">
 <section class="trending"><h2>Trending</h2><ol>{trending}</ol></section>
 <section class="topics"><h2>Topics</h2><p>{self._tag_links(popular_topics(ctx), "sidebar", " &middot; ")}</p></section>
 <section class="archives"><h2>Archives</h2><ul>{archives}</ul></section>
@@ -143,7 +158,10 @@ required placeholder="you@example.com"><button>Subscribe</button></form></sectio
 <aside class="promo" data-ad-slot="wbt-mpu"><span class="promo-label">Advertisement</span>\
 <img src="/static/ad-300x250.gif" alt="Sleep better on a Dreamwell mattress" width="300" height="250"></aside>
 </aside>
-<footer class="site-footer">
+"""
+
+    def _footer(self, ctx: PageContext, footer_extra: str) -> str:
+        return f"""<footer class="site-footer">
 <nav aria-label="Footer"><a href="{self.link("/about/", "footer")}">About</a> \
 <a href="{self.link("/privacy/", "footer")}">Privacy &amp; cookies</a> \
 <a href="{self.link("/terms/", "footer")}">Terms</a> <a href="{self.link("/contact/", "footer")}">Contact</a> \

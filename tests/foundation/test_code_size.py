@@ -35,8 +35,6 @@ LONG_FUNCTIONS = {
     # is 8-11 % slower (its comment), and 15-25 % with its state in an object (branch tidy-html5-attempt)
     ("filters/html5.py", "python_segment"),
     # being split (issue cleanup), remove when done
-    ("demo/courier.py", "_page"),
-    ("demo/wellbeing.py", "_page"),
     ("tests/bench/bench_filters.py", "main"),
 }
 
