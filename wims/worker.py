@@ -194,3 +194,13 @@ def _on_pool_child_end(**kwargs) -> None:
 @signals.worker_shutdown.connect
 def _on_worker_end(**kwargs) -> None:
     _metrics().retire_process()
+
+
+@signals.worker_ready.connect
+def _dispatch_at_start(sender, **kwargs) -> None:
+    """A worker that consumes the dispatcher's queue dispatches once as it starts: the first polls after a start
+    (and /healthz's beat heartbeat) need not wait for the beat's first 30 s. The dispatcher claims what it
+    dispatches, so a second worker doing the same, or the beat's own run, dispatches nothing twice."""
+    queues = {queue.name for queue in sender.app.amqp.queues.consume_from.values()}
+    if "celery" in queues:
+        sender.app.send_task("monitor.dispatch_due_polls", queue="celery")

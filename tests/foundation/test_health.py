@@ -1,5 +1,6 @@
 """/healthz: 200 when the database, broker, beat and work queue are fine; 503 naming what is not."""
 
+import time
 from datetime import timedelta
 
 import pytest
@@ -57,3 +58,16 @@ def test_an_unreachable_broker_is_unhealthy(client, beat_ran, monkeypatch):
     assert response.status_code == 503
     broker = response.json()["checks"]["broker"]
     assert not broker["ok"] and broker["error"]
+
+
+@pytest.mark.worker
+def test_a_starting_dispatch_worker_dispatches_at_once(start_worker, client):
+    """The first dispatch comes with the worker's start, not the beat's first run 30 s later: a fresh `make run`
+    answers /healthz 200 (and polls its sites) within seconds, with no beat running here at all."""
+    assert client.get("/healthz").status_code == 503
+    start_worker(queues="celery", concurrency=2, pool="threads")
+    deadline = time.monotonic() + 30
+    while not Heartbeat.objects.filter(name="dispatch").exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    response = client.get("/healthz")
+    assert response.status_code == 200, response.json()
