@@ -414,9 +414,18 @@ _NO_STORY: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         "a writer's page",
     ),
     (re.compile(r"/page/\d+/?$"), Kind.LISTING, "a listing's further page"),
-    (re.compile(r"/(?:19|20)\d\d/(?:[01]?\d/(?:[0-3]?\d/)?)?$"), Kind.LISTING, "a date archive's address"),
+    (
+        re.compile(r"/(?:19|20)\d\d/(?:[01]?\d/(?:[0-3]?\d/)?)?(?:index\.\w{2,5})?$"),
+        Kind.LISTING,
+        "a date archive's address",
+    ),
     (re.compile(r"/(?:e-?mail|print|share)(?:\.\w{2,5})?/?$"), Kind.SERVICE, "an e-mail, print or share link"),
 )
+#: a path segment that names one story: a headline's slug (three words or more; two under a date, as CNN's
+#: /2000/WORLD/europe/01/05/jordan.talks/) or a number of an id's length (five digits: a year is no id)
+_STORY_SEGMENT = re.compile(r"^[^\W_]+(?:[-_.][^\W_]+){2,}$|\d{5,}")
+_SLUG = re.compile(r"^[^\W_]+(?:[-_.][^\W_]+)+$")
+_INDEX_FILE = re.compile(r"^(?:index|default)\.\w{2,5}$")
 _PAGE_QUERY = re.compile(r"(?:^|&)(?:page|paged|pg)=\d+(?:&|$)")
 
 
@@ -434,15 +443,19 @@ def link_kind(url: str) -> PageKind | None:
     path = parts.path or "/"
     if _FURNITURE.search(path):
         return PageKind(Kind.SERVICE, "a site's own page (about, contact, privacy...)")
-    if _LISTING_PAGE.search(path) and parts.query:
+    segments = [s for s in path.split("/") if s]
+    # a story's index page keeps any query it is linked with (CNN's /2013/11/27/.../slug/index.html?iref=...)
+    story = any(_STORY_SEGMENT.search(s) or (shape.dated and _SLUG.match(s)) for s in segments[:-1])
+    if _LISTING_PAGE.search(path) and parts.query and not story:
         return PageKind(Kind.LISTING, "a listing's address")
     for pattern, kind, why in _NO_STORY:
         if pattern.search(path):
             return PageKind(kind, why)
     if _PAGE_QUERY.search(parts.query):
         return PageKind(Kind.LISTING, "a listing's further page")
-    segments = [s for s in path.split("/") if s and not _LOCALE.match(s)]
+    front = path.endswith("/") or (segments and _INDEX_FILE.match(segments[-1]))  # /world/ or /world/index.html
+    segments = [s for s in segments if not _LOCALE.match(s)]
     one_word = all(len(_WORD.findall(s)) <= 1 and len(s) <= 14 for s in segments)  # "/world/europe/"
-    if 1 <= len(segments) <= 2 and one_word and path.endswith("/") and not any(c.isdigit() for c in path):
+    if 1 <= len(segments) <= 2 and one_word and front and not any(c.isdigit() for c in path):
         return PageKind(Kind.LISTING, "a section front's address")
     return None
