@@ -38,6 +38,7 @@ __all__ = [
     "page_kind",
     "metadata_kind",
     "link_kind",
+    "not_a_section",
 ]
 
 
@@ -123,13 +124,11 @@ _URL_KINDS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         "a documentation address",
     ),
     (
-        re.compile(
-            r"/(?:collections|shop|category|categories|tags?|archives?|search|browse|c|sections?|departments?)/|"
-            r"/topics?/[^/]+/?$"
-        ),
+        re.compile(r"/(?:collections|shop|category|categories|browse|c|sections?|departments?)/"),
         Kind.LISTING,
         "a collection's address",
     ),
+    (re.compile(r"/(?:tags?|archives?|search)/|/topics?/[^/]+/?$"), Kind.LISTING, "a tag's or archive's address"),
 )
 _DOC_HOST = re.compile(r"^(?:docs?|developers?|wiki|man|manual)\.")
 _FORUM_HOST = re.compile(r"^(?:forums?|community|discuss|discourse|answers)\.")
@@ -404,7 +403,8 @@ _FURNITURE = re.compile(
     r"advertise|advertising|jobs|careers?|contact(?:-us)?|about(?:-us)?|corrections|ethics|services|search)(?:\.\w{2,5})?/?$"
 )
 #: a listing named by its last segment, whatever follows (``section.php?s=health``, ``category.aspx?id=3``)
-_LISTING_PAGE = re.compile(r"/(?:sections?|category|categories|tags?|topics?|archives?|index)\.\w{2,5}$")
+_LISTING_PAGE = re.compile(r"/(?:sections?|category|categories|index)\.\w{2,5}$")
+_TAG_PAGE = re.compile(r"/(?:tags?|topics?|archives?)\.\w{2,5}$")
 #: addresses that list stories or act on one without being one: a writer's page, a listing's further pages, a date
 #: archive, an article's "e-mail it" or "print it" form
 _NO_STORY: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
@@ -446,6 +446,8 @@ def link_kind(url: str) -> PageKind | None:
     segments = [s for s in path.split("/") if s]
     # a story's index page keeps any query it is linked with (CNN's /2013/11/27/.../slug/index.html?iref=...)
     story = any(_STORY_SEGMENT.search(s) or (shape.dated and _SLUG.match(s)) for s in segments[:-1])
+    if _TAG_PAGE.search(path) and parts.query:
+        return PageKind(Kind.LISTING, "a tag's or archive's address")
     if _LISTING_PAGE.search(path) and parts.query and not story:
         return PageKind(Kind.LISTING, "a listing's address")
     for pattern, kind, why in _NO_STORY:
@@ -459,3 +461,16 @@ def link_kind(url: str) -> PageKind | None:
     if 1 <= len(segments) <= 2 and one_word and front and not any(c.isdigit() for c in path):
         return PageKind(Kind.LISTING, "a section front's address")
     return None
+
+
+#: what :func:`link_kind` says of the listings a site's sections are: its navigation's fronts and collections
+_SECTION_REASONS = frozenset(("a section front's address", "a collection's address", "a listing's address"))
+
+
+def not_a_section(url: str) -> PageKind | None:
+    """Why a link is no section front to watch, from its address (:func:`link_kind`): a tag's, a writer's, an
+    archive's, a listing's further page, or no listing at all; None when it may be a section front."""
+    verdict = link_kind(url)
+    if verdict is None or (verdict.kind is Kind.LISTING and verdict.reason in _SECTION_REASONS):
+        return None
+    return verdict

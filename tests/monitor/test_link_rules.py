@@ -6,7 +6,7 @@ import pytest
 
 from demo.articles import articles_for_site
 from demo.sites import article_url, get_site, render_home_page
-from filters.kind import link_kind
+from filters.kind import link_kind, not_a_section
 from monitor.discovery import LinkRules, links_from_html, select_candidates
 
 BASE = "http://127.0.0.1:9"
@@ -103,3 +103,23 @@ def test_a_story_s_index_page_with_an_unknown_query_is_still_a_candidate(url):
 )
 def test_a_listing_s_index_page_stays_out_with_or_without_a_query(url):
     assert link_kind(url) is not None
+
+
+@pytest.mark.parametrize(
+    ("url", "section"),
+    [
+        ("https://news.example/world/", True),
+        ("https://news.example/section.php?s=health", True),
+        ("https://news.example/category/health/", True),
+        ("https://news.example/tag/vaccines/", False),
+        ("https://news.example/tags.php?tag=heart", False),
+        ("https://news.example/author.php?id=dennis-cole", False),
+        ("https://news.example/contributors/amelia-hart/", False),
+        ("https://news.example/archive.php?y=2025&m=03", False),
+        ("https://news.example/world/page/2/", False),
+        ("https://news.example/about/", False),
+    ],
+)
+def test_a_section_front_by_its_address(url, section):
+    """find-sources proposes as sections only what link_kind takes for a section front or a collection."""
+    assert (not_a_section(url) is None) is section
