@@ -333,8 +333,13 @@ def settle(ev: Evidence, shape: UrlShape, found: dict[str, bool]) -> PageKind | 
         return PageKind(Kind.LISTING, f"{ev.dated_cards} dated headline links and little prose")
     strong = schema_article or found["byline_date"] or shape.dated
     blog = shape.article_path or found["byline_by"]
+    # a short list is a list too (an old site's tag page of one or two stories): dated headline cards and no body
+    if ev.dated_cards and (ev.dated_cards >= 2 or ev.prose_run < 200) and not strong:
+        return PageKind(Kind.LISTING, f"{ev.dated_cards} dated headline links and no body of prose")
     if ev.code_blocks >= 3 and not (strong or blog or found["og_article"]):
         return PageKind(Kind.DOCUMENTATION, f"{ev.code_blocks} code blocks and no date")
+    if found["little_prose"] and found["url_service"] and not (strong or blog):  # an old site's about.php too
+        return PageKind(Kind.SERVICE, f"a service's address and little prose ({ev.prose_run} characters)")
     if found["little_prose"] and not (found["legacy"] or strong or blog):
         return PageKind(Kind.OTHER, f"little prose ({ev.prose_run} characters) and no date")
     if ev.prices >= 5 and ev.carts and not (schema_article or blog or (found["body"] and found["one_body"])):

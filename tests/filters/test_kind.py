@@ -190,6 +190,72 @@ def test_a_body_of_prose_is_a_mark_of_an_article():
     )
 
 
+#: an old site's links around every page (its text, not prose, keeps the page from "almost no text")
+OLD_MENU = (
+    "<TABLE><TR><TD>"
+    + " | ".join(
+        f'<A href="/section.php?s={s}">{s.title()} news and views</A>'
+        for s in ("clinic", "patients", "prevention", "family", "research", "events", "letters")
+    )
+    + "</TD></TR></TABLE>"
+)
+
+
+def test_a_short_story_list_of_an_old_site_is_a_listing():
+    """A tag's page of an old table layout listing one or two stories: a dated headline card and no prose of its
+    own. Its lack of metadata made it pass as an old article; one card with no body of prose is a list now."""
+    card = (
+        '<TR><TD><FONT size="3"><B><A href="/story.php?id=1">{title}</A></B></FONT><BR>'
+        '<FONT size="1">Posted: 07/03/2025 by <a href="/author.php?id=ruth">Ruth Adeyemi</a></FONT><BR>'
+        '<FONT size="2">A short teaser of the story.</FONT></TD></TR>'
+    )
+    old = (
+        "<HTML><HEAD><TITLE>The Courier :: Topic: Cancer news for our readers</TITLE></HEAD><BODY>"
+        f'<FONT size="5"><B>Topic: Cancer</B></FONT><TABLE>{{rows}}</TABLE>{OLD_MENU}</BODY></HTML>'
+    )
+    one = old.format(rows=card.format(title=STORIES[0]))
+    assert kind_of(one, "https://courier.example/tags.php?tag=cancer") == PageKind(
+        Kind.LISTING, "1 dated headline links and no body of prose"
+    )
+    two = old.format(rows="".join(card.format(title=t) for t in STORIES[:2]))
+    assert kind_of(two, "https://courier.example/tags.php?tag=cancer").kind is Kind.LISTING
+    # an old article beside the same card keeps its body: no list (the card is not even counted)
+    article = old.format(rows=f"<TR><TD>{BODY}</TD></TR>" + card.format(title=STORIES[0]))
+    assert kind_of(article, "https://courier.example/story.php?id=2").is_article
+
+
+def test_a_service_s_address_with_little_prose_is_a_service_even_on_an_old_page():
+    """An old site's about page (no metadata, so "an old page") with a long headline and a few lines."""
+    old = (
+        "<HTML><HEAD><TITLE>About the Clinic Courier, your community health paper</TITLE></HEAD><BODY>"
+        f"<P>The Courier is written by the practice's staff and volunteers.</P>{OLD_MENU}</BODY></HTML>"
+    )
+    assert kind_of(old, "https://courier.example/about.php") == PageKind(
+        Kind.SERVICE, "a service's address and little prose (0 characters)"
+    )
+    assert kind_of(old, "https://courier.example/story.php?id=about-our-new-wing").is_article
+
+
+def test_every_page_of_the_demo_sites_has_its_kind():
+    """Each demo site's stories are articles; its home, about page, sections, tags, writers, archive and further
+    pages are not (the Courier's old table layout let its tag pages and about.php pass as old articles)."""
+    pytest.importorskip("demo")
+    from demo.listings import listings
+    from demo.sites import DEMO_SITES, INFO_PAGES, fixed_context, template_for
+
+    base = "http://127.0.0.1:9"
+    for spec in DEMO_SITES:
+        tpl, ctx = template_for(spec), fixed_context(spec, base)
+        for story, _ in ctx.published:
+            assert kind_of(tpl.article(ctx, story), base + tpl.article_path(story)).is_article, story.slug
+        about = {"healthwatch": "/about.html", "courier": "/about.php"}.get(spec.key, "/about/")
+        others = [("/", tpl.home(ctx)), (about, tpl.info_page(ctx, *INFO_PAGES["about"]))]
+        others += [(tpl.section_path(s), tpl.section(ctx, s)) for s in spec.sections]
+        others += [(lst.path(lst.first), lst.render(ctx, tpl, lst.first)[0]) for lst in listings(ctx, tpl)]
+        kinds = {path: kind_of(html, base + path) for path, html in others}
+        assert not [(path, str(k)) for path, k in kinds.items() if k.is_article], spec.key
+
+
 def test_the_demo_sites_section_fronts_are_listings():
     demo = pytest.importorskip("demo")
     from demo.sites import template_for
