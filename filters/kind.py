@@ -327,7 +327,9 @@ def settle(ev: Evidence, shape: UrlShape, found: dict[str, bool]) -> PageKind | 
             return PageKind(kind, f"og:type {ev.og_type}")
     if shape.kind is not None and shape.kind is not Kind.LISTING and not shape.dated:
         return PageKind(shape.kind, shape.why)
-    if shape.home:
+    # a blog's home page that shows its latest post in full (one <article> at most, one body of prose) is that post
+    one_post = shape.article_path and ev.articles <= 1 and found["body_of_prose"] and not ev.dated_cards
+    if shape.home and not one_post:
         return PageKind(Kind.SERVICE, "a site's home page")
     if ev.dated_cards >= 4 and not schema_article:  # counted on pages with little prose only
         return PageKind(Kind.LISTING, f"{ev.dated_cards} dated headline links and little prose")
@@ -344,11 +346,8 @@ def settle(ev: Evidence, shape: UrlShape, found: dict[str, bool]) -> PageKind | 
         return PageKind(Kind.OTHER, f"little prose ({ev.prose_run} characters) and no date")
     if ev.prices >= 5 and ev.carts and not (schema_article or blog or (found["body"] and found["one_body"])):
         return PageKind(Kind.PRODUCT, f"{ev.prices} prices and a cart")
-    if not any(found[mark] for mark in _ARTICLE_MARKS):
-        if found["url_service"] or found["offer_headline"]:
-            return PageKind(Kind.SERVICE, "names an offer, and nothing of an article")
-        if found["short_headline"]:
-            return PageKind(Kind.LISTING, "a short headline, and nothing of an article")
+    if (found["url_service"] or found["offer_headline"]) and not any(found[mark] for mark in _ARTICLE_MARKS):
+        return PageKind(Kind.SERVICE, "names an offer, and nothing of an article")
     return None
 
 

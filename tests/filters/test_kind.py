@@ -183,11 +183,25 @@ def test_a_body_of_prose_is_a_mark_of_an_article():
     verdict = kind_of(html, "https://example.com/wine-regions.html")
     assert verdict.is_article, verdict
     assert "characters of prose in one body" in verdict.reason
-    # without the body, the same page is settled as before
+    # without the body, nothing of an article is left: the weights keep it out (no rule settles it: the one that
+    # settled a short headline with nothing of an article kept out no page of the tuning split the weights let in)
     short = page(body="<h1>Wine regions</h1><div>" + "".join(f"<p>{s} {s}</p>" for s in SENTENCES) + "</div>")
-    assert kind_of(short, "https://example.com/wine-regions.html") == PageKind(
-        Kind.LISTING, "a short headline, and nothing of an article"
+    verdict = kind_of(short, "https://example.com/wine-regions.html")
+    assert not verdict.is_article and "(score " in verdict.reason, verdict
+
+
+def test_a_blog_s_home_page_showing_one_post_in_full_is_that_post():
+    """A blog's home page (a blog's host) that shows its latest post in full is an article; a blog's home page that
+    lists its posts is not, nor any other site's home page with a body of prose."""
+    post = "<h1>Why I moved my notes to plain text files</h1><article>" + BODY + "</article>"
+    assert kind_of(page(body=post), "https://blog.jane.example/").is_article
+    listed = "".join(
+        f"<article><h2><a href='/p/{i}'>{t}</a></h2><p>{SENTENCES[0]}</p></article>" for i, t in enumerate(STORIES)
     )
+    assert kind_of(page(body=post + listed), "https://blog.jane.example/") == PageKind(
+        Kind.SERVICE, "a site's home page"
+    )
+    assert kind_of(page(body=post), "https://www.jane.example/") == PageKind(Kind.SERVICE, "a site's home page")
 
 
 #: an old site's links around every page (its text, not prose, keeps the page from "almost no text")
