@@ -10,7 +10,7 @@ import pytest
 
 import filters
 from filters import html5
-from filters.kind import Kind, PageKind, gather, judge, link_kind, metadata_kind, page_kind, url_shape
+from filters.kind import Kind, PageKind, facts, gather, judge, link_kind, metadata_kind, page_kind, url_shape
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -54,7 +54,7 @@ def test_an_article_without_metadata_is_one_by_its_structure():
     html = page(body="<h1>How the river bridge will be rebuilt this spring</h1><div>" + BODY + "</div>")
     verdict = kind_of(html, "https://example.org/p?id=7")  # an address that says nothing: the structure does
     assert verdict.kind is Kind.ARTICLE
-    assert "characters of prose in one body" in verdict.reason
+    assert "its body is much of the page's text" in verdict.reason
 
 
 def test_an_old_page_with_paragraphs_parted_by_br_is_an_article():
@@ -183,11 +183,32 @@ def test_a_body_of_prose_is_a_mark_of_an_article():
     verdict = kind_of(html, "https://example.com/wine-regions.html")
     assert verdict.is_article, verdict
     assert "characters of prose in one body" in verdict.reason
-    # without the body, nothing of an article is left: the weights keep it out (no rule settles it: the one that
-    # settled a short headline with nothing of an article kept out no page of the tuning split the weights let in)
-    short = page(body="<h1>Wine regions</h1><div>" + "".join(f"<p>{s} {s}</p>" for s in SENTENCES) + "</div>")
+    # without the body, amid a real page's menus, nothing of an article is left: the weights keep it out (no rule
+    # settles it: the one that settled a short headline with nothing of an article kept out no page of the tuning
+    # split the weights let in)
+    menu = "<ul>" + "".join(f'<li><a href="/region/{i}">Region number {i} and its wines</a></li>' for i in range(80))
+    short = page(
+        body=f"{menu}</ul><h1>Wine regions</h1><div>" + "".join(f"<p>{s} {s}</p>" for s in SENTENCES) + "</div>"
+    )
     verdict = kind_of(short, "https://example.com/wine-regions.html")
     assert not verdict.is_article and "(score " in verdict.reason, verdict
+
+
+def test_the_body_s_share_of_the_page_s_text_weighs():
+    """An article's page is mostly its body; a page whose longest prose is a tenth of its text or less (menus, cards,
+    link lists around a paragraph or two) is weighed against (facts body_share and thin_body)."""
+    body = "<h1>Wine regions</h1><div>" + "".join(f"<p>{s} {s}</p>" for s in SENTENCES) + "</div>"
+    few = "".join(f'<a href="/r/{i}">Region {i}</a> ' for i in range(5))
+    many = "".join(f'<li><a href="/r/{i}">Region number {i}, its wines and its growers</a></li>' for i in range(200))
+    url = "https://example.com/wine-regions.html"
+    alone = gather(filters.read_page(page(body=few + body)), url)
+    found = facts(alone, url_shape(url))
+    assert found["body_share"] and not found["thin_body"]
+    amid = gather(filters.read_page(page(body=f"<ul>{many}</ul>" + body)), url)
+    found = facts(amid, url_shape(url))
+    assert found["thin_body"] and not found["body_share"]
+    verdict = judge(amid)
+    assert not verdict.is_article and "its longest prose is a tenth of its text or less" in verdict.reason, verdict
 
 
 def test_a_blog_s_home_page_showing_one_post_in_full_is_that_post():
