@@ -344,6 +344,8 @@ def settle(ev: Evidence, shape: UrlShape, found: dict[str, bool]) -> PageKind | 
     # a short list is a list too (an old site's tag page of one or two stories): dated headline cards and no body
     if ev.dated_cards and (ev.dated_cards >= 2 or ev.prose_run < 200) and not strong:
         return PageKind(Kind.LISTING, f"{ev.dated_cards} dated headline links and no body of prose")
+    if ev.edit_links and not strong:  # a wiki's or a documentation's page: readers may edit it
+        return PageKind(Kind.DOCUMENTATION, "a link to edit the page, and no date")
     if ev.code_blocks >= 3 and not (strong or blog or found["og_article"]):
         return PageKind(Kind.DOCUMENTATION, f"{ev.code_blocks} code blocks and no date")
     if found["little_prose"] and found["url_service"] and not (strong or blog):  # an old site's about.php too

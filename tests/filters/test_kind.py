@@ -319,6 +319,21 @@ def test_a_page_that_names_an_offer_and_nothing_of_an_article_is_a_service():
     assert verdict == PageKind(Kind.SERVICE, "names an offer, and nothing of an article")
 
 
+def test_a_page_readers_may_edit_is_documentation():
+    """A documentation's or a wiki's page links to editing it ("Edit this page", "Edit on GitHub"); a dated post that
+    does (a blog kept in a repository) is still an article."""
+    doc = page(
+        head='<meta property="og:type" content="article">',
+        body="<h1>What is Tauri?</h1><div>" + BODY + '</div><a href="https://github.com/x/edit/main/start.md">'
+        "Edit page</a>",
+    )
+    assert kind_of(doc, "https://v2.example.app/start/") == PageKind(
+        Kind.DOCUMENTATION, "a link to edit the page, and no date"
+    )
+    dated = doc.replace("<div>", "<div><p>By Ann Lee, 4 March 2025</p>", 1)
+    assert kind_of(dated, "https://v2.example.app/start/").is_article
+
+
 def test_code_blocks_without_a_date_are_documentation():
     body = "<h1>Configuration</h1>" + "".join(
         f"<p>Set the option in the configuration file, then restart the server.</p><pre>option = {i}</pre>"
