@@ -262,7 +262,8 @@ def gather(page: Page, url: str | None = None) -> Evidence:
     ev.we_words = prose.count(" we ") + prose.count(" our ") + prose.count(" us ")  # str.count: 4x a regex
     links = "\n".join(walk.links).lower()
     calls = _CALL.findall(links)
-    ev.edit_links = len(_EDIT.findall(links))
+    if "edit" in links or "view source" in links:  # most pages have neither: no regex
+        ev.edit_links = len(_EDIT.findall(links))
     ev.calls = len(calls)
     ev.carts = sum(1 for shop in calls if shop)
     _headline(walk)
