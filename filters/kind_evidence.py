@@ -52,6 +52,8 @@ class Evidence:
     calls: int = 0  # links and buttons that call to act: contact us, get a quote, book a demo, add to cart...
     prices: int = 0  # elements marked as a price
     carts: int = 0  # links and buttons to a cart, basket or checkout
+    #: links and buttons to edit the page or see its source: documentation and wikis ("Edit this page")
+    edit_links: int = 0
     #: headline links (five words or more) whose card, the element around the link, carries a date: a story
     #: list's items (counted on pages with little prose only: an article's related links do not make it a list)
     dated_cards: int = 0
@@ -118,6 +120,9 @@ _CALL = re.compile(  # on lower-cased text; the first group: a shop's
     r"(?:quote|estimate|demo)|request a|book (?:a|now|your)|schedule|get started|free trial|sign up|"
     r"start (?:now|free|your)|shop now|apply now|enroll|call (?:us|now)|talk to|learn more|"
     r"try (?:it )?(?:for )?free|pricing|plans)\b"
+)
+_EDIT = re.compile(  # on lower-cased link texts, one a line
+    r"(?m)^\s*(?:edit (?:this )?page(?: on github)?|edit on github|improve this page|suggest an edit|view source)\s*$"
 )
 _SENTENCE_END = re.compile(r"[.!?][\"'”’)]?(?:\s|$)")
 _TITLE_PARTS = re.compile(r"\s[|\u2013\u2014\u00b7:-]\s|\s[|\u2013\u2014\u00b7]")
@@ -255,7 +260,10 @@ def gather(page: Page, url: str | None = None) -> Evidence:
     _broken_prose(walk)
     prose = " ".join(walk.prose).lower()
     ev.we_words = prose.count(" we ") + prose.count(" our ") + prose.count(" us ")  # str.count: 4x a regex
-    calls = _CALL.findall("\n".join(walk.links).lower())
+    links = "\n".join(walk.links).lower()
+    calls = _CALL.findall(links)
+    if "edit" in links or "view source" in links:  # most pages have neither: no regex
+        ev.edit_links = len(_EDIT.findall(links))
     ev.calls = len(calls)
     ev.carts = sum(1 for shop in calls if shop)
     _headline(walk)

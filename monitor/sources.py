@@ -29,6 +29,8 @@ from urllib.parse import urlsplit
 from lxml import etree, html
 from protego import Protego
 
+from filters.kind import not_a_section
+
 from .canonical import canonicalise, origin_of, same_site
 from .discovery import LinkRules, _base, _parse, parse_date  # _parse, _base: the same page reading as links
 
@@ -723,7 +725,8 @@ def prominent_sections(page: bytes | str, base_url: str, limit: int = 8) -> list
 
     A candidate is a same-site link (:class:`monitor.discovery.LinkRules`: not the home page, not a
     file) with a section-like path (at most 4 segments, no date, no 5-digit number, no long slug, no
-    service page such as login or contact, by path or anchor text) and a short anchor text (1 to 4 words).
+    service page such as login or contact, by path or anchor text; no tag's, writer's, archive's or further
+    page's address: :func:`filters.kind.not_a_section`) and a short anchor text (1 to 4 words).
     It scores for being in the navigation (``<nav>``, ``<header>``, ``role="navigation"``, an id or class
     naming a menu) or in a list of links (a sidebar: mostly link text), for how early it comes there, for
     being linked again, and for a short path; links only in a footer or share box score less. Candidates
@@ -742,7 +745,7 @@ def prominent_sections(page: bytes | str, base_url: str, limit: int = 8) -> list
         if not href or href.startswith(("#", "javascript:", "mailto:", "tel:", "data:")):
             continue
         url = canonicalise(href, base)
-        if url is None or not rules.accepts(url) or not _section_path(url):
+        if url is None or not rules.accepts(url) or not _section_path(url) or not_a_section(url) is not None:
             continue
         text = " ".join(anchor.text_content().split())
         if _SERVICE.search(text) or _GENERIC_TEXT.match(text):

@@ -6,7 +6,7 @@ import pytest
 
 from demo.articles import articles_for_site
 from demo.sites import article_url, get_site, render_home_page
-from filters.kind import link_kind
+from filters.kind import link_kind, not_a_section
 from monitor.discovery import LinkRules, links_from_html, select_candidates
 
 BASE = "http://127.0.0.1:9"
@@ -71,3 +71,55 @@ def test_writers_pages_further_pages_and_date_archives_are_no_candidates(url):
 )
 def test_stories_stay_candidates(url):
     assert link_kind(url) is None
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        # CNN's dated stories as its search and home page link them: a query WIMS does not know as tracking
+        "https://edition.cnn.com/2013/11/27/justice/tucson-arizona-captive-girls/index.html?iref=allsearch",
+        "https://edition.cnn.com/2000/WORLD/europe/01/05/jordan.talks/index.html?eref=sitesearch",
+        "https://news.example/health/walking-after-meals-lowers-blood-sugar/index.html?ref=home",
+    ],
+)
+def test_a_story_s_index_page_with_an_unknown_query_is_still_a_candidate(url):
+    """A story's address carrying a query (not only the tracking parameters monitor.canonical knows) stays a
+    candidate: once it was taken for a listing's ``index.html?...`` and CNN's dated stories were hidden."""
+    assert link_kind(url) is None
+    assert LinkRules("https://edition.cnn.com/", articles_only=True, sibling_hosts=True).judge(url)[0] is (
+        "cnn.com" in url
+    )
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://news.example/world/index.html?ref=nav",  # a section front with a query: still a section front
+        "https://news.example/world/index.html",
+        "https://news.example/index.php?s=health",
+        "https://news.example/2013/11/index.html?ref=archive",  # a date archive's index
+        "https://news.example/2013/11/index.html",
+    ],
+)
+def test_a_listing_s_index_page_stays_out_with_or_without_a_query(url):
+    assert link_kind(url) is not None
+
+
+@pytest.mark.parametrize(
+    ("url", "section"),
+    [
+        ("https://news.example/world/", True),
+        ("https://news.example/section.php?s=health", True),
+        ("https://news.example/category/health/", True),
+        ("https://news.example/tag/vaccines/", False),
+        ("https://news.example/tags.php?tag=heart", False),
+        ("https://news.example/author.php?id=dennis-cole", False),
+        ("https://news.example/contributors/amelia-hart/", False),
+        ("https://news.example/archive.php?y=2025&m=03", False),
+        ("https://news.example/world/page/2/", False),
+        ("https://news.example/about/", False),
+    ],
+)
+def test_a_section_front_by_its_address(url, section):
+    """find-sources proposes as sections only what link_kind takes for a section front or a collection."""
+    assert (not_a_section(url) is None) is section

@@ -522,3 +522,19 @@ def test_prominent_sections_of_real_archived_news_pages(datasets):
         for s in sections:
             assert not re.search(r"\d{5,}|/(?:19|20)\d\d/\d\d/", s.url), s  # no article
             assert s.reason and s.text
+
+
+def test_sections_proposed_for_the_demo_sites_are_their_section_fronts_only():
+    """The demo home pages link tags, writers, the archive and further pages from their navigation as real
+    fronts do; find-sources proposed tag and writer pages as sections (Health Watch's /tag/obesity/, the
+    Courier's author.php?id=..., tags.php?tag=...). Only the site's section fronts are proposed now."""
+    from demo.sites import get_site, render_home_page, template_for
+
+    base = "http://127.0.0.1:9"
+    for key in ("healthwatch", "courier", "wellbeing"):
+        site = get_site(key)
+        sections = [s.url for s in prominent_sections(render_home_page(key, base_url=base), base + "/", limit=8)]
+        fronts = {base + template_for(site).section_path(s) for s in site.sections}
+        assert fronts <= set(sections), (key, sections)
+        for url in sections:
+            assert not re.search(r"tags?[/.]|author|contributor|archive|page[=/]", url), (key, url)
