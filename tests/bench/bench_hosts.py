@@ -253,12 +253,19 @@ def check_database(expected: int) -> dict:
 # --------------------------------------------------------------------------- worker sets
 
 
+def var_root() -> Path:
+    """The sets' var/ folders, by database: two runs on two databases never share (nor wipe) a folder."""
+    from django.conf import settings
+
+    return ROOT / "var" / "bench-hosts" / settings.DATABASES["default"]["NAME"]
+
+
 class WorkerSet:
     """What one machine runs: a thread worker for polls and fetches, a prefork worker to process."""
 
     def __init__(self, name: str, args, index: int):
         self.name = name
-        self.var = ROOT / "var" / "bench-hosts" / name
+        self.var = var_root() / name
         shutil.rmtree(self.var, ignore_errors=True)
         (self.var / "metrics").mkdir(parents=True)
         env = {
@@ -345,7 +352,7 @@ def run_phase(set_names: list[str], args) -> dict:
         )
         result["database"]["database_bytes_after"] = database_counters()["database_bytes"]
         logs = site_logs(n, port)
-        (ROOT / "var" / "bench-hosts" / f"sites-{len(sets)}.json").write_text(json.dumps(logs))
+        (var_root() / f"sites-{len(sets)}.json").write_text(json.dumps(logs))
         result["sites"] = check_sites(logs, args.delay, args.tolerance)
         result["fetch_log"] = check_database(expected)
     finally:
