@@ -372,7 +372,8 @@ def unit_costs(args) -> dict:
     """SQL statements, CPU-ms (this process, and its PostgreSQL backend) per poll, fetch and processed article.
 
     Politeness off, so that only the work is measured; the sites are fresh demo sites as in the cycle (robots.txt
-    first, then the home page and a feed).
+    first, then the home page and a feed). *repoll*: each site polled again once its articles are processed, what
+    most polls are (robots.txt known, nothing new). *connect*: a new database connection, as Celery opens per task.
     """
     from django.conf import settings
     from django.db import connection
@@ -411,18 +412,19 @@ def unit_costs(args) -> dict:
             measured("fetch", services.fetch_article, pk)
         for pk in ids:
             measured("process", processing.process_article, pk)
+        for pk in Site.objects.filter(active=True).values_list("pk", flat=True):
+            measured("repoll", services.poll_site, pk)  # the usual poll: robots.txt known, nothing new
         states = dict(Counter(Article.objects.filter(pk__in=ids).values_list("state", flat=True)))
-        postgres_cpu_seconds()  # finds the postmaster while connected
         for _ in range(4 * args.sample):  # what Celery does around every task: a new connection (a new backend)
             connection.close()
-            pg = postgres_cpu_seconds()
             cpu = time.process_time()
-            connection.ensure_connection()
-            connection.close()
+            with connection.cursor() as cur:
+                cur.execute("SELECT pg_backend_pid()")
+                pid = cur.fetchone()[0]
             costs["connect"]["cpu_ms"].append(1000 * (time.process_time() - cpu))
-            time.sleep(0.02)  # the backend's exit, reaped by the postmaster
-            costs["connect"]["pg_cpu_ms"].append(1000 * (postgres_cpu_seconds() - pg))
-            costs["connect"]["statements"].append(0)
+            # the new backend's own CPU from its fork to here: its start, authentication and one query
+            costs["connect"]["pg_cpu_ms"].append(1000 * cpu_seconds([pid]))
+            costs["connect"]["statements"].append(1)
     finally:
         server.terminate()
         server.join(10)
@@ -438,7 +440,7 @@ def unit_costs(args) -> dict:
     }
 
 
-STAGES = ("poll", "fetch", "process", "connect")
+STAGES = ("poll", "fetch", "process", "repoll", "connect")
 
 
 def all_in(phase: dict) -> dict:
@@ -668,10 +670,14 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=900)
     parser.add_argument("--sample", type=int, default=50, help="sites for the unit costs")
     parser.add_argument("--report", default="hosts.md", help="file name under docs/benchmarks/")
+    parser.add_argument("--units-only", action="store_true", help="the unit costs alone, printed (no report)")
     args = parser.parse_args()
     webmon.ensure_database()
     webmon.setup_django()
     webmon.reset_database()
+    if args.units_only:
+        print(json.dumps(unit_costs(args), indent=1))
+        return
     phases = []
     for sets in (["host-a"], ["host-a", "host-b"]):
         print(f"{len(sets)} worker set(s), {args.sites} sites ...", flush=True)
