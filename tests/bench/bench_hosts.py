@@ -547,13 +547,10 @@ def cost_rows(phases: list[dict]) -> list[str]:
     return lines
 
 
-def write_report(phases: list[dict], units: dict, storage: dict, checks: list[dict], args) -> Path:
+def intro_lines(phases: list[dict], args) -> list[str]:
     one, two = phases
     ratio = (two["articles_per_s"] or 0) / (one["articles_per_s"] or 1)
-    tasks_two = Counter()
-    for figures in two["per_set"].values():
-        tasks_two.update(figures["tasks"])
-    lines = [
+    return [
         "# Two hosts, one database",
         "",
         f"`make bench-hosts` ({time.strftime('%Y-%m-%d')}): {args.sites} synthetic demo sites (bench-webmon's: each "
@@ -581,6 +578,10 @@ def write_report(phases: list[dict], units: dict, storage: dict, checks: list[di
         "| set | polls | fetches | processed | requests by kind:outcome |",
         "|---|---|---|---|---|",
     ]
+
+
+def per_set_lines(two: dict) -> list[str]:
+    lines = []
     for name, figures in two["per_set"].items():
         t = figures["tasks"]
         lines.append(
@@ -588,21 +589,11 @@ def write_report(phases: list[dict], units: dict, storage: dict, checks: list[di
             + ", ".join(f"{k} {v}" for k, v in sorted(figures["fetches"].items()))
             + " |"
         )
-    lines += [
-        "",
-        "## Costs measured in the run",
-        "",
-        *cost_rows(phases),
-        "",
-        "¹ Redis's counters are the server's (`INFO`): any other user of this Redis server during the run adds to "
-        "them, so they are an upper bound; so is the PostgreSQL server's CPU (`/proc`: the postmaster, its processes "
-        "and the ended backends it reaped; Celery opens a connection, so a backend, per task), which counts other "
-        "databases' work too. Workers' CPU: utime + stime of each worker's process tree from the start of the "
-        "cycle to its end. Rows and transactions: "
-        "`pg_stat_database` of this database.",
-        "",
-        f"Tasks in the two-set phase: {', '.join(f'{k} {v}' for k, v in sorted(tasks_two.items()))}.",
-        "",
+    return lines
+
+
+def unit_lines(units: dict, checks: list[dict]) -> list[str]:
+    return [
         f"## Unit costs (one process, politeness off, {units['sample_sites']} sites, {units['articles']} articles)",
         "",
         "| stage | SQL statements | CPU-ms (Python) | CPU-ms (its PostgreSQL backend) |",
@@ -630,6 +621,11 @@ def write_report(phases: list[dict], units: dict, storage: dict, checks: list[di
             for c in checks
         ),
         "",
+    ]
+
+
+def storage_lines(storage: dict) -> list[str]:
+    return [
         f"## Storage after the two-set phase ({storage['articles']} articles)",
         "",
         "| table | rows | bytes | bytes per row | KB per article |",
@@ -640,6 +636,32 @@ def write_report(phases: list[dict], units: dict, storage: dict, checks: list[di
             for t in storage["tables"][:12]
         ),
         "",
+    ]
+
+
+def write_report(phases: list[dict], units: dict, storage: dict, checks: list[dict], args) -> Path:
+    tasks_two = Counter()
+    for figures in phases[1]["per_set"].values():
+        tasks_two.update(figures["tasks"])
+    lines = [
+        *intro_lines(phases, args),
+        *per_set_lines(phases[1]),
+        "",
+        "## Costs measured in the run",
+        "",
+        *cost_rows(phases),
+        "",
+        "¹ Redis's counters are the server's (`INFO`): any other user of this Redis server during the run adds to "
+        "them, so they are an upper bound; so is the PostgreSQL server's CPU (`/proc`: the postmaster, its processes "
+        "and the ended backends it reaped; Celery opens a connection, so a backend, per task), which counts other "
+        "databases' work too. Workers' CPU: utime + stime of each worker's process tree from the start of the "
+        "cycle to its end. Rows and transactions: "
+        "`pg_stat_database` of this database.",
+        "",
+        f"Tasks in the two-set phase: {', '.join(f'{k} {v}' for k, v in sorted(tasks_two.items()))}.",
+        "",
+        *unit_lines(units, checks),
+        *storage_lines(storage),
         "Raw numbers:",
         "",
         "```json",
