@@ -561,8 +561,8 @@ def intro_lines(phases: list[dict], args) -> list[str]:
         "Two phases in one run, each on a fresh database and fresh sites, one cold cycle each (every site due at "
         "once, robots.txt first): **one set**, then **two sets** sharing the database and the broker. "
         f"Machine: {os.cpu_count()} cores, shared by the demo server, every worker, PostgreSQL and Redis: the two "
-        "sets compete for the same cores, so the ratio measures the sharing (locks, claims, politeness held in "
-        "the database), not the capacity a second machine adds.",
+        "sets compete for the same cores (and with anything else running), so the ratio is not the capacity a "
+        "second machine adds; CPU per article is the figure that carries over.",
         "",
         f"**Two sets against one: ×{ratio:.2f} articles/s** (cold cycle, all fetched and processed).",
         "",
