@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-test
 BENCH_STAMP := $(VENV)/.installed-bench
 
-.PHONY: run test lint check soak bench-filters bench-sources bench-mcrdr bench-kb bench-webmon bench-workspace bench-feeds bench-distribution clean
+.PHONY: run test lint check soak bench-filters bench-sources bench-mcrdr bench-kb bench-webmon bench-hosts bench-workspace bench-feeds bench-distribution clean
 
 $(STAMP): pyproject.toml setup.py filters/_html5_walk.pyx
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -52,6 +52,11 @@ bench-kb: $(BENCH_STAMP)
 ## a prefork worker to process) -> docs/benchmarks/webmon.md
 bench-webmon: $(STAMP)
 	$(BIN)/python tests/bench/bench_webmon.py --split --workers 1,2
+
+## bench-hosts: two worker sets (two machines' worth: own node names and var/) against one set, one PostgreSQL and
+## one Redis, bench-webmon's 1,000 local sites: fetched once, politeness across sets, costs -> docs/benchmarks/hosts.md
+bench-hosts: $(STAMP)
+	$(BIN)/python tests/bench/bench_hosts.py
 
 ## bench-feeds: feed speed on PostgreSQL (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/wims) -> docs/benchmarks/feeds.md
 bench-feeds: $(BENCH_STAMP)

@@ -166,6 +166,7 @@ class DemoApp:
     def handle(
         self, method: str, target: str, headers: dict[str, str], listen_address: str, client: str = ""
     ) -> Response:
+        arrived = self.clock()  # the request log's time: when the request came, not when its answer was ready
         key = self.resolve_site(headers.get("host"), listen_address)
         if key is None:
             return Response(421, small_page("Misdirected request", "No demo site answers for this host."))
@@ -189,7 +190,7 @@ class DemoApp:
             response = Response(500, small_page("Server error", "The demo renderer failed."))
         state.record(
             {
-                "time": self.clock(),
+                "time": arrived,
                 "method": method,
                 "path": path,
                 "query": query,

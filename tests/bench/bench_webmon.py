@@ -149,9 +149,17 @@ def register_sites(n_sites: int, port: int) -> None:
 
 class Worker:
     def __init__(
-        self, index: int, threads: int, env: dict, queues: str = "celery,poll,fetch,process", pool: str = "threads"
+        self,
+        index: int,
+        threads: int,
+        env: dict,
+        queues: str = "celery,poll,fetch,process",
+        pool: str = "threads",
+        name: str | None = None,
     ):
-        self.log_path = ROOT / "var" / f"bench-worker-{index}.log"
+        # name: the Celery node name and the log's (bench_hosts.py runs two sets of workers side by side)
+        name = name or f"bench{index}"
+        self.log_path = Path(env.get("WIMS_VAR_DIR") or ROOT / "var") / f"{name}.log"
         self.log = open(self.log_path, "w")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(
             [
@@ -168,7 +176,7 @@ class Worker:
                 "-c",
                 str(threads),
                 "-n",
-                f"bench{index}@%h",
+                f"{name}@%h",
                 "--without-gossip",
                 "--without-mingle",
                 "--without-heartbeat",
