@@ -21,7 +21,9 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.html import format_html
+from django.utils.text import Truncator
 
 from foundation.admin import ReadOnlyAdmin
 from foundation.work import QUARANTINED, enqueue
@@ -34,6 +36,13 @@ from .tasks import poll_site
 
 #: the sources proposed travel signed in the preview's form: what is saved is what WIMS found (or a stale preview)
 _PROPOSAL_SALT = "monitor.site.sources"
+#: the characters of a failing site's last error shown in the site list (the whole first line is its tooltip)
+_ERROR_SHOWN = 60
+
+
+def _short(moment) -> str:
+    """A date in the site list: day, month and time in the server's zone (the list must fit 1280 px)."""
+    return date_format(timezone.localtime(moment), "j M H:i")
 
 
 class SiteForm(forms.ModelForm):
@@ -68,17 +77,9 @@ class SiteAdmin(admin.ModelAdmin):
         # the health colours: a stylesheet, since the app's Content-Security-Policy refuses inline styles
         css = {"all": ("css/admin.css",)}
 
-    list_display = (
-        "name",
-        "active",
-        "health",
-        "last_success_at",
-        "last_error_at",
-        "consecutive_failures",
-        "articles_found_last_poll",
-        "next_poll",
-        "article_count",
-    )
+    # Fits a 1280 px window beside the admin's two sidebars: the failures and the last error are in the health
+    # column (the whole error in its tooltip and on the site's page), dates are short.
+    list_display = ("name", "active", "health", "last_success", "found_last_poll", "next_poll", "article_count")
     list_filter = ("active", "allow_private_addresses")
     search_fields = ("name", "home_url")
     actions = ["poll_now", "find_sources"]
@@ -164,20 +165,32 @@ class SiteAdmin(admin.ModelAdmin):
         if site.last_poll_at is None:
             return "not polled yet"
         if site.consecutive_failures:
-            first = (site.last_error or "").splitlines()[0][:120] if site.last_error else ""
-            return format_html('<span class="health failing">failing ×{}: {}</span>', site.consecutive_failures, first)
+            first = (site.last_error or "").splitlines()[0] if site.last_error else ""
+            return format_html(
+                '<span class="health failing" title="{}">failing ×{}: {}</span>',
+                first[:500],
+                site.consecutive_failures,
+                Truncator(first).chars(_ERROR_SHOWN),
+            )
         quarantined = getattr(site, "_quarantined", 0)
         if quarantined:  # pages that killed or timed out their worker: a site administrator's "Fetch again"
             return format_html(
-                '<span class="health degraded">degraded: {} article(s) quarantined (they stopped their worker)</span>',
+                '<span class="health degraded" title="pages that stopped their worker: Fetch again retries them">'
+                "degraded: {} quarantined</span>",
                 quarantined,
             )
         failed = getattr(site, "_failed_day", 0)
         if failed:  # polls work, but articles fail: not "ok"
-            return format_html(
-                '<span class="health degraded">degraded: {} failed fetch(es) in the last day</span>', failed
-            )
+            return format_html('<span class="health degraded">degraded: {} failed fetch(es) today</span>', failed)
         return format_html('<span class="health ok">{}</span>', "ok")
+
+    @admin.display(description="last success", ordering="last_success_at")
+    def last_success(self, site):
+        return _short(site.last_success_at) if site.last_success_at else "—"
+
+    @admin.display(description="found last poll", ordering="articles_found_last_poll")
+    def found_last_poll(self, site):
+        return site.articles_found_last_poll
 
     @admin.display(description="next poll", ordering="next_poll_at")
     def next_poll(self, site):
@@ -185,7 +198,7 @@ class SiteAdmin(admin.ModelAdmin):
             return "—"
         if site.next_poll_at is None or site.next_poll_at <= timezone.now():
             return "due now"
-        return site.next_poll_at
+        return _short(site.next_poll_at)
 
     def save_model(self, request, obj, form, change):
         # Canonical spellings, so that discovery compares like with like; an edited site is polled soon.
