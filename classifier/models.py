@@ -217,7 +217,8 @@ class ReviewState(models.TextChoices):
     # no suggestion pending, and a rejected folder still waits for the rule that corrects it (Correction)
     CORRECTION = "correction", "Rejected, rule pending"
     # nothing pending, and an expert accepted or rejected a folder or marked the article reviewed with no folder
-    CLASSIFIED = "classified", "Reviewed"
+    # (stored as "classified" before issue 30: filters still accept that value, see classifier.filtering)
+    REVIEWED = "reviewed", "Reviewed"
 
 
 class Classification(models.Model):

@@ -31,7 +31,7 @@ ARTICLE_STATES: dict[str, Word] = {
     ReviewState.CORRECTION: Word(
         "rejected, rule pending", "an expert rejected a folder; the rule that corrects it is not made yet"
     ),
-    ReviewState.CLASSIFIED: Word("reviewed", "an expert decided on every folder, or that it belongs in no folder"),
+    ReviewState.REVIEWED: Word("reviewed", "an expert decided on every folder, or that it belongs in no folder"),
     FAILED: Word("failed", "not fetched or not readable"),
 }
 

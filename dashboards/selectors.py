@@ -18,7 +18,7 @@ from django.db.models.functions import TruncDate
 from django.utils import timezone
 
 from classifier.features import describe
-from classifier.filtering import CLASSIFIED, CORRECTION, FAILED, PENDING, STATES, UNREVIEWED, day_start
+from classifier.filtering import CORRECTION, FAILED, PENDING, REVIEWED, STATES, UNREVIEWED, day_start
 from classifier.models import Classification, Rule
 from monitor.models import Article
 
@@ -126,7 +126,7 @@ def accepted_per_folder(today: date | None = None, top: int = TOP_SERIES) -> Cha
     return _over_time("folders", "day", days, counts, top)
 
 
-BACKLOG_STATES = (UNREVIEWED, PENDING, CORRECTION, CLASSIFIED, FAILED)
+BACKLOG_STATES = (UNREVIEWED, PENDING, CORRECTION, REVIEWED, FAILED)
 
 
 def counts(**querysets: QuerySet) -> dict[str, int]:
@@ -160,7 +160,7 @@ def backlog() -> Chart:
         unreviewed=articles.filter(review_state=UNREVIEWED),
         pending=articles.filter(review_state=PENDING),
         correction=articles.filter(review_state=CORRECTION),
-        classified=articles.filter(review_state=CLASSIFIED),
+        reviewed=articles.filter(review_state=REVIEWED),
         failed=failed,
         failed_unreviewed=failed.filter(review_state=UNREVIEWED),
     )
@@ -168,7 +168,7 @@ def backlog() -> Chart:
         UNREVIEWED: found["unreviewed"] - found["failed_unreviewed"],
         PENDING: found["pending"],
         CORRECTION: found["correction"],
-        CLASSIFIED: found["classified"],
+        REVIEWED: found["reviewed"],
         FAILED: found["failed"],
     }
     return Chart(

@@ -247,7 +247,7 @@ class Article(models.Model):
         default="unreviewed",
         editable=False,
         help_text="unreviewed (no folder), pending (a suggestion nobody decided on), correction (a rejected "
-        "folder waits for its rule) or classified.",
+        "folder waits for its rule) or reviewed.",
     )
     # The expert the article is assigned to, written only by the classifier (classifier.services.bulk_assign,
     # audited there) and kept here, like review_state, so that an expert's queue is one range scan of an index

@@ -77,7 +77,7 @@ def refresh_review_states(case_ids: Iterable[int]) -> int:
         ReviewState.PENDING,
         Correction.State.PENDING,
         ReviewState.CORRECTION,
-        ReviewState.CLASSIFIED,
+        ReviewState.REVIEWED,
         ReviewState.UNREVIEWED,
     ]
     ids = sorted(set(case_ids))

@@ -51,7 +51,7 @@ def test_bulk_accept_accepts_each_article_s_suggestions_with_one_audit_entry_eac
         (desk["second"].article_id, True, "accepted Sport/Football"),
     ]
     assert states(desk["first"]) == states(desk["second"]) == {("Sport/Football", "accepted")}
-    assert state(desk["first"]) == state(desk["second"]) == "classified"
+    assert state(desk["first"]) == state(desk["second"]) == "reviewed"
     entries = list(AuditEntry.objects.order_by("id").values_list("action", "actor__username", "details__case"))
     assert entries == [
         ("classification.accept", "ada", desk["first"].pk),
@@ -107,7 +107,7 @@ def test_reviewed_with_no_folder_makes_the_article_classified_and_says_who(desk,
     assert [(i.ok, i.note) for i in items] == [(True, "it belongs in no folder")]
     quiet.refresh_from_db()
     assert quiet.no_folder_by == desk["bob"] and quiet.no_folder_at is not None
-    assert state(quiet) == "classified"
+    assert state(quiet) == "reviewed"
     assert dict(Article.objects.values_list("pk", "review_state")) == review_states_from_rows()
     entry = AuditEntry.objects.get()
     assert (entry.action, entry.actor, entry.details) == (

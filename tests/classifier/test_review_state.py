@@ -42,7 +42,7 @@ def test_every_writer_keeps_the_review_state(make_case, folders, expert, expert2
 
     services.commit_rule(stone, "new", expert, folder=folders["football"], conditions=["goal"])  # ground-breaking
     assert_in_step("commit new")
-    assert (state(stone), state(other), state(vote)) == ("classified", "pending", "unreviewed")
+    assert (state(stone), state(other), state(vote)) == ("reviewed", "pending", "unreviewed")
 
     late = make_case("goal late")  # ingestion with a rule firing
     assert_in_step("ingest, a rule fires")
@@ -50,7 +50,7 @@ def test_every_writer_keeps_the_review_state(make_case, folders, expert, expert2
 
     services.accept(late, expert)  # accept as is
     assert_in_step("accept all")
-    assert state(late) == "classified"
+    assert state(late) == "reviewed"
 
     services.commit_rule(vote, "new", expert, folder=folders["politics"], conditions=["election"])
     assert_in_step("second new rule")
@@ -113,10 +113,12 @@ def test_the_migration_fills_the_state_from_the_rows(make_case, folders, expert,
     Article.objects.create(site=site, url="https://daily.example/raw", title="raw")
     services.commit_rule(stone, "new", expert, folder=folders["football"], conditions=["goal"])
     want = assert_in_step("before")
-    assert set(want.values()) == {"pending", "classified", "unreviewed"}
-    Article.objects.update(review_state="classified")  # as if the column had just been added, wrongly
+    assert set(want.values()) == {"pending", "reviewed", "unreviewed"}
+    Article.objects.update(review_state="reviewed")  # as if the column had just been added, wrongly
     migration = importlib.import_module("monitor.migrations.0003_article_review_state")
     migration.fill_review_states(apps, None)
+    assert set(stored().values()) == {"pending", "classified", "unreviewed"}  # the name of "reviewed" until 0013
+    importlib.import_module("monitor.migrations.0013_review_state_reviewed").forward(apps, None)
     assert stored() == want
 
 

@@ -51,7 +51,7 @@ def test_a_rejected_folder_reads_the_same_everywhere(page, live_server, django_u
     expect(diabetes.locator(".why")).to_contain_text(f"Rejected by ada; withheld by the stopping rule {stop.pk}")
     expect(page.locator("#folders")).not_to_contain_text("no rule gives this folder now")
     expect(page.locator("#folders")).not_to_contain_text("Withheld:")
-    expect(page.locator("#review-state")).to_have_text(ARTICLE_STATES["classified"].word)
+    expect(page.locator("#review-state")).to_have_text(ARTICLE_STATES["reviewed"].word)
     assert page.dialogs == [] and page.console_errors == []
 
 

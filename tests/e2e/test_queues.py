@@ -87,7 +87,7 @@ def test_select_with_click_shift_click_and_x_then_accept_and_review_with_no_fold
     page.get_by_role("button", name="Reviewed, no folder").click()
     expect(page.locator("#bulk-report li.ok")).to_have_count(len(unreviewed))
     expect(page.locator("table.inbox tbody tr[data-row]")).to_have_count(0)
-    assert set(Article.objects.filter(pk__in=unreviewed).values_list("review_state", flat=True)) == {"classified"}
+    assert set(Article.objects.filter(pk__in=unreviewed).values_list("review_state", flat=True)) == {"reviewed"}
     assert AuditEntry.objects.filter(action="case.no_folder").count() == len(unreviewed)
     assert page.console_errors == []
 
