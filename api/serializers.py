@@ -174,7 +174,9 @@ class ArticleFilterSerializer(serializers.Serializer):
         help_text="A folder id: articles accepted or suggested in it or below it.",
     )
     state = ReviewStateField(
-        required=False, help_text="A review state (`classified`, its name before `reviewed`, is still accepted)."
+        required=False,
+        help_text="A review state (`pending` and `classified`, the names of `suggested` and `reviewed` until "
+        "issue 30, still work).",
     )
     assigned = serializers.RegexField(
         r"^(me|none|[0-9]{1,18})$",

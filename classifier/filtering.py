@@ -22,13 +22,14 @@ PAGE_SIZE = 50
 #: over 100,000 filtered rows costs more than the page itself, and nobody pages that far.
 COUNT_CAP = 1_000
 
-UNREVIEWED, PENDING, REVIEWED = ReviewState.UNREVIEWED, ReviewState.PENDING, ReviewState.REVIEWED
+UNREVIEWED, SUGGESTED, REVIEWED = ReviewState.UNREVIEWED, ReviewState.SUGGESTED, ReviewState.REVIEWED
 CORRECTION = ReviewState.CORRECTION
 #: review state -> the filters' label for it (the one vocabulary: classifier/vocabulary.py)
 STATES = {state: word.word.capitalize() for state, word in ARTICLE_STATES.items()}
-#: values a filter still accepts for a state now named otherwise (docs/user-guide.md, "The REST API"): the
-#: state an expert decided on was "classified" until issue 30 named it "reviewed" everywhere
-DEPRECATED_STATES = {"classified": REVIEWED}
+#: values a filter still accepts for a state now named otherwise (docs/user-guide.md, the REST API): until issue 30
+#: named each by the word every page says, an article with suggestions was "pending" (as are an article waiting
+#: to be fetched, a correction and a delivery) and one an expert decided on "classified"
+DEPRECATED_STATES = {"pending": SUGGESTED, "classified": REVIEWED}
 
 
 def current_state(value):

@@ -56,6 +56,9 @@ class StateField(forms.ChoiceField):
     def to_python(self, value):
         return current_state(super().to_python(value))
 
+    def bound_data(self, data, initial):
+        return current_state(super().bound_data(data, initial))  # the select shows the state it filters on
+
 
 class InboxFilterForm(forms.Form):
     site = forms.ModelChoiceField(queryset=Site.objects.order_by("name"), required=False, empty_label="All sites")

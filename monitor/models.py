@@ -246,7 +246,7 @@ class Article(models.Model):
         max_length=10,
         default="unreviewed",
         editable=False,
-        help_text="unreviewed (no folder), pending (a suggestion nobody decided on), correction (a rejected "
+        help_text="unreviewed (no folder), suggested (a suggestion nobody decided on), correction (a rejected "
         "folder waits for its rule) or reviewed.",
     )
     # The expert the article is assigned to, written only by the classifier (classifier.services.bulk_assign,

@@ -74,7 +74,7 @@ def refresh_review_states(case_ids: Iterable[int]) -> int:
     }
     states = [
         Classification.State.SUGGESTED,
-        ReviewState.PENDING,
+        ReviewState.SUGGESTED,
         Correction.State.PENDING,
         ReviewState.CORRECTION,
         ReviewState.REVIEWED,

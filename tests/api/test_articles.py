@@ -29,7 +29,7 @@ def test_the_list_is_newest_first_with_each_articles_folders(api_as, kb):
     assert ids(response) == [kb["pending"].pk, kb["cornerstone"].pk]
     first = response.json()["results"][0]
     assert first["site"] == {"id": kb["pending"].site_id, "name": "Daily"}
-    assert first["review_state"] == "pending"
+    assert first["review_state"] == "suggested"
     assert first["folders"] == [{"folder_id": kb["measles"].pk, "path": "Health/Measles", "state": "suggested"}]
     assert "core_text" not in first  # the list stays light: the text is in the detail
 
@@ -50,7 +50,7 @@ def test_the_list_filters_by_site_folder_and_review_state(api_as, kb, site, othe
     assert ids(client.get("/api/articles/", {"state": "classified"})) == [kb["cornerstone"].pk]
     assert client.get(f"/api/articles/{kb['cornerstone'].pk}/").json()["review_state"] == "reviewed"
     assert ids(client.get("/api/articles/", {"state": "unreviewed"})) == [unrelated.pk]
-    assert ids(client.get("/api/articles/", {"state": "pending", "site": site.pk})) == [kb["pending"].pk]
+    assert ids(client.get("/api/articles/", {"state": "suggested", "site": site.pk})) == [kb["pending"].pk]
     # a rejected classification takes the article out of the folder's list
     client.post(f"/api/articles/{elsewhere.pk}/reject/", {"folder": kb["measles"].pk}, format="json")
     assert elsewhere.pk not in ids(client.get("/api/articles/", {"folder": kb["measles"].pk}))

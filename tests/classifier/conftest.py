@@ -128,7 +128,7 @@ def review_states_from_rows() -> dict[int, str]:
         )
     )
     return {
-        pk: "pending"
+        pk: "suggested"
         if "suggested" in rows
         else "correction"
         if pk in waiting

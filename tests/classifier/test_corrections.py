@@ -33,7 +33,7 @@ def sport(make_case, folders, expert):
 
 def test_rejecting_records_the_decision_at_once_and_a_pending_correction(sport, folders, expert, check_kb):
     rule, case = sport
-    assert review_state(case) == "pending"
+    assert review_state(case) == "suggested"
     services.reject(case, folders["sport"], expert, kind="refine")
     stored = row(case, folders["sport"])
     assert (stored.state, stored.decided_by, stored.rule_id) == ("rejected", expert, rule.pk)
@@ -129,7 +129,7 @@ def test_withdrawing_restores_the_row_and_is_refused_once_a_rule_corrects_it(spo
     assert (correction.state, correction.closed_by) == ("withdrawn", expert2)
     stored = row(case, folders["sport"])
     assert (stored.state, stored.decided_by, stored.rule_id) == ("suggested", None, rule.pk)
-    assert review_state(case) == "pending"
+    assert review_state(case) == "suggested"
     assert AuditEntry.objects.filter(action="correction.withdraw", details__correction=correction.pk).exists()
     with pytest.raises(ValidationError, match="already withdrawn"):
         services.withdraw_correction(correction, expert)

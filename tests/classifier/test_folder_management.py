@@ -158,7 +158,7 @@ def test_merge_retargets_rules_and_merges_classifications(ec, kb_tree, expert_us
     assert rows(kb_tree["rejected_here"]) == {"Health/Diabetes": REJECTED}
     assert rows(kb_tree["split"]) == {"Health/Diabetes": ACCEPTED}
     assert review_state(kb_tree["accepted_there"]) == "reviewed"  # its pending suggestion went with Sugar
-    assert review_state(kb_tree["both"]) == "pending"
+    assert review_state(kb_tree["both"]) == "suggested"
     assert_suggestions_match_inference()
     # the subtree moved under the target
     assert Folder.objects.get(pk=kb_tree["kids"].pk).path == "Health/Diabetes/Type1/Kids"

@@ -76,7 +76,7 @@ def test_one_article_that_cannot_be_accepted_refuses_the_whole_action(desk, spoi
         (chosen[1], False, reason),
     ]
     assert states(desk["first"]) == {("Sport/Football", "suggested")}  # the good one was not accepted either
-    assert state(desk["first"]) == "pending"
+    assert state(desk["first"]) == "suggested"
     assert not AuditEntry.objects.exists()
 
 
@@ -121,7 +121,7 @@ def test_reviewed_with_no_folder_makes_the_article_classified_and_says_who(desk,
     # a later rule that suggests a folder for it makes it pending again: that suggestion needs a decision
     budget = make_case("budget debate")
     services.commit_rule(budget, "new", desk["ada"], folder=folders["economy"], conditions=["budget"])
-    assert state(quiet) == "pending"
+    assert state(quiet) == "suggested"
     assert dict(Article.objects.values_list("pk", "review_state")) == review_states_from_rows()
 
 

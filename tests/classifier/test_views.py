@@ -102,8 +102,9 @@ def test_inbox_lists_newest_first_and_filters_by_state(ec, sport_kb):
     reviewed = ec.get(reverse("classifier:inbox"), {"state": "reviewed"}).context["page"].rows
     assert [r.article.pk for r in reviewed] == [sport_kb["stone"].article_id]
     # a bookmark from before issue 30 ("classified" became "reviewed") still filters
-    old = ec.get(reverse("classifier:inbox"), {"state": "classified"}).context["page"].rows
-    assert [r.article.pk for r in old] == [sport_kb["stone"].article_id]
+    old = ec.get(reverse("classifier:inbox"), {"state": "classified"})
+    assert [r.article.pk for r in old.context["page"].rows] == [sport_kb["stone"].article_id]
+    assert '<option value="reviewed" selected>' in old.content.decode()
     unreviewed = ec.get(reverse("classifier:inbox"), {"state": "unreviewed"}).context["page"].rows
     assert [r.article.pk for r in unreviewed] == [sport_kb["vote"].article_id]
 

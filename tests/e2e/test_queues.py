@@ -103,7 +103,7 @@ def test_assign_queues_read_unread_and_who_reviewed_on_the_article(page, live_se
     login(page, live_server)
     everything = inbox_ids(page)
     expect(page.locator("table.inbox tbody tr.unread")).to_have_count(len(everything))
-    target = Article.objects.filter(review_state="pending").order_by("-collected_at", "-id").first().pk
+    target = Article.objects.filter(review_state="suggested").order_by("-collected_at", "-id").first().pk
     others = [pk for pk in everything if pk != target][:2]
 
     # assign two articles to bob and one to me
