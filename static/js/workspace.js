@@ -267,7 +267,7 @@
     };
     var hasWork = function (params) { return WORK.some(function (name) { return params.has(name); }); };
     var storage = function () { try { return window.localStorage; } catch (e) { return null; } };
-    var keepDraft = function () {
+    var keepDraft = function (event) {
       var draft = draftOf(new FormData(form), DRAFT);
       var url = new URLSearchParams(draft); // then the view the article was opened in, as the links put it
       draftOf(new URLSearchParams(window.location.search), ["view", "origin"]).forEach(function (value, name) {
@@ -276,7 +276,8 @@
       window.history.replaceState(window.history.state, "", window.location.pathname + "?" + url.toString());
       var store = storage();
       if (!store) return;
-      if (hasWork(draft)) store.setItem(storeKey, draft.toString()); else store.removeItem(storeKey);
+      // opening the page keeps a stored draft it did not restore (another kind); the expert's unticking forgets it
+      if (hasWork(draft)) store.setItem(storeKey, draft.toString()); else if (event) store.removeItem(storeKey);
     };
     var restoreDraft = function () { // true: the page is being replaced by the stored draft
       var here = new URLSearchParams(window.location.search);
@@ -297,7 +298,7 @@
     if (!restoreDraft()) {
       keepDraft();
       document.addEventListener("wims:validated", keepDraft);
-      form.addEventListener("change", function (event) { if (event.target.name !== "q") keepDraft(); });
+      form.addEventListener("change", function (event) { if (event.target.name !== "q") keepDraft(event); });
       form.addEventListener("submit", function (event) {
         leaving = true;
         var store = storage();

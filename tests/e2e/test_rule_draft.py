@@ -75,6 +75,10 @@ def test_the_draft_survives_a_reload_and_another_page_and_leaving_asks(draft_pag
     page.goto(f"{live_server.url}/folders/")
     expect(page.locator("h1")).to_have_text(re.compile("Folders"))
     assert page.asked == ["beforeunload", "beforeunload"]
+    # a draft of another kind for the same article (a stopping rule) neither restores nor forgets this one
+    page.goto(f"{live_server.url}/articles/{walking.pk}/rule?kind=stop&wrong={data['folders']['diabetes'].pk}")
+    expect(page.locator("h1")).to_contain_text("Make a rule")
+    expect(page.locator('#proposal input[name="c"]')).to_have_count(0)
     page.goto(rule_url)
     drafted(page, walking.pk, exercise.pk, football_case)
 
