@@ -15,6 +15,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.core import signing
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
 from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404, redirect
@@ -38,6 +39,14 @@ from .tasks import poll_site
 _PROPOSAL_SALT = "monitor.site.sources"
 #: the characters of a failing site's last error shown in the site list (the whole first line is its tooltip)
 _ERROR_SHOWN = 60
+
+
+def _poll_now(site: Site) -> bool:
+    """Claim the site's poll and enqueue it when the transaction commits; False: a poll holds it already."""
+    if not services.claim_poll(site):
+        return False
+    transaction.on_commit(lambda: poll_site.delay(site.pk))
+    return True
 
 
 def _short(moment) -> str:
@@ -176,12 +185,14 @@ class SiteAdmin(admin.ModelAdmin):
         if quarantined:  # pages that killed or timed out their worker: a site administrator's "Fetch again"
             return format_html(
                 '<span class="health degraded" title="pages that stopped their worker: Fetch again retries them">'
-                "degraded: {} quarantined</span>",
+                "degraded: {} article(s) quarantined</span>",
                 quarantined,
             )
         failed = getattr(site, "_failed_day", 0)
         if failed:  # polls work, but articles fail: not "ok"
-            return format_html('<span class="health degraded">degraded: {} failed fetch(es) today</span>', failed)
+            return format_html(
+                '<span class="health degraded">degraded: {} failed fetch(es) in the last day</span>', failed
+            )
         return format_html('<span class="health ok">{}</span>', "ok")
 
     @admin.display(description="last success", ordering="last_success_at")
@@ -210,6 +221,8 @@ class SiteAdmin(admin.ModelAdmin):
         if not change:  # registered: its sources are proposed next (the preview), else found at its first poll
             obj.find_sources = True
         super().save_model(request, obj, form, change)
+        if change and obj.next_poll_at is None:  # what it polls changed: at once (a new site after its preview)
+            _poll_now(obj)
 
     def response_add(self, request, obj, post_url_continue=None):
         if "_continue" in request.POST or "_addanother" in request.POST or "_popup" in request.POST:
@@ -244,9 +257,8 @@ class SiteAdmin(admin.ModelAdmin):
             chosen = Proposal(site.home_url, [Found(url, kind, reason) for url, kind, reason in proposal])
             kept = services.keep_found(site, chosen, set(request.POST.getlist("keep")))
             active = sum(source.active for source in kept)
-            self.message_user(
-                request, f"{site}: {active} source(s) kept, polled from the next dispatch.", messages.SUCCESS
-            )
+            when = "its first poll starts now" if _poll_now(site) else "polled from the next dispatch"
+            self.message_user(request, f"{site}: {active} source(s) kept, {when}.", messages.SUCCESS)
             return redirect("admin:monitor_site_change", site.pk)
         proposal = services.find_sources(site)
         stored = dict(site.sources.values_list("url", "active"))
