@@ -12,6 +12,7 @@ from rest_framework import serializers
 from api import selectors
 from api.services import canonical_url
 from classifier import selectors as workspace
+from classifier.filtering import current_state
 from classifier.models import Classification, Folder, Rule
 from feeds.saved_searches import saved_search_feed_url
 from feeds.syndication import folder_feed_url
@@ -20,6 +21,16 @@ from search.models import SavedSearch
 from search.query import QuerySyntaxError, parse
 
 REVIEW_STATES = list(workspace.STATES)
+
+
+class ReviewStateField(serializers.ChoiceField):
+    """A review state; the deprecated ``classified`` is read as ``reviewed`` (docs/user-guide.md, the REST API)."""
+
+    def __init__(self, *, blank: bool = False, **kwargs):
+        super().__init__(choices=["", *REVIEW_STATES] if blank else REVIEW_STATES, allow_blank=blank, **kwargs)
+
+    def to_internal_value(self, data):
+        return super().to_internal_value(current_state(data))
 
 
 # --------------------------------------------------------------------------- small pieces
@@ -162,7 +173,11 @@ class ArticleFilterSerializer(serializers.Serializer):
         required=False,
         help_text="A folder id: articles accepted or suggested in it or below it.",
     )
-    state = serializers.ChoiceField(choices=REVIEW_STATES, required=False, help_text="A review state.")
+    state = ReviewStateField(
+        required=False,
+        help_text="A review state (`pending` and `classified`, the names of `suggested` and `reviewed` until "
+        "issue 30, still work).",
+    )
     assigned = serializers.RegexField(
         r"^(me|none|[0-9]{1,18})$",
         required=False,
@@ -254,7 +269,7 @@ class FeedSerializer(serializers.ModelSerializer):
 # --------------------------------------------------------------------------- saved searches
 class SavedSearchSerializer(serializers.ModelSerializer):
     owner = serializers.HiddenField(default=serializers.CurrentUserDefault())
-    state = serializers.ChoiceField(choices=["", *REVIEW_STATES], required=False, allow_blank=True)
+    state = ReviewStateField(blank=True, required=False)
     rss = serializers.SerializerMethodField(help_text="Its RSS feed (a private one answers only with a feed token).")
     atom = serializers.SerializerMethodField(help_text="Its Atom feed.")
 

@@ -22,10 +22,19 @@ PAGE_SIZE = 50
 #: over 100,000 filtered rows costs more than the page itself, and nobody pages that far.
 COUNT_CAP = 1_000
 
-UNREVIEWED, PENDING, CLASSIFIED = ReviewState.UNREVIEWED, ReviewState.PENDING, ReviewState.CLASSIFIED
+UNREVIEWED, SUGGESTED, REVIEWED = ReviewState.UNREVIEWED, ReviewState.SUGGESTED, ReviewState.REVIEWED
 CORRECTION = ReviewState.CORRECTION
 #: review state -> the filters' label for it (the one vocabulary: classifier/vocabulary.py)
 STATES = {state: word.word.capitalize() for state, word in ARTICLE_STATES.items()}
+#: values a filter still accepts for a state now named otherwise (docs/user-guide.md, the REST API): until issue 30
+#: named each by the word every page says, an article with suggestions was "pending" (as are an article waiting
+#: to be fetched, a correction and a delivery) and one an expert decided on "classified"
+DEPRECATED_STATES = {"pending": SUGGESTED, "classified": REVIEWED}
+
+
+def current_state(value):
+    """A review state as filters take it: a deprecated name (:data:`DEPRECATED_STATES`) read as today's."""
+    return DEPRECATED_STATES.get(value, value) if isinstance(value, str) else value
 
 
 def filter_state(qs: QuerySet[Article], state: str) -> QuerySet[Article]:
@@ -35,6 +44,7 @@ def filter_state(qs: QuerySet[Article], state: str) -> QuerySet[Article]:
     in the transaction of every classification change) and indexed in inbox order, so a filtered page
     is one index range scan however rare or common the state is.
     """
+    state = current_state(state)
     if state not in STATES:
         raise ValueError(f"unknown state {state!r}; choose one of {', '.join(STATES)}")
     if state == FAILED:

@@ -11,7 +11,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from classifier import selectors
 from classifier.acquisition import rule_kind
 from classifier.engine import keyword_set
-from classifier.filtering import MINE, UNASSIGNED, assignee_for
+from classifier.filtering import MINE, STATES, UNASSIGNED, assignee_for, current_state
 from classifier.kinds import RuleKind
 from classifier.models import Folder
 from classifier.vocabulary import NO_FOLDER
@@ -46,9 +46,23 @@ def expert_choices() -> list[tuple[str, str]]:
     return [(str(pk), name) for pk, name in experts().values_list("pk", "username")]
 
 
+class StateField(forms.ChoiceField):
+    """A review state filter: any state, one of them, or a deprecated name of one (read as today's name, so an
+    old bookmark or link still filters: classifier.filtering.DEPRECATED_STATES)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(choices=[("", "Any state"), *STATES.items()], required=False, **kwargs)
+
+    def to_python(self, value):
+        return current_state(super().to_python(value))
+
+    def bound_data(self, data, initial):
+        return current_state(super().bound_data(data, initial))  # the select shows the state it filters on
+
+
 class InboxFilterForm(forms.Form):
     site = forms.ModelChoiceField(queryset=Site.objects.order_by("name"), required=False, empty_label="All sites")
-    state = forms.ChoiceField(choices=[("", "Any state"), *selectors.STATES.items()], required=False)
+    state = StateField()
     assigned = forms.ChoiceField(required=False, label="Assigned")
     reading = forms.ChoiceField(choices=[("", "Read or not"), *READING.items()], required=False, label="Read")
     date_from = date_field("From")

@@ -213,11 +213,13 @@ class ReviewState(models.TextChoices):
     classifier.services.refresh_review_states."""
 
     UNREVIEWED = "unreviewed", "Unreviewed"  # no folder: not processed yet, or no rule fires and nobody decided
-    PENDING = "pending", "Suggested"  # at least one suggested folder nobody decided on yet
+    # at least one suggested folder nobody decided on yet (stored as "pending" before issue 30)
+    SUGGESTED = "suggested", "Suggested"
     # no suggestion pending, and a rejected folder still waits for the rule that corrects it (Correction)
     CORRECTION = "correction", "Rejected, rule pending"
     # nothing pending, and an expert accepted or rejected a folder or marked the article reviewed with no folder
-    CLASSIFIED = "classified", "Reviewed"
+    # (stored as "classified" before issue 30: filters still accept that value, see classifier.filtering)
+    REVIEWED = "reviewed", "Reviewed"
 
 
 class Classification(models.Model):

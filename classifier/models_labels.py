@@ -34,6 +34,30 @@ class PhraseLabel(models.Model):
 
     @classmethod
     @transaction.atomic
+    def store_marks(cls, article, phrases, marks: dict[int, bool], user, every: bool = False) -> int:
+        """Store the phrases the expert changed in marking mode; returns how many labels the article has.
+
+        The form sends every phrase's mark, each starting at its saved label or else at the filters'
+        decision: a mark equal to the filters' decision on an unlabelled phrase is one the expert left alone,
+        and storing it would count the filters agreeing with themselves in the quality table. ``every``
+        (the expert checked each phrase) stores them all. Labels saved before stay unless marked again.
+        """
+        if every:
+            return cls.store(article, phrases, marks, user)
+        saved = {
+            label.position: label.is_core
+            for label in cls.objects.filter(article=article)
+            if label.position < len(phrases) and phrases[label.position].text == label.text
+        }
+        changed = {
+            pos: is_core
+            for pos, is_core in marks.items()
+            if pos in saved or not 0 <= pos < len(phrases) or is_core != (phrases[pos].removed_by is None)
+        }
+        return cls.store(article, phrases, {**saved, **changed}, user)
+
+    @classmethod
+    @transaction.atomic
     def store(cls, article, phrases, labels: dict[int, bool], user) -> int:
         """Replace the article's labels by ``labels`` (phrase position -> is core); returns how many.
 

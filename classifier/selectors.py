@@ -19,12 +19,12 @@ from django.utils.dateparse import parse_datetime
 
 from classifier import kb, services
 from classifier.filtering import (  # noqa: F401 - the workspace's names for them
-    CLASSIFIED,
     COUNT_CAP,
     FAILED,
     PAGE_SIZE,
-    PENDING,
+    REVIEWED,
     STATES,
+    SUGGESTED,
     UNASSIGNED,
     UNREVIEWED,
     FolderChip,

@@ -694,11 +694,11 @@ def article_filters(request, pk):
             if key.startswith("p") and key[1:].isdigit() and value in {"core", "noise"}:
                 labels[int(key[1:])] = value == "core"
         try:
-            n = PhraseLabel.store(article, phrases, labels, request.user)
+            n = PhraseLabel.store_marks(article, phrases, labels, request.user, every="every" in request.POST)
         except ValueError as exc:
             messages.error(request, str(exc))
         else:
-            messages.success(request, f"Saved {n} phrase labels.")
+            messages.success(request, f"Saved: this article has {n} labelled phrases.")
         return redirect(_with_view(reverse("classifier:article_filters", args=[pk]), view))
     page = selectors.filter_page(article, phrases)
     labels = page["labels"]

@@ -27,11 +27,11 @@ class Word:
 #: an article's review state (monitor.Article.review_state, or failed)
 ARTICLE_STATES: dict[str, Word] = {
     ReviewState.UNREVIEWED: Word("unreviewed", "no folder yet, and nobody decided"),
-    ReviewState.PENDING: Word("suggested", "a rule suggests a folder nobody decided on yet"),
+    ReviewState.SUGGESTED: Word("suggested", "a rule suggests a folder nobody decided on yet"),
     ReviewState.CORRECTION: Word(
         "rejected, rule pending", "an expert rejected a folder; the rule that corrects it is not made yet"
     ),
-    ReviewState.CLASSIFIED: Word("reviewed", "an expert decided on every folder, or that it belongs in no folder"),
+    ReviewState.REVIEWED: Word("reviewed", "an expert decided on every folder, or that it belongs in no folder"),
     FAILED: Word("failed", "not fetched or not readable"),
 }
 

@@ -18,7 +18,7 @@ from django.db.models.functions import TruncDate
 from django.utils import timezone
 
 from classifier.features import describe
-from classifier.filtering import CLASSIFIED, CORRECTION, FAILED, PENDING, STATES, UNREVIEWED, day_start
+from classifier.filtering import CORRECTION, FAILED, REVIEWED, STATES, SUGGESTED, UNREVIEWED, day_start
 from classifier.models import Classification, Rule
 from monitor.models import Article
 
@@ -126,7 +126,7 @@ def accepted_per_folder(today: date | None = None, top: int = TOP_SERIES) -> Cha
     return _over_time("folders", "day", days, counts, top)
 
 
-BACKLOG_STATES = (UNREVIEWED, PENDING, CORRECTION, CLASSIFIED, FAILED)
+BACKLOG_STATES = (UNREVIEWED, SUGGESTED, CORRECTION, REVIEWED, FAILED)
 
 
 def counts(**querysets: QuerySet) -> dict[str, int]:
@@ -158,17 +158,17 @@ def backlog() -> Chart:
     failed = articles.filter(state=Article.State.FAILED)
     found = counts(
         unreviewed=articles.filter(review_state=UNREVIEWED),
-        pending=articles.filter(review_state=PENDING),
+        suggested=articles.filter(review_state=SUGGESTED),
         correction=articles.filter(review_state=CORRECTION),
-        classified=articles.filter(review_state=CLASSIFIED),
+        reviewed=articles.filter(review_state=REVIEWED),
         failed=failed,
         failed_unreviewed=failed.filter(review_state=UNREVIEWED),
     )
     totals = {
         UNREVIEWED: found["unreviewed"] - found["failed_unreviewed"],
-        PENDING: found["pending"],
+        SUGGESTED: found["suggested"],
         CORRECTION: found["correction"],
-        CLASSIFIED: found["classified"],
+        REVIEWED: found["reviewed"],
         FAILED: found["failed"],
     }
     return Chart(

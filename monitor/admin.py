@@ -15,13 +15,16 @@ from django import forms
 from django.contrib import admin, messages
 from django.core import signing
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
 from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.html import format_html
+from django.utils.text import Truncator
 
 from foundation.admin import ReadOnlyAdmin
 from foundation.work import QUARANTINED, enqueue
@@ -34,6 +37,21 @@ from .tasks import poll_site
 
 #: the sources proposed travel signed in the preview's form: what is saved is what WIMS found (or a stale preview)
 _PROPOSAL_SALT = "monitor.site.sources"
+#: the characters of a failing site's last error shown in the site list (the whole first line is its tooltip)
+_ERROR_SHOWN = 60
+
+
+def _poll_now(site: Site) -> bool:
+    """Claim the site's poll and enqueue it when the transaction commits; False: a poll holds it already."""
+    if not services.claim_poll(site):
+        return False
+    transaction.on_commit(lambda: poll_site.delay(site.pk))
+    return True
+
+
+def _short(moment) -> str:
+    """A date in the site list: day, month and time in the server's zone (the list must fit 1280 px)."""
+    return date_format(timezone.localtime(moment), "j M H:i")
 
 
 class SiteForm(forms.ModelForm):
@@ -68,17 +86,9 @@ class SiteAdmin(admin.ModelAdmin):
         # the health colours: a stylesheet, since the app's Content-Security-Policy refuses inline styles
         css = {"all": ("css/admin.css",)}
 
-    list_display = (
-        "name",
-        "active",
-        "health",
-        "last_success_at",
-        "last_error_at",
-        "consecutive_failures",
-        "articles_found_last_poll",
-        "next_poll",
-        "article_count",
-    )
+    # Fits a 1280 px window beside the admin's two sidebars: the failures and the last error are in the health
+    # column (the whole error in its tooltip and on the site's page), dates are short.
+    list_display = ("name", "active", "health", "last_success", "found_last_poll", "next_poll", "article_count")
     list_filter = ("active", "allow_private_addresses")
     search_fields = ("name", "home_url")
     actions = ["poll_now", "find_sources"]
@@ -164,12 +174,18 @@ class SiteAdmin(admin.ModelAdmin):
         if site.last_poll_at is None:
             return "not polled yet"
         if site.consecutive_failures:
-            first = (site.last_error or "").splitlines()[0][:120] if site.last_error else ""
-            return format_html('<span class="health failing">failing ×{}: {}</span>', site.consecutive_failures, first)
+            first = (site.last_error or "").splitlines()[0] if site.last_error else ""
+            return format_html(
+                '<span class="health failing" title="{}">failing ×{}: {}</span>',
+                first[:500],
+                site.consecutive_failures,
+                Truncator(first).chars(_ERROR_SHOWN),
+            )
         quarantined = getattr(site, "_quarantined", 0)
         if quarantined:  # pages that killed or timed out their worker: a site administrator's "Fetch again"
             return format_html(
-                '<span class="health degraded">degraded: {} article(s) quarantined (they stopped their worker)</span>',
+                '<span class="health degraded" title="pages that stopped their worker: Fetch again retries them">'
+                "degraded: {} article(s) quarantined</span>",
                 quarantined,
             )
         failed = getattr(site, "_failed_day", 0)
@@ -179,13 +195,21 @@ class SiteAdmin(admin.ModelAdmin):
             )
         return format_html('<span class="health ok">{}</span>', "ok")
 
+    @admin.display(description="last success", ordering="last_success_at")
+    def last_success(self, site):
+        return _short(site.last_success_at) if site.last_success_at else "—"
+
+    @admin.display(description="found last poll", ordering="articles_found_last_poll")
+    def found_last_poll(self, site):
+        return site.articles_found_last_poll
+
     @admin.display(description="next poll", ordering="next_poll_at")
     def next_poll(self, site):
         if not site.active:
             return "—"
         if site.next_poll_at is None or site.next_poll_at <= timezone.now():
             return "due now"
-        return site.next_poll_at
+        return _short(site.next_poll_at)
 
     def save_model(self, request, obj, form, change):
         # Canonical spellings, so that discovery compares like with like; an edited site is polled soon.
@@ -197,6 +221,8 @@ class SiteAdmin(admin.ModelAdmin):
         if not change:  # registered: its sources are proposed next (the preview), else found at its first poll
             obj.find_sources = True
         super().save_model(request, obj, form, change)
+        if change and obj.next_poll_at is None:  # what it polls changed: at once (a new site after its preview)
+            _poll_now(obj)
 
     def response_add(self, request, obj, post_url_continue=None):
         if "_continue" in request.POST or "_addanother" in request.POST or "_popup" in request.POST:
@@ -231,9 +257,8 @@ class SiteAdmin(admin.ModelAdmin):
             chosen = Proposal(site.home_url, [Found(url, kind, reason) for url, kind, reason in proposal])
             kept = services.keep_found(site, chosen, set(request.POST.getlist("keep")))
             active = sum(source.active for source in kept)
-            self.message_user(
-                request, f"{site}: {active} source(s) kept, polled from the next dispatch.", messages.SUCCESS
-            )
+            when = "its first poll starts now" if _poll_now(site) else "polled from the next dispatch"
+            self.message_user(request, f"{site}: {active} source(s) kept, {when}.", messages.SUCCESS)
             return redirect("admin:monitor_site_change", site.pk)
         proposal = services.find_sources(site)
         stored = dict(site.sources.values_list("url", "active"))

@@ -246,8 +246,8 @@ class Article(models.Model):
         max_length=10,
         default="unreviewed",
         editable=False,
-        help_text="unreviewed (no folder), pending (a suggestion nobody decided on), correction (a rejected "
-        "folder waits for its rule) or classified.",
+        help_text="unreviewed (no folder), suggested (a suggestion nobody decided on), correction (a rejected "
+        "folder waits for its rule) or reviewed.",
     )
     # The expert the article is assigned to, written only by the classifier (classifier.services.bulk_assign,
     # audited there) and kept here, like review_state, so that an expert's queue is one range scan of an index

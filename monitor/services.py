@@ -73,20 +73,34 @@ def dispatch_due_polls(limit: int = 5000) -> Outcome:
     now = timezone.now()
     # Due within DISPATCH_TOLERANCE counts as due: the beat runs every 30 s and its latency varies, so a poll
     # due a second after this tick would otherwise wait a whole beat (60 s polls came every 90 s in the soak).
-    soon = now + DISPATCH_TOLERANCE
-    due = Q(active=True) & (Q(next_poll_at__isnull=True) | Q(next_poll_at__lte=soon))
+    due = _due(now)
     out = Outcome("dispatched")
     for site_id, interval in Site.objects.filter(due).values_list("id", "poll_interval")[:limit]:
-        # A lease until the poll ends (it sets the regular time then): one poll per site at a time, however
-        # slow the site, so a hostile site holds one network thread and never a pile of overlapping polls.
-        lease = now + timedelta(seconds=interval) + POLL_LEASE
-        claimed = Site.objects.filter(due, pk=site_id).update(next_poll_at=lease)
-        if claimed:
+        if _claim(site_id, interval, now, due):
             out.enqueue.append(("poll", site_id, 0))
     out.enqueue += sweep(now).enqueue
     out.detail = f"{sum(1 for t in out.enqueue if t[0] == 'poll')} polls"
     Heartbeat.beat("dispatch")  # for /healthz: the beat, the broker and this worker all work
     return out
+
+
+def _due(now) -> Q:
+    return Q(active=True) & (Q(next_poll_at__isnull=True) | Q(next_poll_at__lte=now + DISPATCH_TOLERANCE))
+
+
+def _claim(site_id: int, interval: int, now, due: Q) -> bool:
+    # A lease until the poll ends (it sets the regular time then): one poll per site at a time, however
+    # slow the site, so a hostile site holds one network thread and never a pile of overlapping polls.
+    lease = now + timedelta(seconds=interval) + POLL_LEASE
+    return bool(Site.objects.filter(due, pk=site_id).update(next_poll_at=lease))
+
+
+def claim_poll(site: Site) -> bool:
+    """Claim the site's poll now, as the dispatcher claims a due one, for the caller to enqueue it: a site whose
+    sources an administrator just chose is polled at once, not at the next dispatch. False: not due (a poll
+    holds its lease, or the site is inactive)."""
+    now = timezone.now()
+    return _claim(site.pk, site.poll_interval, now, _due(now))
 
 
 def sweep(now=None, limit: int = 2000) -> Outcome:
@@ -647,6 +661,7 @@ def _canonical_article(article: Article, canonical: str) -> Article:
 __all__ = [
     "dispatch_due_polls",
     "sweep",
+    "claim_poll",
     "poll_site",
     "create_pending",
     "fetch_article",

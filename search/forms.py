@@ -5,12 +5,11 @@ from __future__ import annotations
 from django import forms
 from django.core.exceptions import ValidationError
 
-from classifier.forms import date_field
+from classifier.forms import StateField, date_field
 from classifier.models import Folder
 from monitor.models import Site
 from search.models import SavedSearch
 from search.query import MAX_QUERY_CHARS
-from search.services import STATES
 
 
 class FolderChoiceField(forms.ModelChoiceField):
@@ -24,7 +23,7 @@ class SearchForm(forms.Form):
     q = forms.CharField(required=False, max_length=MAX_QUERY_CHARS, label="Search")
     site = forms.ModelChoiceField(queryset=Site.objects.order_by("name"), required=False, empty_label="All sites")
     folder = FolderChoiceField(queryset=Folder.objects.order_by("path"), required=False, empty_label="Any folder")
-    state = forms.ChoiceField(choices=[("", "Any state"), *STATES.items()], required=False)
+    state = StateField()
     date_from = date_field("From")
     date_to = date_field("To")
 

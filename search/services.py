@@ -36,6 +36,7 @@ from classifier.filtering import (
     STATES,
     FolderChip,
     classifications_by_article,
+    current_state,
     filter_state,
     narrow,
 )
@@ -88,6 +89,7 @@ def reindex(batch: int = REINDEX_BATCH, progress=None) -> int:
 
 # --------------------------------------------------------------------------- filters
 def _filter_state(qs: QuerySet[Article], state: str) -> QuerySet[Article]:
+    state = current_state(state)
     if state not in STATES:
         raise QuerySyntaxError(f"Unknown state {state!r}: choose one of {', '.join(STATES)}.")
     return filter_state(qs, state)

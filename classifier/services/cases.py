@@ -164,7 +164,7 @@ def ingest_case(article, tokens: Iterable[str], *, caller_saves_review_state: bo
         new = {case_id: folder_map(snapshot.tree, frozenset(words))}
         sync_classifications(new, new_cases=True, refresh=not caller_saves_review_state)
         if caller_saves_review_state:
-            article.review_state = ReviewState.PENDING if new[case_id] else ReviewState.UNREVIEWED
+            article.review_state = ReviewState.SUGGESTED if new[case_id] else ReviewState.UNREVIEWED
         return Case(pk=case_id, article=article, keywords=words, source=(getattr(article, "url", "") or "")[:2000])
     case = Case.objects.get(article=article)
     if case.keywords == words and case.text_changed_at is not None:

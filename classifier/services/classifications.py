@@ -74,10 +74,10 @@ def refresh_review_states(case_ids: Iterable[int]) -> int:
     }
     states = [
         Classification.State.SUGGESTED,
-        ReviewState.PENDING,
+        ReviewState.SUGGESTED,
         Correction.State.PENDING,
         ReviewState.CORRECTION,
-        ReviewState.CLASSIFIED,
+        ReviewState.REVIEWED,
         ReviewState.UNREVIEWED,
     ]
     ids = sorted(set(case_ids))

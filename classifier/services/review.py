@@ -196,7 +196,7 @@ def bulk_accept(article_ids: Iterable[int], user) -> list[BulkItem]:
 
 @transaction.atomic
 def bulk_mark_no_folder(article_ids: Iterable[int], user) -> list[BulkItem]:
-    """Record that each article was reviewed and belongs in no folder (it counts as classified); one audit
+    """Record that each article was reviewed and belongs in no folder (it counts as reviewed); one audit
     entry per article, one transaction. Refused as a whole for an article without a case, with suggestions
     still pending (accept or reject them: a wrong suggestion needs a rule) or accepted in a folder."""
     targets = _bulk_targets(article_ids)

@@ -252,6 +252,65 @@
           form.getAttribute("action") + "?" + params.toString() + "&folder={folder}";
       });
     }
+
+    /* The draft keeps its state: in the URL (a reload or the back button brings it back) and in this browser's
+       storage, per user and article (coming back later from another page brings it back too). Leaving with
+       conditions or decisions not committed asks first. */
+    var DRAFT = ["kind", "folder", "wrong", "c", "x", "sel", "ok", "keep", "affected"];
+    var WORK = ["c", "x", "sel", "ok", "keep"]; // what the expert did beyond choosing the folders
+    var storeKey = "wims:rule-draft:" + form.dataset.draftKey;
+    var leaving = false;
+    var draftOf = function (params, names) {
+      var out = new URLSearchParams();
+      params.forEach(function (value, name) { if (names.indexOf(name) >= 0 && value !== "") out.append(name, value); });
+      return out;
+    };
+    var hasWork = function (params) { return WORK.some(function (name) { return params.has(name); }); };
+    var storage = function () { try { return window.localStorage; } catch (e) { return null; } };
+    var keepDraft = function (event) {
+      var draft = draftOf(new FormData(form), DRAFT);
+      var url = new URLSearchParams(draft); // then the view the article was opened in, as the links put it
+      draftOf(new URLSearchParams(window.location.search), ["view", "origin"]).forEach(function (value, name) {
+        url.append(name, value);
+      });
+      window.history.replaceState(window.history.state, "", window.location.pathname + "?" + url.toString());
+      var store = storage();
+      if (!store) return;
+      // opening the page keeps a stored draft it did not restore (another kind); the expert's unticking forgets it
+      if (hasWork(draft)) store.setItem(storeKey, draft.toString()); else if (event) store.removeItem(storeKey);
+    };
+    var restoreDraft = function () { // true: the page is being replaced by the stored draft
+      var here = new URLSearchParams(window.location.search);
+      var store = storage();
+      var saved = store && store.getItem(storeKey);
+      if (!saved || hasWork(here)) return false;
+      saved = new URLSearchParams(saved);
+      // a draft for another change (say, correcting another folder) is not this one
+      var clash = ["kind", "folder", "wrong"].some(function (name) {
+        return here.get(name) && saved.get(name) && here.get(name) !== saved.get(name);
+      });
+      if (clash) return false;
+      var url = new URLSearchParams(saved);
+      draftOf(here, ["view", "origin"]).forEach(function (value, name) { url.append(name, value); });
+      window.location.replace(window.location.pathname + "?" + url.toString());
+      return true;
+    };
+    if (!restoreDraft()) {
+      keepDraft();
+      document.addEventListener("wims:validated", keepDraft);
+      form.addEventListener("change", function (event) { if (event.target.name !== "q") keepDraft(event); });
+      form.addEventListener("submit", function (event) {
+        leaving = true;
+        var store = storage();
+        if (store && event.submitter && event.submitter.id === "commit") store.removeItem(storeKey);
+      });
+      if (create) create.addEventListener("submit", function () { leaving = true; });
+      window.addEventListener("beforeunload", function (event) {
+        if (leaving || !hasWork(new FormData(form))) return;
+        event.preventDefault();
+        event.returnValue = ""; // the browser asks in its own words
+      });
+    }
   }
 
   /* ---------------------------------------------------------------- filter view: marking mode */

@@ -29,7 +29,7 @@ def test_the_list_is_newest_first_with_each_articles_folders(api_as, kb):
     assert ids(response) == [kb["pending"].pk, kb["cornerstone"].pk]
     first = response.json()["results"][0]
     assert first["site"] == {"id": kb["pending"].site_id, "name": "Daily"}
-    assert first["review_state"] == "pending"
+    assert first["review_state"] == "suggested"
     assert first["folders"] == [{"folder_id": kb["measles"].pk, "path": "Health/Measles", "state": "suggested"}]
     assert "core_text" not in first  # the list stays light: the text is in the detail
 
@@ -45,9 +45,12 @@ def test_the_list_filters_by_site_folder_and_review_state(api_as, kb, site, othe
         kb["pending"].pk,
         kb["cornerstone"].pk,
     ]
+    assert ids(client.get("/api/articles/", {"state": "reviewed"})) == [kb["cornerstone"].pk]
+    # issue 30: "reviewed" was "classified" in the API; the old value still filters (deprecated, docs/user-guide.md)
     assert ids(client.get("/api/articles/", {"state": "classified"})) == [kb["cornerstone"].pk]
+    assert client.get(f"/api/articles/{kb['cornerstone'].pk}/").json()["review_state"] == "reviewed"
     assert ids(client.get("/api/articles/", {"state": "unreviewed"})) == [unrelated.pk]
-    assert ids(client.get("/api/articles/", {"state": "pending", "site": site.pk})) == [kb["pending"].pk]
+    assert ids(client.get("/api/articles/", {"state": "suggested", "site": site.pk})) == [kb["pending"].pk]
     # a rejected classification takes the article out of the folder's list
     client.post(f"/api/articles/{elsewhere.pk}/reject/", {"folder": kb["measles"].pk}, format="json")
     assert elsewhere.pk not in ids(client.get("/api/articles/", {"folder": kb["measles"].pk}))
@@ -178,12 +181,12 @@ def test_accept_goes_through_the_classifier_service_state_audit_and_review_state
     assert row.state == Classification.State.ACCEPTED
     assert row.decided_by == users["expert"]
     article.refresh_from_db()
-    assert article.review_state == "classified"
+    assert article.review_state == "reviewed"
     entry = AuditEntry.objects.filter(action="classification.accept").first()
     assert entry is not None and entry.actor == users["expert"]
     assert entry.details == {"case": article.case.pk, "as_is": True, "folders": [kb["measles"].pk]}
     # the answer is the article as it is now
-    assert response.json()["review_state"] == "classified"
+    assert response.json()["review_state"] == "reviewed"
     assert response.json()["classifications"][0]["state"] == "accepted"
     assert response.json()["classifications"][0]["decided_by"] == "expert"
     # accepting again: nothing is pending any more, refused with the bulk action's reason (200 and no change before)
@@ -231,7 +234,7 @@ def test_reject_goes_through_the_classifier_service_and_a_rejected_folder_can_be
     correction.refresh_from_db()
     assert correction.state == Correction.State.WITHDRAWN
     article.refresh_from_db()
-    assert article.review_state == "classified"
+    assert article.review_state == "reviewed"
 
 
 @pytest.mark.django_db

@@ -290,7 +290,7 @@ def run_api(client: Client, expert, rng: random.Random, repeat: int) -> dict:
         "articles, first page": ["/api/articles/"] * repeat,
         "articles, one site": [f"/api/articles/?site={rng.choice(site_ids)}" for _ in range(repeat)],
         "articles, one folder": [f"/api/articles/?folder={rng.choice(folder_ids)}" for _ in range(repeat)],
-        "articles, state = classified": ["/api/articles/?state=classified"] * repeat,
+        "articles, state = reviewed": ["/api/articles/?state=reviewed"] * repeat,
         "folders": ["/api/folders/"] * repeat,
         "sites": ["/api/sites/"] * repeat,
         "feeds": ["/api/feeds/"] * repeat,
@@ -312,9 +312,9 @@ def run_api(client: Client, expert, rng: random.Random, repeat: int) -> dict:
             out["articles, one site"]["p50"],
             timed(lambda url: get(client, url), [(f"/?site={rng.choice(site_ids)}",) for _ in range(repeat)])["p50"],
         ),
-        "state = classified": (
-            out["articles, state = classified"]["p50"],
-            timed(lambda url: get(client, url), [("/?state=classified",)] * repeat)["p50"],
+        "state = reviewed": (
+            out["articles, state = reviewed"]["p50"],
+            timed(lambda url: get(client, url), [("/?state=reviewed",)] * repeat)["p50"],
         ),
     }
     return {"results": out, "alternatives": alt}

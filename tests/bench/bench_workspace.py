@@ -255,9 +255,9 @@ def state_from_rows(qs, state: str):
     stored): EXISTS / NOT EXISTS over each article's rows."""
     rows = Classification.objects.filter(case__article_id=OuterRef("pk"))
     suggested = Exists(rows.filter(state=Classification.State.SUGGESTED))
-    if state == selectors.PENDING:
+    if state == selectors.SUGGESTED:
         return qs.filter(suggested)
-    if state == selectors.CLASSIFIED:
+    if state == selectors.REVIEWED:
         return qs.filter(Exists(rows)).exclude(suggested)
     return qs.exclude(Exists(rows))
 
@@ -340,7 +340,7 @@ def page_scenarios(rng: random.Random, repeat: int, ids: list[int], deep_cursor:
     return {
         "inbox, first page": ["/"] * repeat,
         "inbox, state = suggestions pending": ["/?state=pending"] * repeat,
-        "inbox, state = classified": ["/?state=classified"] * repeat,
+        "inbox, state = reviewed": ["/?state=reviewed"] * repeat,
         "inbox, state = unreviewed": ["/?state=unreviewed"] * repeat,
         "inbox, one site": [f"/?site={rng.choice(site_ids)}" for _ in range(repeat)],
         "inbox, one site + date range + pending": [
@@ -394,7 +394,7 @@ def query_alternatives(deep_cursor: str, n_articles: int) -> dict[str, tuple[flo
             timed_ms(exact, 10),
         ),
     }
-    for state in ("pending", "classified", "unreviewed"):
+    for state in ("suggested", "reviewed", "unreviewed"):
         alternatives[f"{state} page: stored state (page query)"] = (
             timed_ms(state_page(lambda qs, state=state: selectors.filter_state(qs, state)), 10),
             f"{state} page: EXISTS on the rows (page query)",
@@ -467,7 +467,7 @@ def report(data: dict, db_name: str) -> str:
         lines.append(f"| {name} | {ms:.1f} | {other} | {other_ms:.1f} | {other_ms / ms:.1f}× |")
     lines += [
         "",
-        "The review state (unreviewed, suggestions pending, classified) is stored on the article "
+        "The review state (unreviewed, suggestions pending, reviewed) is stored on the article "
         "(`Article.review_state`), recomputed from the classification rows by "
         "`classifier.services.refresh_review_states` in the same transaction as every change of those rows, "
         "and indexed as (review_state, collected_at, id) and (site, review_state, collected_at, id): a "

@@ -111,7 +111,7 @@ def stored_vs_inferred():
 
 def review_states_from_rows() -> dict[int, str]:
     """article id -> review state recomputed from its rows: pending if a row is suggested, else correction if
-    a rejection waits for its rule, else classified if it has rows or an expert marked it reviewed with no
+    a rejection waits for its rule, else reviewed if it has rows or an expert marked it reviewed with no
     folder, else unreviewed (articles without a case included)."""
     from classifier.models import Case, Classification, Correction
 
@@ -128,11 +128,11 @@ def review_states_from_rows() -> dict[int, str]:
         )
     )
     return {
-        pk: "pending"
+        pk: "suggested"
         if "suggested" in rows
         else "correction"
         if pk in waiting
-        else "classified"
+        else "reviewed"
         if rows
         else "unreviewed"
         for pk, rows in states.items()

@@ -176,5 +176,5 @@ def test_two_experts_bulk_accepting_overlapping_selections_decide_each_article_o
     assert [i.ok for i in refused[0].items] == [a not in winner for a in loser]
     entries = list(AuditEntry.objects.filter(action="classification.accept").values_list("details__case", flat=True))
     assert sorted(entries) == sorted(c.pk for c in cases if c.article_id in winner)
-    decided = Article.objects.filter(pk__in=[c.article_id for c in cases], review_state="classified")
+    decided = Article.objects.filter(pk__in=[c.article_id for c in cases], review_state="reviewed")
     assert set(decided.values_list("id", flat=True)) == set(winner)

@@ -33,7 +33,7 @@ def sport(make_case, folders, expert):
 
 def test_rejecting_records_the_decision_at_once_and_a_pending_correction(sport, folders, expert, check_kb):
     rule, case = sport
-    assert review_state(case) == "pending"
+    assert review_state(case) == "suggested"
     services.reject(case, folders["sport"], expert, kind="refine")
     stored = row(case, folders["sport"])
     assert (stored.state, stored.decided_by, stored.rule_id) == ("rejected", expert, rule.pk)
@@ -47,7 +47,7 @@ def test_rejecting_records_the_decision_at_once_and_a_pending_correction(sport, 
     )
     assert correction.rejected_by == expert and correction.rule is None
     assert correction.row_before["state"] == "suggested"
-    # the article is not "classified with no folder": it waits for the rule
+    # the article is not "reviewed with no folder": it waits for the rule
     assert review_state(case) == "correction"
     assert AuditEntry.objects.get(action="classification.reject").details == {
         "case": case.pk,
@@ -66,7 +66,7 @@ def test_a_folder_no_rule_gives_is_rejected_without_a_correction(sport, make_cas
     services.undo_last_rule(expert)  # the accepted row stays; no rule gives Sport now
     services.reject(case, folders["sport"], expert)
     assert not Correction.objects.exists()
-    assert review_state(case) == "classified"
+    assert review_state(case) == "reviewed"
 
 
 def test_pending_until_a_rule_takes_the_folder_away_then_resolved_with_that_rule(
@@ -84,7 +84,7 @@ def test_pending_until_a_rule_takes_the_folder_away_then_resolved_with_that_rule
     correction.refresh_from_db()
     assert (correction.state, correction.rule, correction.closed_by) == ("resolved", stop, expert2)
     assert row(case, folders["sport"]).rule_id == rule.pk
-    assert review_state(case) == "classified"
+    assert review_state(case) == "reviewed"
     entry = AuditEntry.objects.filter(action="rule.commit").first()
     assert entry.details["corrections_resolved"] == [correction.pk]
     check_kb()
@@ -107,7 +107,7 @@ def test_a_rule_made_for_another_article_resolves_every_correction_it_covers(spo
         (case.pk, "resolved", stop.pk),
         (other.pk, "resolved", stop.pk),
     }
-    assert {review_state(case), review_state(other)} == {"classified"}
+    assert {review_state(case), review_state(other)} == {"reviewed"}
 
 
 def test_a_refining_rule_resolves_the_correction(sport, folders, expert):
@@ -129,7 +129,7 @@ def test_withdrawing_restores_the_row_and_is_refused_once_a_rule_corrects_it(spo
     assert (correction.state, correction.closed_by) == ("withdrawn", expert2)
     stored = row(case, folders["sport"])
     assert (stored.state, stored.decided_by, stored.rule_id) == ("suggested", None, rule.pk)
-    assert review_state(case) == "pending"
+    assert review_state(case) == "suggested"
     assert AuditEntry.objects.filter(action="correction.withdraw", details__correction=correction.pk).exists()
     with pytest.raises(ValidationError, match="already withdrawn"):
         services.withdraw_correction(correction, expert)
@@ -146,7 +146,7 @@ def test_accepting_a_rejected_folder_again_withdraws_its_correction(sport, folde
     services.reject(case, folders["sport"], expert)
     services.accept(case, expert, [folders["sport"]])
     assert Correction.objects.get().state == "withdrawn"
-    assert review_state(case) == "classified"
+    assert review_state(case) == "reviewed"
 
 
 def test_the_pending_list_is_oldest_first_mine_or_everyones(sport, make_case, folders, expert, expert2):

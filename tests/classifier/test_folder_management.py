@@ -157,8 +157,8 @@ def test_merge_retargets_rules_and_merges_classifications(ec, kb_tree, expert_us
     assert rows(kb_tree["accepted_there"]) == {"Health/Diabetes": ACCEPTED}
     assert rows(kb_tree["rejected_here"]) == {"Health/Diabetes": REJECTED}
     assert rows(kb_tree["split"]) == {"Health/Diabetes": ACCEPTED}
-    assert review_state(kb_tree["accepted_there"]) == "classified"  # its pending suggestion went with Sugar
-    assert review_state(kb_tree["both"]) == "pending"
+    assert review_state(kb_tree["accepted_there"]) == "reviewed"  # its pending suggestion went with Sugar
+    assert review_state(kb_tree["both"]) == "suggested"
     assert_suggestions_match_inference()
     # the subtree moved under the target
     assert Folder.objects.get(pk=kb_tree["kids"].pk).path == "Health/Diabetes/Type1/Kids"
@@ -239,7 +239,7 @@ def test_delete_removes_the_folder_and_its_classifications(ec, kb_tree, expert_u
     # an accepted row no rule gives (as an imported knowledge base or the admin leaves them)
     Classification.objects.create(case=case, folder=hand, state=ACCEPTED, decided_by=expert_user)
     services.refresh_review_states([case.pk])
-    assert review_state(case) == "classified"
+    assert review_state(case) == "reviewed"
     SavedSearch.objects.create(owner=expert_user, name="picked", query="flowers", folder=hand)
     Subscription.objects.create(user=expert_user, folder=hand)
     version = kb.version()

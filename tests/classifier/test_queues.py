@@ -51,7 +51,7 @@ def test_bulk_accept_accepts_each_article_s_suggestions_with_one_audit_entry_eac
         (desk["second"].article_id, True, "accepted Sport/Football"),
     ]
     assert states(desk["first"]) == states(desk["second"]) == {("Sport/Football", "accepted")}
-    assert state(desk["first"]) == state(desk["second"]) == "classified"
+    assert state(desk["first"]) == state(desk["second"]) == "reviewed"
     entries = list(AuditEntry.objects.order_by("id").values_list("action", "actor__username", "details__case"))
     assert entries == [
         ("classification.accept", "ada", desk["first"].pk),
@@ -76,7 +76,7 @@ def test_one_article_that_cannot_be_accepted_refuses_the_whole_action(desk, spoi
         (chosen[1], False, reason),
     ]
     assert states(desk["first"]) == {("Sport/Football", "suggested")}  # the good one was not accepted either
-    assert state(desk["first"]) == "pending"
+    assert state(desk["first"]) == "suggested"
     assert not AuditEntry.objects.exists()
 
 
@@ -107,7 +107,7 @@ def test_reviewed_with_no_folder_makes_the_article_classified_and_says_who(desk,
     assert [(i.ok, i.note) for i in items] == [(True, "it belongs in no folder")]
     quiet.refresh_from_db()
     assert quiet.no_folder_by == desk["bob"] and quiet.no_folder_at is not None
-    assert state(quiet) == "classified"
+    assert state(quiet) == "reviewed"
     assert dict(Article.objects.values_list("pk", "review_state")) == review_states_from_rows()
     entry = AuditEntry.objects.get()
     assert (entry.action, entry.actor, entry.details) == (
@@ -121,7 +121,7 @@ def test_reviewed_with_no_folder_makes_the_article_classified_and_says_who(desk,
     # a later rule that suggests a folder for it makes it pending again: that suggestion needs a decision
     budget = make_case("budget debate")
     services.commit_rule(budget, "new", desk["ada"], folder=folders["economy"], conditions=["budget"])
-    assert state(quiet) == "pending"
+    assert state(quiet) == "suggested"
     assert dict(Article.objects.values_list("pk", "review_state")) == review_states_from_rows()
 
 

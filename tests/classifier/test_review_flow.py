@@ -204,7 +204,7 @@ def test_a_rejection_left_on_the_rule_page_stays_pending_and_its_commit_still_ad
     stop = {"kind": "stop", "wrong": folders["football"].pk, "c": ["wa"], "view": view}
     committed = ec.post(reverse("classifier:rule_commit", args=[first.pk]), stop)
     assert committed["Location"] == f"/articles/{third.pk}/?view=state%3Dpending"
-    assert Article.objects.get(pk=first.pk).review_state == "classified"
+    assert Article.objects.get(pk=first.pk).review_state == "reviewed"
 
 
 @pytest.mark.django_db
@@ -233,5 +233,5 @@ def test_reviewed_no_folder_on_the_article_opens_the_next_of_the_view(ec, footba
     next_url = re.search(r'name="next" value="([^"]*)">\s*<button[^>]*value="no_folder"', html).group(1)
     assert next_url == f"/articles/{football_view[3].pk}/?view=state%3Dunreviewed"
     done = ec.post(reverse("classifier:bulk"), {"action": "no_folder", "article": [second.pk], "next": next_url})
-    assert done["Location"] == next_url and Article.objects.get(pk=second.pk).review_state == "classified"
-    assert Article.objects.get(pk=third.pk).review_state == "pending"  # the view skips the suggested one between
+    assert done["Location"] == next_url and Article.objects.get(pk=second.pk).review_state == "reviewed"
+    assert Article.objects.get(pk=third.pk).review_state == "suggested"  # the view skips the suggested one between

@@ -42,27 +42,27 @@ def test_every_writer_keeps_the_review_state(make_case, folders, expert, expert2
 
     services.commit_rule(stone, "new", expert, folder=folders["football"], conditions=["goal"])  # ground-breaking
     assert_in_step("commit new")
-    assert (state(stone), state(other), state(vote)) == ("classified", "pending", "unreviewed")
+    assert (state(stone), state(other), state(vote)) == ("reviewed", "suggested", "unreviewed")
 
     late = make_case("goal late")  # ingestion with a rule firing
     assert_in_step("ingest, a rule fires")
-    assert state(late) == "pending"
+    assert state(late) == "suggested"
 
     services.accept(late, expert)  # accept as is
     assert_in_step("accept all")
-    assert state(late) == "classified"
+    assert state(late) == "reviewed"
 
     services.commit_rule(vote, "new", expert, folder=folders["politics"], conditions=["election"])
     assert_in_step("second new rule")
     services.accept(other, expert2, folders=[folders["football"]])  # accept one of two suggestions
     assert_in_step("accept selected")
-    assert state(other) == "pending"  # Politics is still suggested
+    assert state(other) == "suggested"  # Politics is still suggested
     services.reject(other, folders["politics"], expert2)
     assert_in_step("reject")
     assert state(other) == "correction"  # a rule still gives Politics: the rejection waits for its rule
     withdrawn = services.withdraw_correction(other.corrections.get(), expert2)
     assert_in_step("withdraw the rejection")
-    assert state(other) == "pending"
+    assert state(other) == "suggested"
     services.reject(other, folders["politics"], expert2)
     assert_in_step("reject again")
     assert withdrawn.state == "withdrawn" and state(other) == "correction"
@@ -79,7 +79,7 @@ def test_every_writer_keeps_the_review_state(make_case, folders, expert, expert2
     assert_in_step("commit refine")
 
     stopped = make_case("goal offside")
-    assert state(stopped) == "pending"
+    assert state(stopped) == "suggested"
     services.commit_rule(stopped, "stop", expert, wrong_folder=folders["football"], conditions=["offside"])
     assert_in_step("commit stop")
     bystander = make_case("goal offside replay")
@@ -91,7 +91,7 @@ def test_every_writer_keeps_the_review_state(make_case, folders, expert, expert2
     for step in range(3):  # stop, refine, second new
         services.undo_last_rule(expert)
         assert_in_step(f"undo {step + 1}")
-    assert state(bystander) == "pending"
+    assert state(bystander) == "suggested"
 
     Classification.objects.filter(case=other).delete()  # an edit outside the services ...
     services.reinfer_all(expert)  # ... repaired by re-inferring every case
@@ -103,7 +103,7 @@ def test_every_writer_keeps_the_review_state(make_case, folders, expert, expert2
     assert state(other) == "unreviewed"
     exchange.import_kb(document, expert)  # rules come back; stored cases are re-inferred
     assert_in_step("import")
-    assert state(other) == "pending"
+    assert state(other) == "suggested"
 
 
 def test_the_migration_fills_the_state_from_the_rows(make_case, folders, expert, site):
@@ -113,10 +113,12 @@ def test_the_migration_fills_the_state_from_the_rows(make_case, folders, expert,
     Article.objects.create(site=site, url="https://daily.example/raw", title="raw")
     services.commit_rule(stone, "new", expert, folder=folders["football"], conditions=["goal"])
     want = assert_in_step("before")
-    assert set(want.values()) == {"pending", "classified", "unreviewed"}
-    Article.objects.update(review_state="classified")  # as if the column had just been added, wrongly
+    assert set(want.values()) == {"suggested", "reviewed", "unreviewed"}
+    Article.objects.update(review_state="reviewed")  # as if the column had just been added, wrongly
     migration = importlib.import_module("monitor.migrations.0003_article_review_state")
     migration.fill_review_states(apps, None)
+    assert set(stored().values()) == {"pending", "classified", "unreviewed"}  # the names until 0013
+    importlib.import_module("monitor.migrations.0013_review_state_words").forward(apps, None)
     assert stored() == want
 
 
@@ -126,4 +128,4 @@ def test_refresh_writes_only_articles_whose_state_changed(make_case, folders, ex
     assert services.refresh_review_states([stone.pk, other.pk]) == 0
     Article.objects.filter(pk=other.article_id).update(review_state="unreviewed")
     assert services.refresh_review_states([stone.pk, other.pk]) == 1
-    assert state(other) == "pending"
+    assert state(other) == "suggested"

@@ -99,8 +99,12 @@ def test_inbox_lists_newest_first_and_filters_by_state(ec, sport_kb):
     assert titles == sorted(titles, reverse=True)  # created in order, so newest = highest id
     pending = ec.get(reverse("classifier:inbox"), {"state": "pending"}).context["page"].rows
     assert [r.article.pk for r in pending] == [sport_kb["new"].article_id]
-    classified = ec.get(reverse("classifier:inbox"), {"state": "classified"}).context["page"].rows
-    assert [r.article.pk for r in classified] == [sport_kb["stone"].article_id]
+    reviewed = ec.get(reverse("classifier:inbox"), {"state": "reviewed"}).context["page"].rows
+    assert [r.article.pk for r in reviewed] == [sport_kb["stone"].article_id]
+    # a bookmark from before issue 30 ("classified" became "reviewed") still filters
+    old = ec.get(reverse("classifier:inbox"), {"state": "classified"})
+    assert [r.article.pk for r in old.context["page"].rows] == [sport_kb["stone"].article_id]
+    assert '<option value="reviewed" selected>' in old.content.decode()
     unreviewed = ec.get(reverse("classifier:inbox"), {"state": "unreviewed"}).context["page"].rows
     assert [r.article.pk for r in unreviewed] == [sport_kb["vote"].article_id]
 
@@ -538,7 +542,7 @@ def test_create_folder_returns_to_the_rule_draft(ec, sport_kb):
 @pytest.mark.django_db
 def test_state_pages_are_exact_keyset_pages_with_a_count(ec, site, make_case, folders, expert_user):
     """A state filter pages through exactly the articles in that state, newest first, both ways, and
-    counts them, however rare the state is (the oldest article is the only classified one)."""
+    counts them, however rare the state is (the oldest article is the only reviewed one)."""
     from classifier import selectors
 
     stone = make_case("goal match")
@@ -546,7 +550,7 @@ def test_state_pages_are_exact_keyset_pages_with_a_count(ec, site, make_case, fo
     pending = make_case("goal again")
     n = selectors.PAGE_SIZE + 5
     Article.objects.bulk_create([Article(site=site, url=f"https://d.example/u/{i}", title=f"u{i}") for i in range(n)])
-    classified = ec.get(reverse("classifier:inbox"), {"state": "classified"})
+    classified = ec.get(reverse("classifier:inbox"), {"state": "reviewed"})
     page = classified.context["page"]
     assert [r.article.pk for r in page.rows] == [stone.article_id] and page.next_cursor is None
     assert page.total == 1 and b"1 article," in classified.content

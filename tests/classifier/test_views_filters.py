@@ -49,7 +49,7 @@ def test_marking_stores_labels_and_shows_metrics_per_site(ec, demo_article):
     phrases = [item["phrase"] for item in ec.get(url, {"mark": "1"}).context["phrases"]]
     gold = set(pool.core_lines())
     data = {f"p{i}": ("core" if p.text in gold else "noise") for i, p in enumerate(phrases)}
-    response = ec.post(url, data)
+    response = ec.post(url, {**data, "every": "1"})  # the expert checked every phrase
     assert response.status_code == 302
     assert PhraseLabel.objects.filter(article=article).count() == len(phrases)
     page = ec.get(url)
@@ -63,6 +63,26 @@ def test_marking_stores_labels_and_shows_metrics_per_site(ec, demo_article):
     html = page.content.decode()
     for name in ("recall", "precision", "fallout", "accuracy", "error"):
         assert name in html
+
+
+def test_marking_stores_only_the_phrases_the_expert_changed(ec, demo_article):
+    """Issue 30: the form sends every phrase's mark; saving after correcting two stored them all, so the
+    quality table counted the filters agreeing with themselves. Only the changed phrases are labels now."""
+    article, _ = demo_article
+    url = reverse("classifier:article_filters", args=[article.pk])
+    phrases = [item["phrase"] for item in ec.get(url, {"mark": "1"}).context["phrases"]]
+    marks = {f"p{i}": ("core" if p.is_core else "noise") for i, p in enumerate(phrases)}
+    kept = next(i for i, p in enumerate(phrases) if p.is_core)
+    removed = next(i for i, p in enumerate(phrases) if not p.is_core)
+    ec.post(url, {**marks, f"p{kept}": "noise", f"p{removed}": "core"})
+    labels = {label.position: label.is_core for label in PhraseLabel.objects.filter(article=article)}
+    assert labels == {kept: False, removed: True}
+    row = ec.get(url).context["per_site"][0]
+    assert row["m"]["n"] == 2 and row["m"]["b"] == 1 and row["m"]["c"] == 1
+    # a later save keeps those labels, and a label marked back to the filters' decision is the expert's word
+    ec.post(url, {**marks, f"p{removed}": "core"})
+    labels = {label.position: label.is_core for label in PhraseLabel.objects.filter(article=article)}
+    assert labels == {kept: True, removed: True}
 
 
 def test_marking_and_saving_keep_the_view_the_article_was_opened_in(ec, demo_article):

@@ -64,7 +64,7 @@ def test_a_refused_bulk_action_names_each_article_s_reason_and_changes_nothing(e
 def test_reviewed_no_folder_and_assign_from_the_inbox(ec, desk):
     quiet = desk["quiet"].article_id
     ec.post(BULK, {"article": [quiet], "action": "no_folder"})
-    assert Article.objects.get(pk=quiet).review_state == "classified"
+    assert Article.objects.get(pk=quiet).review_state == "reviewed"
     ec.post(BULK, {"article": [quiet, desk["first"].article_id], "action": "assign", "assignee": desk["bob"].pk})
     assert set(Article.objects.filter(assignee=desk["bob"]).values_list("id", flat=True)) == {
         quiet,
@@ -122,6 +122,6 @@ def test_an_article_no_rule_fires_on_can_be_marked_reviewed_with_no_folder_from_
     html = response.content.decode()
     assert "Reviewed, no folder: it belongs in no folder." in html
     assert re.search(r"Reviewed, no folder <span class=\"muted\">by ada, ", html)
-    assert 'value="no_folder"' not in html  # classified now: nothing left to mark
+    assert 'value="no_folder"' not in html  # reviewed now: nothing left to mark
     pending = ec.get(reverse("classifier:article", args=[desk["first"].article_id])).content.decode()
     assert 'value="no_folder"' not in pending  # a suggestion waits for a decision

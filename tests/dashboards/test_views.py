@@ -57,7 +57,8 @@ def test_page_carries_each_charts_data_and_links(client, expert, board):
     assert re.search(rf'id="never-fired".*href="{never}"', html, re.S)
     best = html[html.index('id="best-rules"') : html.index('id="worst-rules"')]
     assert best.index(f"rule {rules['diabetes'].pk}<") < best.index(f"rule {rules['football'].pk}<")
-    assert f'href="{reverse("classifier:inbox")}?state=pending"' in html
+    assert f'href="{reverse("classifier:inbox")}?state=suggested"' in html
+    assert '<th class="num">Suggested</th>' in html  # the folder state's word, as on every page (issue 30)
     assert 'href="/dashboards/"' in html  # the header's link
 
 

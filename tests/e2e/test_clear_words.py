@@ -20,11 +20,11 @@ def test_a_rejected_folder_reads_the_same_everywhere(page, live_server, django_u
     login(page, live_server)
 
     # one word for "a rule suggests a folder nobody decided on": inbox badge, filter choice, article, chips
-    suggested = ARTICLE_STATES["pending"].word
+    suggested = ARTICLE_STATES["suggested"].word
     row = page.locator("table.inbox tbody tr", has_text=walking.title)
     expect(row.locator(".badge")).to_have_text(suggested)
     expect(row.locator(".folder-chip")).to_contain_text(f"Health/Diabetes {FOLDER_STATES['suggested'].word}")
-    expect(page.locator("select[name=state] option[value=pending]")).to_contain_text(suggested.capitalize())
+    expect(page.locator("select[name=state] option[value=suggested]")).to_contain_text(suggested.capitalize())
     page.goto(f"{live_server.url}/articles/{walking.pk}/")
     expect(page.locator("#review-state")).to_have_text(suggested)
 
@@ -51,7 +51,7 @@ def test_a_rejected_folder_reads_the_same_everywhere(page, live_server, django_u
     expect(diabetes.locator(".why")).to_contain_text(f"Rejected by ada; withheld by the stopping rule {stop.pk}")
     expect(page.locator("#folders")).not_to_contain_text("no rule gives this folder now")
     expect(page.locator("#folders")).not_to_contain_text("Withheld:")
-    expect(page.locator("#review-state")).to_have_text(ARTICLE_STATES["classified"].word)
+    expect(page.locator("#review-state")).to_have_text(ARTICLE_STATES["reviewed"].word)
     assert page.dialogs == [] and page.console_errors == []
 
 

@@ -87,7 +87,7 @@ def test_select_with_click_shift_click_and_x_then_accept_and_review_with_no_fold
     page.get_by_role("button", name="Reviewed, no folder").click()
     expect(page.locator("#bulk-report li.ok")).to_have_count(len(unreviewed))
     expect(page.locator("table.inbox tbody tr[data-row]")).to_have_count(0)
-    assert set(Article.objects.filter(pk__in=unreviewed).values_list("review_state", flat=True)) == {"classified"}
+    assert set(Article.objects.filter(pk__in=unreviewed).values_list("review_state", flat=True)) == {"reviewed"}
     assert AuditEntry.objects.filter(action="case.no_folder").count() == len(unreviewed)
     assert page.console_errors == []
 
@@ -103,7 +103,7 @@ def test_assign_queues_read_unread_and_who_reviewed_on_the_article(page, live_se
     login(page, live_server)
     everything = inbox_ids(page)
     expect(page.locator("table.inbox tbody tr.unread")).to_have_count(len(everything))
-    target = Article.objects.filter(review_state="pending").order_by("-collected_at", "-id").first().pk
+    target = Article.objects.filter(review_state="suggested").order_by("-collected_at", "-id").first().pk
     others = [pk for pk in everything if pk != target][:2]
 
     # assign two articles to bob and one to me

@@ -20,7 +20,7 @@ def test_site_health_is_coloured_by_classes_that_the_csp_allows(admin_client):
     response = admin_client.get("/admin/monitor/site/")
     page = response.content.decode()
     assert '<span class="health ok">ok</span>' in page
-    assert '<span class="health failing">failing ×2: timeout</span>' in page
+    assert '<span class="health failing" title="timeout">failing ×2: timeout</span>' in page
     assert not re.search(r"<span style=", page), "an inline style: the CSP refuses it"
     assert 'href="/static/css/admin.css"' in page
     csp = response.headers["Content-Security-Policy"]

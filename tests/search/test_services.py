@@ -117,7 +117,7 @@ def test_folder_filter_takes_the_subtree_accepted_or_suggested_not_rejected(make
 
 
 def test_state_filter_uses_the_inbox_states(make_article):
-    pending = make_article("Flu", "flu", review_state=ReviewState.PENDING)
+    pending = make_article("Flu", "flu", review_state=ReviewState.SUGGESTED)
     unreviewed = make_article("Flu", "flu")
     assert ids(matching_articles("flu", state="pending")) == [pending.pk]
     assert ids(matching_articles("flu", state="unreviewed")) == [unreviewed.pk]
@@ -169,10 +169,10 @@ def test_snippets_are_escaped_and_marked(make_article):
 
 
 def test_results_carry_folders_and_state(make_article, classify):
-    a = make_article("Flu", "flu", review_state=ReviewState.PENDING)
+    a = make_article("Flu", "flu", review_state=ReviewState.SUGGESTED)
     classify(a, "Health/Influenza", Classification.State.SUGGESTED)
     (result,) = search("flu").results
-    assert result.state == "pending"
+    assert result.state == "suggested"
     assert [(c.path, c.state) for c in result.folders] == [("Health/Influenza", "suggested")]
 
 
@@ -233,10 +233,10 @@ def test_a_selective_query_uses_the_full_text_index(site):
 
 
 def test_ranked_pages_apply_every_filter(make_article, classify, other_site):
-    inside = make_article("Flu in the folder", "flu", review_state=ReviewState.PENDING, days_ago=2)
+    inside = make_article("Flu in the folder", "flu", review_state=ReviewState.SUGGESTED, days_ago=2)
     classify(inside, "Health/Influenza", Classification.State.SUGGESTED)
-    make_article("Flu elsewhere", "flu", review_state=ReviewState.PENDING, days_ago=2)
-    other = make_article("Flu other site", "flu", site=other_site, review_state=ReviewState.PENDING, days_ago=2)
+    make_article("Flu elsewhere", "flu", review_state=ReviewState.SUGGESTED, days_ago=2)
+    other = make_article("Flu other site", "flu", site=other_site, review_state=ReviewState.SUGGESTED, days_ago=2)
     classify(other, "Health")
     health = other.case.classifications.get().folder
     today = timezone.localdate()

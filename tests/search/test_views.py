@@ -153,7 +153,7 @@ def test_save_a_search_with_its_filters(ec, expert_user, make_article, site, cla
         '"bird flu" -test',
         site,
         folder,
-        "pending",
+        "suggested",  # posted as "pending", its name before issue 30
         False,
     )
 

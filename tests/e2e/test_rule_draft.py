@@ -1,0 +1,96 @@
+"""The rule page keeps its state (issue 30, item 2), in a real browser: the chosen folder, the ticked conditions and
+the Keep-unchanged decisions survive a reload and a visit to another page, and leaving with them asks first."""
+
+import re
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from playwright.sync_api import expect
+
+from classifier.models import Rule
+from tests.e2e import demo_data
+from tests.e2e.test_workspace import FOOTBALL, WALKING, login
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def draft_page(browser):
+    """A page whose beforeunload questions are answered "leave", and recorded (the shared fixture dismisses them)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    page.asked = []
+    page.console_errors = []
+    page.on("console", lambda msg: msg.type == "error" and page.console_errors.append(msg.text))
+
+    def answer(dialog):
+        page.asked.append(dialog.type)
+        if dialog.type == "beforeunload":
+            dialog.accept()
+        else:
+            dialog.dismiss()
+
+    page.on("dialog", answer)
+    yield page
+    context.close()
+
+
+def drafted(page, article_id, folder_id, football_case):
+    """The draft shows the folder, the condition ticked and the decision to keep the football article."""
+    expect(page.locator("#folder-select")).to_have_value(str(folder_id))
+    expect(page.locator('#proposal input[name="c"][value="walking"]')).to_be_checked()
+    expect(page.locator(f'input[name="keep"][value="{football_case}"]')).to_be_checked()
+    query = parse_qs(urlsplit(page.url).query)
+    assert query["folder"] == [str(folder_id)] and "walking" in query["c"] and query["keep"] == [str(football_case)]
+
+
+def test_the_draft_survives_a_reload_and_another_page_and_leaving_asks(draft_page, live_server, django_user_model):
+    page = draft_page
+    data = demo_data.load(django_user_model, slugs={WALKING, FOOTBALL})
+    walking, football = data["articles"][WALKING], data["articles"][FOOTBALL]
+    exercise = data["folders"]["exercise"]
+    football_case = football.case.pk
+    login(page, live_server)
+    rule_url = f"{live_server.url}/articles/{walking.pk}/rule?kind=new"
+    page.goto(rule_url)
+
+    # the expert chooses a folder, ticks a condition, lists the articles it would change and keeps one unchanged
+    page.select_option("#folder-select", str(exercise.pk))
+    expect(page.locator("#word-search")).to_be_visible()
+    page.fill("#word-search", "walking")
+    page.locator("#difference-list label.kw", has_text=re.compile(r"^walking \d+$")).click()
+    expect(page.locator('#proposal input[name="c"][value="walking"]')).to_be_checked()
+    page.keyboard.press("l")
+    page.locator("#affected-list tr", has_text=football.title).get_by_role("button", name="Keep unchanged").click()
+    expect(page.locator(f'input[name="keep"][value="{football_case}"]')).to_be_checked()
+    drafted(page, walking.pk, exercise.pk, football_case)
+
+    # a reload asks first (the draft is not committed), then brings the whole draft back
+    page.reload()
+    assert page.asked == ["beforeunload"]
+    drafted(page, walking.pk, exercise.pk, football_case)
+
+    # another page, then the rule page again from a plain link: the draft stored for this user comes back
+    page.goto(f"{live_server.url}/folders/")
+    expect(page.locator("h1")).to_have_text(re.compile("Folders"))
+    assert page.asked == ["beforeunload", "beforeunload"]
+    # a draft of another kind for the same article (a stopping rule) neither restores nor forgets this one
+    page.goto(f"{live_server.url}/articles/{walking.pk}/rule?kind=stop&wrong={data['folders']['diabetes'].pk}")
+    expect(page.locator("h1")).to_contain_text("Make a rule")
+    expect(page.locator('#proposal input[name="c"]')).to_have_count(0)
+    page.goto(rule_url)
+    drafted(page, walking.pk, exercise.pk, football_case)
+
+    # committing asks nothing, and forgets the draft: the rule page starts empty again
+    page.locator("#difference-list label.kw").first.click()  # the best word leaves the football article unchanged
+    expect(page.locator("#commit")).to_be_enabled()
+    page.locator("#commit").click()
+    expect(page.locator(".messages")).to_contain_text("committed")
+    assert any("walking" in rule.conditions for rule in Rule.objects.filter(folder=exercise))
+    page.goto(rule_url)
+    expect(page.locator("#folder-select")).to_have_value("")
+    assert "c=" not in urlsplit(page.url).query
+    page.goto(f"{live_server.url}/")  # nothing to lose: no question
+    assert page.asked == ["beforeunload", "beforeunload"]
+    assert page.console_errors == []
