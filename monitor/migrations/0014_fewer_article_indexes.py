@@ -37,7 +37,7 @@ def create(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("monitor", "0012_site_sources"),
+        ("monitor", "0013_review_state_words"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
