@@ -234,7 +234,8 @@ class Article(models.Model):
     #: later stages (site learning, re-filtering, the filter view) read again; a refused page is refused everywhere
     READ_STATES = (State.PROCESSED, State.DUPLICATE, State.NOT_ARTICLE)
 
-    site = models.ForeignKey(Site, on_delete=models.CASCADE, related_name="articles")
+    # No index of its own (issue 31, bytes per article): the (site, url) constraint's index leads with it.
+    site = models.ForeignKey(Site, on_delete=models.CASCADE, related_name="articles", db_index=False)
     url = models.URLField(max_length=2000, help_text="Canonical URL.")
     title = models.CharField(max_length=500, blank=True)
     published_at = models.DateTimeField(null=True, blank=True)
@@ -252,6 +253,7 @@ class Article(models.Model):
     # The expert the article is assigned to, written only by the classifier (classifier.services.bulk_assign,
     # audited there) and kept here, like review_state, so that an expert's queue is one range scan of an index
     # in inbox order (a join through the case scanned the articles in order, probing each one's case).
+    # (no index of its own: article_assignee_idx leads with it)
     assignee = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -259,6 +261,7 @@ class Article(models.Model):
         editable=False,
         on_delete=models.SET_NULL,
         related_name="assigned_articles",
+        db_index=False,
     )
     assigned_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, editable=False, on_delete=models.SET_NULL, related_name="+"
@@ -288,9 +291,9 @@ class Article(models.Model):
     raw_size = models.PositiveIntegerField(default=0, help_text="Uncompressed body size in bytes.")
 
     # The duplicate check (processing's output is processing.models.ArticleContent, ``article.content``).
-    content_hash = models.CharField(
-        max_length=64, blank=True, db_index=True, help_text="SHA-256 of the normalised core text."
-    )
+    # Looked up among originals only, through unique_original_content's partial index: an index of every row
+    # (and PostgreSQL's second one for LIKE) cost 160 bytes an article for nothing (issue 31).
+    content_hash = models.CharField(max_length=64, blank=True, help_text="SHA-256 of the normalised core text.")
     duplicate_of = models.ForeignKey(
         "self",
         null=True,

@@ -120,7 +120,11 @@ def _process(article_id: int) -> Outcome:
                 _save_original(article, extraction.tokens, timings)
     except IntegrityError:
         original = (
-            Article.objects.filter(content_hash=digest, duplicate_of__isnull=True).exclude(pk=article_id).first()
+            # the terms of unique_original_content's condition, so that its partial index serves the lookup
+            Article.objects.filter(content_hash=digest, duplicate_of__isnull=True)
+            .exclude(content_hash="")
+            .exclude(pk=article_id)
+            .first()
             if digest
             else None
         )

@@ -330,6 +330,10 @@ else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600, "queue_order_strategy": "priority"}
     CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or CELERY_BROKER_URL
 CELERY_RESULT_EXPIRES = 3600
+# Only a task whose caller waits for its answer stores a result (the health check: ignore_result=False). The
+# pipeline's tasks record what they did in the database; their results filled the backend for nothing (one file
+# per task in var/broker/results on the embedded broker, about 1,000 in a demo's half hour).
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
