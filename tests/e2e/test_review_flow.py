@@ -87,7 +87,7 @@ def test_an_expert_works_through_a_filtered_inbox_of_52_articles_with_the_keyboa
 def _filter_the_inbox(page):
     # the inbox, filtered by site and state; its ? lists the list's keys, not the article's
     page.select_option("select[name=site]", label="Clinic News")
-    page.select_option("select[name=state]", "pending")
+    page.select_option("select[name=state]", "suggested")
     page.click("form.filters button[type=submit]")
     expect(page.locator("table.inbox tbody tr")).to_have_count(50)  # one page of the 52
     inbox_keys = shortcut_keys(page)
@@ -175,7 +175,7 @@ def _back_to_the_inbox(page, view):
     # u: back to the inbox with the view's filters, where only the skipped article is left
     page.keyboard.press("u")
     expect(page.locator("h1")).to_have_text("Inbox")
-    expect(page.locator("select[name=state]")).to_have_value("pending")
+    expect(page.locator("select[name=state]")).to_have_value("suggested")
     expect(page.locator("table.inbox tbody tr")).to_have_count(1)
     expect(page.locator("table.inbox tbody tr")).to_contain_text(view[1].title)
     accepted = Classification.objects.filter(case__article__in=view, state="accepted").count()

@@ -50,7 +50,7 @@ def _find_the_article_in_the_inbox(page, live_server, walking, articles, shot):
     expect(page.locator("h1")).to_have_text("Inbox")
     expect(page.locator("table.inbox tbody tr")).to_have_count(len(articles))
     shot(page, "inbox")
-    page.select_option("select[name=state]", "pending")
+    page.select_option("select[name=state]", "suggested")
     page.click("form.filters button[type=submit]")
     page.get_by_role("link", name=walking.title).click()
 

@@ -14,12 +14,14 @@ def test_a_worker_takes_every_waiting_poll_before_the_waiting_fetches(start_work
     if not settings.CELERY_BROKER_URL.startswith("redis"):
         pytest.skip("queue_order_strategy is a Redis transport option; the embedded broker goes round robin")
     start_worker(queues="unused")  # the fixture purges the queues of its first worker only: not ours below
-    purge_queues("celery,poll,fetch")
+    purge_queues("alerts,poll,fetch")
     for pk in range(10**6, 10**6 + 20):  # no such articles or sites: each task is skipped at once
         fetch_article.delay(pk)
     for pk in range(10**6, 10**6 + 5):
         poll_site.delay(pk)
-    worker = start_worker(queues="celery,poll,fetch", concurrency=1, pool="threads")
+    # the network worker's queues (runall's worker-net; the dispatcher's "celery" queue has a worker of its own, which
+    # dispatches as it starts)
+    worker = start_worker(queues="alerts,poll,fetch", concurrency=1, pool="threads")
     deadline = time.monotonic() + 60
     while worker.log().count(" succeeded in ") < 25 and time.monotonic() < deadline:
         time.sleep(0.2)
