@@ -70,6 +70,9 @@ LINK_WEIGHT = 0.6  # a character of other text, times its link density (at least
 LINK_FLOOR = 0.25
 #: a noise-named element holding more than this share of the page's article-like text is not noise
 NOISE_MAX_SHARE = 0.3
+#: a hidden block (filters.hidden) with more article-like text than this is the article's, folded (an accordion's
+#: closed panel, a "read more", a tab): on the tuning split the wcxb gold keeps such text (docs/benchmarks/filters.md)
+HIDDEN_TEXT_MAX = 300
 #: the main content narrows to a child block holding at least this share of its article-like text
 NARROW_SHARE = 0.7
 #: the landmark guard's alternative must score at least this share of the choice it replaces: an article whose
@@ -139,6 +142,10 @@ def decide(
     anchors = _anchors(blocks)
     m = _measure(phrases, blocks, anchors)
     own = noise_reasons(blocks.tags, blocks.marks) if profile.main_content else [None] * n
+    subtree = m.subtree
+    for i, reason in blocks.hidden.items():  # hidden from the page's readers (filters.hidden): whatever it is named,
+        if subtree[i] <= HIDDEN_TEXT_MAX:  # unless it holds article text: a closed panel, "read more" (HIDDEN_TEXT_MAX)
+            own[i] = reason
     noise, score = _named_noise(own, m, blocks.parents)
     main, sums = _main_content(profile, blocks, tree, m, noise, score)
     blocks.main = best = main.best
