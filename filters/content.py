@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .blocktree import BlockTree
+from .embeds import keep_references
 from .html5 import Blocks
 from .lead import LEAD_NOTE, is_lead, lead_levels, outer_block
 from .marks import noise_reasons
@@ -73,6 +74,9 @@ NOISE_MAX_SHARE = 0.3
 #: a hidden block (filters.hidden) with more article-like text than this is the article's, folded (an accordion's
 #: closed panel, a "read more", a tab): on the tuning split the wcxb gold keeps such text (docs/benchmarks/filters.md)
 HIDDEN_TEXT_MAX = 300
+#: the named regions that are noise however much of the page's text they hold, unless they hold nearly all of it (a
+#: comment thread can be longer than the article; ASP.NET pages put the whole page in one <form>)
+WHOLE_PAGE_NOISE = frozenset(("comment section", "dialog", "form"))
 #: the main content narrows to a child block holding at least this share of its article-like text
 NARROW_SHARE = 0.7
 #: the landmark guard's alternative must score at least this share of the choice it replaces: an article whose
@@ -167,6 +171,9 @@ def decide(
         ph.removed_by = ph.note = None
         counts["content"] -= 1
         counts["core"] += 1
+    if profile.main_content:
+        for stage, change in keep_references(phrases, blocks, tree, where.inside, where.noise).items():
+            counts[stage] += change
     for ph in _orphan_headings(phrases, blocks.tags) if profile.main_content else ():
         ph.removed_by, ph.note = "content", ORPHAN_NOTE
         counts["core"] -= 1
@@ -248,11 +255,7 @@ def _named_noise(own: list[str | None], m: _Measures, parents: list[int]) -> tup
         if (
             reason is not None
             and subtree[i] > _REGION_MIN
-            and (
-                subtree[i] > 0.8 * total
-                if reason == "comment section" or reason == "dialog"
-                else subtree[i] > NOISE_MAX_SHARE * outside
-            )
+            and (subtree[i] > 0.8 * total if reason in WHOLE_PAGE_NOISE else subtree[i] > NOISE_MAX_SHARE * outside)
         ):
             reason = None
         if reason is None and p >= 0:
