@@ -394,15 +394,15 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                             names_ = _attr_value(element.attr_class)
                             ident = _attr_value(element.attr_id)
                             if ident is None:
-                                block_marks.append(names_.lower() if names_ else "")
+                                names_ = names_.lower() if names_ else ""
+                                block_marks.append(names_)
                             else:
                                 block_marks.append(" ".join([p for p in (names_, ident) if p]).lower())
-                            if find_hidden and names_:
-                                names_ = names_.lower()
-                                if "hid" in names_:
-                                    hidden = hidden_class(names_)
-                                    if hidden is not None:
-                                        block_hidden[len(block_tags) - 1] = hidden
+                                names_ = names_.lower() if names_ and find_hidden else ""
+                            if find_hidden and "hid" in names_:
+                                hidden = hidden_class(names_)
+                                if hidden is not None:
+                                    block_hidden[len(block_tags) - 1] = hidden
                             marks = None
                         else:  # others, role among them maybe: through selectolax
                             marks = _wrap(node, tree).attributes
@@ -417,9 +417,17 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                             else:
                                 block_marks.append(" ".join([p for p in (names_, ident, role) if p]).lower())
                             if find_hidden:
-                                hidden = hidden_reason(marks)
-                                if hidden is not None:
-                                    block_hidden[len(block_tags) - 1] = hidden
+                                # the cues of filters.hidden.hidden_reason first, in C: most blocks have none
+                                style = marks.get("style")
+                                if (
+                                    "hidden" in marks
+                                    or "aria-hidden" in marks
+                                    or (style and ("none" in style.lower() or "hidden" in style.lower()))
+                                    or (names_ and "hid" in names_.lower())
+                                ):
+                                    hidden = hidden_reason(marks)
+                                    if hidden is not None:
+                                        block_hidden[len(block_tags) - 1] = hidden
                     else:
                         block_marks.append("")
                     block = len(block_tags) - 1

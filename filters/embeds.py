@@ -21,19 +21,26 @@ __all__ = ["EMBED_NOTE", "EMBED_REFERENCE_NOTE", "keep_references"]
 
 EMBED_NOTE = "embedded post (its reference line kept)"
 EMBED_REFERENCE_NOTE = "embedded post's reference"
-#: the class names of the networks' embed markup
-_EMBED = re.compile(
-    r"(?:^|\s)(?:twitter-tweet|instagram-media|tiktok-embed|bluesky-embed|reddit-embed-bq|text-post-media|fb-xfbml-parse-ignore)(?=\s|$)"
+#: the class names of the networks' embed markup (on its <blockquote>)
+_NAMES = (
+    "twitter-tweet",
+    "instagram-media",
+    "tiktok-embed",
+    "bluesky-embed",
+    "reddit-embed-bq",
+    "text-post-media",
+    "fb-xfbml-parse-ignore",
 )
+_EMBED = re.compile(rf"(?:^|\s)(?:{'|'.join(_NAMES)})(?=\s|$)")
 #: the wrappers' reasons an embedded post is kept through: its own markup names nothing else
 _OVERRIDDEN = frozenset(("share buttons",))
 
 
-def _embeds(marks: list[str]) -> list[int]:
-    """The blocks whose class names mark a social network's embed, outermost only callers' concern."""
-    if not any(("tweet" in m or "media" in m or "embed" in m or "post" in m or "ignore" in m) for m in marks if m):
+def _embeds(tags: list[str], marks: list[str]) -> list[int]:
+    """The blocks whose class names mark a social network's embed: its fallback markup is a ``<blockquote>``."""
+    if "blockquote" not in tags:  # in C: most pages quote nothing
         return []
-    return [i for i, m in enumerate(marks) if m and _EMBED.search(m)]
+    return [i for i, tag in enumerate(tags) if tag == "blockquote" and marks[i] and _EMBED.search(marks[i])]
 
 
 def keep_references(
@@ -42,7 +49,7 @@ def keep_references(
     """Keep one line of each embedded post inside the main content (``inside``; ``noise``: each block's reason),
     remove the rest with EMBED_NOTE; return the changes to the counts per stage."""
     delta: dict[str, int] = {}
-    embeds = _embeds(blocks.marks)
+    embeds = _embeds(blocks.tags, blocks.marks)
     done = -1  # the end of the last embed handled: an embed inside another is handled with it
     for i in embeds:
         if i < done or not inside[i] or (noise[i] is not None and noise[i] not in _OVERRIDDEN):

@@ -63,15 +63,13 @@ _PROMPTS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         # a form's thank-you text and its fine print: shown when a contact, tip or newsletter form is sent, never
         # the article (the New York Post's "Thanks for contacting us. We've received your submission.")
         "form message",
-        ("thank", "received your", "your message", "your submission", "you agree", "required fields", "recaptcha"),
+        ("thank", "receiv", "agree"),
         re.compile(
             r"(?i:^\W*thanks?(?: you)?(?: so much)? for (?:contacting|subscribing|signing up|registering|reaching out|"
             r"your (?:submission|message|inquiry|enquiry|feedback|interest|comment|request|tip))\b"
             r"|\bwe(?:'ve|’ve| have) received your (?:submission|message|request|inquiry|enquiry|tip|application)"
-            r"|\byour (?:message|submission|request|comment|tip) (?:has been|was) (?:sent|received|submitted)"
-            r"|\bby (?:submitting|signing up|clicking|subscribing|registering)\b.{0,80}\byou (?:agree|acknowledge|"
-            r"consent)\b"
-            r"|\brequired fields are marked|\bthis site is protected by recaptcha)",
+            r"|\byour (?:message|submission|request|comment|tip) (?:has been|was) received"
+            r"|\bby (?:submitting|signing up|clicking|subscribing|registering)\b.{0,80}\byou agree\b)",
             re.DOTALL,
         ),
     ),
