@@ -5,29 +5,11 @@ from __future__ import annotations
 from filters import extract
 from filters.embeds import EMBED_NOTE, EMBED_REFERENCE_NOTE
 
-ARTICLE = """
-<h1>Measles cases rise in the north</h1>
-<p>Health officials reported forty new measles cases this week, most of them among children who had not
-been vaccinated, and urged parents to check their records.</p>
-<p>The outbreak began in a primary school in March and has since spread to three neighbouring towns,
-according to the regional health authority's weekly bulletin.</p>
-<p>Vaccination clinics will open on Saturday mornings until the end of the month, the authority said,
-and no appointment is needed for children under twelve.</p>
-"""
-SENTENCES = ("forty new measles cases", "three neighbouring towns", "no appointment is needed")
-
-
-def page(body: str) -> str:
-    return f"<!doctype html><html><head><title>Measles cases rise</title></head><body>{body}</body></html>"
+from .test_main_content import ARTICLE, assert_article_kept, page
 
 
 def reasons_of(ex, fragment: str) -> list[str]:
     return [p.reason() for p in ex.phrases if fragment in p.text]
-
-
-def assert_article_kept(ex) -> None:
-    for sentence in SENTENCES:
-        assert sentence in ex.text, f"lost: {sentence!r}\n{ex.explain()}"
 
 
 # a tip form as news sites put it under every story: a long invitation, the form, its fine print and the

@@ -7,24 +7,12 @@ import pytest
 from filters import extract, html5
 from filters.hidden import HIDDEN_ARIA, HIDDEN_ATTRIBUTE, HIDDEN_CLASS, HIDDEN_STYLE
 
-ARTICLE = """
-<h1>Measles cases rise in the north</h1>
-<p>Health officials reported forty new measles cases this week, most of them among children who had not
-been vaccinated, and urged parents to check their records.</p>
-<p>The outbreak began in a primary school in March and has since spread to three neighbouring towns,
-according to the regional health authority's weekly bulletin.</p>
-<p>Vaccination clinics will open on Saturday mornings until the end of the month, the authority said,
-and no appointment is needed for children under twelve.</p>
-"""
-SENTENCES = ("forty new measles cases", "three neighbouring towns", "no appointment is needed")
+from .test_main_content import ARTICLE, assert_article_kept, page
+
 SECRET = (
     "<p>Subscribers get early access to the full archive of our reporting on public health, with weekly "
     "briefings from the newsroom.</p>"
 )
-
-
-def page(body: str) -> str:
-    return f"<!doctype html><html><head><title>Measles cases rise</title></head><body>{body}</body></html>"
 
 
 def hidden_page(opening: str, closing: str = "</div>") -> str:
@@ -33,11 +21,6 @@ def hidden_page(opening: str, closing: str = "</div>") -> str:
 
 def reasons_of(ex, fragment: str) -> list[str]:
     return [p.reason() for p in ex.phrases if fragment in p.text]
-
-
-def assert_article_kept(ex) -> None:
-    for sentence in SENTENCES:
-        assert sentence in ex.text, f"lost: {sentence!r}\n{ex.explain()}"
 
 
 @pytest.mark.parametrize(
