@@ -13,10 +13,12 @@ Pure Python, no Django; the services layer stores what :func:`apply` returns.
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from itertools import chain, filterfalse
 
 from classifier.engine import Rule, RuleTree, as_case, keyword_set
 from classifier.index import KeywordIndex
@@ -359,9 +361,9 @@ def ranked_difference_lists(
     counted = support or {}
 
     def weight(word: str) -> float:
-        return min(weight_of.get(part, 1.0) for part in word.split()) if weight_of else 1.0
+        return _cst_weight(word, weight_of)
 
-    held = Counter(word for other in stones.values() for word in other)  # word -> changing cornerstones holding it
+    held = Counter(chain.from_iterable(stones.values()))  # word -> changing cornerstones holding it
     total = len(stones)
     nearly_all = total - int(total * NEARLY_ALL_SLACK)
 
@@ -390,6 +392,11 @@ def ranked_difference_lists(
     return RankedDifferences(conditions, absent, _pairs(words, stones, conditions, absent), total)
 
 
+def _cst_weight(word: str, weights: Mapping[str, float]) -> float:
+    """A word's CST weight on the case's page (a phrase weighs as its lighter word; a missing word 1.0)."""
+    return min(weights.get(part, 1.0) for part in word.split()) if weights else 1.0
+
+
 def _rank_key(item: RankedWord, absent: bool, nearly_all: int, cst_weight: float) -> tuple[object, ...]:
     """Where a word stands in its list (ranked_difference_lists), smallest first."""
     # an unknown precision (2.0) sorts after every known one
@@ -412,12 +419,16 @@ def _pairs(
     absent: tuple[RankedWord, ...],
 ) -> dict[int, tuple[tuple[str, ...], tuple[str, ...]]]:
     """Each changing cornerstone case's own pair of lists (its conditions, its absent words), in rank order."""
-    order = {item.word: n for n, item in enumerate(conditions)}
-    order.update({item.word: n for n, item in enumerate(absent)})
+    # walked in rank order (conditions) or sorted as places (absent words): the widest draft has a thousand
+    # cornerstone cases of a hundred words each, where a sort keyed on each word cost a third of the validation
+    condition_words = [item.word for item in conditions]
+    absent_words = [item.word for item in absent]
+    place = {word: n for n, word in enumerate(absent_words)}  # the absent list never holds a word of the case
+    listed = frozenset(place)
     return {
         case_id: (
-            tuple(sorted((w for w in words - other if w in order), key=order.__getitem__)),
-            tuple(sorted((w for w in other - words if w in order), key=order.__getitem__)),
+            tuple(filterfalse(other.__contains__, condition_words)),
+            tuple(map(absent_words.__getitem__, sorted(map(place.__getitem__, other & listed)))),
         )
         for case_id, other in stones.items()
     }
@@ -461,12 +472,46 @@ def suggestions(
             words, stones, precision, earlier, chosen, weights, keywords, frequency, name, support, counts is not None
         )
 
-    unscored = ranked(None)
-    front = {i.word for i in unscored.conditions} | {i.word for i in unscored.absent[:PRECISION_WORDS]}
+    front = _unscored_front(words, stones, earlier, chosen, weights, search)
+    return ranked(decisions_of(front) if front else {})
+
+
+def _unscored_front(
+    words: frozenset[str],
+    stones: Mapping[int, frozenset[str]],
+    prior: frozenset[str],
+    chosen: frozenset[str],
+    weights: Mapping[str, float] | None,
+    search: str,
+) -> set[str]:
+    """The words :func:`suggestions` asks the precision of: every condition word, the :data:`PRECISION_WORDS`
+    must-be-absent words ranked first while no precision is known, and the first :data:`SEARCH_WORDS` of them
+    containing ``search`` -- as ranked_difference_lists without precision would give them, without ranking the
+    thousands of must-be-absent words of the widest draft. With every precision unknown, a must-be-absent
+    word's :func:`_rank_key` is (tier, first, 2.0, -excludes, not prior, True, 2, -0.0, 0, -CST weight, word):
+    its constant parts left out, it orders as :func:`_absent_key`."""
+    skip = keyword_set(chosen, "chosen") if chosen else frozenset()
+    front = set(words - skip)
+    held = Counter(chain.from_iterable(stones.values()))
+    candidates = [w for w in held if w not in words and w not in skip]
+    nearly_all = len(stones) - int(len(stones) * NEARLY_ALL_SLACK)
+    weight_of = weights or {}
+
+    def key(word: str) -> tuple[object, ...]:
+        return _absent_key(held[word], nearly_all, word in prior, _cst_weight(word, weight_of), word)
+
+    front.update(heapq.nsmallest(PRECISION_WORDS, candidates, key=key))
     needle = search.strip().casefold()
     if needle:
-        front.update([i.word for i in unscored.absent if needle in i.word.casefold()][:SEARCH_WORDS])
-    return ranked(decisions_of(front) if front else {})
+        found = [w for w in candidates if needle in w.casefold()]
+        front.update(heapq.nsmallest(SEARCH_WORDS, found, key=key))
+    return front
+
+
+def _absent_key(excludes: int, nearly_all: int, prior: bool, cst_weight: float, word: str) -> tuple[object, ...]:
+    """:func:`_rank_key` of a must-be-absent word of unknown precision, less its parts every such word shares."""
+    tier = 0 if excludes >= nearly_all else 1
+    return (tier, -excludes if tier else 0, -excludes, not prior, -cst_weight, word)
 
 
 def suggested_rule(
