@@ -16,7 +16,7 @@ from __future__ import annotations
 import heapq
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import chain, filterfalse
 
@@ -389,7 +389,7 @@ def ranked_difference_lists(
     absent = ranked((w for w in held if w not in words), lambda w: held[w], absent=True)
     if not per_case:
         return RankedDifferences(conditions, absent, {}, total)
-    return RankedDifferences(conditions, absent, _pairs(words, stones, conditions, absent), total)
+    return RankedDifferences(conditions, absent, _Pairs(stones, conditions, absent), total)
 
 
 def _cst_weight(word: str, weights: Mapping[str, float]) -> float:
@@ -412,26 +412,42 @@ def _rank_key(item: RankedWord, absent: bool, nearly_all: int, cst_weight: float
     return (tier, first, score, -item.excludes, not item.prior, not item.named, *rest)
 
 
-def _pairs(
-    words: frozenset[str],
-    stones: Mapping[int, frozenset[str]],
-    conditions: tuple[RankedWord, ...],
-    absent: tuple[RankedWord, ...],
-) -> dict[int, tuple[tuple[str, ...], tuple[str, ...]]]:
-    """Each changing cornerstone case's own pair of lists (its conditions, its absent words), in rank order."""
-    # walked in rank order (conditions) or sorted as places (absent words): the widest draft has a thousand
-    # cornerstone cases of a hundred words each, where a sort keyed on each word cost a third of the validation
-    condition_words = [item.word for item in conditions]
-    absent_words = [item.word for item in absent]
-    place = {word: n for n, word in enumerate(absent_words)}  # the absent list never holds a word of the case
-    listed = frozenset(place)
-    return {
-        case_id: (
-            tuple(filterfalse(other.__contains__, condition_words)),
-            tuple(map(absent_words.__getitem__, sorted(map(place.__getitem__, other & listed)))),
-        )
-        for case_id, other in stones.items()
-    }
+class _Pairs(Mapping):
+    """Each changing cornerstone case's own pair of lists (its conditions, its absent words), in rank order:
+    computed for a case when asked for, as the page shows a few of the widest draft's thousand cases."""
+
+    def __init__(
+        self,
+        stones: Mapping[int, frozenset[str]],
+        conditions: tuple[RankedWord, ...],
+        absent: tuple[RankedWord, ...],
+    ) -> None:
+        self._stones, self._conditions, self._absent = stones, conditions, absent
+        self._pairs: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+        self._order: tuple[list[str], list[str], dict[str, int], frozenset[str]] | None = None
+
+    def __getitem__(self, case_id: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        if case_id not in self._pairs:
+            other = self._stones[case_id]
+            if self._order is None:
+                absent_words = [item.word for item in self._absent]
+                place = {word: n for n, word in enumerate(absent_words)}  # never a word of the case
+                self._order = [item.word for item in self._conditions], absent_words, place, frozenset(place)
+            condition_words, absent_words, place, listed = self._order
+            self._pairs[case_id] = (
+                tuple(filterfalse(other.__contains__, condition_words)),
+                tuple(map(absent_words.__getitem__, sorted(map(place.__getitem__, other & listed)))),
+            )
+        return self._pairs[case_id]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._stones)
+
+    def __len__(self) -> int:
+        return len(self._stones)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
 
 
 #: How many must-be-absent words have their precision asked for (the best placed by the other keys; every

@@ -8,7 +8,6 @@ from classifier.acquisition import (
     PRECISION_WORDS,
     SEARCH_WORDS,
     RuleProposal,
-    _pairs,
     _unscored_front,
     apply,
     changed_cases,
@@ -348,4 +347,3 @@ def test_suggestions_ask_for_the_words_the_unscored_ranking_places_first():
                 tuple(w for w in order[0] if w not in other),
                 tuple(w for w in order[1] if w in other),
             )
-        assert _pairs(case, stones, listed.conditions, listed.absent) == listed.per_case
