@@ -5,7 +5,7 @@ from __future__ import annotations
 from filters import extract
 from filters.embeds import EMBED_NOTE, EMBED_REFERENCE_NOTE
 
-from .test_main_content import ARTICLE, assert_article_kept, page
+from .article_page import ARTICLE, assert_article_kept, page
 
 
 def reasons_of(ex, fragment: str) -> list[str]:

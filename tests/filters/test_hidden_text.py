@@ -7,7 +7,7 @@ import pytest
 from filters import extract, html5
 from filters.hidden import HIDDEN_ARIA, HIDDEN_ATTRIBUTE, HIDDEN_CLASS, HIDDEN_STYLE
 
-from .test_main_content import ARTICLE, assert_article_kept, page
+from .article_page import ARTICLE, assert_article_kept, page
 
 SECRET = (
     "<p>Subscribers get early access to the full archive of our reporting on public health, with weekly "
