@@ -13,10 +13,12 @@ Pure Python, no Django; the services layer stores what :func:`apply` returns.
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from itertools import chain, filterfalse
 
 from classifier.engine import Rule, RuleTree, as_case, keyword_set
 from classifier.index import KeywordIndex
@@ -359,9 +361,9 @@ def ranked_difference_lists(
     counted = support or {}
 
     def weight(word: str) -> float:
-        return min(weight_of.get(part, 1.0) for part in word.split()) if weight_of else 1.0
+        return _cst_weight(word, weight_of)
 
-    held = Counter(word for other in stones.values() for word in other)  # word -> changing cornerstones holding it
+    held = Counter(chain.from_iterable(stones.values()))  # word -> changing cornerstones holding it
     total = len(stones)
     nearly_all = total - int(total * NEARLY_ALL_SLACK)
 
@@ -387,7 +389,12 @@ def ranked_difference_lists(
     absent = ranked((w for w in held if w not in words), lambda w: held[w], absent=True)
     if not per_case:
         return RankedDifferences(conditions, absent, {}, total)
-    return RankedDifferences(conditions, absent, _pairs(words, stones, conditions, absent), total)
+    return RankedDifferences(conditions, absent, _Pairs(stones, conditions, absent), total)
+
+
+def _cst_weight(word: str, weights: Mapping[str, float]) -> float:
+    """A word's CST weight on the case's page (a phrase weighs as its lighter word; a missing word 1.0)."""
+    return min(weights.get(part, 1.0) for part in word.split()) if weights else 1.0
 
 
 def _rank_key(item: RankedWord, absent: bool, nearly_all: int, cst_weight: float) -> tuple[object, ...]:
@@ -405,22 +412,42 @@ def _rank_key(item: RankedWord, absent: bool, nearly_all: int, cst_weight: float
     return (tier, first, score, -item.excludes, not item.prior, not item.named, *rest)
 
 
-def _pairs(
-    words: frozenset[str],
-    stones: Mapping[int, frozenset[str]],
-    conditions: tuple[RankedWord, ...],
-    absent: tuple[RankedWord, ...],
-) -> dict[int, tuple[tuple[str, ...], tuple[str, ...]]]:
-    """Each changing cornerstone case's own pair of lists (its conditions, its absent words), in rank order."""
-    order = {item.word: n for n, item in enumerate(conditions)}
-    order.update({item.word: n for n, item in enumerate(absent)})
-    return {
-        case_id: (
-            tuple(sorted((w for w in words - other if w in order), key=order.__getitem__)),
-            tuple(sorted((w for w in other - words if w in order), key=order.__getitem__)),
-        )
-        for case_id, other in stones.items()
-    }
+class _Pairs(Mapping):
+    """Each changing cornerstone case's own pair of lists (its conditions, its absent words), in rank order:
+    computed for a case when asked for, as the page shows a few of the widest draft's thousand cases."""
+
+    def __init__(
+        self,
+        stones: Mapping[int, frozenset[str]],
+        conditions: tuple[RankedWord, ...],
+        absent: tuple[RankedWord, ...],
+    ) -> None:
+        self._stones, self._conditions, self._absent = stones, conditions, absent
+        self._pairs: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+        self._order: tuple[list[str], list[str], dict[str, int], frozenset[str]] | None = None
+
+    def __getitem__(self, case_id: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        if case_id not in self._pairs:
+            other = self._stones[case_id]
+            if self._order is None:
+                absent_words = [item.word for item in self._absent]
+                place = {word: n for n, word in enumerate(absent_words)}  # never a word of the case
+                self._order = [item.word for item in self._conditions], absent_words, place, frozenset(place)
+            condition_words, absent_words, place, listed = self._order
+            self._pairs[case_id] = (
+                tuple(filterfalse(other.__contains__, condition_words)),
+                tuple(map(absent_words.__getitem__, sorted(map(place.__getitem__, other & listed)))),
+            )
+        return self._pairs[case_id]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._stones)
+
+    def __len__(self) -> int:
+        return len(self._stones)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
 
 
 #: How many must-be-absent words have their precision asked for (the best placed by the other keys; every
@@ -461,12 +488,46 @@ def suggestions(
             words, stones, precision, earlier, chosen, weights, keywords, frequency, name, support, counts is not None
         )
 
-    unscored = ranked(None)
-    front = {i.word for i in unscored.conditions} | {i.word for i in unscored.absent[:PRECISION_WORDS]}
+    front = _unscored_front(words, stones, earlier, chosen, weights, search)
+    return ranked(decisions_of(front) if front else {})
+
+
+def _unscored_front(
+    words: frozenset[str],
+    stones: Mapping[int, frozenset[str]],
+    prior: frozenset[str],
+    chosen: frozenset[str],
+    weights: Mapping[str, float] | None,
+    search: str,
+) -> set[str]:
+    """The words :func:`suggestions` asks the precision of: every condition word, the :data:`PRECISION_WORDS`
+    must-be-absent words ranked first while no precision is known, and the first :data:`SEARCH_WORDS` of them
+    containing ``search`` -- as ranked_difference_lists without precision would give them, without ranking the
+    thousands of must-be-absent words of the widest draft. With every precision unknown, a must-be-absent
+    word's :func:`_rank_key` is (tier, first, 2.0, -excludes, not prior, True, 2, -0.0, 0, -CST weight, word):
+    its constant parts left out, it orders as :func:`_absent_key`."""
+    skip = keyword_set(chosen, "chosen") if chosen else frozenset()
+    front = set(words - skip)
+    held = Counter(chain.from_iterable(stones.values()))
+    candidates = [w for w in held if w not in words and w not in skip]
+    nearly_all = len(stones) - int(len(stones) * NEARLY_ALL_SLACK)
+    weight_of = weights or {}
+
+    def key(word: str) -> tuple[object, ...]:
+        return _absent_key(held[word], nearly_all, word in prior, _cst_weight(word, weight_of), word)
+
+    front.update(heapq.nsmallest(PRECISION_WORDS, candidates, key=key))
     needle = search.strip().casefold()
     if needle:
-        front.update([i.word for i in unscored.absent if needle in i.word.casefold()][:SEARCH_WORDS])
-    return ranked(decisions_of(front) if front else {})
+        found = [w for w in candidates if needle in w.casefold()]
+        front.update(heapq.nsmallest(SEARCH_WORDS, found, key=key))
+    return front
+
+
+def _absent_key(excludes: int, nearly_all: int, prior: bool, cst_weight: float, word: str) -> tuple[object, ...]:
+    """:func:`_rank_key` of a must-be-absent word of unknown precision, less its parts every such word shares."""
+    tier = 0 if excludes >= nearly_all else 1
+    return (tier, -excludes if tier else 0, -excludes, not prior, -cst_weight, word)
 
 
 def suggested_rule(

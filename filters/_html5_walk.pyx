@@ -16,6 +16,7 @@ headers, which its wheels do not ship, and leaves the element struct opaque.
 from libc.stdint cimport uintptr_t
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 
+from .hidden import hidden_class, hidden_reason
 from .limits import MAX_DEPTH, too_deep
 from .phrases import Phrase, norm
 
@@ -194,6 +195,8 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
     cdef bint comments_negative = "#comment" in neg
     cdef bint skip_head = not profile.head_phrases
     meta_pos = "meta" if "meta" in pos_tags else None
+    cdef bint find_hidden = profile.main_content
+    cdef dict block_hidden = blocks.hidden
 
     cdef list phrases = []
     title = ""
@@ -391,9 +394,15 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                             names_ = _attr_value(element.attr_class)
                             ident = _attr_value(element.attr_id)
                             if ident is None:
-                                block_marks.append(names_.lower() if names_ else "")
+                                names_ = names_.lower() if names_ else ""
+                                block_marks.append(names_)
                             else:
                                 block_marks.append(" ".join([p for p in (names_, ident) if p]).lower())
+                                names_ = names_.lower() if names_ and find_hidden else ""
+                            if find_hidden and "hid" in names_:
+                                hidden = hidden_class(names_)
+                                if hidden is not None:
+                                    block_hidden[len(block_tags) - 1] = hidden
                             marks = None
                         else:  # others, role among them maybe: through selectolax
                             marks = _wrap(node, tree).attributes
@@ -407,6 +416,18 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                                 block_marks.append(names_.lower() if names_ else "")
                             else:
                                 block_marks.append(" ".join([p for p in (names_, ident, role) if p]).lower())
+                            if find_hidden:
+                                # the cues of filters.hidden.hidden_reason first, in C: most blocks have none
+                                style = marks.get("style")
+                                if (
+                                    "hidden" in marks
+                                    or "aria-hidden" in marks
+                                    or (style and ("none" in style.lower() or "hidden" in style.lower()))
+                                    or (names_ and "hid" in names_.lower())
+                                ):
+                                    hidden = hidden_reason(marks)
+                                    if hidden is not None:
+                                        block_hidden[len(block_tags) - 1] = hidden
                     else:
                         block_marks.append("")
                     block = len(block_tags) - 1

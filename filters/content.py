@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .blocktree import BlockTree
+from .embeds import keep_references
 from .html5 import Blocks
 from .lead import LEAD_NOTE, is_lead, lead_levels, outer_block
 from .marks import noise_reasons
@@ -70,6 +71,12 @@ LINK_WEIGHT = 0.6  # a character of other text, times its link density (at least
 LINK_FLOOR = 0.25
 #: a noise-named element holding more than this share of the page's article-like text is not noise
 NOISE_MAX_SHARE = 0.3
+#: a hidden block (filters.hidden) with more article-like text than this is the article's, folded (an accordion's
+#: closed panel, a "read more", a tab): on the tuning split the wcxb gold keeps such text (docs/benchmarks/filters.md)
+HIDDEN_TEXT_MAX = 300
+#: the named regions that are noise however much of the page's text they hold, unless they hold nearly all of it (a
+#: comment thread can be longer than the article; ASP.NET pages put the whole page in one <form>)
+WHOLE_PAGE_NOISE = frozenset(("comment section", "dialog", "form"))
 #: the main content narrows to a child block holding at least this share of its article-like text
 NARROW_SHARE = 0.7
 #: the landmark guard's alternative must score at least this share of the choice it replaces: an article whose
@@ -139,6 +146,10 @@ def decide(
     anchors = _anchors(blocks)
     m = _measure(phrases, blocks, anchors)
     own = noise_reasons(blocks.tags, blocks.marks) if profile.main_content else [None] * n
+    subtree = m.subtree
+    for i, reason in blocks.hidden.items():  # hidden from the page's readers (filters.hidden): whatever it is named,
+        if subtree[i] <= HIDDEN_TEXT_MAX:  # unless it holds article text: a closed panel, "read more" (HIDDEN_TEXT_MAX)
+            own[i] = reason
     noise, score = _named_noise(own, m, blocks.parents)
     main, sums = _main_content(profile, blocks, tree, m, noise, score)
     blocks.main = best = main.best
@@ -160,6 +171,9 @@ def decide(
         ph.removed_by = ph.note = None
         counts["content"] -= 1
         counts["core"] += 1
+    if profile.main_content:
+        for stage, change in keep_references(phrases, blocks, tree, where.inside, where.noise).items():
+            counts[stage] += change
     for ph in _orphan_headings(phrases, blocks.tags) if profile.main_content else ():
         ph.removed_by, ph.note = "content", ORPHAN_NOTE
         counts["core"] -= 1
@@ -241,11 +255,7 @@ def _named_noise(own: list[str | None], m: _Measures, parents: list[int]) -> tup
         if (
             reason is not None
             and subtree[i] > _REGION_MIN
-            and (
-                subtree[i] > 0.8 * total
-                if reason == "comment section" or reason == "dialog"
-                else subtree[i] > NOISE_MAX_SHARE * outside
-            )
+            and (subtree[i] > 0.8 * total if reason in WHOLE_PAGE_NOISE else subtree[i] > NOISE_MAX_SHARE * outside)
         ):
             reason = None
         if reason is None and p >= 0:

@@ -27,6 +27,7 @@ from typing import cast
 import selectolax
 from selectolax.lexbor import LexborHTMLParser, LexborNode, SelectolaxError
 
+from .hidden import hidden_reason
 from .limits import MAX_DEPTH, too_deep
 from .marks import SOFT_TAGS
 from .phrases import BLOCK_TAGS, Phrase, norm
@@ -57,6 +58,9 @@ class Blocks:
     #: hyperlinks inside a phrase's text: (block index, href as written, anchor text); story cards (an
     #: ``<a>`` around blocks) are not listed
     links: list[tuple[int, str, str]] = field(default_factory=list)
+    #: the blocks the page hides from its readers, with the reason (filters.hidden; profiles with main-content
+    #: detection only)
+    hidden: dict[int, str] = field(default_factory=dict)
 
     def add(self, tag: str, parent: int, marks: str) -> int:
         self.tags.append(tag)
@@ -195,6 +199,7 @@ def python_segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phras
     comments_negative = "#comment" in profile.negative_tags
     skip_head = not profile.head_phrases
     meta_pos = "meta" if "meta" in profile.positive_tags else None
+    find_hidden = profile.main_content
 
     phrases: list[Phrase] = []
     append = phrases.append
@@ -348,6 +353,10 @@ def python_segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phras
                                 block_marks.append(names_.lower() if names_ else "")
                             else:
                                 block_marks.append(" ".join([p for p in (names_, ident, role) if p]).lower())
+                            if find_hidden:
+                                hidden = hidden_reason(marks)
+                                if hidden is not None:
+                                    blocks.hidden[len(block_tags) - 1] = hidden
                         else:
                             block_marks.append("")
                     else:

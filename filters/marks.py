@@ -29,6 +29,11 @@ _NOISE_MARKS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("disclaimer", r"^(disclaimer|disclaimers)$"),
         ("dialog", r"^(modal|dialog|popup|republish|republication)$"),
         ("caption", r"^(caption|wp-caption|credit|credits|image-credit|photo-credit)$"),
+        # a contact, tip or newsletter form and its thank-you text (Contact Form 7, Gravity Forms, Mailchimp...)
+        (
+            "form",
+            r"^(form|contact-form|contactform|wpcf7|gform|mc4wp|tipform|mktoform|hs-form|webform)$",
+        ),
         ("advertising", r"^(ad|ads|advert|advertisement|advertising|sponsor|sponsored|banner-ad|dfp|google_ad)$"),
         (
             "page chrome",

@@ -67,6 +67,34 @@ class Extraction:
     def core_phrases(self) -> list[Phrase]:
         return [p for p in self.phrases if p.removed_by is None]
 
+    @property
+    def headline_phrase(self) -> Phrase | None:
+        """The article's headline among the core phrases: the first kept ``<h1>`` before the body's first long
+        phrase (an ``<h1>`` further down is a section's title), or None."""
+        for p in self.phrases:
+            if p.removed_by is not None or p.path.startswith("/html/head/"):  # thesis: the <title> is a phrase
+                continue
+            if p.path.endswith("/h1"):
+                return p
+            if len(p.text) >= _BODY_START and p.path[-3:-1] != "/h":  # a long phrase, not a heading
+                return None
+        return None
+
+    @property
+    def headline(self) -> str:
+        """The article's headline as the page shows it (:attr:`headline_phrase`), or ``""``; ``title`` is the
+        ``<title>``'s."""
+        p = self.headline_phrase
+        return p.text if p is not None else ""
+
+    @property
+    def body(self) -> str:
+        """The core text without the headline: the article's body, one phrase per line."""
+        head = self.headline_phrase
+        if head is None:
+            return self.text
+        return "\n".join(p.text for p in self.phrases if p.removed_by is None and p is not head)
+
     def explain(self) -> str:
         lines = []
         for i, p in enumerate(self.phrases, 1):
@@ -81,6 +109,7 @@ class Extraction:
         return {
             "url": self.url,
             "title": self.title,
+            "headline": self.headline,
             "profile": self.profile,
             "encoding": self.encoding,
             "counts": dict(self.counts),
@@ -89,6 +118,10 @@ class Extraction:
             "phrases": [p.to_dict() for p in self.phrases],
             **({"token_weights": dict(self.token_weights)} if self.token_weights else {}),
         }
+
+
+#: a core phrase this long that is no heading starts the article's body: an <h1> after it is not the headline
+_BODY_START = 40
 
 
 def _empty_counts() -> dict[str, int]:

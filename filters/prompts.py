@@ -59,6 +59,20 @@ _PROMPTS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
             re.DOTALL,
         ),
     ),
+    (
+        # a form's thank-you text and its fine print: shown when a contact, tip or newsletter form is sent, never
+        # the article (the New York Post's "Thanks for contacting us. We've received your submission.")
+        "form message",
+        ("thank", "receiv", "agree"),
+        re.compile(
+            r"(?i:^\W*thanks?(?: you)?(?: so much)? for (?:contacting|subscribing|signing up|registering|reaching out|"
+            r"your (?:submission|message|inquiry|enquiry|feedback|interest|comment|request|tip))\b"
+            r"|\bwe(?:'ve|’ve| have) received your (?:submission|message|request|inquiry|enquiry|tip|application)"
+            r"|\byour (?:message|submission|request|comment|tip) (?:has been|was) received"
+            r"|\bby (?:submitting|signing up|clicking|subscribing|registering)\b.{0,80}\byou agree\b)",
+            re.DOTALL,
+        ),
+    ),
 )
 _LINE_MAX = 150
 _LINES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (

@@ -247,15 +247,18 @@ def _decisions(words: Iterable[str], folder_id: int | None, wrong_id: int | None
     target = folder_id if folder_id is not None else wrong_id
     if target is None:
         return {}
+    accepted = Classification.objects.filter(state=Classification.State.ACCEPTED)
+    # each index row is one (word, case): semi-joins on the accepted cases count each case once, where a join
+    # with the classifications counted every accepted folder of a case and needed COUNT DISTINCT
+    decided = accepted.values("case_id")
+    agreeing = accepted.filter(folder_id=target).values("case_id")
     result: dict[str, tuple[int, int]] = {}
     for chunk in chunks(sorted(words)):
         rows = (
-            Classification.objects.filter(state=Classification.State.ACCEPTED, case__index_entries__keyword__in=chunk)
-            .values_list("case__index_entries__keyword")
-            .annotate(
-                n=Count("case_id", distinct=True),
-                hit=Count("case_id", distinct=True, filter=Q(folder_id=target)),
-            )
+            CaseKeyword.objects.filter(keyword__in=chunk, case_id__in=decided)
+            .values("keyword")
+            .annotate(n=Count("pk"), hit=Count("pk", filter=Q(case_id__in=agreeing)))
+            .values_list("keyword", "n", "hit")
             .order_by()
         )
         for word, n, hit in rows:

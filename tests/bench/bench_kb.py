@@ -519,6 +519,9 @@ def main() -> None:
     parser.add_argument("--sizes", default="100,1000,5000,20000", help="cases holding the rule keyword")
     parser.add_argument("--regenerate", action="store_true")
     parser.add_argument("--no-report", action="store_true")
+    parser.add_argument(
+        "--validation-only", action="store_true", help="measure validation only, print each kind's median and p95"
+    )
     args = parser.parse_args()
     if connection.vendor != "postgresql":
         raise SystemExit("this benchmark measures PostgreSQL; set DATABASE_URL=postgres://...")
@@ -546,6 +549,11 @@ def main() -> None:
     rng = random.Random(5)
     validation = bench_validation(rng, args.repeat * 4)
     print(f"validation median {fmt(validation['new'] + validation['empty'] + validation['refine'])} ms")
+    if args.validation_only:
+        every = validation["new"] + validation["empty"] + validation["refine"]
+        for kind, values in (*((k, validation[k]) for k in ("new", "empty", "refine")), ("all kinds", every)):
+            print(f"  {kind}: n={len(values)} median {fmt(values)} ms p95 {p95(values):.1f} ms")
+        return
     sizes = [int(s) for s in args.sizes.split(",")]
     commits = bench_commit(rng, user, sizes, args.repeat, full_scan=False)
     for row in commits:

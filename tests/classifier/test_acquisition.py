@@ -1,10 +1,14 @@
 """Knowledge acquisition: proposals, cornerstone cases, changed cases, difference lists, index."""
 
+import random
+
 import pytest
 
 from classifier.acquisition import (
     PRECISION_WORDS,
+    SEARCH_WORDS,
     RuleProposal,
+    _unscored_front,
     apply,
     changed_cases,
     cornerstones_changed,
@@ -316,3 +320,30 @@ def test_the_suggested_rule_takes_ranked_words_until_every_changing_case_is_left
     plain = ranked_difference_lists(case, hard)
     assert suggested_rule(plain, hard) == ("a", "c")
     assert suggested_rule(ranked_difference_lists(fs(), {}), {}) == ()
+
+
+def test_suggestions_ask_for_the_words_the_unscored_ranking_places_first():
+    """suggestions() picks the words it asks the precision of without ranking every must-be-absent word; they
+    are those the full ranking with no precision known places first (random drafts, ties on every other key)."""
+    rng = random.Random(3)
+    vocabulary = [f"w{n}" for n in range(400)] + ["big deal", "title:w1", "url:w2"]
+    for _ in range(40):
+        case = frozenset(rng.sample(vocabulary, 30))
+        stones = {i: frozenset(rng.sample(vocabulary, rng.randint(1, 60))) for i in range(rng.randint(0, 40))}
+        prior = frozenset(rng.sample(vocabulary, 20))
+        chosen = frozenset(rng.sample(sorted(case), 2))
+        weights = {w: rng.choice([0.2, 0.5, 1.0]) for w in rng.sample(vocabulary, 100)}
+        search = rng.choice(["", "w1", "deal"])
+        full = ranked_difference_lists(case, stones, None, prior, chosen, weights, per_case=False)
+        expected = {i.word for i in full.conditions} | {i.word for i in full.absent[:PRECISION_WORDS]}
+        if search:
+            expected |= {i.word for i in [i for i in full.absent if search in i.word][:SEARCH_WORDS]}
+        assert _unscored_front(case, stones, prior, chosen, weights, search) == expected
+        # each cornerstone's own pair: its words of each list, in the list's order
+        listed = ranked_difference_lists(case, stones, None, prior, chosen, weights)
+        order = [i.word for i in listed.conditions], [i.word for i in listed.absent]
+        for case_id, other in stones.items():
+            assert listed.per_case[case_id] == (
+                tuple(w for w in order[0] if w not in other),
+                tuple(w for w in order[1] if w in other),
+            )

@@ -326,3 +326,26 @@ def test_a_new_rule_reports_no_conflict_on_its_own_case_rejected_before(make_cas
     entry = AuditEntry.objects.filter(action="rule.commit").first()
     assert case.pk not in {c["case"] for c in entry.details["reclassified"]["conflicts"]}
     assert rows(case)["Sport"][0] == "accepted"
+
+
+def test_precision_counts_each_accepted_case_once_whatever_its_folders(make_case, folders):
+    """The stored decisions behind a word's precision: a case accepted in several folders counts once, a
+    suggested or rejected folder not at all; a stopping rule agrees where the wrong folder is not accepted."""
+    from classifier.services.validation import _decisions
+
+    accepted, rejected = Classification.State.ACCEPTED, Classification.State.REJECTED
+    stored = {
+        "budget tax": [("politics", accepted), ("economy", accepted)],
+        "budget growth": [("economy", accepted), ("politics", rejected)],
+        "budget vote": [("politics", Classification.State.SUGGESTED)],
+        "tax vote": [("sport", accepted), ("football", accepted), ("economy", accepted)],
+    }
+    for words, rows in stored.items():
+        case = make_case(words)
+        for folder, state in rows:
+            Classification.objects.create(case=case, folder=folders[folder], state=state)
+    words = ["budget", "tax", "vote", "growth", "unheld"]
+    politics, economy = folders["politics"].pk, folders["economy"].pk
+    assert _decisions(words, politics, None) == {"budget": (1, 2), "tax": (1, 2), "vote": (0, 1), "growth": (0, 1)}
+    assert _decisions(words, None, economy) == {"budget": (0, 2), "tax": (0, 2), "vote": (0, 1), "growth": (0, 1)}
+    assert _decisions(words, None, None) == {}
