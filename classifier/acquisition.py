@@ -412,7 +412,7 @@ def _rank_key(item: RankedWord, absent: bool, nearly_all: int, cst_weight: float
     return (tier, first, score, -item.excludes, not item.prior, not item.named, *rest)
 
 
-class _Pairs(Mapping):
+class _Pairs(Mapping[int, tuple[tuple[str, ...], tuple[str, ...]]]):
     """Each changing cornerstone case's own pair of lists (its conditions, its absent words), in rank order:
     computed for a case when asked for, as the page shows a few of the widest draft's thousand cases."""
 

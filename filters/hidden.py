@@ -69,8 +69,8 @@ def hidden_reason(attributes: dict[str, str | None]) -> str | None:
     """Why a block with these attributes (selectolax's ``Node.attributes``) is hidden from its readers, or None."""
     classes = attributes.get("class")
     classes = classes.lower() if classes else ""
-    hidden = attributes.get("hidden", False)
-    if hidden is not False and (hidden or "").lower() != "until-found":
+    # selectolax gives a bare attribute's value as None; `"hidden" in` tells it from a missing one
+    if "hidden" in attributes and (attributes["hidden"] or "").lower() != "until-found":
         reason: str | None = HIDDEN_ATTRIBUTE
     elif (attributes.get("aria-hidden") or "").strip().lower() == "true":
         reason = HIDDEN_ARIA
