@@ -59,6 +59,16 @@ class SiteForm(forms.ModelForm):
 
     editor = None  # the signed-in user: SiteAdmin.get_form makes a subclass per request with it
 
+    # Canonical spellings, so that discovery compares like with like, and before the form checks that no other
+    # site has the address ("http://host" is "http://host/": saved as typed, it passed that check and the database
+    # refused it with a 500)
+    def clean_home_url(self):
+        return canonicalise(self.cleaned_data["home_url"]) or self.cleaned_data["home_url"]
+
+    def clean_feed_url(self):
+        url = self.cleaned_data.get("feed_url")
+        return (canonicalise(url) or url) if url else url
+
     def clean(self):
         data = super().clean()
         try:
@@ -212,10 +222,7 @@ class SiteAdmin(admin.ModelAdmin):
         return _short(site.next_poll_at)
 
     def save_model(self, request, obj, form, change):
-        # Canonical spellings, so that discovery compares like with like; an edited site is polled soon.
-        obj.home_url = canonicalise(obj.home_url) or obj.home_url
-        if obj.feed_url:
-            obj.feed_url = canonicalise(obj.feed_url) or obj.feed_url
+        # an edited site is polled soon (the addresses are canonical: SiteForm)
         if not change or {"section_urls", "feed_url", "include_patterns", "exclude_patterns"} & set(form.changed_data):
             obj.next_poll_at = None
         if not change:  # registered: its sources are proposed next (the preview), else found at its first poll

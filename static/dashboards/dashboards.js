@@ -80,11 +80,14 @@
     var n = data.x.length;
     var x = data.x.map(function (_, i) { return i; });
     var many = data.series.length > 1;
-    var series = [{ label: data.xLabel, value: function (u, v) { return v == null ? "–" : data.x[v]; } }];
+    // with no bar under the cursor, the legend gives each series' total, as the charts over days do
+    var series = [{ label: data.xLabel, value: function (u, v) { return v == null ? "all " + n : data.x[v]; } }];
     data.series.forEach(function (s, i) {
       var colour = ACCEPT_REJECT[s.label] || COLOURS[i];
+      var sum = total(s.values, 0);
       series.push({
         label: s.label,
+        value: function (u, v) { return v == null ? "total " + sum : String(v); },
         stroke: colour,
         fill: colour + "cc",
         width: 1,

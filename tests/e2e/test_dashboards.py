@@ -153,6 +153,10 @@ def test_legends_read_at_a_glance_over_the_days_that_have_data(browser, live_ser
         row = legend.locator("tr", has_text=site.name)
         expect(row).to_contain_text(f"total {count}")
     assert "--" not in legend.inner_text()
+    # the bar charts' legends too: the backlog's states and the rules' decisions, totalled
+    backlog = page.locator('.chart[data-chart="backlog"] .u-legend')
+    expect(backlog).to_contain_text(f"total {Article.objects.count()}")
+    assert "--" not in backlog.inner_text()
     dashes = page.evaluate(
         "() => [...document.querySelectorAll('.chart[data-chart=\"sites\"] .u-legend .u-marker')]"
         ".map(m => getComputedStyle(m).borderStyle)"

@@ -25,3 +25,16 @@ def test_site_health_is_coloured_by_classes_that_the_csp_allows(admin_client):
     assert 'href="/static/css/admin.css"' in page
     csp = response.headers["Content-Security-Policy"]
     assert "'unsafe-inline'" not in re.search(r"style-src[^;]*", csp).group(0)
+
+
+def test_a_home_page_already_registered_under_another_spelling_is_a_form_error(admin_client):
+    """Found in a live trial: "http://host" for a site registered as "http://host/" passed the form's check
+    that no other site has the address, was canonicalised on save and answered 500 (the database refused it)."""
+    Site.objects.create(name="Wellbeing Times", home_url="http://wellbeing.example/")
+    response = admin_client.post(
+        "/admin/monitor/site/add/",
+        {"name": "Wellbeing Times Two", "home_url": "http://WELLBEING.example", "poll_interval": 600, "active": "on"},
+    )
+    assert response.status_code == 200
+    assert "Site with this Home url already exists." in response.content.decode()
+    assert Site.objects.count() == 1

@@ -4,6 +4,7 @@ a re-publication with another byline and date is linked to the original, another
 import re
 
 import pytest
+from django.contrib.auth import get_user_model
 
 from classifier.models import Case
 from demo.articles import get_article
@@ -53,7 +54,7 @@ def test_processing_stores_keywords_abstract_relevant_links_and_fingerprint(demo
         assert article.content.extraction["timings"]["docview_ms"] >= 0
 
 
-def test_a_republication_with_another_byline_and_date_is_a_near_duplicate(demo, fast_env):
+def test_a_republication_with_another_byline_and_date_is_a_near_duplicate(demo, fast_env, client):
     site = register(demo, "healthwatch")
     first, other, *_ = crawl(site)
     page = first.get_raw_html().decode("utf-8")
@@ -74,6 +75,10 @@ def test_a_republication_with_another_byline_and_date_is_a_near_duplicate(demo, 
     # the site's other articles, on health topics too, are originals
     assert other.state == "processed" and other.duplicate_of is None
     assert processing.process_article(copy.pk).result == "skipped", "idempotent"
+    # its page says what it is a copy of (a live trial found "not processed yet" there)
+    client.force_login(get_user_model().objects.create_superuser("boss", password="pw-for-tests-only"))
+    html = client.get(f"/articles/{copy.pk}/").content.decode()
+    assert 'id="duplicate-of"' in html and f'href="/articles/{first.pk}/"' in html and "not been processed" not in html
 
 
 def test_two_near_copies_processed_at_the_same_moment_one_is_the_duplicate(demo, fast_env, monkeypatch):
