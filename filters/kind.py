@@ -412,7 +412,7 @@ def metadata_kind(ev: Evidence) -> PageKind:
 _FURNITURE = re.compile(
     r"/(?:privacy|terms|cookies?|legal|imprint|impressum|accessibility|feedback|sitemap|rss|feeds?|newsletters?|"
     r"subscribe|subscriptions?|login|log-in|signin|sign-in|signup|register|account|my-?account|profile|help|faq|"
-    r"advertise|advertising|jobs|careers?|contact(?:-us)?|about(?:-us)?|corrections|ethics|services|search)(?:\.\w{2,5})?/?$"
+    r"advertise|advertising|jobs|careers?|contact(?:-us)?|about(?:-us)?|corrections|ethics|services|search|atom|rss2)(?:\.\w{2,5})?/?$"
 )
 #: a listing named by its last segment, whatever follows (``section.php?s=health``, ``category.aspx?id=3``)
 _LISTING_PAGE = re.compile(r"/(?:sections?|category|categories|index)\.\w{2,5}$")

@@ -446,6 +446,7 @@ def test_held_out_figures_stay_at_the_report(datasets):
         ("https://edition.cnn.com/privacy.html", Kind.SERVICE),
         ("https://edition.cnn.com/feedback/", Kind.SERVICE),
         ("https://edition.cnn.com/services/rss/", Kind.SERVICE),
+        ("http://127.0.0.13:8001/feed/atom/", Kind.SERVICE),  # a live trial: was "a section front"
         ("https://news.example/world/europe/", Kind.LISTING),
         ("https://news.example/section.php?s=health", Kind.LISTING),
         ("https://news.example/tag/vaccines/", Kind.LISTING),
