@@ -178,6 +178,20 @@ class ArticleFilterSerializer(serializers.Serializer):
         help_text="A review state (`pending` and `classified`, the names of `suggested` and `reviewed` until "
         "issue 30, still work).",
     )
+    review_state = ReviewStateField(
+        required=False, help_text="The same filter as `state`, named as the results name the field."
+    )
+
+    def validate(self, attrs):
+        # one filter, two names: `review_state` is what each result calls it (a live trial's ?review_state= was
+        # silently ignored); both given, they must agree
+        named = attrs.pop("review_state", None)
+        if named is not None:
+            if attrs.get("state", named) != named:
+                raise serializers.ValidationError({"review_state": "differs from state: give one of them"})
+            attrs["state"] = named
+        return attrs
+
     assigned = serializers.RegexField(
         r"^(me|none|[0-9]{1,18})$",
         required=False,

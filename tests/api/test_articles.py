@@ -51,6 +51,10 @@ def test_the_list_filters_by_site_folder_and_review_state(api_as, kb, site, othe
     assert client.get(f"/api/articles/{kb['cornerstone'].pk}/").json()["review_state"] == "reviewed"
     assert ids(client.get("/api/articles/", {"state": "unreviewed"})) == [unrelated.pk]
     assert ids(client.get("/api/articles/", {"state": "suggested", "site": site.pk})) == [kb["pending"].pk]
+    # the filter also goes by the results' own name for the field (it was silently ignored)
+    assert ids(client.get("/api/articles/", {"review_state": "reviewed"})) == [kb["cornerstone"].pk]
+    both = client.get("/api/articles/", {"review_state": "reviewed", "state": "unreviewed"})
+    assert both.status_code == 400 and "review_state" in both.json()
     # a rejected classification takes the article out of the folder's list
     client.post(f"/api/articles/{elsewhere.pk}/reject/", {"folder": kb["measles"].pk}, format="json")
     assert elsewhere.pk not in ids(client.get("/api/articles/", {"folder": kb["measles"].pk}))
