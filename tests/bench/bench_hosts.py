@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing
 import os
 import shutil
 import statistics
@@ -311,11 +310,7 @@ def run_phase(set_names: list[str], args) -> dict:
 
     webmon.reset_database()
     webmon.purge()
-    queue = multiprocessing.Queue()
-    server = multiprocessing.Process(target=webmon.serve, args=(args.sites, args.published, queue), daemon=True)
-    server.start()
-    port = queue.get(timeout=120)
-    webmon.register_sites(args.sites, port)
+    server, port = webmon.start_sites(args.sites, args.published)
     sets = [WorkerSet(name, args, i) for i, name in enumerate(set_names)]
     result: dict = {"sets": set_names, "load_before": os.getloadavg()[0]}
     try:
@@ -386,11 +381,7 @@ def unit_costs(args) -> dict:
     settings.WIMS_POLITENESS_DELAY = 0.0
     os.environ["WIMS_POLITENESS_DELAY"] = "0"
     webmon.reset_database()
-    queue = multiprocessing.Queue()
-    server = multiprocessing.Process(target=webmon.serve, args=(args.sample, args.published, queue), daemon=True)
-    server.start()
-    port = queue.get(timeout=120)
-    webmon.register_sites(args.sample, port)
+    server, _port = webmon.start_sites(args.sample, args.published)
     with connection.cursor() as cur:
         cur.execute("SELECT pg_backend_pid()")
         backend = cur.fetchone()[0]

@@ -134,6 +134,17 @@ def seed_rules() -> int:
     return Rule.objects.count()
 
 
+def start_sites(n_sites: int, published: int) -> tuple[multiprocessing.Process, int]:
+    """The demo server's process (:func:`serve`) with ``n_sites`` sites of ``published`` articles, once it
+    listens, and its port, the sites registered on it; the caller terminates the process."""
+    queue = multiprocessing.Queue()
+    server = multiprocessing.Process(target=serve, args=(n_sites, published, queue), daemon=True)
+    server.start()
+    port = queue.get(timeout=120)
+    register_sites(n_sites, port)
+    return server, port
+
+
 def register_sites(n_sites: int, port: int) -> None:
     from demo import synthetic_sites
     from demo.registration import demo_site_settings
@@ -258,11 +269,7 @@ def run(n_workers: int, args) -> dict:
 
     reset_database()
     purge()
-    queue = multiprocessing.Queue()
-    server = multiprocessing.Process(target=serve, args=(args.sites, args.published, queue), daemon=True)
-    server.start()
-    port = queue.get(timeout=120)
-    register_sites(args.sites, port)
+    server, port = start_sites(args.sites, args.published)
     # Persistent connections: a thread keeps its PostgreSQL connection between tasks (a new backend per task
     # would cost more than the task's queries).
     env = {"WIMS_POLITENESS_DELAY": str(args.delay), "WIMS_SWEEP_GRACE": "60", "DATABASE_CONN_MAX_AGE": "300"}
@@ -334,12 +341,7 @@ def cost_breakdown(args) -> dict:
     os.environ["WIMS_POLITENESS_DELAY"] = "0"
     settings.WIMS_POLITENESS_DELAY = 0.0  # this process's settings were read at its start
     reset_database()
-    queue = multiprocessing.Queue()
-    n_sites = args.sample
-    server = multiprocessing.Process(target=serve, args=(n_sites, 1, queue), daemon=True)
-    server.start()
-    port = queue.get(timeout=120)
-    register_sites(n_sites, port)
+    server, _port = start_sites(args.sample, 1)
     timers: dict[str, list[float]] = {"fetch": [], "filter": []}
     real_fetch, real_extract, real_read = services.fetch, filters.extract, filters.read_page
     try:
