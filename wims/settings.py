@@ -460,6 +460,9 @@ WIMS_MAX_PROCESS_ATTEMPTS = int(env_number("WIMS_MAX_PROCESS_ATTEMPTS", 3, 1))
 WIMS_SITEMAP_MAX_AGE_DAYS = env_number("WIMS_SITEMAP_MAX_AGE_DAYS", 2.0, 0.01)
 WIMS_SITEMAP_MAX_LINKS = env_int("WIMS_SITEMAP_MAX_LINKS", 200, minimum=1)
 WIMS_SOURCES_FIND_SECONDS = env_number("WIMS_SOURCES_FIND_SECONDS", 20.0, 1.0)
+# The sources preview's requests: a short delay between them (never longer than WIMS_POLITENESS_DELAY), a few in all.
+WIMS_SOURCES_PREVIEW_DELAY = env_number("WIMS_SOURCES_PREVIEW_DELAY", 0.3)
+WIMS_SOURCES_PREVIEW_PAGES = env_int("WIMS_SOURCES_PREVIEW_PAGES", 16, minimum=3)
 # The claim on an article's fetch or processing, and the dispatcher's sweep of rows left untouched.
 WIMS_LEASE_SECONDS = env_number("WIMS_LEASE_SECONDS", 180.0, 1.0)
 WIMS_SWEEP_GRACE = env_number("WIMS_SWEEP_GRACE", 60.0)
