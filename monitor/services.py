@@ -288,8 +288,8 @@ def find_sources(site: Site, *, read: bool = True) -> Proposal:
     """Read the site's home page and robots.txt and propose its feeds, sitemaps and section pages (monitor/finding.py),
     each with the links it yields today and the verdict on each (``read``: feeds and sections read too, for the
     preview). Bounded: a few requests, each waiting for the host's politeness delay, WIMS_SOURCES_FIND_SECONDS in
-    all. The preview, which someone waits for, is one short burst: robots.txt and WIMS_SOURCES_PREVIEW_PAGES pages at most,
-    WIMS_SOURCES_PREVIEW_DELAY apart. Nothing is stored but the fetch log (see :func:`keep_found`)."""
+    all. The preview, which someone waits for, is one short burst: robots.txt and WIMS_SOURCES_PREVIEW_PAGES pages
+    at most, WIMS_SOURCES_PREVIEW_DELAY apart. Nothing is stored but the fetch log (see :func:`keep_found`)."""
     origin = origin_of(site.home_url)
     delay = conf.sources_preview_delay() if read else None
     try:
