@@ -179,9 +179,7 @@ def _push_back_host(url: str, seconds: float) -> None:
     Host.objects.filter(name=host_of(url), next_request_at__lt=until).update(next_request_at=until)
 
 
-def _getter(
-    site: Site, *, first_may_defer: bool = False, finding: bool = False, delay: float | None = None
-) -> Get:
+def _getter(site: Site, *, first_may_defer: bool = False, finding: bool = False, delay: float | None = None) -> Get:
     """monitor.finding's ``get`` for ``site``: net.fetch through robots.txt and the per-host delay, each request in
     the fetch log. A body cap given is a cut (sitemaps: what was read is parsed), else the usual cap refuses.
     ``finding``: a 4xx answer is logged as ``ok`` (looking at the usual sitemap addresses, a 404 is an answer,
