@@ -376,6 +376,11 @@ WIMS_TASK_MEMORY_MB = env_int("WIMS_TASK_MEMORY_MB", 1024, minimum=128)
 WIMS_MAX_MEMORY_PER_CHILD_MB = env_int("WIMS_MAX_MEMORY_PER_CHILD_MB", 512, minimum=64)
 WIMS_WORKER_MEMORY_MB = env_int("WIMS_WORKER_MEMORY_MB", 2048, minimum=256)
 CELERY_WORKER_MAX_MEMORY_PER_CHILD = WIMS_MAX_MEMORY_PER_CHILD_MB * 1024  # KiB
+# A worker keeps its database connection from one task to the next (Celery's Django fixup would close it after
+# every task: a new PostgreSQL backend per task), at most WIMS_WORKER_DB_CONN_MAX_AGE seconds, checked before each
+# task and replaced when broken (wims/worker.py). 0: a new connection per task, as before.
+WIMS_WORKER_DB_CONN_MAX_AGE = env_int("WIMS_WORKER_DB_CONN_MAX_AGE", 300)
+CELERY_DB_REUSE_MAX = 1_000_000_000 if WIMS_WORKER_DB_CONN_MAX_AGE else None  # the fixup leaves it to the worker
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # Every periodic task, declared here and nowhere else. At its start the beat (the DatabaseScheduler above) writes
 # each entry into its PeriodicTask table under the entry's name: the row of that name gets this task and interval,
