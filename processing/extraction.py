@@ -103,12 +103,14 @@ def extract_article(article: Article, profile, page: filters.Page | None = None)
         # filtered under the site's profile all the same: re-filtering and learning must not take it again
         base, extraction = fallback.profile, fallback
         extraction.profile = profile.name
-    article.title = extraction.title[:500]
+    headline = " ".join(extraction.headline.split())
+    article.title = article_title(extraction.title, headline, article.site.name)[:500]
     content = article.extracted
-    content.core_text = extraction.text
-    content.tokens = extraction.tokens
+    content.core_text = extraction.body  # what the experts read below the title: the headline is not repeated
+    content.tokens = extraction.tokens  # the headline's words too: word conditions still find them
     content.extraction = {
         "profile": extraction.profile,
+        "headline": headline,  # the case's title words (classifier.services.cases.case_keywords)
         # which learning of the site's profile filtered it: a re-learned profile keeps its name
         "profile_learned_at": (getattr(profile, "provenance", None) or {}).get("learned_at"),
         "counts": extraction.counts,
@@ -119,6 +121,18 @@ def extract_article(article: Article, profile, page: filters.Page | None = None)
     if extraction.token_weights:  # a site with a learned style tree: the rule page ranks words by them
         content.extraction["token_weights"] = extraction.token_weights
     return extraction
+
+
+def article_title(title: str, headline: str, site_name: str = "") -> str:
+    """The article's title: the page's ``<title>`` (its learned site affixes already stripped), but its headline
+    when the title is missing, only the site's name, or the headline with the site's name around it ("Flu jabs
+    open | Health Watch Daily"). A title the site wrote otherwise is kept."""
+    if not headline:
+        return title
+    folded = title.casefold().strip()
+    if not folded or folded == site_name.casefold().strip() or headline.casefold() in folded:
+        return headline
+    return title
 
 
 #: what the article says when its site's learned profile removed all of its text
