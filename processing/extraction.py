@@ -17,6 +17,7 @@ from classifier.selectors import document_frequencies
 from filters import docview
 from filters.charset import charset_from_content_type, wide_codec
 from filters.kind import Kind, page_kind
+from filters.titles import TITLE_SEP
 from monitor.discovery import page_metadata
 from monitor.models import Article
 
@@ -129,8 +130,14 @@ def article_title(title: str, headline: str, site_name: str = "") -> str:
     open | Health Watch Daily"). A title the site wrote otherwise is kept."""
     if not headline:
         return title
-    folded = title.casefold().strip()
-    if not folded or folded == site_name.casefold().strip() or headline.casefold() in folded:
+    folded, head = title.casefold().strip(), headline.casefold()
+    if not folded or folded in (head, site_name.casefold().strip()):
+        return headline
+    # only the site's name (and section) around it, at a separator: an <h1> "Health" is no headline of
+    # "Health minister resigns | Daily News"
+    if folded.startswith(head) and TITLE_SEP.match(folded[len(head) :]):
+        return headline
+    if folded.endswith(head) and any(m.end() == len(folded) - len(head) for m in TITLE_SEP.finditer(folded)):
         return headline
     return title
 

@@ -43,6 +43,10 @@ def test_the_headline_is_the_title_when_the_pages_title_is_missing_or_branded():
     assert article_title("", headline) == headline
     assert article_title(f"{headline} | Clinic News", headline) == headline
     assert article_title("Clinic News", headline, "Clinic News") == headline
+    assert article_title(f"Clinic News - Health :: {headline}", headline) == headline
+    # a short <h1> that only begins or ends the title is no headline with the site's name around it
+    assert article_title("Health minister resigns | Clinic News", "Health") == "Health minister resigns | Clinic News"
+    assert article_title("Clinic News | Ask the nurse", "nurse") == "Clinic News | Ask the nurse"
     # a title the site wrote is kept, and so is the title of a page without a headline
     assert article_title("Measles: forty new cases", headline, "Clinic News") == "Measles: forty new cases"
     assert article_title("Clinic News", "") == "Clinic News"
