@@ -80,8 +80,22 @@ SQLITE_DROP = [f"DROP TRIGGER IF EXISTS {NAME}_{op}" for op in ("insert", "delet
 FILL = f"INSERT INTO {COUNTS} (keyword, cases) SELECT keyword, count(*) FROM {INDEX} GROUP BY keyword"
 
 
+def _tune_postgres(schema_editor):
+    """Room on every page for a row's next versions, so that a count's update stays a heap-only update (no new
+    index entry: the common words' rows change with nearly every case); and no second index on the keyword
+    (Django's varchar_pattern_ops index of a CharField primary key, for LIKE, which nothing asks here)."""
+    schema_editor.execute(f"ALTER TABLE {COUNTS} SET (fillfactor = 50)")
+    # CreateModel left that index's statement to the end of the migration (the schema editor's deferred SQL)
+    schema_editor.deferred_sql = [
+        sql for sql in schema_editor.deferred_sql if not (COUNTS in str(sql) and "varchar_pattern_ops" in str(sql))
+    ]
+
+
 def forward(apps, schema_editor):
-    for sql in POSTGRES if schema_editor.connection.vendor == "postgresql" else SQLITE:
+    postgres = schema_editor.connection.vendor == "postgresql"
+    if postgres:
+        _tune_postgres(schema_editor)
+    for sql in POSTGRES if postgres else SQLITE:
         schema_editor.execute(sql)
     schema_editor.execute(FILL)
 
