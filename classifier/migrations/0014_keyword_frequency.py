@@ -6,9 +6,9 @@ SQL (benchmarks, data migrations); a trigger counts every one of them in the sam
 
 PostgreSQL: one statement-level trigger per operation, with the statement's rows as a transition table, adds
 the counts of all its words with one INSERT ... ON CONFLICT DO UPDATE SET cases = cases + n (and subtracts
-removed ones with one UPDATE): the row lock serializes two transactions changing the same word, so no count is
-lost, and the rows are locked in keyword order, so that two single-statement ingestions lock the words they
-share in the same order (no deadlock).
+removed ones with one UPDATE a word): the row lock serializes two transactions changing the same word, so no
+count is lost, and the rows are locked in keyword order, so that two single-statement ingestions lock the words
+they share in the same order (no deadlock).
 SQLite: row triggers (SQLite has no transition tables); its writers are serialized by the database lock.
 
 Explicit statements, kept here as they were when this migration was written (not imported from the app).
@@ -21,19 +21,21 @@ COUNTS = "classifier_keywordfrequency"
 NAME = "classifier_keyword_frequency"
 
 
-# Added words: one upsert, in keyword order. Removed words: their rows locked in keyword order, then decremented;
-# a word without a row is left alone (its rows were counted nowhere, e.g. a test's flush deleting the counts first).
+# Added words: one upsert, in keyword order. Removed words: one update a word by its primary key, in keyword order
+# (a join of the statement's rows with the counts may be planned as a scan of the whole table); a word without a
+# row is left alone (its rows were counted nowhere, e.g. a test's flush deleting the counts first).
 PG_ADD = (
     f"INSERT INTO {COUNTS} AS f (keyword, cases) SELECT keyword, count(*) FROM keyword_new GROUP BY keyword "
     "ORDER BY keyword ON CONFLICT (keyword) DO UPDATE SET cases = f.cases + EXCLUDED.cases"
 )
-PG_REMOVE = (
-    f"PERFORM 1 FROM {COUNTS} WHERE keyword IN (SELECT keyword FROM keyword_old) ORDER BY keyword FOR UPDATE; "
-    f"UPDATE {COUNTS} f SET cases = f.cases - d.n "
-    "FROM (SELECT keyword, count(*) AS n FROM keyword_old GROUP BY keyword) d WHERE f.keyword = d.keyword"
-)
+PG_REMOVE = f"""FOR word, n IN SELECT keyword, count(*) FROM keyword_old GROUP BY keyword ORDER BY keyword LOOP
+                UPDATE {COUNTS} SET cases = cases - n WHERE keyword = word;
+            END LOOP"""
 POSTGRES = [
     f"""CREATE FUNCTION {NAME}_count() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE
+        word text;
+        n bigint;
     BEGIN
         IF TG_OP = 'TRUNCATE' THEN  -- a test's flush, a benchmark's reload: no case holds any word
             DELETE FROM {COUNTS};
