@@ -32,7 +32,16 @@ from classifier.filtering import (  # noqa: F401 - the workspace's names for the
     filter_state,
     narrow,
 )
-from classifier.models import ArticleRead, Case, CaseKeyword, Classification, Correction, Folder, Rule, RuleCornerstone
+from classifier.models import (
+    ArticleRead,
+    Case,
+    Classification,
+    Correction,
+    Folder,
+    KeywordFrequency,
+    Rule,
+    RuleCornerstone,
+)
 from classifier.models_labels import PhraseLabel, contingency_cells, contingency_counts
 from classifier.vocabulary import NO_FOLDER
 from filters.metrics import Contingency
@@ -79,20 +88,19 @@ def article_and_case(pk: int, *, case_required: bool = True) -> tuple[Article, C
 def document_frequencies(terms) -> tuple[dict[str, int], int]:
     """In how many cases each of ``terms`` occurs, and about how many cases there are, in one query.
 
-    Read from the keyword index (CaseKeyword), which ingestion keeps up to date for every processed article:
-    the inverse document frequencies of DocView's keywords need no table of their own. The number of cases
-    is the highest case id (deleted cases leave gaps; idf's logarithm hardly notices), read in the same
-    statement; 0 when no term is indexed yet (then every term has the same idf and it does not matter).
+    Read from the keywords' document frequencies (KeywordFrequency, kept with the keyword index that ingestion
+    writes for every processed article): one row a term, however many cases hold it. The number of cases is the
+    highest case id (deleted cases leave gaps; idf's logarithm hardly notices), read in the same statement; 0
+    when no term is held by a case yet (then every term has the same idf and it does not matter).
     """
     terms = list(terms)
     if not terms:
         return {}, 0
     newest = Case.objects.order_by("-pk").values("pk")[:1]
     rows = (
-        CaseKeyword.objects.filter(keyword__in=terms)
-        .values("keyword")
-        .annotate(n=Count("case_id"), cases=Subquery(newest))
-        .values_list("keyword", "n", "cases")
+        KeywordFrequency.objects.filter(keyword__in=terms, cases__gt=0)
+        .annotate(newest=Subquery(newest))
+        .values_list("keyword", "cases", "newest")
     )
     frequencies, cases = {}, 0
     for keyword, n, newest_id in rows:

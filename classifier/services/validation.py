@@ -30,6 +30,7 @@ from classifier.acquisition import (
 )
 from classifier.acquisition import difference_list as engine_difference_list
 from classifier.engine import RuleTree
+from classifier.frequencies import case_frequencies
 from classifier.kinds import RuleKind
 from classifier.models import Case, CaseKeyword, Classification, Folder
 from classifier.services.cases import infer
@@ -348,7 +349,7 @@ def _ranked_differences(
         chosen=proposal.conditions | proposal.absent,
         weights=_token_weights(case),
         keywords=_article_keywords(case),
-        frequency=_case_frequencies(words),
+        frequency=case_frequencies(words),
         named=_folder_name_words(proposal.folder),
         search=search,
     )
@@ -365,15 +366,6 @@ def _article_keywords(case: Case) -> dict[str, float]:
     article = getattr(case, "article", None)
     stored = article.extracted.keywords if article is not None else None
     return {str(pair[0]): float(pair[1]) for pair in stored or () if isinstance(pair, (list, tuple)) and len(pair) == 2}
-
-
-def _case_frequencies(words: Iterable[str]) -> dict[str, int]:
-    """word -> how many stored cases hold it (the keyword index), for the words' rarity."""
-    result: dict[str, int] = {}
-    for chunk in chunks(sorted(words)):
-        rows = CaseKeyword.objects.filter(keyword__in=chunk).values("keyword").annotate(n=Count("case_id"))
-        result.update(rows.values_list("keyword", "n").order_by())
-    return result
 
 
 def _token_weights(case: Case) -> dict[str, float]:

@@ -141,8 +141,12 @@ def review_states_from_rows() -> dict[int, str]:
 
 def assert_suggestions_match_inference():
     """Every suggested row is what the KB infers; every inferred folder has a row (any state); every
-    article's stored review state is the one its rows give."""
+    article's stored review state is the one its rows give; every keyword's stored document frequency is
+    its number of cases in the keyword index."""
+    from classifier import frequencies
     from classifier.models import Classification
+
+    assert frequencies.drift() == []
 
     assert dict(Article.objects.values_list("pk", "review_state")) == review_states_from_rows()
 
