@@ -441,8 +441,10 @@ def token_weights(
             w = weights[tok]
             if w > low.get(tok, -1.0):
                 low[tok] = w
+    out = dict.fromkeys(tokens, 1.0)
+    if not low:  # the usual page: its weighted blocks store no weight for its words (no count needed)
+        return out
     counts = Counter(tokens)
-    out = dict.fromkeys(counts, 1.0)
     for t, w in low.items():
         c = counts.get(t)
         if c is not None and seen[t] >= c:
