@@ -12,8 +12,9 @@ Speed matters (every fetched article goes through here): the tree is walked
 once (:mod:`filters.lxml_walk` for libxml2's tree, :mod:`filters.html5` for the
 HTML5 tree), all per-phrase checks are set lookups, and the text work
 (whitespace, tokens, control characters) takes C paths where they give the same
-result.  tests/bench/html5_breakdown.py shows where the time goes (filters_breakdown.py: the thesis's walk);
-tests/bench/filters_snapshot.py checks that a change leaves every output alone.
+result.  tests/bench/filter_stages.py shows where the time goes stage by stage, by the clock or in instructions
+(filters_breakdown.py: the thesis's walk); tests/bench/filters_snapshot.py checks that a change leaves every output
+alone.
 """
 
 from __future__ import annotations
@@ -447,8 +448,10 @@ def token_weights(
             w = weights[tok]
             if w > low.get(tok, -1.0):
                 low[tok] = w
+    out = dict.fromkeys(tokens, 1.0)
+    if not low:  # the usual page: its weighted blocks store no weight for its words (no count needed)
+        return out
     counts = Counter(tokens)
-    out = dict.fromkeys(counts, 1.0)
     for t, w in low.items():
         c = counts.get(t)
         if c is not None and seen[t] >= c:
@@ -484,20 +487,19 @@ def tokenize(text: str, stop_words: frozenset[str] = frozenset()) -> list[str]:
         drop = frozenset(stop_words) | _SINGLE_LETTERS
         if isinstance(stop_words, frozenset) and len(_DROP_CACHE) < 16:
             _DROP_CACHE[stop_words] = drop
-    if text.isascii() or (
-        _NON_ASCII_LETTER_RE.search(
-            # only the non-ASCII characters, found in C
-            text.encode("utf-8", "surrogatepass").translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")
-        )
-        is None
-    ):  # no letter outside ASCII (curly quotes, dashes and no-break spaces are separators either way)
-        words = text.encode("ascii", "replace").translate(_LETTERS_ONLY).decode("ascii").split()
+    if text.isascii():
+        words = text.encode("ascii").translate(_LETTERS_ONLY).decode("ascii").split()
+        return list(filterfalse(drop.__contains__, words))
+    data = text.encode("utf-8", "surrogatepass")  # encoded once for both paths
+    # only the non-ASCII characters, found in C
+    if _NON_ASCII_LETTER_RE.search(data.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")) is None:
+        # no letter outside ASCII (curly quotes, dashes and no-break spaces are separators either way: each byte
+        # of their UTF-8 becomes a space)
+        words = data.translate(_LETTERS_ONLY).decode("ascii").split()
         return list(filterfalse(drop.__contains__, words))
     # a piece's ends are ASCII non-letters or white space: no letter run crosses them, so the words of the
     # text are the pieces' words in order
-    pieces = (
-        text.encode("utf-8", "surrogatepass").translate(_LETTERS_AND_NON_ASCII).decode("utf-8", "surrogatepass").split()
-    )
+    pieces = data.translate(_LETTERS_AND_NON_ASCII).decode("utf-8", "surrogatepass").split()
     out: list[str] = []
     for piece in pieces:
         if piece.isascii():

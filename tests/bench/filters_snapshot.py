@@ -11,6 +11,9 @@ the tokens, the counts, the token weights and the blocks (tags, parents, marks, 
     .venv/bin/python tests/bench/filters_snapshot.py --save /tmp/filters-snapshot.jsonl.gz
     .venv/bin/python tests/bench/filters_snapshot.py --check /tmp/filters-snapshot.jsonl.gz
 
+Only the tuning split is read (``--split tune``, the default): helpers tune on it and never read the test
+split; ``--split both`` is for the lead.
+
 ``--check`` names every page that differs, prints the first differences of the first ten and exits 1 when
 anything differs.  The record is large (tens of MB) and machine-specific in nothing, but it is not
 committed: make it from the last commit you trust.
@@ -53,12 +56,12 @@ def record(key: str, ex: filters.Extraction) -> dict:
     }
 
 
-def records():
-    for page in load_wcxb(None):
+def records(split: str | None = "tune"):
+    for page in load_wcxb(None, split):
         for prof in BUILTIN_PROFILES:
             yield record(f"wcxb/{page['id']}/{prof}", filters.extract(page["html"], profile=prof))
     groups = defaultdict(list)
-    for page in load_ctf(None):
+    for page in load_ctf(None, split):
         groups[page["group"]].append(page)
     for group, members in sorted(groups.items()):
         for prof in ("thesis", "default"):
@@ -99,19 +102,21 @@ def main(argv=None) -> int:
     group = ap.add_mutually_exclusive_group(required=True)
     group.add_argument("--save", type=Path)
     group.add_argument("--check", type=Path)
+    ap.add_argument("--split", choices=("tune", "both"), default="tune", help="the pages (default: tuning split)")
     args = ap.parse_args(argv)
+    split = None if args.split == "both" else "tune"
     t0 = time.perf_counter()
     n = 0
     if args.save:
         with gzip.open(args.save, "wt", encoding="utf-8") as fh:
-            for rec in records():
+            for rec in records(split):
                 fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
                 n += 1
         print(f"saved {n} records to {args.save} in {time.perf_counter() - t0:.0f} s")
         return 0
     bad = 0
     with gzip.open(args.check, "rt", encoding="utf-8") as fh:
-        for line, rec in zip(fh, records(), strict=True):
+        for line, rec in zip(fh, records(split), strict=True):
             old = json.loads(line)
             # through JSON too, so that tuples/lists and floats compare the same way
             rec = json.loads(json.dumps(rec, ensure_ascii=False))
