@@ -85,10 +85,10 @@ class Prepared:
     names: list[str]
 
 
-def prepare(rows: list[Row]) -> Prepared:
+def prepare(rows: list[Row], also: tuple[str, ...] = (), without: tuple[str, ...] = ()) -> Prepared:
     import numpy as np
 
-    names = list(K.WEIGHTS)
+    names = [n for n in K.WEIGHTS if n not in without] + list(also)
     settled, matrix = [], []
     for row in rows:
         shape = K.url_shape(row.ev.url)
@@ -184,8 +184,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--calibrate", type=float, default=None, metavar="RECALL",
                     help="pick each fold's threshold by inner CV to reach this article recall")  # fmt: skip
     ap.add_argument("--per-site", action="store_true", help="per page type and crawl-to-the-future site, seed 0")
+    ap.add_argument("--also", default="", help="facts to weigh beyond WEIGHTS' (comma-separated), to try them")
+    ap.add_argument("--without", default="", help="facts of WEIGHTS to leave out of the fits (comma-separated)")
     args = ap.parse_args(argv)
-    p = prepare(tuning_rows())
+    also, without = (tuple(filter(None, a.split(","))) for a in (args.also, args.without))
+    p = prepare(tuning_rows(), also, without)
     wa, wo, ca = figures(p, committed(p))
     print(f"tuning, committed weights: recall {wa:.3f}  kept out {wo:.3f}  ctf recall {ca:.3f}")
     runs = []
