@@ -53,11 +53,15 @@ def article_and_case(pk: int, *, case_required: bool = True) -> tuple[Article, C
     """The article (light, with its site) and its case, in one query; Http404 when the article is missing,
     or its case when ``case_required``. The one way the workspace loads "an article and its case".
     ``filter_fallback``: the note of an article its site's learned profile would have emptied
-    (processing.extraction.FALLBACK_NOTE), or None: read here only, not in every list of articles."""
+    (processing.extraction.FALLBACK_NOTE), or None: read here only, not in every list of articles; ``headline``:
+    the page's headline (the article page's title; None when the page has none or was processed before)."""
     article = (
         light_articles()
         .select_related("case")
-        .annotate(filter_fallback=KeyTextTransform("fallback", "content__extraction"))
+        .annotate(
+            filter_fallback=KeyTextTransform("fallback", "content__extraction"),
+            headline=KeyTextTransform("headline", "content__extraction"),
+        )
         .filter(pk=pk)
         .first()
     )

@@ -38,6 +38,7 @@ __all__ = [
     "page_kind",
     "metadata_kind",
     "link_kind",
+    "is_feed_address",
     "not_a_section",
 ]
 
@@ -416,6 +417,11 @@ _FURNITURE = re.compile(
     r"subscribe|subscriptions?|login|log-in|signin|sign-in|signup|register|account|my-?account|profile|help|faq|"
     r"advertise|advertising|jobs|careers?|contact(?:-us)?|about(?:-us)?|corrections|ethics|services|search|atom|rss2)(?:\.\w{2,5})?/?$"
 )
+#: a feed's address (RSS, Atom, RDF): a segment naming one (/feed/, /rss/world/, /feeds/health/), a feed file
+#: (/rss.xml, /news.rss, /atom.xml) or a feed query (WordPress's ?feed=rss2); never a page, whatever its path says
+_FEED_SEGMENT = re.compile(r"/(?:feeds?|rss2?|atom|rdf)(?:/|$)")
+_FEED_FILE = re.compile(r"/[^/]*(?:\.(?:rss|atom|rdf)|(?:rss2?|atom|feed)[\w-]*\.xml)$")
+_FEED_QUERY = re.compile(r"(?:^|&)(?:feed|format|type)=(?:rss2?|atom|rdf|feed)\b")
 #: a listing named by its last segment, whatever follows (``section.php?s=health``, ``category.aspx?id=3``)
 _LISTING_PAGE = re.compile(r"/(?:sections?|category|categories|index)\.\w{2,5}$")
 _TAG_PAGE = re.compile(r"/(?:tags?|topics?|archives?)\.\w{2,5}$")
@@ -451,10 +457,12 @@ def link_kind(url: str) -> PageKind | None:
     shape = url_shape(url)
     if shape.home:
         return PageKind(Kind.SERVICE, "a home page's address")
-    if shape.kind is not None:
-        return PageKind(shape.kind, shape.why)
     parts = urlsplit(url.strip().lower())
     path = parts.path or "/"
+    if is_feed_address(url):  # before the shape: /feeds/world/ reads as a section front, /comments/feed/ a forum's
+        return PageKind(Kind.SERVICE, "a feed's address")
+    if shape.kind is not None:
+        return PageKind(shape.kind, shape.why)
     if _FURNITURE.search(path):
         return PageKind(Kind.SERVICE, "a site's own page (about, contact, privacy...)")
     segments = [s for s in path.split("/") if s]
@@ -475,6 +483,14 @@ def link_kind(url: str) -> PageKind | None:
     if 1 <= len(segments) <= 2 and one_word and front and not any(c.isdigit() for c in path):
         return PageKind(Kind.LISTING, "a section front's address")
     return None
+
+
+def is_feed_address(url: str) -> bool:
+    """The address is a feed's, by a segment naming one (/feed/, /rss/world/), a feed file (/rss.xml, /news.rss)
+    or a feed query (?feed=rss2): the preview says "a feed" of it, not a section front or a file."""
+    parts = urlsplit(url.strip().lower())
+    path = parts.path or "/"
+    return bool(_FEED_SEGMENT.search(path) or _FEED_FILE.search(path) or _FEED_QUERY.search(parts.query))
 
 
 #: what :func:`link_kind` says of the listings a site's sections are: its navigation's fronts and collections

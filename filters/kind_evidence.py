@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from .article_parts import BYLINE as _BYLINE
+from .article_parts import TEXT_DATE as _TEXT_DATE
 from .pipeline import Page
 
 __all__ = ["Evidence", "gather"]
@@ -126,15 +128,6 @@ _EDIT = re.compile(  # on lower-cased link texts, one a line
 )
 _SENTENCE_END = re.compile(r"[.!?][\"'”’)]?(?:\s|$)")
 _TITLE_PARTS = re.compile(r"\s[|\u2013\u2014\u00b7:-]\s|\s[|\u2013\u2014\u00b7]")
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
-_TEXT_DATE = re.compile(  # Sept. 4, 2025 / 4th September 2025 / 2025-09-04 / 9/4/2025
-    rf"(?i)\b{_MONTH} \d{{1,2}}(?:st|nd|rd|th)?,? (?:19|20)\d\d\b|"
-    rf"\b\d{{1,2}}(?:st|nd|rd|th)? {_MONTH},? (?:19|20)\d\d\b|"
-    r"\b(?:19|20)\d\d[-/.][01]?\d[-/.][0-3]?\d\b|\b[01]?\d/[0-3]?\d/(?:19|20)?\d\d\b"
-)
-_BYLINE = re.compile(
-    r"(?:^|\s)(?:[Bb]y|[Ww]ritten by|[Pp]osted by|[Aa]uthor:?)\s+[A-Z][a-z]+|\b\d+\s*min(?:ute)?s?\.? read\b"
-)
 
 
 class _Walk:

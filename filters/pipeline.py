@@ -29,6 +29,7 @@ from typing import Any, cast
 from lxml import etree
 
 from . import content, html5, sst, wpnc
+from .article_parts import Lead, lead
 from .charset import charset_from_content_type, control_bytes, decode_html, looks_binary
 from .limits import MAX_ATTRIBUTES, MAX_BYTES, MAX_ELEMENTS, ExtractionError, too_deep
 from .lxml_walk import segment
@@ -94,6 +95,11 @@ class Extraction:
         if head is None:
             return self.text
         return "\n".join(p.text for p in self.phrases if p.removed_by is None and p is not head)
+
+    @property
+    def lead(self) -> Lead:
+        """The standfirst, byline and date beside the headline (:class:`filters.article_parts.Lead`)."""
+        return lead(self.phrases, self.headline_phrase, self.blocks)
 
     def explain(self) -> str:
         lines = []

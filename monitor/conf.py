@@ -125,3 +125,15 @@ def sources_find_seconds() -> float:
     """The time finding a site's sources may take (each request waits for the host's politeness delay): the
     sources left are proposed without their preview."""
     return settings.WIMS_SOURCES_FIND_SECONDS
+
+
+def sources_preview_delay() -> float:
+    """Seconds between two requests of the administrator's sources preview to the site (at most the politeness
+    delay): the preview is one burst of a few small pages while someone waits, as a browser loads a page's parts."""
+    return min(settings.WIMS_SOURCES_PREVIEW_DELAY, settings.WIMS_POLITENESS_DELAY)
+
+
+def sources_preview_pages() -> int:
+    """Pages the sources preview reads of a site at most (its home page included, robots.txt aside): the sources
+    beyond are proposed without their preview, saying so."""
+    return settings.WIMS_SOURCES_PREVIEW_PAGES

@@ -20,7 +20,7 @@ from typing import cast
 import feedparser
 from lxml import etree, html
 
-from filters.kind import link_kind
+from filters.kind import is_feed_address, link_kind
 
 from .canonical import canonicalise, same_site, sibling_host
 from .links import NOT_CANDIDATE, WHERE, Position, UrlTemplates, anchor_positions, best
@@ -279,7 +279,7 @@ class LinkRules:
             return False, "on another site"
         path = url.split("?", 1)[0]
         if _ASSET.search(path):
-            return False, "a file, not a page"
+            return False, "a feed's address" if is_feed_address(url) else "a file, not a page"
         if self._include:
             matched = next((p.pattern for p in self._include if p.search(url)), None)
             if matched is None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from .discovery import LinkRules, links_from_feed, links_from_html
@@ -104,6 +104,25 @@ class Proposal:
     notes: list[str] = field(default_factory=list)
 
 
+class _Counted:
+    """``get`` counting its requests, for the preview's cap on the pages it reads of a site."""
+
+    def __init__(self, get: Get, max_pages: int | None) -> None:
+        self.get, self.max_pages, self.made = get, max_pages, 0
+
+    def __call__(self, url: str, headers: dict[str, str], max_bytes: int, kind: str) -> Response:
+        self.made += 1
+        return self.get(url, headers, max_bytes, kind)
+
+    @property
+    def left(self) -> int | None:
+        return None if self.max_pages is None else max(0, self.max_pages - self.made)
+
+    def spent(self) -> str:
+        """Why no more is read, or "" while requests are left."""
+        return f"the preview read its {self.max_pages} pages of the site" if self.left == 0 else ""
+
+
 def find(
     home_url: str,
     get: Get,
@@ -115,49 +134,58 @@ def find(
     max_links: int,
     budget: float = 20.0,
     read: bool = True,
+    max_pages: int | None = None,
 ) -> Proposal:
     """Propose the sources of the site at ``home_url``: feeds, sitemaps, section pages (see the module docstring).
 
     ``robots_txt``: the site's robots.txt (None: none, or unreadable). ``read``: read each feed and section
     page for the preview (sitemaps are always read: one at a usual address may not exist). ``budget``: seconds
-    after which no more source is read (each read waits for the host's politeness delay): the sources left are
-    proposed with a note instead of their links. ``max_age``, ``max_links``: the poll's bounds on sitemaps.
+    after which no more source is read (each read waits for the host's politeness delay); ``max_pages``: requests
+    made at most (the home page's included): the sources left are proposed with a note instead of their links.
+    ``max_age``, ``max_links``: the poll's bounds on sitemaps.
     """
     deadline = time.monotonic() + budget
     proposal = Proposal(home_url)
+    counted = _Counted(get, max_pages)
     try:
-        home = get(home_url, {}, 0, "section")
+        home = counted(home_url, {}, 0, "section")
     except FetchError as exc:
         proposal.notes.append(f"the home page could not be read: {exc}")
         return proposal
     feeds = announced_feeds(home.body, home.url)[:MAX_FEEDS]
     for feed in feeds:
         proposal.sources.append(Found(feed.url, "feed", feed.reason))
-    sitemaps = _find_sitemaps(robots_txt, home.url, get, rules, now, max_age, max_links, deadline, proposal)
-    sections = prominent_sections(home.body, home.url, limit=MAX_SECTIONS)
-    for section in sections:
-        # the home page and feeds already list what sections list: a section is ticked only when nothing else is,
-        # and not when its address may be an article's (the link rules would fetch it as one)
-        reason = f"linked from the home page: {section.reason}"
-        keep = not feeds and not any(s.keep for s in sitemaps)
-        if rules.accepts(section.url):
-            keep, reason = False, reason + "; its address may be an article's"
-        proposal.sources.append(Found(section.url, "section", reason, keep))
+    sitemaps = _find_sitemaps(robots_txt, home.url, counted, rules, now, max_age, max_links, deadline, proposal)
+    _propose_sections(home.body, home.url, rules, proposal, ticked=not feeds and not any(s.keep for s in sitemaps))
+    known = {found.url: f"a {found.kind} proposed here" for found in proposal.sources}
+    known.update((feed.url, f"a feed's address: {feed.reason}") for feed in feeds)
     for found in proposal.sources:
         if found.kind == "sitemap" or not read:
             continue
-        if time.monotonic() > deadline:
-            found.summary = f"not read for the preview: its {budget:g} s were spent"
+        spent = counted.spent() or (f"its {budget:g} s were spent" if time.monotonic() > deadline else "")
+        if spent:
+            found.summary = f"not read for the preview: {spent}"
             continue
-        _preview(found, get, rules)
+        _preview(found, counted, rules, known)
     proposal.sources.sort(key=lambda f: ("feed", "sitemap", "section").index(f.kind))
     return proposal
+
+
+def _propose_sections(page: bytes, url: str, rules: LinkRules, proposal: Proposal, *, ticked: bool) -> None:
+    """The home page's most prominent section pages. The home page and feeds already list what sections list: a
+    section is ticked only when nothing else is (``ticked``), and not when its address may be an article's (the
+    link rules would fetch it as one)."""
+    for section in prominent_sections(page, url, limit=MAX_SECTIONS):
+        reason, keep = f"linked from the home page: {section.reason}", ticked
+        if rules.accepts(section.url):
+            keep, reason = False, reason + "; its address may be an article's"
+        proposal.sources.append(Found(section.url, "section", reason, keep))
 
 
 def _find_sitemaps(
     robots_txt: str | None,
     home_url: str,
-    get: Get,
+    get: _Counted,
     rules: LinkRules,
     now: datetime,
     max_age: timedelta,
@@ -170,10 +198,13 @@ def _find_sitemaps(
     candidates = sitemap_candidates(robots_txt, home_url)
     named = bool(robots_txt) and candidates[0].reason == "named in robots.txt" if candidates else False
     for candidate in candidates:
-        if time.monotonic() > deadline:
-            proposal.notes.append(f"{candidate.url}: not looked at (the time budget was spent)")
+        spent = get.spent() or ("the time budget was spent" if time.monotonic() > deadline else "")
+        if spent:
+            proposal.notes.append(f"{candidate.url}: not looked at ({spent})")
             continue
-        result = walk(candidate, _plain(get), FIND_LIMITS, now=now, skip_child=_stale(now - max_age))
+        left = get.left
+        limits = FIND_LIMITS if left is None else replace(FIND_LIMITS, max_sitemaps=min(FIND_LIMITS.max_sitemaps, left))
+        result = walk(candidate, _plain(get), limits, now=now, skip_child=_stale(now - max_age))
         if not result.sitemaps:
             error = "; ".join(message for _, message in result.errors) or "nothing read"
             if named:  # named in robots.txt, so worth showing; a usual address that is not there is not news
@@ -229,15 +260,18 @@ def _judge_entries(
         item.links.append(LinkVerdict(entry.url, ok, reason))
 
 
-def _preview(item: Found, get: Get, rules: LinkRules) -> None:
-    """Read a feed or section page and judge its links; an unreadable one is not ticked, with the reason."""
+def _preview(item: Found, get: Get, rules: LinkRules, known: dict[str, str]) -> None:
+    """Read a feed or section page and judge its links; an unreadable one is not ticked, with the reason. A link
+    to a source proposed (``known``: its reason) is no article, and the verdict says what it is."""
     try:
         resp = get(item.url, {}, 0, item.kind)
         links = read_feed(resp.body, resp.url) if item.kind == "feed" else links_from_html(resp.body, resp.url)
     except (FetchError, ValueError) as exc:
         item.error, item.keep = str(exc), False
         return
-    verdicts = [LinkVerdict(url, *rules.judge(url)) for url in links]
+    verdicts = [
+        LinkVerdict(url, False, known[url]) if url in known else LinkVerdict(url, *rules.judge(url)) for url in links
+    ]
     item.total, item.taken = len(verdicts), sum(v.taken for v in verdicts)
     item.summary = f"{item.total} link(s), {item.taken} taken for articles"
     item.links = sorted(verdicts, key=lambda v: not v.taken)[:PREVIEW_LINKS]

@@ -66,7 +66,8 @@ ROBOTS_MAX_BYTES = 512 * 1024
 _robots_rows: dict[str, RobotsFile] = {}
 
 
-def _robots(site: Site, origin: str) -> RobotsFile:
+def _robots(site: Site, origin: str, *, delay: float | None = None) -> RobotsFile:
+    """The robots.txt of ``origin`` (cached); ``delay``: politeness.wait_turn's, for the sources preview."""
     now = timezone.now()
     cached = _robots_rows.get(origin)
     if cached is not None and cached.expires_at > now:
@@ -83,7 +84,9 @@ def _robots(site: Site, origin: str) -> RobotsFile:
             allow_private=site.allow_private_addresses,
             max_bytes=ROBOTS_MAX_BYTES,
             truncate=True,
-            before_request=lambda u, redirected: politeness.wait_turn(host_of(u), may_defer=not redirected),
+            before_request=lambda u, redirected: politeness.wait_turn(
+                host_of(u), may_defer=not redirected and delay is None, delay=delay
+            ),
         )
         status, body = resp.status, resp.body.decode("utf-8", "replace")
         if len(resp.body) >= ROBOTS_MAX_BYTES:  # cut at the cap: drop the line the cut went through
@@ -142,7 +145,7 @@ def robots_allows(site: Site, url: str) -> bool:
     return parser.can_fetch(url, ROBOTS_AGENT)
 
 
-def _hook(site: Site, article: Article | None = None, *, wait: bool = False):
+def _hook(site: Site, article: Article | None = None, *, wait: bool = False, delay: float | None = None):
     """before_request for net.fetch: robots.txt, then the shared per-host delay.
 
     Only the first hop of a fetch may be deferred when the host is busy: a redirect hop waits for its slot
@@ -150,14 +153,15 @@ def _hook(site: Site, article: Article | None = None, *, wait: bool = False):
     URL; with a delay longer than WIMS_POLITENESS_MAX_WAIT, as in production, a redirect to the same host
     would otherwise be deferred on every attempt, for ever. An article fetch deferred holds its slot
     (``Article.held_slot``, politeness.take_turn); a poll keeps the sources it has read instead. ``wait``: every
-    hop waits for its slot (finding a site's sources, the files of a sitemap after its first).
+    hop waits for its slot (finding a site's sources, the files of a sitemap after its first). ``delay``: a shorter
+    delay before the host's next request than the configured one (the sources preview, politeness.wait_turn).
     """
 
     def before(url: str, redirected: bool = False) -> None:
         if not robots_allows(site, url):
             raise FetchError("disallowed by robots.txt", transient=False, url=url)
         if article is None or redirected:
-            politeness.wait_turn(host_of(url), may_defer=not (redirected or wait))
+            politeness.wait_turn(host_of(url), may_defer=not (redirected or wait), delay=delay)
             return
         slot = politeness.take_turn(host_of(url), article.held_slot)
         if slot is not None:  # stored with the deferral (_fetch): back a little before it, in take_turn's wait
@@ -175,16 +179,16 @@ def _push_back_host(url: str, seconds: float) -> None:
     Host.objects.filter(name=host_of(url), next_request_at__lt=until).update(next_request_at=until)
 
 
-def _getter(site: Site, *, first_may_defer: bool = False, finding: bool = False) -> Get:
+def _getter(site: Site, *, first_may_defer: bool = False, finding: bool = False, delay: float | None = None) -> Get:
     """monitor.finding's ``get`` for ``site``: net.fetch through robots.txt and the per-host delay, each request in
     the fetch log. A body cap given is a cut (sitemaps: what was read is parsed), else the usual cap refuses.
     ``finding``: a 4xx answer is logged as ``ok`` (looking at the usual sitemap addresses, a 404 is an answer,
-    not a failure that would make the site "degraded")."""
+    not a failure that would make the site "degraded"). ``delay``: _hook's (the sources preview's shorter delay)."""
     calls = [0]
 
     def get(url: str, headers: dict[str, str], max_bytes: int, kind: str) -> Response:
         calls[0] += 1
-        hook = _hook(site, wait=not (first_may_defer and calls[0] == 1))
+        hook = _hook(site, wait=not (first_may_defer and calls[0] == 1), delay=delay)
         started = time.monotonic()
         try:
             resp = fetch(

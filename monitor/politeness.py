@@ -77,13 +77,15 @@ def take_turn(host: str, held: float | None = None) -> float | None:
     return None
 
 
-def wait_turn(host: str, *, may_defer: bool = True) -> float:
+def wait_turn(host: str, *, may_defer: bool = True, delay: float | None = None) -> float:
     """Reserve a slot with the configured delay and sleep until it; return the seconds slept.
 
-    ``may_defer=False`` takes the next slot however far it is (never raises Deferred).
+    ``may_defer=False`` takes the next slot however far it is (never raises Deferred). ``delay``: a shorter delay
+    than the configured one before the host's next request (the administrator's sources preview), never a longer.
     """
     max_wait = conf.politeness_max_wait() if may_defer else 1e9  # any slot, however far
-    wait = reserve(host, conf.politeness_delay(), max_wait)
+    configured = conf.politeness_delay()
+    wait = reserve(host, configured if delay is None else min(delay, configured), max_wait)
     if wait > 0:
         time.sleep(wait)
     return wait

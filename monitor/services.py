@@ -288,16 +288,18 @@ def find_sources(site: Site, *, read: bool = True) -> Proposal:
     """Read the site's home page and robots.txt and propose its feeds, sitemaps and section pages (monitor/finding.py),
     each with the links it yields today and the verdict on each (``read``: feeds and sections read too, for the
     preview). Bounded: a few requests, each waiting for the host's politeness delay, WIMS_SOURCES_FIND_SECONDS in
-    all. Nothing is stored but the fetch log (see :func:`keep_found`)."""
+    all. The preview, which someone waits for, is one short burst: robots.txt and WIMS_SOURCES_PREVIEW_PAGES pages
+    at most, WIMS_SOURCES_PREVIEW_DELAY apart. Nothing is stored but the fetch log (see :func:`keep_found`)."""
     origin = origin_of(site.home_url)
+    delay = conf.sources_preview_delay() if read else None
     try:
-        robots = _robots(site, origin)
+        robots = _robots(site, origin, delay=delay)
         robots_txt = robots.body if robots.status is not None and 200 <= robots.status < 300 else None
     except FetchError:
         robots_txt = None
     return find(
         site.home_url,
-        _getter(site, finding=True),
+        _getter(site, finding=True, delay=delay),
         _rules(site),
         robots_txt=robots_txt,
         now=timezone.now(),
@@ -305,6 +307,7 @@ def find_sources(site: Site, *, read: bool = True) -> Proposal:
         max_links=conf.sitemap_max_links(),
         budget=conf.sources_find_seconds(),
         read=read,
+        max_pages=conf.sources_preview_pages() if read else None,
     )
 
 

@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 from lxml import etree, html
 from protego import Protego
 
-from filters.kind import not_a_section
+from filters.kind import link_kind, not_a_section
 
 from .canonical import canonicalise, origin_of, same_site
 from .discovery import LinkRules, _base, _parse, parse_date  # _parse, _base: the same page reading as links
@@ -705,7 +705,9 @@ def _section_path(url: str) -> bool:
 _HOME_NAMES = {"index", "default", "home", "main", "start"}
 # anchor texts that name no section: "more…", "read more", "31 images"
 _GENERIC_TEXT = re.compile(
-    r"(?:more|read more|see (?:all|more)|view all|all|next|previous|\d+ (?:images|photos|comments))\W*$", re.I
+    r"(?:more|read more|see (?:all|more)|view all|all|next|previous|\d+ (?:images|photos|comments)|"
+    r"(?:\d+ )?comments?(?: \(\d+\))?|leave a comment|reply)\W*$",
+    re.I,
 )
 
 
@@ -730,7 +732,9 @@ def prominent_sections(page: bytes | str, base_url: str, limit: int = 8) -> list
     It scores for being in the navigation (``<nav>``, ``<header>``, ``role="navigation"``, an id or class
     naming a menu) or in a list of links (a sidebar: mostly link text), for how early it comes there, for
     being linked again, and for a short path; links only in a footer or share box score less. Candidates
-    outside navigation and lists count only when linked twice or more. ``/x`` and ``/x/`` count as one.
+    outside navigation and lists count only when linked twice or more and their address reads as a listing's
+    (:func:`filters.kind.link_kind`): a story's teaser links it two or three times too (headline, picture,
+    "Comments"). ``/x`` and ``/x/`` count as one.
     """
     root = _parse(page)
     if root is None or limit <= 0:
@@ -764,7 +768,7 @@ def prominent_sections(page: bytes | str, base_url: str, limit: int = 8) -> list
             item.text = text
     sections: list[Section] = []
     for url, item in found.values():
-        if not item.text or (item.nav is None and item.count < 2):
+        if not item.text or (item.nav is None and (item.count < 2 or link_kind(url) is None)):
             continue
         depth = len([s for s in urlsplit(url).path.split("/") if s])
         score = min(item.count, 3) - 1 + (1.0 if depth == 1 else 0.5 if depth == 2 else 0.0)

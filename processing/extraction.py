@@ -17,6 +17,7 @@ from classifier.selectors import document_frequencies
 from filters import docview
 from filters.charset import charset_from_content_type, wide_codec
 from filters.kind import Kind, page_kind
+from filters.titles import TITLE_SEP
 from monitor.discovery import page_metadata
 from monitor.models import Article
 
@@ -103,12 +104,14 @@ def extract_article(article: Article, profile, page: filters.Page | None = None)
         # filtered under the site's profile all the same: re-filtering and learning must not take it again
         base, extraction = fallback.profile, fallback
         extraction.profile = profile.name
-    article.title = extraction.title[:500]
+    headline = " ".join(extraction.headline.split())
+    article.title = article_title(extraction.title, headline, article.site.name)[:500]
     content = article.extracted
-    content.core_text = extraction.text
-    content.tokens = extraction.tokens
+    content.core_text = extraction.body  # what the experts read below the title: the headline is not repeated
+    content.tokens = extraction.tokens  # the headline's words too: word conditions still find them
     content.extraction = {
         "profile": extraction.profile,
+        "headline": headline,  # the case's title words (classifier.services.cases.case_keywords)
         # which learning of the site's profile filtered it: a re-learned profile keeps its name
         "profile_learned_at": (getattr(profile, "provenance", None) or {}).get("learned_at"),
         "counts": extraction.counts,
@@ -119,6 +122,24 @@ def extract_article(article: Article, profile, page: filters.Page | None = None)
     if extraction.token_weights:  # a site with a learned style tree: the rule page ranks words by them
         content.extraction["token_weights"] = extraction.token_weights
     return extraction
+
+
+def article_title(title: str, headline: str, site_name: str = "") -> str:
+    """The article's title: the page's ``<title>`` (its learned site affixes already stripped), but its headline
+    when the title is missing, only the site's name, or the headline with the site's name around it ("Flu jabs
+    open | Health Watch Daily"). A title the site wrote otherwise is kept."""
+    if not headline:
+        return title
+    folded, head = title.casefold().strip(), headline.casefold()
+    if not folded or folded in (head, site_name.casefold().strip()):
+        return headline
+    # only the site's name (and section) around it, at a separator: an <h1> "Health" is no headline of
+    # "Health minister resigns | Daily News"
+    if folded.startswith(head) and TITLE_SEP.match(folded[len(head) :]):
+        return headline
+    if folded.endswith(head) and any(m.end() == len(folded) - len(head) for m in TITLE_SEP.finditer(folded)):
+        return headline
+    return title
 
 
 #: what the article says when its site's learned profile removed all of its text

@@ -237,7 +237,7 @@ def refilter_article(article_id: int, profile) -> bool | None:
     with transaction.atomic():
         article = (
             Article.objects.select_for_update(of=("self",))
-            .select_related("content")
+            .select_related("content", "site")  # the site's name: its title
             .filter(pk=article_id, state=S.PROCESSED)
             .first()
         )

@@ -376,6 +376,11 @@ WIMS_TASK_MEMORY_MB = env_int("WIMS_TASK_MEMORY_MB", 1024, minimum=128)
 WIMS_MAX_MEMORY_PER_CHILD_MB = env_int("WIMS_MAX_MEMORY_PER_CHILD_MB", 512, minimum=64)
 WIMS_WORKER_MEMORY_MB = env_int("WIMS_WORKER_MEMORY_MB", 2048, minimum=256)
 CELERY_WORKER_MAX_MEMORY_PER_CHILD = WIMS_MAX_MEMORY_PER_CHILD_MB * 1024  # KiB
+# A worker keeps its database connection from one task to the next (Celery's Django fixup would close it after
+# every task: a new PostgreSQL backend per task), at most WIMS_WORKER_DB_CONN_MAX_AGE seconds, checked before each
+# task and replaced when broken (wims/worker.py). 0: a new connection per task, as before.
+WIMS_WORKER_DB_CONN_MAX_AGE = env_int("WIMS_WORKER_DB_CONN_MAX_AGE", 300)
+CELERY_DB_REUSE_MAX = 1_000_000_000 if WIMS_WORKER_DB_CONN_MAX_AGE else None  # the fixup leaves it to the worker
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # Every periodic task, declared here and nowhere else. At its start the beat (the DatabaseScheduler above) writes
 # each entry into its PeriodicTask table under the entry's name: the row of that name gets this task and interval,
@@ -460,6 +465,9 @@ WIMS_MAX_PROCESS_ATTEMPTS = int(env_number("WIMS_MAX_PROCESS_ATTEMPTS", 3, 1))
 WIMS_SITEMAP_MAX_AGE_DAYS = env_number("WIMS_SITEMAP_MAX_AGE_DAYS", 2.0, 0.01)
 WIMS_SITEMAP_MAX_LINKS = env_int("WIMS_SITEMAP_MAX_LINKS", 200, minimum=1)
 WIMS_SOURCES_FIND_SECONDS = env_number("WIMS_SOURCES_FIND_SECONDS", 20.0, 1.0)
+# The sources preview's requests: a short delay between them (never longer than WIMS_POLITENESS_DELAY), a few in all.
+WIMS_SOURCES_PREVIEW_DELAY = env_number("WIMS_SOURCES_PREVIEW_DELAY", 0.3)
+WIMS_SOURCES_PREVIEW_PAGES = env_int("WIMS_SOURCES_PREVIEW_PAGES", 16, minimum=3)
 # The claim on an article's fetch or processing, and the dispatcher's sweep of rows left untouched.
 WIMS_LEASE_SECONDS = env_number("WIMS_LEASE_SECONDS", 180.0, 1.0)
 WIMS_SWEEP_GRACE = env_number("WIMS_SWEEP_GRACE", 60.0)

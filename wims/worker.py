@@ -41,6 +41,7 @@ import time
 from celery import Task as CeleryTask
 from celery import signals
 from celery.exceptions import SoftTimeLimitExceeded
+from django import db
 from django.conf import settings
 
 from foundation.bounds import MemoryLimitExceeded, limit_exceeded
@@ -91,6 +92,7 @@ def _on_worker_init(sender, **kwargs) -> None:
     global _main_pid
     _main_pid = os.getpid()
     _metrics().retire_dead_processes()
+    _keep_database_connections(settings.WIMS_WORKER_DB_CONN_MAX_AGE)
     from celery import concurrency
 
     pool = concurrency.get_implementation(sender.pool_cls).__module__
@@ -99,6 +101,16 @@ def _on_worker_init(sender, **kwargs) -> None:
     cap_memory(settings.WIMS_WORKER_MEMORY_MB)
     if pool == "celery.concurrency.thread":
         _deadlines.enabled = True
+
+
+def _keep_database_connections(max_age: int) -> None:
+    """The worker's connections (every thread's and pool child's, made from these settings) live ``max_age``
+    seconds, with Django's health check before reuse; :func:`_on_task_start` closes those too old or broken."""
+    if not max_age:
+        return
+    for database in settings.DATABASES.values():
+        database["CONN_MAX_AGE"] = max_age
+        database["CONN_HEALTH_CHECKS"] = True
 
 
 @signals.worker_process_init.connect
@@ -172,6 +184,9 @@ _deadlines = _Deadlines()
 @signals.task_prerun.connect
 def _on_task_start(sender=None, **kwargs) -> None:
     _metrics().task_started()
+    # a connection kept from the last task (CELERY_DB_REUSE_MAX): closed if too old or broken, and checked before
+    # its first query (CONN_HEALTH_CHECKS), so a restarted PostgreSQL costs a reconnection, not a failed task
+    db.close_old_connections()
     if _deadlines.enabled and sender is not None:
         _deadlines.start(sender)
 

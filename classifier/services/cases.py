@@ -48,6 +48,11 @@ def case_keywords(article, tokens: Sequence[str], settings: FeatureSettings) -> 
     base's feature settings ask for (classifier.features)."""
     url = getattr(article, "canonical_url", "") or getattr(article, "url", "") or ""
     title = getattr(article, "title", "") or ""
+    # the headline's words are title words too when the page's <title> was kept as the article's title
+    extraction = getattr(getattr(article, "extracted", None), "extraction", None)
+    headline = extraction.get("headline", "") if isinstance(extraction, dict) else ""
+    if headline and headline != title:
+        title = f"{title} {headline}"
     return clean_keywords(
         case_features(tokens, title=title, url=url, settings=settings, stop_words=get_stop_words("en"))
     )

@@ -25,11 +25,12 @@ results section between its markers), a chart ``docs/benchmarks/filters.png``
 and the raw numbers ``docs/benchmarks/filters.json``.
 
     .venv/bin/python tests/bench/bench_filters.py [--split tune|test|both] [--limit N]
-        [--only NAME,...] [--learn default,thesis] [--wims default] [--no-report]
+        [--only NAME,...] [--learn default,thesis] [--wims default] [--body default] [--no-report]
 
 ``--limit N`` takes the first N wcxb pages of each split and the first N
 pages of each crawl-to-the-future site and year (a quick look; the committed
-report uses the full sets).  The run takes the exclusive benchmark lock
+report uses the full sets); ``--body`` profiles are also scored on their body (the
+core text without the headline).  The run takes the exclusive benchmark lock
 ``/tmp/wims-bench.lock`` (unless it is started under ``flock`` on that file).
 """
 
@@ -280,8 +281,8 @@ _timed.failures = defaultdict(int)
 
 
 def _profile_extractor(profile, label):
-    def run(html: str) -> str:
-        return filters.extract(html, profile=profile).text
+    def run(html: str):
+        return filters.extract(html, profile=profile)  # scored as its core text and, for --body, its body
 
     run.__name__ = label
     return run
@@ -383,7 +384,7 @@ def _wanted(name: str, only: set[str]) -> bool:
     return not only or name in only or name.split(" (")[0] in only
 
 
-def _run_page(res: Result, page: dict, profiles: dict, only: set[str]) -> None:
+def _run_page(res: Result, page: dict, profiles: dict, only: set[str], body=()) -> None:
     """Time the floor, then our extractions (warm), then the comparators, on one page."""
     html, gold = page["html"], page["gold"]
     res.pages.append({"id": page["id"], "site": page.get("site")})
@@ -392,7 +393,9 @@ def _run_page(res: Result, page: dict, profiles: dict, only: set[str]) -> None:
     res.ms[FLOOR].append(ms)
     for label, prof in profiles.items():
         out, ms = _timed_warm(_profile_extractor(prof, label), html)
-        res.add(label, out, gold, ms)
+        res.add(label, getattr(out, "text", ""), gold, ms)
+        if label.split(" (")[0] in body:  # the same extraction without its headline (issue 29 item 1)
+            res.add(label.replace(")", ", body only)"), getattr(out, "body", ""), gold, ms)
     for name, fn in COMPARATORS.items():
         if not _wanted(name, only):
             continue
@@ -400,17 +403,17 @@ def _run_page(res: Result, page: dict, profiles: dict, only: set[str]) -> None:
         res.add(name, out, gold, ms)
 
 
-def run_wcxb(pages, only, split) -> Result:
+def run_wcxb(pages, only, split, body=()) -> Result:
     res = Result(WCXB, split)
     profiles = {single(p): p for p in builtin_profiles() if _wanted(single(p), only)}
     for i, page in enumerate(pages):
-        _run_page(res, page, profiles, only)
+        _run_page(res, page, profiles, only, body)
         if (i + 1) % 100 == 0:
             print(f"  wcxb {split} {i + 1}/{len(pages)}", file=sys.stderr)
     return res
 
 
-def run_ctf(pages, only, split, learn: list[str]) -> Result:
+def run_ctf(pages, only, split, learn: list[str], body=()) -> Result:
     res = Result(CTF, split)
     groups = defaultdict(list)
     for page in pages:
@@ -440,7 +443,7 @@ def run_ctf(pages, only, split, learn: list[str]) -> Result:
             for prof in builtin_profiles():
                 if _wanted(single(prof), only):
                     profiles[single(prof)] = prof
-            _run_page(res, page, profiles, only)
+            _run_page(res, page, profiles, only, body)
             done += 1
             if done % 100 == 0:
                 print(f"  ctf {split} {done}/{len(pages)}", file=sys.stderr)
@@ -788,6 +791,7 @@ def main(argv=None) -> int:
     ap.add_argument("--wims", default="default", help="the profile the targets, per-site table and failures judge")
     ap.add_argument("--no-report", action="store_true", help="print the tables, do not write docs/benchmarks")
     ap.add_argument("--datasets", default="wcxb,ctf")
+    ap.add_argument("--body", default="default", help="profiles also scored on their body (core text, no headline)")
     args = ap.parse_args(argv)
     if not DATASETS.is_dir():
         print(f"datasets not found at {DATASETS}; set WIMS_DATASETS", file=sys.stderr)
@@ -801,6 +805,7 @@ def main(argv=None) -> int:
     only = {x.strip() for x in args.only.split(",") if x.strip()}
     learn = [p.strip() for p in args.learn.split(",") if p.strip() in filters.profiles.BUILTIN_PROFILES]
     splits = [s for s in SPLITS if args.split in (s, "both")]
+    body = {p.strip() for p in args.body.split(",") if p.strip()}
     load_start = _load()
     started = time.strftime("%Y-%m-%d %H:%M")
     t_start = time.time()
@@ -809,12 +814,12 @@ def main(argv=None) -> int:
         if "wcxb" in args.datasets:
             pages = load_wcxb(args.limit, split)
             print(f"{WCXB} {split}: {len(pages)} pages", file=sys.stderr)
-            results[(split, WCXB)] = run_wcxb(pages, only, split)
+            results[(split, WCXB)] = run_wcxb(pages, only, split, body)
             del pages
         if "ctf" in args.datasets:
             pages = load_ctf(args.limit, split)
             print(f"{CTF} {split}: {len(pages)} pages", file=sys.stderr)
-            results[(split, CTF)] = run_ctf(pages, only, split, learn)
+            results[(split, CTF)] = run_ctf(pages, only, split, learn, body)
             del pages
     elapsed = time.time() - t_start
     tgts = targets(results, args.wims)

@@ -461,6 +461,31 @@ def test_a_link_whose_address_names_no_article(url, kind):
 @pytest.mark.parametrize(
     "url",
     [
+        "http://127.0.0.13:8001/feed/atom/",  # the demo's Wellbeing Times: was "a site's own page (about, ...)"
+        "https://news.example/feeds/world/",  # was "a section front's address" (a live trial's preview)
+        "https://news.example/rss/health/",
+        "https://news.example/rss.xml",
+        "https://news.example/news/health.rss",
+        "https://blog.example/?feed=rss2",
+        "https://blog.example/2026/11/a-story/comments/feed/",  # was "a forum thread's address"
+    ],
+)
+def test_a_feed_s_address_says_it_is_a_feed(url):
+    verdict = link_kind(url)
+    assert verdict is not None and verdict.kind is Kind.SERVICE and verdict.reason == "a feed's address"
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["https://news.example/2026/11/rss-readers-return.html", "https://news.example/family/feeding-toddlers-well/"],
+)
+def test_a_story_about_feeds_is_no_feed(url):
+    assert link_kind(url) is None
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
         "https://edition.cnn.com/2013/11/27/justice/tucson-arizona-captive-girls/index.html",
         "https://news.example/news/conditions/flu-season-arrives-early.html",
         "https://news.example/clinic-news/new-wing-opens/",

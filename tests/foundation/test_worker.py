@@ -50,3 +50,38 @@ def test_broker_comes_from_the_environment():
 
     configured = os.environ.get("CELERY_BROKER_URL") or "filesystem://"
     assert configured == settings.CELERY_BROKER_URL
+
+
+def _worker_backends() -> set[int]:
+    """The PostgreSQL backends connected to the test database but this test's own: the worker's."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        return {pid for (pid,) in cursor.fetchall()}
+
+
+@pytest.mark.worker
+def test_a_worker_keeps_its_database_connection_and_survives_its_loss(start_worker):
+    """One PostgreSQL backend for a worker's tasks, not one per task (Celery's fixup closed the connection after
+    every task); a connection PostgreSQL ended between two tasks is replaced, the next task does not fail."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("pg_stat_activity: PostgreSQL only (CI runs it)")
+    start_worker(queues="celery", pool="solo")
+    assert health_check.delay("one").get(timeout=60)["token"] == "one"
+    first = _worker_backends()
+    assert len(first) == 1, "the worker's connection stays open after its task"
+    for token in ("two", "three"):
+        assert health_check.delay(token).get(timeout=60)["token"] == token
+    assert _worker_backends() == first, "the same backend served every task"
+
+    (ended,) = first
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(%s)", [ended])
+    assert health_check.delay("after").get(timeout=60) == {"token": "after", "sites": 0}
+    now = _worker_backends()
+    assert ended not in now and len(now) == 1, "a new connection replaced the ended one"

@@ -40,7 +40,7 @@ def test_new_articles_are_found_fetched_and_classified(demo, start_worker, fast_
     for article in webmon:
         expected = truth[article.url]
         # WebMon stores what the filters make of the stored page (filter quality is tested in tests/filters).
-        assert article.content.core_text == filters.extract(article.get_raw_html(), profile="default").text
+        assert article.content.core_text == filters.extract(article.get_raw_html(), profile="default").body
         score = shingle_scores(article.content.core_text, expected["core_text"])
         assert score.recall > 0.75, (article.url, score)
         assert article.get_raw_html() and article.raw_size > len(article.get_raw_html()) // 10

@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from filters.kind import Kind, link_kind
 from monitor.sources import (
     Feed,
     Sitemap,
@@ -538,3 +539,6 @@ def test_sections_proposed_for_the_demo_sites_are_their_section_fronts_only():
         assert fronts <= set(sections), (key, sections)
         for url in sections:
             assert not re.search(r"tags?[/.]|author|contributor|archive|page[=/]", url), (key, url)
+            # no story: the Wellbeing Times links each one three times (headline, picture, "Comments")
+            verdict = link_kind(url)
+            assert verdict is not None and verdict.kind is Kind.LISTING, (key, url, verdict)

@@ -1,0 +1,84 @@
+"""The article's lead parts beside its headline: the standfirst (dek), the byline and the date, read from the
+phrases just after the headline (:attr:`filters.Extraction.headline_phrase`).
+
+A byline ("By Jane Smith", "5 min read") and a date ("4 March 2025") are short phrases there, kept or removed
+(a date alone is often too short for the length filter); the standfirst is the first kept phrase after the
+headline that main-content detection kept as the article's lead (:mod:`filters.lead`), or that shares the
+headline's parent block (``<header>``, a title box) while the body lies elsewhere, so that the first paragraph
+of a body set beside the headline is never taken for it. Without the HTML5 walk's
+blocks (the ``thesis`` profile) there is no standfirst.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .html5 import Blocks
+from .lead import LEAD_NOTE
+from .phrases import Phrase
+
+__all__ = ["BYLINE", "TEXT_DATE", "Lead", "lead"]
+
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+TEXT_DATE = re.compile(  # Sept. 4, 2025 / 4th September 2025 / 2025-09-04 / 9/4/2025
+    rf"(?i)\b{_MONTH} \d{{1,2}}(?:st|nd|rd|th)?,? (?:19|20)\d\d\b|"
+    rf"\b\d{{1,2}}(?:st|nd|rd|th)? {_MONTH},? (?:19|20)\d\d\b|"
+    r"\b(?:19|20)\d\d[-/.][01]?\d[-/.][0-3]?\d\b|\b[01]?\d/[0-3]?\d/(?:19|20)?\d\d\b"
+)
+BYLINE = re.compile(
+    r"(?:^|\s)(?:[Bb]y|[Ww]ritten by|[Pp]osted by|[Aa]uthor:?)\s+[A-Z][a-z]+|\b\d+\s*min(?:ute)?s?\.? read\b"
+)
+
+#: how many phrases after the headline are read for the byline, the date and the standfirst
+_AFTER = 8
+#: a byline or date phrase is short; a longer one is the body's text mentioning a date or "by"
+_SHORT = 120
+_STANDFIRST_WORDS = 5
+
+
+@dataclass(frozen=True)
+class Lead:
+    """The parts of an article around its headline; ``""`` for each one not found."""
+
+    standfirst: str = ""
+    byline: str = ""
+    date: str = ""
+
+
+def lead(phrases: Sequence[Phrase], headline: Phrase | None, blocks: Blocks | None) -> Lead:
+    """The standfirst, byline and date after ``headline`` (each ``""`` when not found)."""
+    if headline is None:
+        return Lead()
+    start = next(i for i, p in enumerate(phrases) if p is headline) + 1
+    after = [p for p in phrases[start : start + _AFTER] if not p.path.startswith("/html/head/")]
+    byline = date = ""
+    rest = []
+    for p in after:
+        text = " ".join(p.text.split())
+        short = len(text) <= _SHORT
+        found = TEXT_DATE.search(text) if short else None
+        by = short and BYLINE.search(text) is not None
+        if by and not byline:
+            byline = text
+        if found and not date:
+            date = found.group(0)
+        if not (by or found):
+            rest.append(p)
+    return Lead(_standfirst(rest, headline, blocks), byline, date)
+
+
+def _standfirst(after: list[Phrase], headline: Phrase, blocks: Blocks | None) -> str:
+    if blocks is None or not 0 <= headline.node < len(blocks):
+        return ""
+    beside = blocks.parents[headline.node]
+    kept = [p for p in after if p.removed_by is None and 0 <= p.node < len(blocks)]
+    if not kept:
+        return ""
+    if kept[0].note != LEAD_NOTE and (  # kept before the main content as its lead (filters.lead), or set apart
+        len(kept) < 2 or blocks.parents[kept[0].node] != beside or blocks.parents[kept[1].node] == beside
+    ):
+        return ""
+    text = " ".join(kept[0].text.split())
+    return text if len(text.split()) >= _STANDFIRST_WORDS else ""

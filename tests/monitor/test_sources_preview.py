@@ -1,0 +1,103 @@
+"""The administrator's sources preview (services.find_sources) of a demo site registered by its home page only, as
+in the admin, with production's politeness delay (issue 33's live trial): a feed link is called a feed, no article
+page is proposed as a section front, and the preview answers within a few seconds, saying what it did not read.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+import pytest
+
+from filters.kind import Kind, link_kind
+from monitor import services
+from monitor.models import Site
+
+from .conftest import request_log
+
+pytestmark = pytest.mark.django_db
+
+
+def home_only(server, key: str) -> Site:
+    """A demo site as an administrator registers it: its home page, nothing else typed in (articles only: the
+    admin's default for a new site)."""
+    spec = server.sites[key]
+    home = server.base_url(key).rstrip("/") + "/"
+    return Site.objects.create(name=spec.name, home_url=home, allow_private_addresses=True, articles_only=True)
+
+
+@pytest.fixture
+def production_delay(tunables):
+    """Production's politeness delay: the live trial's preview took 22 s with it."""
+    tunables(WIMS_POLITENESS_DELAY="2", WIMS_POLITENESS_MAX_WAIT="0.25")
+
+
+def verdicts(proposal) -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    for source in proposal.sources:
+        for link in source.links:
+            found.setdefault(link.url, set()).add(link.reason)
+    return found
+
+
+@pytest.mark.parametrize(("key", "feed"), [("wellbeing", "/feed/atom/"), ("healthwatch", "/rss.xml")])
+def test_a_link_to_the_sites_feed_is_called_a_feed(demo, production_delay, key, feed):
+    """The preview called the feed's link "a section front's address" (then "a site's own page", "a file")."""
+    proposal = services.find_sources(home_only(demo, key))
+    url = demo.base_url(key).rstrip("/") + feed
+    reasons = verdicts(proposal).get(url)
+    assert reasons, f"no source of the preview links the feed {url}"
+    assert all(reason.startswith("a feed's address") for reason in reasons), reasons
+
+
+@pytest.mark.parametrize("key", ["wellbeing", "healthwatch", "courier"])
+def test_no_article_page_is_proposed_as_a_section(demo, production_delay, key):
+    """The Wellbeing Times' home page links each story three times (headline, picture, "Comments"): two of its
+    stories were proposed as section fronts. Only the site's section fronts are proposed now."""
+    proposal = services.find_sources(home_only(demo, key))
+    sections = [source.url for source in proposal.sources if source.kind == "section"]
+    assert len(sections) >= 3, (sections, proposal.notes)
+    articles = {a["url"] for a in demo_articles(demo, key)}
+    for url in sections:
+        assert url not in articles, f"{url} is an article"
+        verdict = link_kind(url)
+        assert verdict is not None and verdict.kind is Kind.LISTING, (url, verdict)
+
+
+def demo_articles(server, key: str) -> list[dict]:
+    from .conftest import control
+
+    return control(server, key, "GET", "articles.json")["articles"]
+
+
+@pytest.mark.parametrize("key", ["wellbeing", "healthwatch", "courier"])
+def test_the_preview_answers_within_a_few_seconds_politely(demo, production_delay, key):
+    """With a 2 s politeness delay the preview read its ten pages one after another, 2 s apart: 14 to 20 s on the
+    demo sites, and sources left "not read for the preview: its 20 s were spent". It is one short burst now: a few
+    small pages, WIMS_SOURCES_PREVIEW_DELAY (0.3 s) apart, never two at once."""
+    site = home_only(demo, key)
+    started = time.monotonic()
+    proposal = services.find_sources(site)
+    took = time.monotonic() - started
+    assert took < 8, f"the preview took {took:.1f} s"
+    assert all(source.links or source.error for source in proposal.sources), "every source read for the preview"
+    log = sorted(r["time"] for r in request_log(demo, key) if not r["path"].startswith("/_control/"))
+    assert 4 <= len(log) <= 17, "robots.txt and 16 pages at most"
+    gaps = [b - a for a, b in zip(log, log[1:], strict=False)]
+    # the slot is when a request leaves; its arrival varies by a few tens of ms (a first connection)
+    assert min(gaps) >= 0.15, f"two requests {min(gaps):.2f} s apart"
+    assert statistics.median(gaps) >= 0.28, gaps
+
+
+def test_the_sources_left_by_the_preview_s_page_cap_say_so(demo, production_delay, tunables):
+    tunables(WIMS_SOURCES_PREVIEW_PAGES="6")
+    proposal = services.find_sources(home_only(demo, "wellbeing"))
+    log = [r for r in request_log(demo, "wellbeing") if not r["path"].startswith("/_control/")]
+    assert len(log) <= 7, "robots.txt and 6 pages"
+    left = [source for source in proposal.sources if not source.links and not source.error]
+    assert left, "the cap left sources unread"
+    assert all(
+        source.summary == "not read for the preview: the preview read its 6 pages of the site" for source in left
+    )
+    assert all(source.links for source in proposal.sources if source.kind == "sitemap"), "sitemaps first"
