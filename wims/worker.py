@@ -50,6 +50,8 @@ log = logging.getLogger(__name__)
 
 #: the worker's main process (a forked child inherits the value; the solo pool runs tasks in the main process)
 _main_pid: int | None = None
+#: this process is a worker that keeps its database connections across tasks (_keep_database_connections)
+_keeps_connections = False
 
 
 class Task(CeleryTask):
@@ -106,8 +108,10 @@ def _on_worker_init(sender, **kwargs) -> None:
 def _keep_database_connections(max_age: int) -> None:
     """The worker's connections (every thread's and pool child's, made from these settings) live ``max_age``
     seconds, with Django's health check before reuse; :func:`_on_task_start` closes those too old or broken."""
+    global _keeps_connections
     if not max_age:
         return
+    _keeps_connections = True
     for database in settings.DATABASES.values():
         database["CONN_MAX_AGE"] = max_age
         database["CONN_HEALTH_CHECKS"] = True
@@ -185,8 +189,10 @@ _deadlines = _Deadlines()
 def _on_task_start(sender=None, **kwargs) -> None:
     _metrics().task_started()
     # a connection kept from the last task (CELERY_DB_REUSE_MAX): closed if too old or broken, and checked before
-    # its first query (CONN_HEALTH_CHECKS), so a restarted PostgreSQL costs a reconnection, not a failed task
-    db.close_old_connections()
+    # its first query (CONN_HEALTH_CHECKS), so a restarted PostgreSQL costs a reconnection, not a failed task;
+    # only in a worker: a task applied in another process (a test, a command) leaves that process's connection
+    if _keeps_connections:
+        db.close_old_connections()
     if _deadlines.enabled and sender is not None:
         _deadlines.start(sender)
 
