@@ -188,7 +188,8 @@ def article_detail(request, pk):
             **page,
             "article": article,
             "case": case,
-            "state": article.review_state,
+            # as the inbox lists it (selectors.inbox_rows): a fetch that failed has no case to review
+            "state": selectors.FAILED if article.state == Article.State.FAILED else article.review_state,
             "states": selectors.STATES,
             "original_url": _safe_link(article.url),
             # DocView's relevant links: web addresses only, whatever the stored row holds

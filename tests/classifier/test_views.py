@@ -122,6 +122,15 @@ def test_failed_articles_have_their_own_inbox_state_not_unreviewed(ec, sport_kb,
     assert {r.state for r in everything if r.article.pk == failed.pk} == {"failed"}
 
 
+def test_a_failed_article_s_page_says_failed_with_the_reason_as_the_inbox_does(ec, site):
+    failed = Article.objects.create(
+        site=site, url="https://daily.example/private/notes.html", state="failed", last_error="disallowed by robots.txt"
+    )
+    page = ec.get(reverse("classifier:article", args=[failed.pk])).content.decode()
+    badge = re.search(r'<span class="badge (\w+)" id="review-state" title="([^"]*)">(\w+)</span>', page)
+    assert badge and badge.groups() == ("failed", "disallowed by robots.txt", "failed"), badge and badge.groups()
+
+
 @pytest.mark.django_db
 def test_inbox_keyset_pages_cover_every_article_once(ec, site):
     from classifier import selectors
