@@ -43,7 +43,16 @@ from .net import HTML_TYPES, Deferred, FetchError, Response, fetch
 
 # the polite requests (robots.txt, the host's turn, the fetch log): monitor/polite.py; robots_allows and the
 # cache of robots.txt rows are named here too, where callers and tests have always found them
-from .polite import _getter, _hook, _push_back_host, _record, _robots, _robots_rows, robots_allows  # noqa: F401
+from .polite import (  # noqa: F401
+    _getter,
+    _hook,
+    _push_back_host,
+    _record,
+    _robots,
+    _robots_rows,
+    robots_allows,
+    robots_refuses,
+)
 
 log = logging.getLogger(__name__)
 
@@ -390,7 +399,8 @@ def create_pending(site: Site, urls: list[str], dates: dict[str, datetime] | Non
 
     ``dates``: publication dates known from the feed, by URL (the page's own date is read when processed).
     A known article without a date gets the feed's: a poll that reads the section pages before the feed
-    (or a continuation that reads the feed later) has stored the link already.
+    (or a continuation that reads the feed later) has stored the link already. A new URL that its origin's
+    robots.txt, already read, disallows is left out (polite.robots_refuses): it would only fail at its fetch.
     """
     known: dict[str, datetime | None] = {}
     for i in range(0, len(urls), 500):
@@ -401,7 +411,7 @@ def create_pending(site: Site, urls: list[str], dates: dict[str, datetime] | Non
         if published is None and dates.get(url) is not None:
             Article.objects.filter(site=site, url=url, published_at__isnull=True).update(published_at=dates[url])
     for url in urls:
-        if url in known:
+        if url in known or robots_refuses(site, url):
             continue
         try:
             with transaction.atomic():
