@@ -3,8 +3,8 @@
     DATABASE_URL=postgres://... CELERY_BROKER_URL=redis://... DEBUG=1 .venv/bin/python -m tests.bench.bench_db_reuse
 
 Runs N health-check tasks (one query each, the lightest task that reaches the database) through a solo worker of
-each kind, on a migrated database, and prints wall time, the worker's CPU and the PostgreSQL server's CPU (every
-``postgres`` process and the backends it reaped, server-wide: other databases' work counts too) per task.
+each kind, on a migrated database, and prints wall time, the worker's CPU and the PostgreSQL server's CPU
+(bench_hosts' measures: the postmaster, its backends and those it reaped, server-wide) per task.
 """
 
 from __future__ import annotations
@@ -18,31 +18,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-TICK = os.sysconf("SC_CLK_TCK")
-
-
-def _cpu_of(pids: list[int], children: bool = False) -> float:
-    total = 0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += int(fields[11]) + int(fields[12]) + (int(fields[13]) + int(fields[14]) if children else 0)
-    return total / TICK
-
-
-def _postgres_cpu() -> float:
-    pids = subprocess.run(["pgrep", "-x", "postgres"], capture_output=True, text=True).stdout.split()
-    postmaster = [p for p in pids if Path(f"/proc/{p}/stat").read_text().split()[3] == "1"] or pids[:1]
-    return (
-        _cpu_of([int(p) for p in pids])
-        + _cpu_of([int(p) for p in postmaster], children=True)
-        - _cpu_of([int(p) for p in postmaster])
-    )
 
 
 def run(max_age: int, tasks: int) -> dict[str, float]:
+    from tests.bench.bench_hosts import cpu_seconds, postgres_cpu_seconds  # after django.setup(): its env defaults
     from wims.tasks import health_check
 
     env = dict(os.environ, WIMS_WORKER_DB_CONN_MAX_AGE=str(max_age))
@@ -54,14 +33,14 @@ def run(max_age: int, tasks: int) -> dict[str, float]:
     )
     try:
         health_check.delay("warm").get(timeout=120)
-        cpu, pg, start = _cpu_of([worker.pid]), _postgres_cpu(), time.monotonic()
+        cpu, pg, start = cpu_seconds([worker.pid]), postgres_cpu_seconds(), time.monotonic()
         for i in range(tasks):
             health_check.delay(str(i)).get(timeout=60)
         wall = time.monotonic() - start
         return {
             "wall ms per task": wall * 1000 / tasks,
-            "worker CPU-ms per task": (_cpu_of([worker.pid]) - cpu) * 1000 / tasks,
-            "PostgreSQL CPU-ms per task (server-wide)": (_postgres_cpu() - pg) * 1000 / tasks,
+            "worker CPU-ms per task": (cpu_seconds([worker.pid]) - cpu) * 1000 / tasks,
+            "PostgreSQL CPU-ms per task (server-wide)": (postgres_cpu_seconds() - pg) * 1000 / tasks,
         }
     finally:
         os.killpg(worker.pid, signal.SIGTERM)

@@ -98,9 +98,9 @@ _postmaster: int | None = None
 def postgres_cpu_seconds() -> float:
     """CPU of the whole PostgreSQL server: its backends, living and ended, and its own processes.
 
-    Celery closes a task's database connections when it ends (celery/fixups/django.py, unless
-    CELERY_DB_REUSE_MAX), so each task has a backend of its own that is gone by the end of the cycle: the
-    postmaster's reaped children's time (cutime + cstime) counts them. Server-wide: other databases' work adds to it.
+    A backend that ended (a task's, when Celery closed the connection after every task, as before
+    WIMS_WORKER_DB_CONN_MAX_AGE) is gone by the end of the cycle: the postmaster's reaped children's time
+    (cutime + cstime) counts it. Server-wide: other databases' work adds to it.
     """
     global _postmaster
     if _postmaster is None:

@@ -129,6 +129,14 @@ class Judged:
     unread: str = ""
 
 
+def page_url(source: Source, page) -> str | None:
+    """The page's address: the source's, else (crawl-to-the-future) the archived one its Wayback toolbar names."""
+    if source.url is not None:
+        return source.url
+    found = _WAYBACK_URL.search(page.text[:30000])
+    return found.group(1).replace("&amp;", "&") if found else None
+
+
 def judge_pages(sources: list[Source]) -> Iterator[Judged]:
     """Read each page once; time its parse and the kind on its tree apart; judge it by WIMS and by metadata."""
     for source in sources:
@@ -142,10 +150,7 @@ def judge_pages(sources: list[Source]) -> Iterator[Judged]:
         except ExtractionError as exc:
             yield Judged(source, unread=str(exc))
             continue
-        url = source.url
-        if url is None:  # crawl-to-the-future: the archived address, when the toolbar names it
-            found = _WAYBACK_URL.search(page.text[:30000])
-            url = found.group(1).replace("&amp;", "&") if found else None
+        url = page_url(source, page)
         c2, t2 = time.thread_time(), time.perf_counter()
         wims = page_kind(page, url)
         t3, c3 = time.perf_counter(), time.thread_time()
@@ -547,10 +552,7 @@ def fit(root: Path = DATASETS, ctf_weight: float = 0.3) -> None:
                 page = read_page(data)
             except ExtractionError:
                 continue
-            url = source.url
-            if url is None:
-                found = _WAYBACK_URL.search(page.text[:30000])
-                url = found.group(1).replace("&amp;", "&") if found else None
+            url = page_url(source, page)
             ev = gather(page, url)
             shape = url_shape(ev.url)
             found_facts = facts(ev, shape)

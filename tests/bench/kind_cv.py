@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 from filters import ExtractionError, read_page  # noqa: E402
 from filters import kind as K  # noqa: E402
 from filters.kind_evidence import Evidence, gather  # noqa: E402
-from tests.bench.bench_sources import _WAYBACK_URL, DATASETS, ctf_pages, kinds_pages  # noqa: E402
+from tests.bench.bench_sources import DATASETS, ctf_pages, kinds_pages, page_url  # noqa: E402
 
 CTF_WEIGHT = 0.3
 
@@ -66,10 +66,7 @@ def tuning_rows(root: Path = DATASETS) -> list[Row]:
                 page.tree  # noqa: B018
             except ExtractionError:
                 continue
-            url = source.url
-            if url is None:
-                found = _WAYBACK_URL.search(page.text[:30000])
-                url = found.group(1).replace("&amp;", "&") if found else None
+            url = page_url(source, page)
             rows.append(Row(gather(page, url), source.page_type == "article", source.page_type, source.site, ctf))
     cache.write_bytes(pickle.dumps([(r.ev, r.article, r.page_type, r.site, r.ctf) for r in rows]))
     return rows
