@@ -147,15 +147,12 @@ def robots_allows(site: Site, url: str) -> bool:
 
 def robots_refuses(site: Site, url: str) -> bool:
     """True when the robots.txt already read for ``url``'s origin disallows it: a poll leaves such a link out
-    (a home page's "Staff login" link is not an article to fail on). No request: an origin whose robots.txt is
-    not known, or unreachable, is decided when its page is fetched."""
-    origin = origin_of(url)
-    known = _robots_rows.get(origin)
+    (a home page's "Staff login" link is not an article to fail on). Neither request nor query: the poll that
+    found the link read its site's robots.txt into this process's cache; an origin not there, or unreachable, is
+    decided when its page is fetched."""
+    known = _robots_rows.get(origin_of(url))
     if known is None or known.expires_at <= timezone.now():
-        known = RobotsFile.objects.filter(origin=origin, expires_at__gt=timezone.now()).first()
-        if known is None:
-            return False
-        _remember_robots(known)
+        return False
     if known.status is None or known.status == 0 or known.status >= 500:
         return False
     return not robots_allows(site, url)
