@@ -38,14 +38,12 @@ from __future__ import annotations
 
 import argparse
 import csv
-import fcntl
 import gzip
 import json
 import os
 import platform
 import socket
 import statistics
-import subprocess
 import sys
 import time
 import warnings
@@ -60,10 +58,10 @@ from filters.charset import decode_html  # noqa: E402
 from filters.learning import analyse_page, learn_profile  # noqa: E402
 from filters.metrics import aggregate_scores, shingle_scores  # noqa: E402
 from filters.pipeline import remove_words  # noqa: E402,F401
+from tests.bench.bench_env import commit_id, load_average, take_lock  # noqa: E402
 
 DATASETS = Path(os.environ.get("WIMS_DATASETS", ROOT.parent / "shared" / "datasets"))
 REPORT_DIR = ROOT / "docs" / "benchmarks"
-LOCK_PATH = "/tmp/wims-bench.lock"
 SKIPPED: list[str] = []  # wcxb pages without a main_content ground truth
 
 WCXB, CTF = "wcxb-dev-articles", "crawl-to-the-future"
@@ -529,241 +527,7 @@ def targets(results: dict, wims: str) -> list[dict]:
     return out
 
 
-# --------------------------------------------------------------------------- report
-
-
-def _fmt(x, digits=3):
-    return "n/a" if x is None or x != x else f"{x:.{digits}f}"
-
-
-def markdown_table(rows) -> str:
-    out = [
-        "| extractor | F1 | precision | recall | median ms/page | × lxml parse (ratio of medians) "
-        "| × lxml parse (median per page) |",
-        "|---|---:|---:|---:|---:|---:|---:|",
-    ]
-    order = sorted(rows, key=lambda r: (r["extractor"] == FLOOR, -r["f1"]))
-    for r in order:
-        if r["extractor"] == FLOOR:
-            out.append(f"| {r['extractor']} (speed floor) | – | – | – | {_fmt(r['median_ms'], 2)} | 1.00 | 1.00 |")
-            continue
-        name = (
-            f"**{r['extractor']}**"
-            if r["extractor"].split(" (")[0] in filters.profiles.BUILTIN_PROFILES
-            else r["extractor"]
-        )
-        out.append(
-            f"| {name} | {_fmt(r['f1'])} | {_fmt(r['precision'])} | {_fmt(r['recall'])} "
-            f"| {_fmt(r['median_ms'], 2)} | {_fmt(r['ratio'], 2)} | {_fmt(r['median_page_ratio'], 2)} |"
-        )
-    return "\n".join(out)
-
-
-def site_table(rows, wims) -> str:
-    cols = [learned(wims), single(wims), "trafilatura", "readability-lxml"]
-    out = [
-        f"| site | pages | {wims} site-learned | {wims} single page | trafilatura | readability-lxml "
-        f"| site-learned − trafilatura | within {TARGET_SITE_GAP} |",
-        "|---|---:|---:|---:|---:|---:|---:|:---:|",
-    ]
-    for r in rows:
-        diff = r[cols[0]] - r["trafilatura"] if cols[0] in r and "trafilatura" in r else None
-        ok = "n/a" if diff is None else ("yes" if diff >= -TARGET_SITE_GAP else "**no**")
-        out.append(
-            f"| {r['site']} | {r['pages']} | "
-            + " | ".join(_fmt(r.get(c)) for c in cols)
-            + f" | {'n/a' if diff is None else f'{diff:+.3f}'} | {ok} |"
-        )
-    return "\n".join(out)
-
-
-def targets_table(tgts) -> str:
-    out = ["| target (test split) | goal | measured | pass | how |", "|---|---:|---:|:---:|---|"]
-    for t in tgts:
-        verdict = "n/a" if t["pass"] is None else ("pass" if t["pass"] else "**FAIL**")
-        digits = 2 if "÷" in t["target"] else 3
-        out.append(f"| {t['target']} | {t['goal']} | {_fmt(t['measured'], digits)} | {verdict} | {t['how']} |")
-    return "\n".join(out)
-
-
-def failure_lines(fails, what) -> list[str]:
-    if not fails:
-        return [f"{what}: no page below F1 0.5."]
-    lines = [f"{what}: {len(fails)} page(s) below F1 0.5 (id: F1, P, R):", ""]
-    for f in fails:
-        lines.append(f"* `{f['id']}`: F1 {f['f1']:.3f}, P {_fmt(f['precision'])}, R {_fmt(f['recall'])}")
-    return lines
-
-
-def chart(results: dict, path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    import matplotlib.ticker
-
-    keys = [(s, d) for s in SPLITS for d in (WCXB, CTF) if (s, d) in results]
-    if not keys:
-        return
-    ncols = 2
-    nrows = (len(keys) + 1) // 2
-    fig, axes = plt.subplots(nrows, ncols, figsize=(12, 4.8 * nrows), squeeze=False)
-    for ax in axes.flat[len(keys) :]:
-        ax.set_visible(False)
-    for ax, key in zip(axes.flat, keys, strict=False):
-        rows = [r for r in results[key].rows() if r["extractor"] != FLOOR and r["median_ms"] == r["median_ms"]]
-        for r in rows:
-            ours = r["extractor"].split(" (")[0] in filters.profiles.BUILTIN_PROFILES
-            ax.scatter(r["ratio"], r["f1"], s=40, marker="o" if ours else "s")
-            ax.annotate(r["extractor"], (r["ratio"], r["f1"]), textcoords="offset points", xytext=(5, 3), fontsize=7)
-        ax.axvline(2.0, color="grey", linestyle="--", linewidth=0.8)
-        ax.text(2.05, 0.02, "2× target", fontsize=7, color="grey", transform=ax.get_xaxis_transform())
-        ax.set_xscale("log")
-        ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}×"))
-        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
-        ax.set_xticks([1, 2, 5, 10, 20, 50, 100])
-        ax.set_xlabel("median time per page / median lxml.html parse time (log)")
-        ax.set_ylabel("F1 (shingle metric)")
-        ax.set_title(f"{key[1]}, {key[0]} split ({len(results[key].pages)} pages)")
-        ax.grid(True, alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-
-
-START, END = "<!-- results:start (written by tests/bench/bench_filters.py) -->", "<!-- results:end -->"
-
-
-def _title(split: str, dataset: str) -> str:
-    kind = "single page" if dataset == WCXB else "per site and year, leave-one-out learning"
-    return f"{dataset}, {split} split ({kind})"
-
-
-def write_report(results, tgts, meta, wims) -> None:
-    """Replace the results section of docs/benchmarks/filters.md; the prose around it is kept."""
-    lines = [START, ""]
-    lines.append(
-        f"Run: {meta['started']}, commit {meta['commit']}, {meta['python']}, {meta['cpus']} CPUs, "
-        f"{meta['seconds']} s in total, "
-        + (f"**subsample --limit {meta['limit']}**" if meta["limit"] else "full datasets")
-        + f", splits: {', '.join(meta['splits'])}; {meta['lock']}; load average at the start "
-        f"{meta['load_start']}, at the end {meta['load_end']} (1 / 5 / 15 min). "
-        f"Profiles: {', '.join(meta['profiles'])} (site learning: {', '.join(meta['learn']) or 'none'}). "
-        "Versions: " + ", ".join(f"{k} {v}" for k, v in meta["versions"].items()) + "."
-    )
-    lines += [
-        "",
-        f"### Targets (test split; WIMS = the `{wims}` profile)",
-        "",
-        targets_table(tgts),
-    ]
-    for split in SPLITS:
-        keys = [(split, d) for d in (WCXB, CTF) if (split, d) in results]
-        if not keys:
-            continue
-        lines += ["", f"## {'Test' if split == 'test' else 'Tuning'} split: {SPLIT_RULES[split]}"]
-        for key in keys:
-            res = results[key]
-            lines += ["", f"### {_title(*key)}", "", f"{len(res.pages)} pages.", "", markdown_table(res.rows())]
-            if key[1] == WCXB and SKIPPED:
-                gone = [i for i in SKIPPED if wcxb_split(i) == split]
-                if gone:
-                    lines += [
-                        "",
-                        f"({len(gone)} page(s) without a `main_content` ground truth left out: {', '.join(gone)}.)",
-                    ]
-            if key[1] == CTF:
-                lines += [
-                    "",
-                    f"Per site ({split} split, F1; the target: no site where `{wims}` with site learning trails "
-                    f"trafilatura by more than {TARGET_SITE_GAP}):",
-                    "",
-                    site_table(res.per_site([learned(wims), single(wims), "trafilatura", "readability-lxml"]), wims),
-                ]
-                notes = res.notes
-                if notes.get("learn_ms"):
-                    lines += [
-                        "",
-                        "Median site-learning time per page under test (from the other pages of its site and year, "
-                        "not in the times above): "
-                        + ", ".join(f"{k} {v:.1f} ms" for k, v in notes["learn_ms"].items())
-                        + ". Learned thresholds (min / median / max): "
-                        + ", ".join(f"{k} {v[0]}/{v[1]:.0f}/{v[2]}" for k, v in notes["thresholds"].items())
-                        + "."
-                        + (
-                            f" Learning fell back to the built-in profile (fewer than 2 readable other pages): "
-                            f"{notes['learning_fell_back']}."
-                            if any(notes.get("learning_fell_back", {}).values())
-                            else ""
-                        ),
-                    ]
-            if split == "test":
-                name = learned(wims) if key[1] == CTF and learned(wims) in res.scores else single(wims)
-                lines += ["", *failure_lines(res.failures(name), f"Failures of `{name}` ({key[1]}, test split)")]
-    if meta.get("failures"):
-        lines += ["", f"Extractor exceptions (the page scores an empty output): {meta['failures']}."]
-    lines += ["", "![F1 against time per page relative to lxml parsing](filters.png)", "", END]
-    block = "\n".join(lines)
-    path = REPORT_DIR / "filters.md"
-    text = path.read_text() if path.exists() else "# Noise filters benchmark\n\n" + START + "\n" + END + "\n"
-    if START in text and END in text:
-        text = text[: text.index(START)] + block + text[text.index(END) + len(END) :]
-    else:
-        text = text.rstrip() + "\n\n" + block + "\n"
-    path.write_text(text)
-
-
 # --------------------------------------------------------------------------- run
-
-
-def _under_calling_flock() -> bool:
-    """True when an ancestor process is ``flock ... /tmp/wims-bench.lock`` (it holds the lock for us)."""
-    pid = os.getppid()
-    for _ in range(8):
-        try:
-            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-            stat = Path(f"/proc/{pid}/stat").read_text()
-        except OSError:
-            return False
-        if cmd and os.path.basename(cmd[0]) == b"flock" and LOCK_PATH.encode() in cmd:
-            return True
-        pid = int(stat.rsplit(")", 1)[1].split()[1])
-        if pid <= 1:
-            return False
-    return False
-
-
-def take_lock():
-    """The exclusive benchmark lock (no other benchmark or test meanwhile); returns (file, description)."""
-    if _under_calling_flock():
-        return None, f"exclusive lock {LOCK_PATH} held by the calling flock"
-    fh = open(LOCK_PATH, "a")  # noqa: SIM115 - held until the process ends
-    try:
-        fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        print(f"waiting for {LOCK_PATH} (another benchmark holds it)...", file=sys.stderr)
-        t0 = time.time()
-        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
-        return fh, f"exclusive lock {LOCK_PATH} held (waited {time.time() - t0:.0f} s for it)"
-    return fh, f"exclusive lock {LOCK_PATH} held"
-
-
-def _load() -> str:
-    a, b, c = os.getloadavg()
-    return f"{a:.2f} / {b:.2f} / {c:.2f}"
-
-
-def _commit() -> str:
-    try:
-        rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no", "--", "filters"],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-        )
-        return rev.stdout.strip() + (" (filters/ modified)" if dirty.stdout.strip() else "")
-    except OSError:
-        return "unknown"
 
 
 def _versions() -> dict:
@@ -778,7 +542,7 @@ def _versions() -> dict:
     return out
 
 
-def main(argv=None) -> int:
+def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--limit", type=int, default=None, help="wcxb pages per split / ctf pages per site and year")
     ap.add_argument("--split", choices=("tune", "test", "both"), default="both")
@@ -792,7 +556,11 @@ def main(argv=None) -> int:
     ap.add_argument("--no-report", action="store_true", help="print the tables, do not write docs/benchmarks")
     ap.add_argument("--datasets", default="wcxb,ctf")
     ap.add_argument("--body", default="default", help="profiles also scored on their body (core text, no headline)")
-    args = ap.parse_args(argv)
+    return ap
+
+
+def main(argv=None) -> int:
+    args = _parser().parse_args(argv)
     if not DATASETS.is_dir():
         print(f"datasets not found at {DATASETS}; set WIMS_DATASETS", file=sys.stderr)
         return 2
@@ -806,7 +574,7 @@ def main(argv=None) -> int:
     learn = [p.strip() for p in args.learn.split(",") if p.strip() in filters.profiles.BUILTIN_PROFILES]
     splits = [s for s in SPLITS if args.split in (s, "both")]
     body = {p.strip() for p in args.body.split(",") if p.strip()}
-    load_start = _load()
+    load_start = load_average()
     started = time.strftime("%Y-%m-%d %H:%M")
     t_start = time.time()
     results: dict[tuple[str, str], Result] = {}
@@ -825,7 +593,7 @@ def main(argv=None) -> int:
     tgts = targets(results, args.wims)
     meta = {
         "started": started,
-        "commit": _commit(),
+        "commit": commit_id(),
         "python": f"{platform.python_implementation()} {platform.python_version()}",
         "cpus": os.cpu_count(),
         "seconds": round(elapsed),
@@ -834,7 +602,7 @@ def main(argv=None) -> int:
         "split_rules": {s: SPLIT_RULES[s] for s in splits},
         "lock": lock_note,
         "load_start": load_start,
-        "load_end": _load(),
+        "load_end": load_average(),
         "profiles": builtin_profiles(),
         "learn": learn,
         "wims": args.wims,
@@ -842,45 +610,16 @@ def main(argv=None) -> int:
         "failures": dict(_timed.failures),
         "skipped_no_gold": SKIPPED,
     }
+    from tests.bench.filters_report import markdown_table, section_title, targets_table, write_outputs
+
     for key, res in results.items():
-        print(f"\n## {_title(*key)}\n")
+        print(f"\n## {section_title(*key)}\n")
         print(markdown_table(res.rows()))
     print("\n## Targets\n")
     print(targets_table(tgts))
     print(f"\nfailures: {dict(_timed.failures)}; {elapsed:.0f} s", file=sys.stderr)
     if not args.no_report:
-        REPORT_DIR.mkdir(parents=True, exist_ok=True)
-        data = {
-            "schema": "splits -> split -> dataset -> {pages, rows, per_site, failures, notes}; "
-            "targets on the test split",
-            "meta": meta,
-            "targets": tgts,
-            "splits": {
-                split: {
-                    dataset: {
-                        "pages": len(res.pages),
-                        "rows": res.rows(),
-                        "per_site": res.per_site(
-                            [learned(args.wims), single(args.wims), "trafilatura", "readability-lxml"]
-                        )
-                        if dataset == CTF
-                        else None,
-                        "failures_below_0.5": {
-                            name: res.failures(name)
-                            for name in (single(args.wims), learned(args.wims))
-                            if name in res.scores
-                        },
-                        "notes": res.notes,
-                    }
-                    for (s, dataset), res in results.items()
-                    if s == split
-                }
-                for split in splits
-            },
-        }
-        (REPORT_DIR / "filters.json").write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
-        chart(results, REPORT_DIR / "filters.png")
-        write_report(results, tgts, meta, args.wims)
+        write_outputs(results, tgts, meta, args.wims)
         print(f"wrote {REPORT_DIR}/filters.md, filters.json and filters.png", file=sys.stderr)
     if lock_fh is not None:
         lock_fh.close()

@@ -62,7 +62,7 @@ sys.path.insert(0, str(ROOT))
 from monitor.canonical import canonicalise, host_of, registrable_domain  # noqa: E402
 from monitor.discovery import LinkRules, links_from_html, page_metadata  # noqa: E402
 from monitor.links import Position, UrlTemplates, url_template  # noqa: E402
-from tests.bench.bench_filters import _commit, _load, take_lock  # noqa: E402
+from tests.bench.bench_env import commit_id, load_average, take_lock  # noqa: E402
 from tests.bench.bench_sources import CTF, CTF_HELD_YEARS, DATASETS, courlan_refuses  # noqa: E402
 
 HOME_PAGES = {  # file -> (home page, held out)
@@ -296,11 +296,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-report", action="store_true")
     args = ap.parse_args(argv)
     lock_fh, lock_note = take_lock()
-    load_start, t0 = _load(), time.time()
+    load_start, t0 = load_average(), time.time()
     ctf = ctf_pages(limit=args.limit)
     known = {p.url for p in ctf if p.addressed}
     homes = home_pages(args.home_pages)
-    lines = [START, "", f"Run: {time.strftime('%Y-%m-%d %H:%M')}, commit {_commit()}, {time.time() - t0:.0f} s to read"]
+    run = f"Run: {time.strftime('%Y-%m-%d %H:%M')}, commit {commit_id()}, {time.time() - t0:.0f} s to read"
+    lines = [START, "", run]
     lines[-1] += f" the pages; {lock_note}; load average at the start {load_start}"
     lines[-1] += (f", **subsample --limit {args.limit}**" if args.limit else "") + "; home pages: "
     lines[-1] += ", ".join(p.ident for p in homes) or f"none found in {args.home_pages}"
@@ -308,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
     for split in ("held", "tune"):
         if args.split in (split, "both"):
             lines += [f"### {'Held-out' if split == 'held' else 'Tuning'} pages", "", *report(split, ctf, homes, known)]
-    lines += [f"Run time {time.time() - t0:.0f} s; load average at the end {_load()}.", "", END]
+    lines += [f"Run time {time.time() - t0:.0f} s; load average at the end {load_average()}.", "", END]
     block = "\n".join(lines)
     print(block)
     if not args.no_report:

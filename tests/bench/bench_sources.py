@@ -55,7 +55,7 @@ from filters.kind import (  # noqa: E402
     settle,
     url_shape,
 )
-from tests.bench.bench_filters import _commit, _load, take_lock  # noqa: E402
+from tests.bench.bench_env import commit_id, load_average, take_lock  # noqa: E402
 
 DATASETS = Path(os.environ.get("WIMS_DATASETS", ROOT.parent / "shared" / "datasets"))
 REPORT = ROOT / "docs" / "benchmarks" / "sources.md"
@@ -611,14 +611,14 @@ def main(argv: list[str] | None = None) -> int:
         fit()
         return 0
     lock_fh, lock_note = take_lock()
-    started, load_start, t0 = time.strftime("%Y-%m-%d %H:%M"), _load(), time.time()
+    started, load_start, t0 = time.strftime("%Y-%m-%d %H:%M"), load_average(), time.time()
     splits = [s for s in SPLITS if args.split in (s, "both")]
     results = {split: run(split, args.limit) for split in splits}
     meta = {
-        "run": f"{started}, commit {_commit()}, Python {platform.python_version()}, {os.cpu_count()} CPUs, "
+        "run": f"{started}, commit {commit_id()}, Python {platform.python_version()}, {os.cpu_count()} CPUs, "
         f"{time.time() - t0:.0f} s, "
         + (f"**subsample --limit {args.limit}**" if args.limit else "full datasets")
-        + f"; {lock_note}; load average at the start {load_start}, at the end {_load()} (1 / 5 / 15 min)"
+        + f"; {lock_note}; load average at the start {load_start}, at the end {load_average()} (1 / 5 / 15 min)"
     }
     print_summary(results)
     if not args.no_report:

@@ -11,6 +11,7 @@ import pytest
 
 import filters
 from tests.bench import bench_filters as bf
+from tests.bench.filters_report import targets_table
 
 
 def test_splits_follow_the_held_out_rules():
@@ -60,7 +61,7 @@ def test_targets_per_site_and_failures():
     assert site_b[bf.learned("default")] == 0.0
     assert by_goal[f"≥ −{bf.TARGET_SITE_GAP}"]["pass"] is False
     assert [f["id"] for f in res.failures(bf.learned("default"))] == ["p1"]
-    assert "**FAIL**" in bf.targets_table(tgts)
+    assert "**FAIL**" in targets_table(tgts)
 
 
 def test_network_is_refused(monkeypatch):
