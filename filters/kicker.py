@@ -28,7 +28,9 @@ _NOT_A_NAME = ".!?:;,"
 #: links that lead to no section
 _NOT_A_SECTION = ("#", "javascript:", "mailto:", "tel:")
 #: a writer's page: a link to it above the headline is a byline
-_WRITER = re.compile(r"(?i)/(?:authors?|contributors?|writers?|people|staff|profiles?|users?|by)/|[?&](?:author|handle)=")
+_WRITER = re.compile(
+    r"(?i)/(?:authors?|contributors?|writers?|people|staff|profiles?|users?|by)/|[?&](?:author|handle)="
+)
 #: the class/id/role words of a navigation block ("nav-menu", "menu-item", "breadcrumbs")
 _NAVIGATION = re.compile(r"(?:^|[\s_-])(?:nav|navbar|navigation|menu|breadcrumbs?|crumbs?)(?:$|[\s_-])")
 

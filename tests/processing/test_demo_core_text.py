@@ -14,7 +14,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def site_labels(core_text: str, section: str) -> list[str]:
     name = SECTION_TITLES[section]
-    return [line for line in core_text.splitlines() if line == name or line.startswith("Posted") or "Filed under" in line]
+    return [
+        line for line in core_text.splitlines() if line == name or line.startswith("Posted") or "Filed under" in line
+    ]
 
 
 @pytest.mark.parametrize("key", ["healthwatch", "courier", "wellbeing"])
