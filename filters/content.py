@@ -491,6 +491,9 @@ def _content_reasons(
                 lead[i] and is_article and noise[i] is None and is_lead(text, lead[i], ph.link_density, anchors.get(i))
             ):
                 ph.note = LEAD_NOTE
+                note = notice_note(text, main_content) if len(text) <= NOTICE_MAX else None
+                if note is not None:
+                    ph.removed_by, ph.note = "content", note
             else:
                 ph.removed_by, ph.note = "content", noise[i] or outside_note
         elif i >= 0 and noise[i] is not None:

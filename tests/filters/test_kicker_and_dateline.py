@@ -106,3 +106,24 @@ def test_the_thesis_profile_keeps_the_kicker_and_the_posted_line():
     ex = core(html, profile="thesis")
     assert line in ex.text
     assert not [p for p in ex.phrases if p.note]
+
+
+def test_the_sites_lines_in_the_articles_lead_are_removed_too():
+    # above a narrowed main content, article-like phrases are kept as its lead (filters.lead); a "Posted by" line or
+    # an affiliate disclosure there is the site's all the same (wcxb tuning split: 0052, 0004, 0050, 0133, 1821)
+    more = "".join(f"<p>Paragraph {i} of the report: clinics stay open on Saturday mornings.</p>" for i in range(8))
+    intro = "Forty new measles cases were reported this week in the north, say health officials."
+    lines = (
+        "Posted by IndustrySelect on Tuesday, August 29, 2023",
+        "We may earn commission from links on this page, but we only recommend products we back.",
+    )
+    html = page(
+        f"<div class='outer'><p>Health News</p><div class='mid'><p>{intro}</p>"
+        + "".join(f"<p>{line}</p>" for line in lines)
+        + f"<div class='story'>{ARTICLE}{more}</div></div></div>"
+    )
+    ex = core(html)
+    assert_article_kept(ex)
+    assert [p.note for p in ex.phrases if p.text == intro] == ["the article's lead"], ex.explain()
+    notes = [p.note for line in lines for p in removed_with(ex, line[:30])]
+    assert notes == ["byline or date line", "affiliate disclosure"], ex.explain()
