@@ -19,7 +19,7 @@ from .html5 import Blocks
 from .lead import LEAD_NOTE
 from .phrases import Phrase
 
-__all__ = ["BYLINE", "TEXT_DATE", "Lead", "lead"]
+__all__ = ["BODY_START", "BYLINE", "TEXT_DATE", "Lead", "headline_of", "lead"]
 
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 TEXT_DATE = re.compile(  # Sept. 4, 2025 / 4th September 2025 / 2025-09-04 / 9/4/2025
@@ -31,6 +31,8 @@ BYLINE = re.compile(
     r"(?:^|\s)(?:[Bb]y|[Ww]ritten by|[Pp]osted by|[Aa]uthor:?)\s+[A-Z][a-z]+|\b\d+\s*min(?:ute)?s?\.? read\b"
 )
 
+#: a core phrase this long that is no heading starts the article's body: an <h1> after it is not the headline
+BODY_START = 40
 #: how many phrases after the headline are read for the byline, the date and the standfirst
 _AFTER = 8
 #: a byline or date phrase is short; a longer one is the body's text mentioning a date or "by"
@@ -45,6 +47,19 @@ class Lead:
     standfirst: str = ""
     byline: str = ""
     date: str = ""
+
+
+def headline_of(phrases: Sequence[Phrase]) -> Phrase | None:
+    """The article's headline among the kept phrases: the first kept ``<h1>`` before the body's first long phrase
+    (an ``<h1>`` further down is a section's title), or None."""
+    for p in phrases:
+        if p.removed_by is not None or p.path.startswith("/html/head/"):  # thesis: the <title> is a phrase
+            continue
+        if p.path.endswith("/h1"):
+            return p
+        if len(p.text) >= BODY_START and p.path[-3:-1] != "/h":  # a long phrase, not a heading
+            return None
+    return None
 
 
 def lead(phrases: Sequence[Phrase], headline: Phrase | None, blocks: Blocks | None) -> Lead:

@@ -29,7 +29,7 @@ Stages, in the order :func:`decide` runs them, each a function here or in its ow
 6. the blocks of the main content and the noise among them (:func:`_inside`);
 7. each phrase: the main content's reasons (:func:`_content_reasons`, with the site's own lines of
    :mod:`filters.prompts`), then the thesis's filters in context (:func:`_thesis_filters`); lone copies put back,
-   headings of removed sections removed.
+   headings of removed sections removed; the section kicker above the headline removed (:mod:`filters.kicker`).
 
 The block tree's shape (subtree ends, children) is found once per page, :class:`filters.blocktree.BlockTree`.
 
@@ -45,6 +45,7 @@ from typing import Any
 from .blocktree import BlockTree
 from .embeds import keep_references
 from .html5 import Blocks
+from .kicker import remove_section_kicker
 from .lead import LEAD_NOTE, is_lead, lead_levels, outer_block
 from .marks import noise_reasons
 from .phrases import Phrase
@@ -178,6 +179,8 @@ def decide(
         ph.removed_by, ph.note = "content", ORPHAN_NOTE
         counts["core"] -= 1
         counts["content"] += 1
+    if profile.main_content:
+        remove_section_kicker(phrases, blocks, counts)
     return counts
 
 
@@ -488,6 +491,9 @@ def _content_reasons(
                 lead[i] and is_article and noise[i] is None and is_lead(text, lead[i], ph.link_density, anchors.get(i))
             ):
                 ph.note = LEAD_NOTE
+                note = notice_note(text, main_content) if len(text) <= NOTICE_MAX else None
+                if note is not None:
+                    ph.removed_by, ph.note = "content", note
             else:
                 ph.removed_by, ph.note = "content", noise[i] or outside_note
         elif i >= 0 and noise[i] is not None:

@@ -30,7 +30,7 @@ from typing import Any, cast
 from lxml import etree
 
 from . import content, html5, sst, wpnc
-from .article_parts import Lead, lead
+from .article_parts import Lead, headline_of, lead
 from .charset import charset_from_content_type, control_bytes, decode_html, looks_binary
 from .limits import MAX_ATTRIBUTES, MAX_BYTES, MAX_ELEMENTS, ExtractionError, too_deep
 from .lxml_walk import segment
@@ -71,16 +71,8 @@ class Extraction:
 
     @property
     def headline_phrase(self) -> Phrase | None:
-        """The article's headline among the core phrases: the first kept ``<h1>`` before the body's first long
-        phrase (an ``<h1>`` further down is a section's title), or None."""
-        for p in self.phrases:
-            if p.removed_by is not None or p.path.startswith("/html/head/"):  # thesis: the <title> is a phrase
-                continue
-            if p.path.endswith("/h1"):
-                return p
-            if len(p.text) >= _BODY_START and p.path[-3:-1] != "/h":  # a long phrase, not a heading
-                return None
-        return None
+        """The article's headline among the core phrases (:func:`filters.article_parts.headline_of`), or None."""
+        return headline_of(self.phrases)
 
     @property
     def headline(self) -> str:
@@ -125,10 +117,6 @@ class Extraction:
             "phrases": [p.to_dict() for p in self.phrases],
             **({"token_weights": dict(self.token_weights)} if self.token_weights else {}),
         }
-
-
-#: a core phrase this long that is no heading starts the article's body: an <h1> after it is not the headline
-_BODY_START = 40
 
 
 def _empty_counts() -> dict[str, int]:

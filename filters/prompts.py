@@ -31,6 +31,10 @@ _DATE = (
     r"(?:[A-Z][a-z]{2,8}\.? \d{1,2}(?:st|nd|rd|th)?,? (?:19|20)\d\d|\d{1,2}(?:st|nd|rd|th)? [A-Z][a-z]{2,8}\.?,? "
     r"(?:19|20)\d\d|\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4})"
 )
+#: a relative date ("2 days ago")
+_AGO = r"\d+\s+(?i:sec|min|hour|hr|day|week|month|year)[a-z]*\s+(?i:ago)"
+#: a time after a date (", 08:00", " at 3:00 am", " 1:44 PM ET")
+_TIME = r"(?:,?\s+(?:(?i:at)\s+)?\d{1,2}[:.]\d\d\s*(?:[AaPp]\.?[Mm]\.?)?(?:\s*[A-Z]{2,4})?)?"
 _PROMPTS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     (
         "affiliate disclosure",
@@ -88,12 +92,19 @@ _LINES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ),
     (
         "byline or date line",
-        ("by ", "updated", "published", " read"),
+        ("by ", "updated", "published", " read", "posted", "filed", "categor"),
         re.compile(
             r"^\W*(?i:by|written by)\s+[A-Z][\w.'’-]+(?:\s+[A-Z][\w.'’-]+){0,3}\s*[,|•·–—-]?"
             r".{0,60}\b(?:19|20)\d\d\b\W*$"
             rf"|^\W*(?i:(?:last )?updated|published)(?i: on)?\s*:?\s*(?:[A-Z][a-z]+,? )?{_DATE}.{{0,20}}$"
-            r"|(?:^|[|•·]\s*)\d+\s*(?i:min(?:ute)?s? read)\W*$",
+            r"|(?:^|[|•·]\s*)\d+\s*(?i:min(?:ute)?s? read)\W*$"
+            # "Posted: 03/03/2025 08:00 | Filed under Clinic News", "Posted by Jane on Tuesday, August 29, 2023":
+            # the date right after "Posted", the rest the site's labels
+            rf"|^\W*(?i:posted)(?i: on| by [A-Z][^|•·]{{0,40}}? on)?\s*:?\s*(?:[A-Z][a-z]+,? )?(?:{_DATE}|{_AGO})"
+            rf"{_TIME}\s*(?:[|•·–—-].{{0,80}})?$"
+            # "Filed under Clinic News", "... | Categories: Uncategorized": a section's name, alone or after a
+            # separator, never a sentence's clause ("Filed under the Freedom of Information Act, the request ...")
+            r"|(?:^\W*|[|•·]\s*)(?i:filed (?:under|in)|posted in|categor(?:y|ies))\b\s*:?\s*[A-Z0-9][^.!?:]{0,60}$",
             re.DOTALL,
         ),
     ),

@@ -1,0 +1,129 @@
+"""A section kicker above the headline ("Mind", a link to the section) and a "Posted: <date> | Filed under <section>"
+line are the site's labels, not the article's text: main-content detection removes them with their reason, and keeps
+the headline and the body's first paragraph (issue 30 item 4)."""
+
+from __future__ import annotations
+
+import pytest
+
+from .article_page import ARTICLE, assert_article_kept, core, page, removed_with
+
+HEADLINE = "<h1>Measles cases rise in the north</h1>"
+BODY = ARTICLE.split("</h1>", 1)[1]
+NAV = (
+    "<nav><ul><li><a href='/'>Home</a></li><li><a href='/mind/'>Mind</a></li><li><a href='/body/'>Body</a></li>"
+    "<li><a href='/family/'>Family</a></li></ul></nav>"
+)
+
+
+def first_body_line(ex) -> str:
+    return ex.body.splitlines()[0]
+
+
+def test_a_kicker_naming_a_section_of_the_sites_navigation_is_removed():
+    html = page(f"{NAV}<main><article><header><p class='kicker'>Mind</p>{HEADLINE}</header>{BODY}</article></main>")
+    ex = core(html)
+    assert_article_kept(ex)
+    (kicker,) = [p for p in ex.phrases if p.text == "Mind" and p.path.endswith("/p")]
+    assert (kicker.removed_by, kicker.note) == ("content", "section kicker"), ex.explain()
+    assert ex.headline == "Measles cases rise in the north"
+    assert first_body_line(ex).startswith("Health officials reported forty new measles cases")
+
+
+def test_a_kicker_that_links_to_its_section_is_removed():
+    kicker = "<h3 class='slug'><a href='https://news.example.org/sections/health/'>Health</a></h3>"
+    ex = core(page(f"<article>{kicker}{HEADLINE}{BODY}</article>"))
+    assert_article_kept(ex)
+    (phrase,) = removed_with(ex, "Health")
+    assert phrase.note == "section kicker", ex.explain()
+    assert not ex.body.startswith("Health\n")
+
+
+def test_a_short_line_above_the_headline_that_names_no_section_stays():
+    # a strapline the page links nowhere, and a kicker whose only link is a jump within the page, are its own words
+    for above in ("<p>Exclusive interview</p>", "<p><a href='#outbreak'>Outbreak</a></p>"):
+        ex = core(page(f"{NAV}<article>{above}{HEADLINE}{BODY}</article>"))
+        assert_article_kept(ex)
+        assert not [p for p in ex.phrases if p.note == "section kicker"], ex.explain()
+
+
+def test_a_writers_name_above_the_headline_is_no_kicker():
+    # linked from a list of the site's writers, not its navigation (thenation.com on the tuning split), or a link to
+    # the writer's own page: a byline, which the gold keeps there
+    writers = "<ul><li><a href='/directory/view?handle=hitchens'>Christopher Hitchens</a></li></ul>"
+    for above in (
+        "<div class='columnbyline'>CHRISTOPHER HITCHENS</div>",
+        "<p><a href='/author/christopher-hitchens/'>Christopher Hitchens</a></p>",
+    ):
+        ex = core(page(f"<article>{above}{HEADLINE}{BODY}</article><aside>{writers}</aside>"))
+        assert_article_kept(ex)
+        assert not [p for p in ex.phrases if p.note == "section kicker"], ex.explain()
+
+
+def test_a_kicker_is_read_only_above_the_headline():
+    # a section's name as the body's first subheading is the article's
+    ex = core(page(f"{NAV}<article>{HEADLINE}<h2>Body</h2>{BODY}</article>"))
+    assert "Body" in ex.body.splitlines(), ex.explain()
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Posted: 03/03/2025 08:00 | Filed under Clinic News",
+        "Posted by IndustrySelect on Tuesday, August 29, 2023",
+        "Posted: 2 days ago",
+        "By: ShawnHymel | December 16, 2025 | Categories: Uncategorized",
+        "Filed under Clinic News",
+    ],
+)
+def test_a_posted_or_filed_under_line_is_removed(line):
+    courier = f"<table><tr><td>{HEADLINE}<font size='1' color='#666666'>{line}</font>{BODY}</td></tr></table>"
+    for html in (page(f"<article>{HEADLINE}<p>{line}</p>{BODY}</article>"), page(courier)):
+        ex = core(html)
+        assert_article_kept(ex)
+        (phrase,) = removed_with(ex, line[:20])
+        assert phrase.note == "byline or date line", ex.explain()
+        assert ex.headline == "Measles cases rise in the north"
+        assert first_body_line(ex).startswith("Health officials reported forty new measles cases")
+
+
+def test_a_sentence_about_posting_or_filing_is_article_text():
+    sentences = (
+        "Posted in 2019, the letter to parents went unnoticed until the outbreak began.",
+        "Filed under the Freedom of Information Act in 2021, the request was refused.",
+        "Posted by hand to every home on 3 March 2025, the leaflet lists the clinics.",
+        "Categories: the authority sorts cases by age group and by town.",
+    )
+    ex = core(page(f"<article>{ARTICLE}" + "".join(f"<p>{s}</p>" for s in sentences) + "</article>"))
+    assert_article_kept(ex)
+    for sentence in sentences:
+        assert sentence in ex.text, ex.explain()
+
+
+def test_the_thesis_profile_keeps_the_kicker_and_the_posted_line():
+    line = "Posted: 03/03/2025 08:00 | Filed under Clinic News"
+    html = page(f"{NAV}<article><p class='kicker'>Mind</p>{HEADLINE}<p>{line}</p>{BODY}</article>")
+    ex = core(html, profile="thesis")
+    assert line in ex.text
+    assert not [p for p in ex.phrases if p.note]
+
+
+def test_the_sites_lines_in_the_articles_lead_are_removed_too():
+    # above a narrowed main content, article-like phrases are kept as its lead (filters.lead); a "Posted by" line or
+    # an affiliate disclosure there is the site's all the same (wcxb tuning split: 0052, 0004, 0050, 0133, 1821)
+    more = "".join(f"<p>Paragraph {i} of the report: clinics stay open on Saturday mornings.</p>" for i in range(8))
+    intro = "Forty new measles cases were reported this week in the north, say health officials."
+    lines = (
+        "Posted by IndustrySelect on Tuesday, August 29, 2023",
+        "We may earn commission from links on this page, but we only recommend products we back.",
+    )
+    html = page(
+        f"<div class='outer'><p>Health News</p><div class='mid'><p>{intro}</p>"
+        + "".join(f"<p>{line}</p>" for line in lines)
+        + f"<div class='story'>{ARTICLE}{more}</div></div></div>"
+    )
+    ex = core(html)
+    assert_article_kept(ex)
+    assert [p.note for p in ex.phrases if p.text == intro] == ["the article's lead"], ex.explain()
+    notes = [p.note for line in lines for p in removed_with(ex, line[:30])]
+    assert notes == ["byline or date line", "affiliate disclosure"], ex.explain()
