@@ -280,6 +280,7 @@ class SiteAdmin(admin.ModelAdmin):
             "proposal": proposal,
             "signed": signed,
             "polled": site.polled_sources(),
+            "home_polled": site.home_url in site.watched_urls,
             "opts": self.model._meta,
         }
         return TemplateResponse(request, "admin/monitor/site/sources.html", context)

@@ -317,6 +317,7 @@ def find_sources(site: Site, *, read: bool = True) -> Proposal:
         budget=conf.sources_find_seconds(),
         read=read,
         max_pages=conf.sources_preview_pages() if read else None,
+        refuses=lambda url: robots_refuses(site, url),  # the poll's decision, on the robots.txt just read
     )
 
 
