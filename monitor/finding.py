@@ -20,6 +20,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
+from filters.kind import forum_front
+
 from .discovery import LinkRules, links_from_feed, links_from_html
 from .net import FetchError, Response
 from .sources import (
@@ -293,6 +295,9 @@ def _preview(item: Found, get: Get, judge: _Judge, known: dict[str, str]) -> Non
         item.error, item.keep = str(exc), False
         return
     _judge_links(item, links, judge, known)
+    forum = forum_front(item.url, links) if item.kind == "section" else None
+    if forum is not None:  # its address read as a section front's: the page it lists says otherwise
+        item.keep, item.reason = False, f"{item.reason}; a forum, not a news section: {forum.reason}"
 
 
 def _judge_links(item: Found, links: list[str], judge: _Judge, known: dict[str, str]) -> None:

@@ -135,3 +135,13 @@ def test_the_admins_preview_shows_the_home_pages_links_and_the_disallowed_one(de
     assert f"home page: {base}/" in page and "Polled in any case" in page
     assert f"<td>{base}/private/staff-notes.html</td><td>no</td><td>disallowed by robots.txt</td>" in page
     assert f'name="keep" value="{base}/"' not in page, "the home page is polled in any case: no tick"
+
+
+def test_the_wellbeing_forum_is_not_proposed_as_a_news_section(demo):
+    """/community/, the Wellbeing Times' forum, was proposed as a section like /mind/ or /body/."""
+    proposal = services.find_sources(home_only(demo, "wellbeing"))
+    base = demo.base_url("wellbeing").rstrip("/")
+    sections = {source.url: source for source in proposal.sources if source.kind == "section"}
+    forum = sections[base + "/community/"]
+    assert not forum.keep and "a forum, not a news section" in forum.reason, forum.reason
+    assert all("forum" not in source.reason for url, source in sections.items() if url != forum.url)
