@@ -285,6 +285,17 @@ class SiteAdmin(admin.ModelAdmin):
         }
         return TemplateResponse(request, "admin/monitor/site/sources.html", context)
 
+    def get_deleted_objects(self, objs, request):
+        """Django's list of what deleting sites takes with them (the confirmation page, the delete action). A
+        superuser may delete sites with their cases and classifications: the knowledge base's read-only admins
+        refuse to delete those on their own (foundation.admin.ReadOnlyAdmin), which listed them as lacking
+        permission. A site administrator who is no superuser still may not; a rule's cornerstone case still
+        protects its site (PROTECT: Django lists it and deletes nothing)."""
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        if request.user.is_superuser:
+            perms_needed = set()
+        return deleted, counts, perms_needed, protected
+
     @admin.action(description="Poll now")
     def poll_now(self, request, queryset):
         ids = list(queryset.filter(active=True).values_list("pk", flat=True))
