@@ -40,7 +40,7 @@ def article_with_case(site: Site, n: int, words: str) -> Case:
 
 @pytest.fixture
 def two_sites(superuser):
-    """"Gone" with three classified articles (one accepted), "Kept" with the rule's cornerstone case and an
+    """ "Gone" with three classified articles (one accepted), "Kept" with the rule's cornerstone case and an
     article that re-publishes one of Gone's."""
     gone = Site.objects.create(name="Gone", home_url="https://gone.example/")
     kept = Site.objects.create(name="Kept", home_url="https://kept.example/")
