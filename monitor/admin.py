@@ -296,6 +296,14 @@ class SiteAdmin(admin.ModelAdmin):
             perms_needed = set()
         return deleted, counts, perms_needed, protected
 
+    def delete_model(self, request, obj):
+        self.delete_queryset(request, Site.objects.filter(pk=obj.pk))
+
+    def delete_queryset(self, request, queryset):
+        """Through services.delete_sites: other sites' re-publications of the articles deleted are read again."""
+        outcome = services.delete_sites(queryset)
+        transaction.on_commit(lambda: enqueue(outcome))
+
     @admin.action(description="Poll now")
     def poll_now(self, request, queryset):
         ids = list(queryset.filter(active=True).values_list("pk", flat=True))

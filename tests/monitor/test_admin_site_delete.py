@@ -119,3 +119,30 @@ def test_a_site_administrator_who_is_no_superuser_may_not_delete_cases_with_a_si
     Article.objects.create(site=empty, url="https://empty.example/a.html")
     response = client.post(f"/admin/monitor/site/{empty.pk}/delete/", {"post": "yes"})
     assert response.status_code == 302 and not Site.objects.filter(pk=empty.pk).exists(), "no case: it may"
+
+
+def test_a_re_publication_of_a_deleted_sites_article_is_processed_again_as_an_original(client, two_sites):
+    """Kept's copy of one of Gone's articles had no case of its own: the original was the one classified. With the
+    original deleted (duplicate_of SET_NULL), the copy named no original and had no case: nobody could classify it,
+    and its page failed (the link to its original had no id). It goes back to processing, to become an original."""
+    gone, _, _, copy = two_sites
+    copy.set_raw_html(b"<html><body><p>A story.</p></body></html>")
+    copy.save()
+    client.post(f"/admin/monitor/site/{gone.pk}/delete/", {"post": "yes"})
+    copy.refresh_from_db()
+    assert client.get(f"/articles/{copy.pk}/").status_code == 200
+    assert copy.duplicate_of is None and copy.state == Article.State.FETCHED
+
+
+def test_delete_sites_says_what_to_read_again_and_an_orphan_page_still_shows(client, two_sites):
+    from monitor import services as monitor_services
+
+    gone, kept, _, copy = two_sites
+    outcome = monitor_services.delete_sites(Site.objects.filter(pk=gone.pk))
+    assert outcome.enqueue == [("fetch", copy.pk, 0)], "its page was dropped: fetched again"
+    copy.refresh_from_db()
+    assert copy.state == Article.State.PENDING and copy.duplicate_of is None
+    # a re-publication left without its original before this (deleted another way): its page says so
+    orphan = Article.objects.create(site=kept, url="https://kept.example/orphan.html", state=Article.State.DUPLICATE)
+    page = client.get(f"/articles/{orphan.pk}/")
+    assert page.status_code == 200 and "an article since deleted" in page.content.decode()
