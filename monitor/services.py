@@ -567,7 +567,8 @@ def delete_sites(sites) -> Outcome:
         again = {"duplicate_of": None, "lease_until": None, "last_error": "", "due_at": timezone.now()}
         Article.objects.filter(pk__in=with_page).update(state=S.FETCHED, process_attempts=0, **again)
         Article.objects.filter(pk__in=without).update(state=S.PENDING, fetch_attempts=0, process_attempts=0, **again)
-    work = [("process", pk, 0) for pk in with_page] + [("fetch", pk, 0) for pk in without]
+    work: list[tuple[str, int, float]] = [("process", pk, 0) for pk in with_page]
+    work += [("fetch", pk, 0) for pk in without]
     return Outcome("deleted", f"{deleted} row(s) deleted, {len(work)} re-publication(s) elsewhere to read again", work)
 
 
