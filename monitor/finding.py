@@ -170,8 +170,12 @@ def find(
     _propose_sections(home.body, home.url, rules, proposal, ticked=not feeds and not any(s.keep for s in sitemaps))
     known = {found.url: f"a {found.kind} proposed here" for found in proposal.sources}
     known.update((feed.url, f"a feed's address: {feed.reason}") for feed in feeds)
-    proposal.home = Found(home.url, "section", "the home page")
-    _judge_links(proposal.home, links_from_html(home.body, home.url), judge, known)
+    if read:  # the home page, already fetched, is shown as a poll reads it (no request more)
+        proposal.home = Found(home.url, "section", "the home page")
+        try:
+            _judge_links(proposal.home, links_from_html(home.body, home.url), judge, known)
+        except ValueError as exc:
+            proposal.home.error = str(exc)
     for found in proposal.sources:
         if found.kind == "sitemap" or not read:
             continue
