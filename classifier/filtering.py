@@ -14,7 +14,7 @@ from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
 from classifier.models import ArticleRead, Classification, Correction, Folder, ReviewState
-from classifier.vocabulary import ARTICLE_STATES, CORRECTION_PENDING, FAILED
+from classifier.vocabulary import ARTICLE_STATES, CORRECTION_PENDING, DUPLICATE, FAILED
 from monitor.models import Article
 
 PAGE_SIZE = 50
@@ -37,6 +37,11 @@ def current_state(value):
     return DEPRECATED_STATES.get(value, value) if isinstance(value, str) else value
 
 
+#: the states an article shows by its work state (monitor.Article.state), not its review state: it has no case
+NO_CASE = {FAILED: Article.State.FAILED, DUPLICATE: Article.State.DUPLICATE}
+_SHOWN: dict[str, str] = {str(work): shown for shown, work in NO_CASE.items()}
+
+
 def filter_state(qs: QuerySet[Article], state: str) -> QuerySet[Article]:
     """Articles in one review state (classifier.models.ReviewState: disjoint, covering every article).
 
@@ -47,11 +52,17 @@ def filter_state(qs: QuerySet[Article], state: str) -> QuerySet[Article]:
     state = current_state(state)
     if state not in STATES:
         raise ValueError(f"unknown state {state!r}; choose one of {', '.join(STATES)}")
-    if state == FAILED:
-        return qs.filter(state=Article.State.FAILED)
-    if state == UNREVIEWED:  # a failed article has no case: it is listed as failed, not as waiting for review
-        return qs.filter(review_state=state).exclude(state=Article.State.FAILED)
+    if state in NO_CASE:
+        return qs.filter(state=NO_CASE[state])
+    if state == UNREVIEWED:  # a failed article or a re-publication has no case: listed as such, not as work to do
+        return qs.filter(review_state=state).exclude(state__in=list(NO_CASE.values()))
     return qs.filter(review_state=state)
+
+
+def shown_state(article: Article) -> str:
+    """The state an article shows in every list and on its page, as :func:`filter_state` filters it: failed or
+    duplicate by its work state, else its review state."""
+    return _SHOWN.get(article.state, article.review_state)
 
 
 def day_start(day: date) -> datetime:

@@ -31,6 +31,7 @@ from classifier.filtering import (  # noqa: F401 - the workspace's names for the
     classifications_by_article,
     filter_state,
     narrow,
+    shown_state,
 )
 from classifier.models import (
     ArticleRead,
@@ -238,10 +239,7 @@ def inbox_page(
         articles.reverse()
         has_more_older, has_more_newer = True, more
     by_article = classifications_by_article([a.pk for a in articles])
-    rows = [
-        InboxRow(a, FAILED if a.state == Article.State.FAILED else a.review_state, by_article.get(a.pk, []))
-        for a in articles
-    ]
+    rows = [InboxRow(a, shown_state(a), by_article.get(a.pk, [])) for a in articles]
     if reader is not None and rows:
         page_ids = [a.pk for a in articles]
         read = set(

@@ -189,7 +189,7 @@ def article_detail(request, pk):
             "article": article,
             "case": case,
             # as the inbox lists it (selectors.inbox_rows): a fetch that failed has no case to review
-            "state": selectors.FAILED if article.state == Article.State.FAILED else article.review_state,
+            "state": selectors.shown_state(article),
             "states": selectors.STATES,
             "original_url": _safe_link(article.url),
             # DocView's relevant links: web addresses only, whatever the stored row holds

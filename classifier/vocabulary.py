@@ -14,6 +14,8 @@ from classifier.models import Classification, ReviewState
 
 #: WebMon could not fetch or read the article: no case to review (monitor.Article.state, not a review state)
 FAILED = "failed"
+#: a re-publication of another article (monitor.Article.state): no case of its own, the original is classified
+DUPLICATE = "duplicate"
 #: a folder's state on an article when it was rejected and the rule correcting it is still to be made
 CORRECTION_PENDING = "correction"
 
@@ -33,6 +35,7 @@ ARTICLE_STATES: dict[str, Word] = {
     ),
     ReviewState.REVIEWED: Word("reviewed", "an expert decided on every folder, or that it belongs in no folder"),
     FAILED: Word("failed", "not fetched or not readable"),
+    DUPLICATE: Word("duplicate", "a re-publication of another article: that one is classified, this one has no case"),
 }
 
 #: a folder's state on an article (Classification.state)

@@ -18,7 +18,7 @@ from django.db.models.functions import TruncDate
 from django.utils import timezone
 
 from classifier.features import describe
-from classifier.filtering import CORRECTION, FAILED, REVIEWED, STATES, SUGGESTED, UNREVIEWED, day_start
+from classifier.filtering import CORRECTION, DUPLICATE, FAILED, REVIEWED, STATES, SUGGESTED, UNREVIEWED, day_start
 from classifier.models import Classification, Rule
 from monitor.models import Article
 
@@ -126,7 +126,7 @@ def accepted_per_folder(today: date | None = None, top: int = TOP_SERIES) -> Cha
     return _over_time("folders", "day", days, counts, top)
 
 
-BACKLOG_STATES = (UNREVIEWED, SUGGESTED, CORRECTION, REVIEWED, FAILED)
+BACKLOG_STATES = (UNREVIEWED, SUGGESTED, CORRECTION, REVIEWED, FAILED, DUPLICATE)
 
 
 def counts(**querysets: QuerySet) -> dict[str, int]:
@@ -146,16 +146,18 @@ def counts(**querysets: QuerySet) -> dict[str, int]:
 
 def backlog() -> Chart:
     """Articles in each review state now, as the inbox's state filter counts them
-    (classifier.filtering.filter_state): failed by the article's work state, the others by its review state.
+    (classifier.filtering.filter_state): failed and duplicate by the article's work state, the others by its
+    review state.
 
     One statement, each count on an index (article_review_idx, article_work_idx); "unreviewed" is all unreviewed
-    less the failed ones among them (few), so that the big count needs no table rows.
+    less the failed and duplicate ones among them, so that the big count needs no table rows.
 
     Now only: the review state's history is not stored (an article goes back to "suggestions pending" when a
     later rule suggests another folder), so a past backlog cannot be derived from the rows as they are.
     """
     articles = Article.objects.all()
     failed = articles.filter(state=Article.State.FAILED)
+    duplicate = articles.filter(state=Article.State.DUPLICATE)
     found = counts(
         unreviewed=articles.filter(review_state=UNREVIEWED),
         suggested=articles.filter(review_state=SUGGESTED),
@@ -163,13 +165,16 @@ def backlog() -> Chart:
         reviewed=articles.filter(review_state=REVIEWED),
         failed=failed,
         failed_unreviewed=failed.filter(review_state=UNREVIEWED),
+        duplicate=duplicate,
+        duplicate_unreviewed=duplicate.filter(review_state=UNREVIEWED),
     )
     totals = {
-        UNREVIEWED: found["unreviewed"] - found["failed_unreviewed"],
+        UNREVIEWED: found["unreviewed"] - found["failed_unreviewed"] - found["duplicate_unreviewed"],
         SUGGESTED: found["suggested"],
         CORRECTION: found["correction"],
         REVIEWED: found["reviewed"],
         FAILED: found["failed"],
+        DUPLICATE: found["duplicate"],
     }
     return Chart(
         "backlog",

@@ -40,6 +40,7 @@ __all__ = [
     "link_kind",
     "is_feed_address",
     "not_a_section",
+    "forum_front",
 ]
 
 
@@ -504,3 +505,24 @@ def not_a_section(url: str) -> PageKind | None:
     if verdict is None or (verdict.kind is Kind.LISTING and verdict.reason in _SECTION_REASONS):
         return None
     return verdict
+
+
+def forum_front(url: str, links: list[str]) -> PageKind | None:
+    """Why a page read as a section front is a forum's front, from the links it lists under its own address: most
+    are forum threads' (:func:`link_kind`), as the Wellbeing Times' ``/community/`` lists ``/community/t/…/1041/``.
+    Its address alone reads as a section's (a local paper's ``/community/`` may be news), so the page must be
+    read. None: no such evidence (a news section lists stories; a section with links under no path of its own,
+    ``section.php?s=…``, says nothing)."""
+    parts = urlsplit(url)
+    prefix = parts.path if parts.path.endswith("/") else parts.path + "/"
+    if prefix == "/":  # the home page: every link is under it
+        return None
+    under = []
+    for link in links:
+        target = urlsplit(link)
+        if target.netloc == parts.netloc and target.path.startswith(prefix) and target.path != prefix:
+            under.append(link)
+    threads = sum(1 for link in under if (verdict := link_kind(link)) is not None and verdict.kind is Kind.FORUM)
+    if threads < 2 or 2 * threads <= len(under):  # a story's "Comments" page under each story: half at most
+        return None
+    return PageKind(Kind.FORUM, f"{threads} of the {len(under)} links under its address are forum threads")

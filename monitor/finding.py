@@ -20,6 +20,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
+from filters.kind import forum_front
+
 from .discovery import LinkRules, links_from_feed, links_from_html
 from .net import FetchError, Response
 from .sources import (
@@ -52,6 +54,10 @@ MiB = 1024 * 1024
 #: get(url, request headers, max bytes, kind of source for the fetch log) -> the response (a 304 has an empty
 #: body); raises net.FetchError, and net.Deferred when a poll should come back later
 Get = Callable[[str, dict[str, str], int, str], Response]
+#: refuses(url) -> True when the site's robots.txt disallows the link (a poll leaves it out: polite.robots_refuses)
+Refuses = Callable[[str], bool]
+#: the verdict on a link robots.txt disallows, whatever its address says: a poll never takes it
+DISALLOWED = "disallowed by robots.txt"
 
 #: a poll's bounds on one sitemap source: an index and its children, 10 files, 10 MiB each, 30 MiB in all
 POLL_LIMITS = SitemapLimits(
@@ -100,6 +106,8 @@ class Proposal:
 
     home_url: str
     sources: list[Found] = field(default_factory=list)
+    #: the home page's links and the verdict on each (a poll reads the home page when no section page is typed in)
+    home: Found | None = None
     #: the home page could not be read, a sitemap address answered nothing, …
     notes: list[str] = field(default_factory=list)
 
@@ -135,6 +143,7 @@ def find(
     budget: float = 20.0,
     read: bool = True,
     max_pages: int | None = None,
+    refuses: Refuses | None = None,
 ) -> Proposal:
     """Propose the sources of the site at ``home_url``: feeds, sitemaps, section pages (see the module docstring).
 
@@ -142,11 +151,13 @@ def find(
     page for the preview (sitemaps are always read: one at a usual address may not exist). ``budget``: seconds
     after which no more source is read (each read waits for the host's politeness delay); ``max_pages``: requests
     made at most (the home page's included): the sources left are proposed with a note instead of their links.
-    ``max_age``, ``max_links``: the poll's bounds on sitemaps.
+    ``max_age``, ``max_links``: the poll's bounds on sitemaps. ``refuses``: the poll's robots.txt decision on a
+    link (one it refuses is listed, not taken, as :data:`DISALLOWED`); None: none refused.
     """
     deadline = time.monotonic() + budget
     proposal = Proposal(home_url)
     counted = _Counted(get, max_pages)
+    judge = _Judge(rules, refuses)
     try:
         home = counted(home_url, {}, 0, "section")
     except FetchError as exc:
@@ -155,10 +166,16 @@ def find(
     feeds = announced_feeds(home.body, home.url)[:MAX_FEEDS]
     for feed in feeds:
         proposal.sources.append(Found(feed.url, "feed", feed.reason))
-    sitemaps = _find_sitemaps(robots_txt, home.url, counted, rules, now, max_age, max_links, deadline, proposal)
+    sitemaps = _find_sitemaps(robots_txt, home.url, counted, judge, now, max_age, max_links, deadline, proposal)
     _propose_sections(home.body, home.url, rules, proposal, ticked=not feeds and not any(s.keep for s in sitemaps))
     known = {found.url: f"a {found.kind} proposed here" for found in proposal.sources}
     known.update((feed.url, f"a feed's address: {feed.reason}") for feed in feeds)
+    if read:  # the home page, already fetched, is shown as a poll reads it (no request more)
+        proposal.home = Found(home.url, "section", "the home page")
+        try:
+            _judge_links(proposal.home, links_from_html(home.body, home.url), judge, known)
+        except ValueError as exc:
+            proposal.home.error = str(exc)
     for found in proposal.sources:
         if found.kind == "sitemap" or not read:
             continue
@@ -166,7 +183,7 @@ def find(
         if spent:
             found.summary = f"not read for the preview: {spent}"
             continue
-        _preview(found, counted, rules, known)
+        _preview(found, counted, judge, known)
     proposal.sources.sort(key=lambda f: ("feed", "sitemap", "section").index(f.kind))
     return proposal
 
@@ -186,7 +203,7 @@ def _find_sitemaps(
     robots_txt: str | None,
     home_url: str,
     get: _Counted,
-    rules: LinkRules,
+    judge: _Judge,
     now: datetime,
     max_age: timedelta,
     max_links: int,
@@ -214,7 +231,7 @@ def _find_sitemaps(
             continue
         first = result.sitemaps[0]
         item = Found(candidate.url, "sitemap", candidate.reason, summary=_walk_summary(result))
-        _judge_entries(item, result.entries(), rules, now, max_age, max_links)
+        _judge_entries(item, result.entries(), judge, now, max_age, max_links)
         item.keep = first.kind == "index" or bool(item.total)
         found.append(item)
     proposal.sources += found
@@ -244,11 +261,24 @@ def _plain(get: Get) -> Callable[[str, int], bytes]:
     return fetch
 
 
+class _Judge:
+    """The verdict on a link as a poll decides it: robots.txt (a poll leaves a disallowed link out), then the link
+    rules. robots.txt speaks first: no include pattern can make a poll fetch what it disallows."""
+
+    def __init__(self, rules: LinkRules, refuses: Refuses | None) -> None:
+        self.rules, self.refuses = rules, refuses
+
+    def __call__(self, url: str) -> tuple[bool, str]:
+        if self.refuses is not None and self.refuses(url):
+            return False, DISALLOWED
+        return self.rules.judge(url)
+
+
 def _judge_entries(
-    item: Found, entries: list[SitemapEntry], rules: LinkRules, now: datetime, max_age: timedelta, max_links: int
+    item: Found, entries: list[SitemapEntry], judge: _Judge, now: datetime, max_age: timedelta, max_links: int
 ) -> None:
-    """The verdicts on a sitemap's entries: the link rules first, then the poll's recency bound."""
-    verdicts = [(entry, *rules.judge(entry.url)) for entry in entries]
+    """The verdicts on a sitemap's entries: robots.txt and the link rules first, then the poll's recency bound."""
+    verdicts = [(entry, *judge(entry.url)) for entry in entries]
     accepted = [entry for entry, taken, _ in verdicts if taken]
     taken, left = recent_entries(accepted, now=now, max_age=max_age, max_links=max_links)
     chosen = {entry.url for entry in taken}
@@ -260,18 +290,24 @@ def _judge_entries(
         item.links.append(LinkVerdict(entry.url, ok, reason))
 
 
-def _preview(item: Found, get: Get, rules: LinkRules, known: dict[str, str]) -> None:
-    """Read a feed or section page and judge its links; an unreadable one is not ticked, with the reason. A link
-    to a source proposed (``known``: its reason) is no article, and the verdict says what it is."""
+def _preview(item: Found, get: Get, judge: _Judge, known: dict[str, str]) -> None:
+    """Read a feed or section page and judge its links; an unreadable one is not ticked, with the reason."""
     try:
         resp = get(item.url, {}, 0, item.kind)
         links = read_feed(resp.body, resp.url) if item.kind == "feed" else links_from_html(resp.body, resp.url)
     except (FetchError, ValueError) as exc:
         item.error, item.keep = str(exc), False
         return
-    verdicts = [
-        LinkVerdict(url, False, known[url]) if url in known else LinkVerdict(url, *rules.judge(url)) for url in links
-    ]
+    _judge_links(item, links, judge, known)
+    forum = forum_front(item.url, links) if item.kind == "section" else None
+    if forum is not None:  # its address read as a section front's: the page it lists says otherwise
+        item.keep, item.reason = False, f"{item.reason}; a forum, not a news section: {forum.reason}"
+
+
+def _judge_links(item: Found, links: list[str], judge: _Judge, known: dict[str, str]) -> None:
+    """The verdict on each link of a page or feed, those taken first. A link to a source proposed (``known``: its
+    reason) is no article, and the verdict says what it is."""
+    verdicts = [LinkVerdict(url, False, known[url]) if url in known else LinkVerdict(url, *judge(url)) for url in links]
     item.total, item.taken = len(verdicts), sum(v.taken for v in verdicts)
     item.summary = f"{item.total} link(s), {item.taken} taken for articles"
     item.links = sorted(verdicts, key=lambda v: not v.taken)[:PREVIEW_LINKS]

@@ -317,6 +317,7 @@ def find_sources(site: Site, *, read: bool = True) -> Proposal:
         budget=conf.sources_find_seconds(),
         read=read,
         max_pages=conf.sources_preview_pages() if read else None,
+        refuses=lambda url: robots_refuses(site, url),  # the poll's decision, on the robots.txt just read
     )
 
 
@@ -552,6 +553,25 @@ def fetch_again(article_ids: list[int]) -> Outcome:
     return Outcome("queued", f"{len(failed)} to fetch again", [("fetch", pk, 0) for pk in failed])
 
 
+def delete_sites(sites) -> Outcome:
+    """Delete ``sites`` (a queryset) with what goes with them (Django's cascade: articles, their cases and
+    classifications...), and put back to work each article of another site that re-published one of theirs: it has
+    no case of its own (its original was the one classified) and would name no original (duplicate_of SET_NULL),
+    so nobody could classify it. Processed again, it becomes an original, or a re-publication of one still there;
+    one whose page retention dropped is fetched again. Returns what to enqueue once the deletion commits."""
+    with transaction.atomic():
+        copies = Article.objects.filter(duplicate_of__site__in=sites).exclude(site__in=sites)
+        with_page = list(copies.filter(raw_html__isnull=False).values_list("pk", flat=True))
+        without = list(copies.filter(raw_html__isnull=True).values_list("pk", flat=True))
+        deleted, _ = sites.delete()
+        again = {"duplicate_of": None, "lease_until": None, "last_error": "", "due_at": timezone.now()}
+        Article.objects.filter(pk__in=with_page).update(state=S.FETCHED, process_attempts=0, **again)
+        Article.objects.filter(pk__in=without).update(state=S.PENDING, fetch_attempts=0, process_attempts=0, **again)
+    work: list[tuple[str, int, float]] = [("process", pk, 0) for pk in with_page]
+    work += [("fetch", pk, 0) for pk in without]
+    return Outcome("deleted", f"{deleted} row(s) deleted, {len(work)} re-publication(s) elsewhere to read again", work)
+
+
 #: a link listed this recently that answers 404 or 410 is asked for again (monitor/conf.py)
 RECENT_LINK = timedelta(days=1)
 
@@ -684,6 +704,7 @@ __all__ = [
     "FETCH_ROWS",
     "PROCESS_ROWS",
     "fetch_again",
+    "delete_sites",
     "find_sources",
     "keep_found",
 ]

@@ -31,7 +31,6 @@ from django.utils.safestring import SafeString, mark_safe
 
 from classifier.filtering import (
     COUNT_CAP,
-    FAILED,
     PAGE_SIZE,
     STATES,
     FolderChip,
@@ -39,6 +38,7 @@ from classifier.filtering import (
     current_state,
     filter_state,
     narrow,
+    shown_state,
 )
 from classifier.models import Classification, Folder
 from classifier.vocabulary import CORRECTION_PENDING
@@ -251,7 +251,7 @@ def search(
             article=a,
             score=scores[a.pk],
             snippet=highlight(snippets.get(a.pk, "")),
-            state=FAILED if a.state == Article.State.FAILED else a.review_state,
+            state=shown_state(a),
             folders=chips.get(a.pk, []),
         )
         for a in articles

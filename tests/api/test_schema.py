@@ -56,7 +56,14 @@ def test_the_schema_validates_without_warnings_and_covers_every_endpoint(schema)
 def test_article_filters_and_review_states_are_described(schema):
     parameters = {p["name"]: p for p in schema["paths"]["/api/articles/"]["get"]["parameters"]}
     assert {"site", "folder", "state", "cursor", "page_size"} <= set(parameters)
-    assert set(parameters["state"]["schema"]["enum"]) == {"unreviewed", "suggested", "correction", "reviewed", "failed"}
+    assert set(parameters["state"]["schema"]["enum"]) == {
+        "unreviewed",
+        "suggested",
+        "correction",
+        "reviewed",
+        "failed",
+        "duplicate",
+    }
 
 
 @pytest.mark.django_db

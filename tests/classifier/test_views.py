@@ -9,7 +9,7 @@ from django.utils.html import escape
 from classifier import services
 from classifier.models import Classification, Folder, Rule
 from foundation.roles import SITE_ADMINISTRATORS, ensure_groups
-from monitor.models import Article
+from monitor.models import Article, Site
 from processing.models import ArticleContent
 
 
@@ -120,6 +120,27 @@ def test_failed_articles_have_their_own_inbox_state_not_unreviewed(ec, sport_kb,
     assert 'title="HTTP 410"' in response.content.decode(), "the reason is shown"
     everything = ec.get(reverse("classifier:inbox")).context["page"].rows
     assert {r.state for r in everything if r.article.pk == failed.pk} == {"failed"}
+
+
+def test_a_re_publication_is_a_duplicate_in_the_inbox_not_unreviewed(ec, sport_kb, site):
+    """A site registered again under another spelling of its home page: its articles are re-publications of the
+    first site's (processing: same core text), with no case of their own. The inbox called them "unreviewed",
+    and its Unreviewed filter listed them for ever, though their pages named the original to classify."""
+    again = Site.objects.create(name="Daily again", home_url="https://www.daily.example/")
+    original = Article.objects.get(pk=sport_kb["vote"].article_id)
+    copy = Article.objects.create(
+        site=again, url="https://www.daily.example/a/vote", state="duplicate", duplicate_of=original
+    )
+    unreviewed = ec.get(reverse("classifier:inbox"), {"state": "unreviewed"}).context["page"].rows
+    assert [r.article.pk for r in unreviewed] == [original.pk], "the copy is no work for the experts"
+    response = ec.get(reverse("classifier:inbox"), {"state": "duplicate"})
+    assert [(r.article.pk, r.state) for r in response.context["page"].rows] == [(copy.pk, "duplicate")]
+    everything = ec.get(reverse("classifier:inbox")).context["page"].rows
+    assert {r.state for r in everything if r.article.pk == copy.pk} == {"duplicate"}
+    page = ec.get(reverse("classifier:article", args=[copy.pk])).content.decode()
+    badge = re.search(r'<span class="badge (\w+)" id="review-state" title="[^"]*">(\w+)</span>', page)
+    assert badge and badge.groups() == ("duplicate", "duplicate"), badge and badge.groups()
+    assert f'href="/articles/{original.pk}/"' in page
 
 
 def test_a_failed_article_s_page_says_failed_with_the_reason_as_the_inbox_does(ec, site):

@@ -47,7 +47,7 @@ def test_page_carries_each_charts_data_and_links(client, expert, board):
         assert f'id="chart-{chart}-data" type="application/json"' in html
         assert f'data-chart="{chart}"' in html
         assert f'href="{reverse("dashboards:csv", args=[chart])}"' in html
-    assert response.context["data"]["backlog"]["series"][0]["values"] == [1, 1, 2, 3, 1]
+    assert response.context["data"]["backlog"]["series"][0]["values"] == [1, 1, 2, 3, 1, 0]
     # no inline script: every <script> is a file or JSON data (the CSP allows nothing else)
     for tag in re.findall(r"<script[^>]*>", html):
         assert " src=" in tag or 'type="application/json"' in tag, tag
@@ -96,6 +96,7 @@ def test_csv_of_folders_backlog_and_rules(client, expert, board):
         ["Rejected, rule pending", "2"],
         ["Reviewed", "3"],
         ["Failed", "1"],
+        ["Duplicate", "0"],
     ]
     rules = board["rules"]
     assert rows_of(client.get(reverse("dashboards:csv", args=["rules"]))) == [

@@ -497,3 +497,17 @@ def test_a_story_about_feeds_is_no_feed(url):
 )
 def test_an_article_s_address_is_not_refused(url):
     assert link_kind(url) is None
+
+
+def test_a_forums_front_is_told_by_the_threads_under_its_address():
+    from filters.kind import forum_front
+
+    base = "https://well.example"
+    threads = [f"{base}/community/t/topic-{n}/{n}/" for n in range(1041, 1045)]
+    verdict = forum_front(f"{base}/community/", [*threads, f"{base}/community/login/", f"{base}/mind/a-story/"])
+    assert verdict == PageKind(Kind.FORUM, "4 of the 5 links under its address are forum threads")
+    stories = [f"{base}/world/story-{n}-of-the-day/" for n in range(4)]
+    with_comments = stories + [url + "comments/" for url in stories]  # each story's comments page: still news
+    assert forum_front(f"{base}/world/", with_comments) is None
+    assert forum_front(f"{base}/section.php?s=patients", threads) is None, "no links under its address"
+    assert forum_front(f"{base}/", threads) is None, "the home page"

@@ -239,6 +239,43 @@ def test_a_section_whose_address_may_be_an_articles_is_proposed_unticked():
     assert len(proposal.notes) == 4 and all(note.startswith("no sitemap at ") for note in proposal.notes)
 
 
+def test_a_forums_front_is_proposed_unticked_saying_it_is_a_forum():
+    """The demo's Wellbeing Times links its forum (/community/) in its navigation: its address reads as a section
+    front's, and it was proposed as a news section, ticked on a site without feed or sitemap. Read for the preview,
+    it lists forum threads under its address: it is proposed unticked, the reason saying it is a forum (a local
+    paper's "Community" section may be news: the administrator sees why, and may tick it)."""
+    nav = "".join(
+        f'<li><a href="{path}">{text}</a></li>' for path, text in [("/body/", "Body"), ("/community/", "Community")]
+    )
+    threads = "".join(
+        f'<tr><td><a href="/community/t/{slug}/{n}/">{slug}</a></td></tr>'
+        for n, slug in enumerate(["cant-switch-off-at-night", "starting-running-at-50", "toddler-wont-eat"], 1041)
+    )
+    stories = "".join(
+        f'<h3><a href="/body/{slug}/">{slug}</a></h3>' for slug in ["a-long-walk-a-day", "sleep-well-now"]
+    )
+    pages = {
+        "https://well.example/": f"<html><body><nav><ul>{nav}</ul></nav></body></html>".encode(),
+        "https://well.example/community/": f"<html><body><nav><ul>{nav}</ul></nav><table>{threads}</table>"
+        '<p><a href="/community/login/">Log in</a></p></body></html>'.encode(),
+        "https://well.example/body/": f"<html><body><nav><ul>{nav}</ul></nav>{stories}</body></html>".encode(),
+    }
+
+    def get(url, headers, cap, kind):
+        if url not in pages:
+            raise FetchError("HTTP 404", transient=False, status=404, url=url)
+        return Response(url, 200, {"content-type": "text/html"}, pages[url])
+
+    rules = LinkRules("https://well.example/", articles_only=True)
+    args = {"robots_txt": None, "now": timezone.now(), "max_age": timedelta(days=2), "max_links": 100}
+    proposal = find("https://well.example/", get, rules, **args)
+    found = {found.url: found for found in proposal.sources}
+    assert found["https://well.example/body/"].keep, "a news section, ticked: no feed, no sitemap"
+    forum = found["https://well.example/community/"]
+    assert not forum.keep, "a forum is no news section"
+    assert "a forum, not a news section: 3 of the 4 links under its address are forum threads" in forum.reason
+
+
 # ------------------------------------------------------------------------------------------------------- polling
 
 

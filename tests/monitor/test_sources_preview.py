@@ -35,7 +35,7 @@ def production_delay(tunables):
 
 def verdicts(proposal) -> dict[str, set[str]]:
     found: dict[str, set[str]] = {}
-    for source in proposal.sources:
+    for source in [*proposal.sources, *([proposal.home] if proposal.home else [])]:
         for link in source.links:
             found.setdefault(link.url, set()).add(link.reason)
     return found
@@ -101,3 +101,47 @@ def test_the_sources_left_by_the_preview_s_page_cap_say_so(demo, production_dela
         source.summary == "not read for the preview: the preview read its 6 pages of the site" for source in left
     )
     assert all(source.links for source in proposal.sources if source.kind == "sitemap"), "sitemaps first"
+
+
+@pytest.mark.parametrize("key", ["wellbeing", "healthwatch", "courier"])
+def test_a_link_robots_txt_disallows_is_listed_with_that_reason(demo, key):
+    """A poll leaves out a link the site's robots.txt disallows (polite.robots_refuses); the preview did not list
+    the home pages' staff link (/private/, disallowed) at all, since it showed no home page, and called Health
+    Watch's /search.html (disallowed too) "a site's own page". Both are listed now, not taken, with that reason."""
+    proposal = services.find_sources(home_only(demo, key))
+    base = demo.base_url(key).rstrip("/")
+    assert proposal.home is not None and proposal.home.url == base + "/", "the home page is previewed too"
+    staff = base + "/private/staff-notes.html"
+    assert verdicts(proposal).get(staff) == {"disallowed by robots.txt"}, verdicts(proposal).get(staff)
+    assert not any(link.taken for source in proposal.sources for link in source.links if link.url == staff)
+    if key == "healthwatch":  # its section pages link the search page, which robots.txt disallows too
+        assert verdicts(proposal)[base + "/search.html"] == {"disallowed by robots.txt"}
+    home_taken = [link.url for link in proposal.home.links if link.taken]
+    assert home_taken and all(link.url not in home_taken for link in proposal.home.links if not link.taken)
+
+
+def test_the_admins_preview_shows_the_home_pages_links_and_the_disallowed_one(demo, client):
+    """The admin's preview page lists the home page's links too, the staff link robots.txt disallows unticked."""
+    from django.contrib.auth import get_user_model
+
+    from foundation import roles
+
+    user = get_user_model().objects.create_user("siteadmin", password="pw-Long-enough-1", is_staff=True)
+    user.groups.add(roles.ensure_groups()[roles.SITE_ADMINISTRATORS])
+    client.force_login(user)
+    site = home_only(demo, "courier")
+    page = client.get(f"/admin/monitor/site/{site.pk}/sources/").content.decode()
+    base = demo.base_url("courier").rstrip("/")
+    assert f"home page: {base}/" in page and "Polled in any case" in page
+    assert f"<td>{base}/private/staff-notes.html</td><td>no</td><td>disallowed by robots.txt</td>" in page
+    assert f'name="keep" value="{base}/"' not in page, "the home page is polled in any case: no tick"
+
+
+def test_the_wellbeing_forum_is_not_proposed_as_a_news_section(demo):
+    """/community/, the Wellbeing Times' forum, was proposed as a section like /mind/ or /body/."""
+    proposal = services.find_sources(home_only(demo, "wellbeing"))
+    base = demo.base_url("wellbeing").rstrip("/")
+    sections = {source.url: source for source in proposal.sources if source.kind == "section"}
+    forum = sections[base + "/community/"]
+    assert not forum.keep and "a forum, not a news section" in forum.reason, forum.reason
+    assert all("forum" not in source.reason for url, source in sections.items() if url != forum.url)
