@@ -12,7 +12,7 @@ from rest_framework import serializers
 from api import selectors
 from api.services import canonical_url
 from classifier import selectors as workspace
-from classifier.filtering import current_state
+from classifier.filtering import current_state, shown_state
 from classifier.models import Classification, Folder, Rule
 from feeds.saved_searches import saved_search_feed_url
 from feeds.syndication import folder_feed_url
@@ -96,8 +96,18 @@ class KeywordSerializer(serializers.Serializer):
 
 
 # --------------------------------------------------------------------------- articles
+@extend_schema_field(serializers.ChoiceField(choices=REVIEW_STATES))
+class ArticleStateField(serializers.ReadOnlyField):
+    """The article's state as the inbox, its page and the list's filter name it: failed or duplicate by its work
+    state (no case, so its review state never changes), else its review state."""
+
+    def get_attribute(self, instance: Article) -> str:
+        return shown_state(instance)
+
+
 class ArticleListSerializer(serializers.ModelSerializer):
     site = SiteRefSerializer()
+    review_state = ArticleStateField(help_text="As the workspace shows it: a review state, or failed or duplicate.")
     folders = serializers.SerializerMethodField(help_text="Folders holding or suggested for the article.")
 
     class Meta:
@@ -125,6 +135,7 @@ class ArticleDetailSerializer(serializers.ModelSerializer):
         source="content.kind_reason", read_only=True, default="", help_text="Why WIMS took it for that kind."
     )
     keywords = serializers.SerializerMethodField(help_text="DocView keywords, highest weight first.")
+    review_state = ArticleStateField(help_text="As the workspace shows it: a review state, or failed or duplicate.")
     suggestions = serializers.SerializerMethodField()
     classifications = serializers.SerializerMethodField()
     assignee = UserRefSerializer(allow_null=True, read_only=True, help_text="The expert it is assigned to, if any.")

@@ -283,3 +283,17 @@ def test_a_list_page_costs_the_same_queries_however_many_articles_it_shows(api_a
         make_article(site, f"measles report {i}")
     assert queries("/api/articles/") == few  # no query per article (site, folders: loaded per page)
     assert queries("/api/folders/") == queries("/api/folders/?page_size=1")
+
+
+@pytest.mark.django_db
+def test_each_result_names_the_state_its_filter_found_it_by(api_as, kb, site):
+    """A failed or duplicate article reads so in the results and the detail, as the inbox and the filter say it
+    (it read "unreviewed", its review state, which never changes without a case)."""
+    failed, copy = make_article(site, "fetch failed"), make_article(site, "measles again")
+    Article.objects.filter(pk=failed.pk).update(state=Article.State.FAILED)
+    Article.objects.filter(pk=copy.pk).update(state=Article.State.DUPLICATE, duplicate_of=kb["pending"])
+    client = api_as("expert")
+    for state, article in (("failed", failed), ("duplicate", copy)):
+        listed = client.get("/api/articles/", {"state": state}).json()["results"]
+        assert [(row["id"], row["review_state"]) for row in listed] == [(article.pk, state)]
+        assert client.get(f"/api/articles/{article.pk}/").json()["review_state"] == state
