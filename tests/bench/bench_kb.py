@@ -388,9 +388,11 @@ PostgreSQL-specific index). A ground-breaking rule is stored with one INSERT ...
 join (no inference: it only adds its folder where no row exists); refining and stopping rules
 re-infer only the cases holding every keyword of their rule path. Undo re-infers the cases whose
 suggestions point at the removed rule (two inferences each), hence slower than the commit.
-Every case belongs to an article, and each commit and undo also recomputes the review state of the
-articles whose classifications it changed (`services.refresh_review_states`, one UPDATE ... FROM;
-about 200 ms of the 20,025-holder commit)."""
+Every case belongs to an article, and each commit and undo also keeps the review state of the articles
+whose classifications it changed (`services.refresh_review_states`, one UPDATE ... FROM reading their
+cases' rows; for the cases a ground-breaking rule gives a suggestion, `services.mark_suggested`, which
+reads no row) and, through triggers on the classifications, the folders each article's search document
+is filtered by (search_documentfolders: an insert adds its folders to the stored ones)."""
 VACUUM_AND_EARLIER = """\
 PostgreSQL here runs with autovacuum off; the benchmark runs VACUUM ANALYZE before measuring, as
 autovacuum would have after the bulk load and earlier runs.
