@@ -390,7 +390,7 @@ re-infer only the cases holding every keyword of their rule path. Undo re-infers
 suggestions point at the removed rule (two inferences each), hence slower than the commit.
 Every case belongs to an article, and each commit and undo also keeps the review state of the articles
 whose classifications it changed (`services.refresh_review_states`, one UPDATE ... FROM reading their
-cases' rows; for the cases a ground-breaking rule gives a suggestion, `services.mark_suggested`, which
+cases' rows; for the cases a ground-breaking rule gives a suggestion, `mark_suggested`, which
 reads no row) and, through triggers on the classifications, the folders each article's search document
 is filtered by (search_documentfolders: an insert adds its folders to the stored ones)."""
 VACUUM_AND_EARLIER = """\
