@@ -38,21 +38,17 @@ from classifier.models import Case, Classification, Correction, ReviewState
 from classifier.services.shared import CHUNK, chunks, folder_map
 from monitor.models import Article
 
-# The state of each case from its own rows only (a join on the case index, grouped by case): EXISTS probes in
-# the CASE were planned as hashed subplans, each a scan of the whole classification table, and twice over (the
-# flattened subquery's CASE is both the SET value and the WHERE's comparison): 4 scans of 554,000 rows for a
-# commit among 100,000 cases, whatever the number of cases it touched. Grouped, the subquery is computed once.
 _REFRESH_SQL = """
     UPDATE {article} SET review_state = fresh.review_state
     FROM (
         SELECT c.article_id,
-               CASE WHEN max(CASE WHEN r.state = %s THEN 1 ELSE 0 END) = 1 THEN %s
+               CASE WHEN EXISTS (SELECT 1 FROM {classification} r WHERE r.case_id = c.id AND r.state = %s) THEN %s
                     WHEN EXISTS (SELECT 1 FROM {correction} k WHERE k.case_id = c.id AND k.state = %s) THEN %s
-                    WHEN c.no_folder_at IS NOT NULL OR count(r.id) > 0 THEN %s
+                    WHEN c.no_folder_at IS NOT NULL
+                         OR EXISTS (SELECT 1 FROM {classification} r WHERE r.case_id = c.id) THEN %s
                     ELSE %s END AS review_state
-        FROM {case} c LEFT JOIN {classification} r ON r.case_id = c.id
+        FROM {case} c
         WHERE c.id {ids} AND c.article_id IS NOT NULL
-        GROUP BY c.id, c.article_id, c.no_folder_at
     ) AS fresh
     WHERE {article}.id = fresh.article_id AND {article}.review_state <> fresh.review_state
 """
@@ -106,10 +102,10 @@ def refresh_review_states(case_ids: Iterable[int]) -> int:
     Every writer of classification rows calls this in its own transaction, after its writes, with the
     cases whose rows it created, deleted or changed the state of: the stored state can then never
     drift from the rows (tests/classifier/test_review_state.py walks every writer). One UPDATE ... FROM
-    per chunk: the cases by primary key, their rows through the case index, grouped by case, and a probe of
-    the case's corrections: a suggestion pending, a rejection waiting for its rule (Correction), any row; only
-    the articles whose state really changes are written. (The migration that added the column filled it by the
-    rule of then: monitor/migrations/0003_article_review_state.py; there were no corrections yet.)
+    per chunk: the cases by primary key, EXISTS probes on the case indexes (each stops at its first row):
+    a suggestion pending, a rejection waiting for its rule (Correction), any row; only the articles whose
+    state really changes are written. (The migration that added the column filled it by the rule of then:
+    monitor/migrations/0003_article_review_state.py; there were no corrections yet.)
     """
     states = [
         Classification.State.SUGGESTED,
