@@ -133,19 +133,29 @@ def _refresh_folders(articles: str) -> str:
     )
 
 
-POSTGRES_FILTER_COLUMNS = [
-    f"ALTER TABLE {DOCS} ADD COLUMN site_id bigint",
-    f"UPDATE {DOCS} d SET site_id = a.site_id FROM {ARTICLES} a WHERE a.id = d.article_id",
-    f"CREATE INDEX search_document_site ON {DOCS} (site_id, article_id)",
-    f"CREATE TABLE {FOLDERS} (article_id bigint PRIMARY KEY, folder_ids bigint[] NOT NULL)",
-    _refresh_folders(f"{CASES} x WHERE x.article_id IS NOT NULL"),
-    f"CREATE INDEX search_documentfolders_gin ON {FOLDERS} USING gin (folder_ids)",
-    f"""CREATE FUNCTION search_document_folders_refresh() RETURNS trigger LANGUAGE plpgsql AS $$
+# Rows inserted (a commit's new suggestions, ingestion's, an expert's decision on a folder without a row): their
+# folders join the article's, a union with the stored ids, not a recompute from all the article's rows (that read
+# each article's case and rows again: half of the trigger's time in a commit suggesting a folder for 3,700 cases).
+# Exact because an article has one case and a case one row a folder, and every row is written with these triggers
+# on (an article whose rows exist has its row here, filled by this migration's first statements). Articles in
+# id order, so that two statements lock the rows they share in the same order.
+_ADD_FOLDERS = (
+    f"INSERT INTO {FOLDERS} AS f (article_id, folder_ids) "
+    f"SELECT c.article_id, array_agg(DISTINCT n.folder_id ORDER BY n.folder_id) FROM classification_new n "
+    f"JOIN {CASES} c ON c.id = n.case_id WHERE n.state <> 'rejected' AND c.article_id IS NOT NULL "
+    "GROUP BY c.article_id ORDER BY c.article_id "
+    "ON CONFLICT (article_id) DO UPDATE SET folder_ids = "
+    "ARRAY(SELECT DISTINCT x FROM unnest(f.folder_ids || EXCLUDED.folder_ids) x ORDER BY x) "
+    "WHERE NOT f.folder_ids @> EXCLUDED.folder_ids"
+)
+POSTGRES_FOLDERS_FUNCTION = f"""CREATE OR REPLACE FUNCTION search_document_folders_refresh() RETURNS trigger
+    LANGUAGE plpgsql AS $$
     DECLARE
         cases bigint[];
     BEGIN
         IF TG_OP = 'INSERT' THEN
-            SELECT array_agg(DISTINCT case_id) INTO cases FROM classification_new;
+            {_ADD_FOLDERS};
+            RETURN NULL;
         ELSIF TG_OP = 'DELETE' THEN
             SELECT array_agg(DISTINCT case_id) INTO cases FROM classification_old;
         ELSE  -- only rows whose case, folder or state changed (a decision's date or rule alone changes nothing)
@@ -160,7 +170,17 @@ POSTGRES_FILTER_COLUMNS = [
         END IF;
         {_refresh_folders(f"{CASES} x WHERE x.id = ANY(cases) AND x.article_id IS NOT NULL")};
         RETURN NULL;
-    END $$""",
+    END $$"""
+
+
+POSTGRES_FILTER_COLUMNS = [
+    f"ALTER TABLE {DOCS} ADD COLUMN site_id bigint",
+    f"UPDATE {DOCS} d SET site_id = a.site_id FROM {ARTICLES} a WHERE a.id = d.article_id",
+    f"CREATE INDEX search_document_site ON {DOCS} (site_id, article_id)",
+    f"CREATE TABLE {FOLDERS} (article_id bigint PRIMARY KEY, folder_ids bigint[] NOT NULL)",
+    _refresh_folders(f"{CASES} x WHERE x.article_id IS NOT NULL"),
+    f"CREATE INDEX search_documentfolders_gin ON {FOLDERS} USING gin (folder_ids)",
+    POSTGRES_FOLDERS_FUNCTION,
     f"""CREATE TRIGGER search_document_folders_insert AFTER INSERT ON {CLASSIFICATIONS}
         REFERENCING NEW TABLE AS classification_new
         FOR EACH STATEMENT EXECUTE FUNCTION search_document_folders_refresh()""",

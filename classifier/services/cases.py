@@ -21,7 +21,7 @@ from django.utils import timezone
 from classifier import kb
 from classifier.engine import Conclusion
 from classifier.features import FeatureSettings, case_features, kind_of
-from classifier.models import Case, CaseKeyword, Folder, KnowledgeBase, ReviewState, Rule
+from classifier.models import Case, CaseKeyword, Folder, KeywordFrequency, KnowledgeBase, ReviewState, Rule
 from classifier.services.classifications import SyncResult, refresh_review_states, sync_classifications
 from classifier.services.corrections import resolve_corrections
 from classifier.services.shared import CHUNK, audit, chunks, folder_map, valid_keyword_set
@@ -190,10 +190,17 @@ def ingest_case(article, tokens: Iterable[str], *, caller_saves_review_state: bo
 def _replace_keywords(case: Case, words: list[str]) -> None:
     """Store a case's new keywords and bring its keyword index in line (no re-inference)."""
     old = set(case.keywords)
+    removed, added = old - set(words), [w for w in words if w not in old]
+    if connection.vendor == "postgresql" and removed and added:
+        # The index's triggers lock each word's count as the deletion, then the insertion, reach it: two cases
+        # trading the same words in opposite directions would each hold one and wait for the other. All of
+        # them first, in keyword order, in one statement (SQLite serializes writers).
+        counts = KeywordFrequency.objects.select_for_update().filter(keyword__in=sorted(removed | set(added)))
+        list(counts.order_by("keyword").values_list("keyword", flat=True))
     case.keywords = words
     case.save(update_fields=["keywords"])
-    CaseKeyword.objects.filter(case=case, keyword__in=list(old - set(words))).delete()
-    _index_keywords(case.pk, [w for w in words if w not in old])
+    CaseKeyword.objects.filter(case=case, keyword__in=list(removed)).delete()
+    _index_keywords(case.pk, added)
 
 
 # --------------------------------------------------------------------------- inference

@@ -26,7 +26,7 @@ review states (:func:`refresh_review_states`), which every writer of rows calls.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,6 +54,48 @@ _REFRESH_SQL = """
 """
 
 
+# A case that holds a suggested row is "suggested" whatever its other rows and corrections say (the first branch
+# of the rule above): the articles of cases that just gained one are set so without reading any row.
+_SUGGESTED_SQL = """
+    UPDATE {article} SET review_state = %s
+    WHERE {article}.id IN (SELECT c.article_id FROM {case} c WHERE c.id {ids}) AND {article}.review_state <> %s
+"""
+
+
+def _tables() -> dict[str, str]:
+    quote = connection.ops.quote_name
+    return {
+        "article": quote(Article._meta.db_table),
+        "case": quote(Case._meta.db_table),
+        "classification": quote(Classification._meta.db_table),
+        "correction": quote(Correction._meta.db_table),
+    }
+
+
+def _update_articles(sql: str, case_ids: Iterable[int], before: Sequence[Any], after: Sequence[Any] = ()) -> int:
+    """Run one of the review-state statements for these cases (``before``/``after``: the parameters around the
+    ids); how many articles changed. PostgreSQL: one statement with an array parameter, however many cases (a
+    commit can touch 20,000; chunks of IN lists cost a planning each, 3x slower in bench-kb); SQLite: IN lists
+    in chunks."""
+    ids = sorted(set(case_ids))
+    if not ids:
+        return 0
+    statements: list[tuple[str, list[Any]]]
+    if connection.vendor == "postgresql":
+        statements = [(sql.format(ids="= ANY(%s)", **_tables()), [*before, ids, *after])]
+    else:
+        statements = [
+            (sql.format(ids=f"IN ({', '.join(['%s'] * len(chunk))})", **_tables()), [*before, *chunk, *after])
+            for chunk in chunks(ids)
+        ]
+    changed = 0
+    with connection.cursor() as cursor:
+        for statement, params in statements:
+            cursor.execute(statement, params)  # noqa: S608 - table names and placeholders only
+            changed += cursor.rowcount
+    return changed
+
+
 def refresh_review_states(case_ids: Iterable[int]) -> int:
     """Recompute Article.review_state for the articles of these cases; returns how many changed.
 
@@ -65,13 +107,6 @@ def refresh_review_states(case_ids: Iterable[int]) -> int:
     state really changes are written. (The migration that added the column filled it by the rule of then:
     monitor/migrations/0003_article_review_state.py; there were no corrections yet.)
     """
-    quote = connection.ops.quote_name
-    tables = {
-        "article": quote(Article._meta.db_table),
-        "case": quote(Case._meta.db_table),
-        "classification": quote(Classification._meta.db_table),
-        "correction": quote(Correction._meta.db_table),
-    }
     states = [
         Classification.State.SUGGESTED,
         ReviewState.SUGGESTED,
@@ -80,25 +115,13 @@ def refresh_review_states(case_ids: Iterable[int]) -> int:
         ReviewState.REVIEWED,
         ReviewState.UNREVIEWED,
     ]
-    ids = sorted(set(case_ids))
-    if not ids:
-        return 0
-    # PostgreSQL: one statement with an array parameter, however many cases (a commit can touch 20,000;
-    # chunks of IN lists cost a planning each, 3x slower in bench-kb); SQLite: IN lists in chunks
-    statements: list[tuple[str, list[Any]]]
-    if connection.vendor == "postgresql":
-        statements = [(_REFRESH_SQL.format(ids="= ANY(%s)", **tables), [*states, ids])]
-    else:
-        statements = [
-            (_REFRESH_SQL.format(ids=f"IN ({', '.join(['%s'] * len(chunk))})", **tables), [*states, *chunk])
-            for chunk in chunks(ids)
-        ]
-    changed = 0
-    with connection.cursor() as cursor:
-        for sql, params in statements:
-            cursor.execute(sql, params)  # noqa: S608 - table names and placeholders only
-            changed += cursor.rowcount
-    return changed
+    return _update_articles(_REFRESH_SQL, case_ids, states)
+
+
+def mark_suggested(case_ids: Iterable[int]) -> int:
+    """The review state of the articles of cases that were just given a suggested row: "suggested", as
+    :func:`refresh_review_states` would compute it, without reading their rows; how many changed."""
+    return _update_articles(_SUGGESTED_SQL, case_ids, [ReviewState.SUGGESTED], [ReviewState.SUGGESTED])
 
 
 @dataclass
@@ -139,7 +162,8 @@ def sync_classifications(
     create: list[Classification] = []
     delete_ids: list[int] = []
     repoint: dict[int, list[int]] = {}
-    touched: set[int] = set()  # cases whose rows are created or deleted (re-pointing keeps the state)
+    gained: set[int] = set()  # cases given a suggested row: "suggested" whatever else they hold
+    touched: set[int] = set()  # cases whose rows are deleted (re-pointing keeps the state)
     for ids in chunks(sorted(desired)):
         existing: dict[int, dict[int, tuple[int, str, int | None]]] = {}
         stored = Classification.objects.filter(case_id__in=ids).values_list(
@@ -154,7 +178,7 @@ def sync_classifications(
                 row = have.get(folder_id)
                 if row is None:
                     create.append(Classification(case_id=case_id, folder_id=folder_id, rule_id=rule_id))
-                    touched.add(case_id)
+                    gained.add(case_id)
                 elif row[1] == Classification.State.SUGGESTED:
                     if row[2] != rule_id:
                         repoint.setdefault(rule_id, []).append(row[0])
@@ -177,7 +201,8 @@ def sync_classifications(
         new.updated_at = now
     Classification.objects.bulk_create(create, batch_size=1000)
     if refresh:
-        refresh_review_states(touched)
+        mark_suggested(gained)
+        refresh_review_states(touched - gained)
     result.created = len(create)
     result.removed = len(delete_ids)
     result.repointed = sum(len(p) for p in repoint.values())
@@ -270,7 +295,7 @@ def add_ground_breaking(rule, now) -> SyncResult:
         )
         created = [case_id for (case_id,) in cursor.fetchall()]
     result.created = result.cases = len(created)
-    refresh_review_states(created)
+    mark_suggested(created)
     return result
 
 

@@ -4,6 +4,7 @@ Run on SQLite by default and on PostgreSQL with DATABASE_URL (statement triggers
 row triggers on SQLite). Each check compares the stored counts with a fresh recount of the index.
 """
 
+import contextlib
 import threading
 import time
 
@@ -192,3 +193,34 @@ def test_the_migration_counts_the_index_rows_already_stored(make_case):
     assert_counts_follow_the_index()
     make_case("match")  # and the triggers count from there on
     assert frequencies.case_frequencies(["match"]) == {"match": 3}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_re_ingestions_swapping_the_same_words_do_not_deadlock(make_case, monkeypatch):
+    """Case X trades "alpha" for "beta" while case Y trades "beta" for "alpha". Re-ingestion deletes the removed
+    words' index rows, then inserts the added ones, and the triggers lock each word's count as they go: without
+    taking all its words' counts first, in keyword order, X would hold alpha and wait for beta while Y held beta
+    and waited for alpha (PostgreSQL: "deadlock detected", one ingestion lost). The two threads meet between
+    the deletion and the insertion, when both can get there."""
+    from classifier.services import cases
+
+    x, y = make_case("alpha common"), make_case("beta common")
+    between = threading.Barrier(2)
+    index_keywords = cases._index_keywords
+
+    def meet_then_index(case_id, words):
+        # with the counts locked first, the other one waits before its deletion: they never meet
+        with contextlib.suppress(threading.BrokenBarrierError):
+            between.wait(timeout=2)
+        index_keywords(case_id, words)
+
+    monkeypatch.setattr(cases, "_index_keywords", meet_then_index)
+    results = run_threads(
+        lambda: services.ingest_case(x.article, ["beta", "common"]).keywords,
+        lambda: services.ingest_case(y.article, ["alpha", "common"]).keywords,
+    )
+    assert not [r for r in results if isinstance(r, Exception)], results
+    assert "beta" in results[0] and "alpha" not in results[0]
+    assert "alpha" in results[1] and "beta" not in results[1]
+    assert frequencies.case_frequencies(["alpha", "beta", "common"]) == {"alpha": 1, "beta": 1, "common": 2}
+    assert_counts_follow_the_index()

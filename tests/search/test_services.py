@@ -364,3 +364,50 @@ def test_the_newest_articles_first_look_keeps_the_site_and_folder_filters(
     page = search("flu", folder=health, site=newest[0].site)
     assert not page.recent_only and page.results[0].article.pk == old.pk
     assert elsewhere.pk not in {r.article.pk for r in page.results}
+
+
+def test_inserted_classifications_add_their_folders_to_the_stored_ones(make_article, classify):
+    """PostgreSQL: an insert adds its rows' folders to each article's stored ids (a union, not a recompute from
+    the article's rows: search/backends.py); the stored ids stay those a recompute gives, sorted, whatever the
+    mix of articles, folders and states one statement inserts."""
+    from django.db import connection
+
+    from classifier.models import Folder
+    from search import backends
+
+    if backends.vendor() != "postgresql":
+        pytest.skip("SQLite joins the classifications; there is no folders table to keep")
+    a, b, c = (make_article("Flu", "flu") for _ in range(3))
+    classify(a, "Travel")
+    classify(a, "Health", state=Classification.State.SUGGESTED)
+    classify(b, "Economy", state=Classification.State.REJECTED)
+    classify(c, "Sport")
+    health, travel, economy, sport = (Folder.objects.get(path=p) for p in ("Health", "Travel", "Economy", "Sport"))
+    Classification.objects.bulk_create(
+        [
+            Classification(case=a.case, folder=sport),  # a third folder for a
+            Classification(case=a.case, folder=economy, state=Classification.State.REJECTED),  # not a folder of a
+            Classification(case=b.case, folder=travel),
+            Classification(case=b.case, folder=health),
+            Classification(case=c.case, folder=economy, state=Classification.State.REJECTED),  # c unchanged
+        ]
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT article_id, folder_ids FROM {backends.FOLDERS} ORDER BY article_id")
+        stored = dict(cursor.fetchall())
+    recomputed = {
+        article.pk: sorted(
+            Classification.objects.filter(case__article=article)
+            .exclude(state=Classification.State.REJECTED)
+            .values_list("folder_id", flat=True)
+        )
+        for article in (a, b, c)
+    }
+    assert stored == recomputed
+    assert recomputed == {
+        a.pk: sorted([travel.pk, health.pk, sport.pk]),
+        b.pk: sorted([travel.pk, health.pk]),
+        c.pk: [sport.pk],
+    }
+    assert ids(matching_articles("flu", folder=sport)) == sorted([a.pk, c.pk])
+    assert ids(matching_articles("flu", folder=economy)) == []
