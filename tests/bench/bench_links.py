@@ -64,6 +64,7 @@ from monitor.discovery import LinkRules, links_from_html, page_metadata  # noqa:
 from monitor.links import Position, UrlTemplates, url_template  # noqa: E402
 from tests.bench.bench_env import commit_id, load_average, take_lock  # noqa: E402
 from tests.bench.bench_sources import CTF, CTF_HELD_YEARS, DATASETS, courlan_refuses  # noqa: E402
+from tests.bench.generated_part import write_section  # noqa: E402
 
 HOME_PAGES = {  # file -> (home page, held out)
     "cnn_main_site.html": ("http://www.cnn.com/", False),
@@ -313,13 +314,8 @@ def main(argv: list[str] | None = None) -> int:
     block = "\n".join(lines)
     print(block)
     if not args.no_report:
-        path = ROOT / "docs" / "benchmarks" / "sources.md"
-        text = path.read_text()
-        if START in text and END in text:
-            text = text[: text.index(START)] + block + text[text.index(END) + len(END) :]
-        else:
-            text = text.rstrip() + "\n\n## The link level on real pages (issue 33 item 2)\n\n" + block + "\n"
-        path.write_text(text)
+        heading = "## The link level on real pages (issue 33 item 2)\n\n"
+        write_section(ROOT / "docs" / "benchmarks" / "sources.md", block, START, END, heading)
     del lock_fh
     return 0
 

@@ -56,6 +56,7 @@ from filters.kind import (  # noqa: E402
     url_shape,
 )
 from tests.bench.bench_env import commit_id, load_average, take_lock  # noqa: E402
+from tests.bench.generated_part import write_section  # noqa: E402
 
 DATASETS = Path(os.environ.get("WIMS_DATASETS", ROOT.parent / "shared" / "datasets"))
 REPORT = ROOT / "docs" / "benchmarks" / "sources.md"
@@ -506,12 +507,7 @@ def write_report(results: dict[str, Result], meta: dict[str, str]) -> None:
             lines += ["", f"Pages `read_page` refused (no kind; not counted): {'; '.join(res.unread)}."]
     lines += ["", "## Time per page", "", *time_lines(results), "", END]
     block = "\n".join(lines)
-    text = REPORT.read_text() if REPORT.exists() else "# Page kind\n\n" + START + "\n" + END + "\n"
-    if START in text and END in text:
-        text = text[: text.index(START)] + block + text[text.index(END) + len(END) :]
-    else:
-        text = text.rstrip() + "\n\n" + block + "\n"
-    REPORT.write_text(text)
+    write_section(REPORT, block, START, END, "# Page kind\n\n")
 
 
 def print_summary(results: dict[str, Result]) -> None:

@@ -23,6 +23,7 @@ from tests.bench.bench_filters import (
     single,
     wcxb_split,
 )
+from tests.bench.generated_part import write_section
 
 
 def _fmt(x, digits=3):
@@ -196,13 +197,7 @@ def write_report(results, tgts, meta, wims) -> None:
         lines += ["", f"Extractor exceptions (the page scores an empty output): {meta['failures']}."]
     lines += ["", "![F1 against time per page relative to lxml parsing](filters.png)", "", END]
     block = "\n".join(lines)
-    path = REPORT_DIR / "filters.md"
-    text = path.read_text() if path.exists() else "# Noise filters benchmark\n\n" + START + "\n" + END + "\n"
-    if START in text and END in text:
-        text = text[: text.index(START)] + block + text[text.index(END) + len(END) :]
-    else:
-        text = text.rstrip() + "\n\n" + block + "\n"
-    path.write_text(text)
+    write_section(REPORT_DIR / "filters.md", block, START, END, "# Noise filters benchmark\n\n")
 
 
 def write_outputs(results: dict, tgts: list[dict], meta: dict, wims: str) -> None:

@@ -19,10 +19,29 @@ def merged(existing: str, generated: str, script: str) -> str:
     them, or by hand) keeps all its text, after the new part: nothing written by hand is lost."""
     begin, end = markers(script)
     part = f"{begin}\n{generated.rstrip()}\n{end}"
-    if begin in existing and end in existing.split(begin, 1)[1]:
-        head, rest = existing.split(begin, 1)
-        return head + part + rest.split(end, 1)[1]
+    replaced = replaced_between(existing, begin, end, part)
+    if replaced is not None:
+        return replaced
     return part + "\n" + (f"\n{existing}" if existing.strip() else "")
+
+
+def replaced_between(text: str, begin: str, end: str, part: str) -> str | None:
+    """``text`` with its span from ``begin`` to the first ``end`` after it (both included) replaced by ``part``;
+    None when it has no such span."""
+    if begin not in text or end not in text.split(begin, 1)[1]:
+        return None
+    head, rest = text.split(begin, 1)
+    return head + part + rest.split(end, 1)[1]
+
+
+def write_section(path: Path, block: str, begin: str, end: str, heading: str) -> None:
+    """Write ``block`` (which opens with ``begin`` and closes with ``end``) over that span of the report at
+    ``path``; a report without it (or no report) gets ``heading`` and the block at its end."""
+    text = path.read_text() if path.exists() else ""
+    replaced = replaced_between(text, begin, end, block)
+    if replaced is None:
+        replaced = (text.rstrip() + "\n\n" if text.strip() else "") + heading + block + "\n"
+    path.write_text(replaced)
 
 
 def write_part(path: Path, generated: str, script: str) -> str:

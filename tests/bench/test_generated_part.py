@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.bench.generated_part import markers, merged, write_part
+from tests.bench.generated_part import markers, merged, write_part, write_section
 
 SCRIPT = "tests/bench/bench_kb.py"
 
@@ -29,3 +29,16 @@ def test_another_scripts_markers_are_not_this_scripts():
     other_begin, other_end = markers("tests/bench/bench_mcrdr.py")
     text = f"{other_begin}\ntheirs\n{other_end}\n"
     assert merged(text, "mine", SCRIPT).endswith(text)
+
+
+def test_a_section_between_named_markers_is_rewritten_or_added(tmp_path):
+    begin, end = "<!-- results:start -->", "<!-- results:end -->"
+    report = tmp_path / "report.md"
+    write_section(report, f"{begin}\none\n{end}", begin, end, "# Report\n\n")
+    assert report.read_text() == f"# Report\n\n{begin}\none\n{end}\n", "created with its heading"
+    report.write_text(f"# Report\n\nby hand\n\n{begin}\none\n{end}\n\nafter, by hand\n")
+    write_section(report, f"{begin}\ntwo\n{end}", begin, end, "# Report\n\n")
+    assert report.read_text() == f"# Report\n\nby hand\n\n{begin}\ntwo\n{end}\n\nafter, by hand\n"
+    report.write_text("# Another report\n")
+    write_section(report, f"{begin}\nthree\n{end}", begin, end, "## Results\n\n")
+    assert report.read_text() == f"# Another report\n\n## Results\n\n{begin}\nthree\n{end}\n", "added at the end"
