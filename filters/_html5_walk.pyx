@@ -221,6 +221,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
     cdef list block_tags = blocks.tags
     cdef list block_parents = blocks.parents
     cdef list block_marks = blocks.marks
+    cdef list block_ends = blocks.ends
     cdef list block_links = blocks.links
     cdef list run = []
     cdef Py_ssize_t run_len = 0, run_link = 0, n, at
@@ -377,6 +378,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                             outer_blocks.append((block, path, block_pos))
                             block_tags.append("a")
                             block_parents.append(block)
+                            block_ends.append(0)
                             block_marks.append("")
                             block = len(block_tags) - 1
                             path += "/a"
@@ -385,6 +387,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                     outer_blocks.append((block, path, block_pos))
                     block_tags.append(tag)
                     block_parents.append(block)
+                    block_ends.append(0)  # known when it closes
                     if f & _MARKED:
                         element = <lxb_dom_element_t *> node
                         attr = element.first_attr
@@ -490,6 +493,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                             run_len = run_link = 0
                         if run:
                             run = []
+                        block_ends[block] = len(block_tags)
                         block, path, block_pos = outer_blocks.pop()
                 if not depth:
                     node = NULL

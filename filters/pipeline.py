@@ -380,7 +380,7 @@ def decide_style_tree(
     """:func:`filters.content.decide` with the site's style tree (:mod:`filters.sst`): a phrase whose block
     maps onto a noisy node, or that is content-redundant in its node, is removed by "redundancy" with the
     note saying so.  Returns the counts and each block's mapped state (for the token weights)."""
-    state = sst.map_blocks(profile.style_tree, blocks.tags, blocks.parents, blocks.marks)
+    state = sst.map_blocks(profile.style_tree, blocks.tags, blocks.parents, blocks.marks, blocks.ends)
     template: list[Phrase] = []
     kept: list[Phrase] = []
     for ph in phrases:

@@ -32,7 +32,7 @@ from filters import get_profile, html5
 from filters.pipeline import _TOKEN_RE, _count_controls, _norm, extract, parse_html, segment, tokenize
 from filters.stopwords import ENGLISH
 
-from .reference_html5_segment import reference_html5_segment
+from .reference_html5_segment import reference_html5_segment, subtree_ends
 from .reference_segment import reference_segment
 from .test_properties import html_documents
 
@@ -104,7 +104,7 @@ def _html5_facts(phrases, title, blocks):
     return (
         title,
         [(p.text, p.path, p.neg, p.pos, p.link_density, p.node) for p in phrases],
-        (blocks.tags, blocks.parents, blocks.marks, blocks.links),
+        (blocks.tags, blocks.parents, blocks.marks, blocks.links, blocks.ends),
     )
 
 
@@ -259,6 +259,7 @@ def test_both_walks_agree_on_the_dataset_pages(datasets):
         for prof in HTML5_PROFILES:
             compiled = _html5_facts(*html5.segment(tree, prof))
             assert compiled == _html5_facts(*html5.python_segment(tree, prof)), (page.name, prof.name)
+            assert compiled[2][4] == subtree_ends(compiled[2][1]), (page.name, prof.name)
 
 
 HTML5_CASES = CASES + [
