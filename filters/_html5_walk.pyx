@@ -14,6 +14,8 @@ headers, which its wheels do not ship, and leaves the element struct opaque.
 """
 
 from libc.stdint cimport uintptr_t
+from libc.string cimport memchr
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 
 from .hidden import hidden_class, hidden_reason
@@ -158,6 +160,35 @@ def node_count(size_t root):
             break
         node = node.next
     return n, chars
+
+
+def tag_scan(bytes data, Py_ssize_t min_length):
+    """The input checks' pass over a page's bytes (``filters.pipeline``): its count of ``<``, and the spans of the
+    matches of ``re.finditer(rb"<[A-Za-z][^>]{min_length,}", data)`` (the tags long enough to hold too many
+    attributes), found by memchr from one ``<`` to the next instead of a regex and a count."""
+    cdef const char *s = PyBytes_AS_STRING(data)
+    cdef const char *hit
+    cdef Py_ssize_t n = PyBytes_GET_SIZE(data)
+    cdef Py_ssize_t count = 0, p = 0, gt = -1, skip = 0
+    cdef unsigned char c
+    cdef list spans = []
+    while p < n:
+        hit = <const char *> memchr(s + p, 60, n - p)  # "<"
+        if hit == NULL:
+            break
+        p = hit - s
+        count += 1
+        if p >= skip and p + 1 < n:
+            c = (<unsigned char> s[p + 1]) | 32  # an ASCII letter, lower-cased
+            if 97 <= c <= 122:
+                if gt < p + 2:  # the first ">" from p + 2 on (the one found before, while it lies ahead)
+                    hit = <const char *> memchr(s + p + 2, 62, n - p - 2)
+                    gt = hit - s if hit != NULL else n
+                if gt - (p + 2) >= min_length:  # a match runs to the ">" (or the end); the search goes on there
+                    spans.append((p, gt))
+                    skip = gt
+        p += 1
+    return count, spans
 
 
 cdef inline object _attr_value(lxb_dom_attr_t *attr):

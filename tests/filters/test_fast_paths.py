@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 
 import filters
 from filters import get_profile, html5
+from filters.limits import MAX_ATTRIBUTES
 from filters.pipeline import _TOKEN_RE, _count_controls, _norm, extract, parse_html, segment, tokenize
 from filters.stopwords import ENGLISH
 
@@ -395,3 +396,27 @@ def test_norm_matches_split_and_join(text):
 @given(st.text(alphabet=st.one_of(st.characters(max_codepoint=0x20), st.characters()), max_size=60))
 def test_control_count_matches_the_regex(text):
     assert _count_controls(text) == len(re.findall(r"[\x00-\x08\x0b\x0e-\x1f]", text))
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.binary(max_size=60)
+    | st.lists(st.sampled_from([b"<", b">", b"<a", b"<Z", b"<@", b"<[", b" ", b"x", b"\0"])).map(b"".join)
+)
+def test_the_compiled_tag_scan_matches_the_count_and_the_regex(compiled_walk, data):
+    # the input checks' one pass (filters.pipeline.tag_scan) in C against what it replaces, with short long tags
+    for min_length in (0, 1, 3):
+        long_tag = re.compile(rb"<[A-Za-z][^>]{%d,}" % min_length)
+        expected = (data.count(b"<"), [match.span() for match in long_tag.finditer(data)])
+        assert compiled_walk.tag_scan(data, min_length) == expected
+
+
+def test_an_attribute_bomb_is_refused_by_either_scan(monkeypatch):
+    bomb = "<html><body><p " + " ".join(f"a{i}=1" for i in range(MAX_ATTRIBUTES + 1)) + ">text</p></body></html>"
+    long_ok = "<html><body><img alt='" + "x" * 10_000 + "' src=a>text</body></html>"
+    for walk in (html5.COMPILED_WALK, None):  # the C scan where it is built (checked above), and the count and regex
+        monkeypatch.setattr(html5, "COMPILED_WALK", walk)
+        with pytest.raises(filters.ExtractionError) as refused:
+            filters.read_page(bomb)
+        assert refused.value.reason == "too_many_attributes" and "at byte 12" in str(refused.value)
+        assert filters.read_page(long_ok).data.count(b"<") == 5
