@@ -16,11 +16,20 @@ headers, which its wheels do not ship, and leaves the element struct opaque.
 from libc.stdint cimport uintptr_t
 from libc.string cimport memchr
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
-from cpython.unicode cimport PyUnicode_DecodeUTF8
+from cpython.unicode cimport (
+    Py_UNICODE_ISSPACE,
+    PyUnicode_DATA,
+    PyUnicode_DecodeUTF8,
+    PyUnicode_GET_LENGTH,
+    PyUnicode_KIND,
+    PyUnicode_New,
+    PyUnicode_READ,
+    PyUnicode_WRITE,
+)
 
 from .hidden import hidden_class, hidden_reason
 from .limits import MAX_DEPTH, too_deep
-from .phrases import Phrase, norm
+from .phrases import Phrase
 
 
 cdef struct lexbor_str_t:
@@ -191,6 +200,53 @@ def tag_scan(bytes data, Py_ssize_t min_length):
     return count, spans
 
 
+cdef str _norm(str text):
+    """:func:`filters.phrases.norm` in C: ``" ".join(text.split())`` (the same test of white space, CPython's
+    ``Py_UNICODE_ISSPACE``), the text itself when it has nothing to change; one pass to measure, one to write."""
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text), i, size = 0, j = 0
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void *data = PyUnicode_DATA(text)
+    cdef Py_UCS4 ch, maxchar = 32
+    cdef bint space = True  # after white space, or at the start
+    cdef bint changed = False
+    for i in range(n):
+        ch = PyUnicode_READ(kind, data, i)
+        if Py_UNICODE_ISSPACE(ch):
+            if space or ch != 32:  # at the start, a second one, or other than a space
+                changed = True
+            space = True
+        else:
+            if space and size:
+                size += 1  # the space between two words
+            space = False
+            size += 1
+            if ch > maxchar:
+                maxchar = ch
+    if not changed and not space:
+        return text
+    cdef str out = PyUnicode_New(size, maxchar)
+    cdef int out_kind = PyUnicode_KIND(out)
+    cdef void *out_data = PyUnicode_DATA(out)
+    space = True
+    for i in range(n):
+        ch = PyUnicode_READ(kind, data, i)
+        if Py_UNICODE_ISSPACE(ch):
+            space = True
+        else:
+            if space and j:
+                PyUnicode_WRITE(out_kind, out_data, j, 32)
+                j += 1
+            space = False
+            PyUnicode_WRITE(out_kind, out_data, j, ch)
+            j += 1
+    return out
+
+
+def norm(str text):
+    """:func:`_norm` for the tests."""
+    return _norm(text)
+
+
 cdef inline object _attr_value(lxb_dom_attr_t *attr):
     """An attribute's value as selectolax gives it: None for no attribute or no value."""
     if attr == NULL or attr.value == NULL or attr.value.data == NULL:
@@ -285,7 +341,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                         elif hards:
                             phrases.append(
                                 Phrase(
-                                    norm(text) if len(text) < 1000 else text.strip(),
+                                    _norm(text) if len(text) < 1000 else text.strip(),
                                     f"{path}/{hards[-1]}",
                                     hards[-1],
                                     pos,
@@ -309,7 +365,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                     if text and not text.isspace():
                         phrases.append(
                             Phrase(
-                                norm(text) if len(text) < 1000 else text.strip(),
+                                _norm(text) if len(text) < 1000 else text.strip(),
                                 path + "/#comment",
                                 "#comment",
                                 None,
@@ -371,7 +427,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                             skipping = skip_head
                         elif tag == "title":
                             if not title:
-                                title = norm(_wrap(node, tree).text(deep=True))
+                                title = _norm(_wrap(node, tree).text(deep=True))
                         elif tag == "meta":
                             if not skip_head:
                                 attrs = _wrap(node, tree).attrs
@@ -380,7 +436,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                                 if name in ("description", "keywords") and content and not content.isspace():
                                     phrases.append(
                                         Phrase(
-                                            norm(content),
+                                            _norm(content),
                                             f"{path}/meta[@name={name}]",
                                             hards[-1] if hards else None,
                                             meta_pos,
@@ -395,7 +451,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                 if f & _BLOCK:
                     kind |= 16
                     if run_len:
-                        text = norm("".join(run))
+                        text = _norm("".join(run))
                         if text:
                             phrases.append(Phrase(text, path, None, block_pos, run_link / run_len, None, None, block))
                         run_len = run_link = 0
@@ -474,7 +530,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                     if text and not text.isspace() and not skipping:
                         phrases.append(
                             Phrase(
-                                norm(text) if len(text) < 1000 else text.strip(),
+                                _norm(text) if len(text) < 1000 else text.strip(),
                                 f"{path}/{tag}",
                                 tag,
                                 pos,
@@ -505,7 +561,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                             open_links.pop()
                             href, start = anchors.pop()
                             if href:
-                                anchor = norm("".join(run[start:]))
+                                anchor = _norm("".join(run[start:]))
                                 if anchor:
                                     block_links.append((block, href.strip(), anchor))
                         if kind & 4:
@@ -516,7 +572,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                             skipping = skip_head and in_head > 0
                     if kind & 48:
                         if run_len:
-                            text = norm("".join(run))
+                            text = _norm("".join(run))
                             if text:
                                 phrases.append(
                                     Phrase(text, path, None, block_pos, run_link / run_len, None, None, block)
@@ -538,7 +594,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
             depth -= 1
             close = True
     if run_len:
-        text = norm("".join(run))
+        text = _norm("".join(run))
         if text:
             phrases.append(Phrase(text, path, None, block_pos, run_link / run_len, None, None, block))
     return phrases, title, blocks

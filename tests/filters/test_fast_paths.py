@@ -392,6 +392,18 @@ def test_norm_matches_split_and_join(text):
     assert _norm(text) == " ".join(text.split())
 
 
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.text(
+        alphabet=st.one_of(st.sampled_from(WHITESPACE), st.sampled_from("ab\u200b\ufeff\udcff"), st.characters()),
+        max_size=40,
+    )
+)
+def test_the_compiled_norm_matches_split_and_join(compiled_walk, text):
+    # the walk's norm in C; == compares the strings' kinds too (a result must be stored as narrow as it can be)
+    assert compiled_walk.norm(text) == " ".join(text.split())
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.one_of(st.characters(max_codepoint=0x20), st.characters()), max_size=60))
 def test_control_count_matches_the_regex(text):
