@@ -126,6 +126,9 @@ cdef enum:
 
 cdef int _PATH_LIMIT = 400
 cdef Py_ssize_t _MAX_DEPTH = MAX_DEPTH
+#: lexbor's id of the attribute name "href" (its ``local_name``), read from a parsed link the first time a walk runs:
+#: only then have selectolax's release and the structs been vouched for (filters.html5's self-check)
+cdef uintptr_t _HREF_ID = 0
 
 
 cdef inline LexborNode _wrap(lxb_dom_node_t *ptr, object tree):
@@ -247,6 +250,25 @@ def norm(str text):
     return _norm(text)
 
 
+cdef uintptr_t _href_id() except 0:
+    """lexbor's id of the attribute name "href"."""
+    from selectolax.lexbor import LexborHTMLParser
+
+    link = LexborHTMLParser('<a href="x"></a>').css_first("a")
+    cdef lxb_dom_element_t *element = <lxb_dom_element_t *> <size_t> link.mem_id
+    return element.first_attr.node.local_name
+
+
+cdef object _href(lxb_dom_node_t *node):
+    """A link's ``href`` as selectolax's ``attrs.get("href")`` gives it, read from the element's attributes."""
+    cdef lxb_dom_attr_t *attr = (<lxb_dom_element_t *> node).first_attr
+    while attr != NULL:
+        if attr.node.local_name == _HREF_ID:
+            return _attr_value(attr)
+        attr = attr.next
+    return None
+
+
 cdef inline object _attr_value(lxb_dom_attr_t *attr):
     """An attribute's value as selectolax gives it: None for no attribute or no value."""
     if attr == NULL or attr.value == NULL or attr.value.data == NULL:
@@ -271,6 +293,9 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
     ``flags_of_tag``: the profile's tag flags (``filters.html5._tag_flags``); ``blocks``: an empty
     ``filters.html5.Blocks`` to fill.
     """
+    global _HREF_ID
+    if _HREF_ID == 0:
+        _HREF_ID = _href_id()
     neg = frozenset(profile.negative_tags)
     pos_tags = frozenset(profile.positive_tags)
     cdef int flag_arr[_FAST_IDS]
@@ -415,7 +440,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                         kind = 2
                         links += 1
                         open_links.append(len(opened))
-                        anchors.append((_wrap(node, tree).attrs.get("href"), len(run)))
+                        anchors.append((_href(node), len(run)))
                     if f & _POS:
                         kind |= 4
                         poss.append(tag)
