@@ -14,11 +14,22 @@ headers, which its wheels do not ship, and leaves the element struct opaque.
 """
 
 from libc.stdint cimport uintptr_t
-from cpython.unicode cimport PyUnicode_DecodeUTF8
+from libc.string cimport memchr
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
+from cpython.unicode cimport (
+    Py_UNICODE_ISSPACE,
+    PyUnicode_DATA,
+    PyUnicode_DecodeUTF8,
+    PyUnicode_GET_LENGTH,
+    PyUnicode_KIND,
+    PyUnicode_New,
+    PyUnicode_READ,
+    PyUnicode_WRITE,
+)
 
 from .hidden import hidden_class, hidden_reason
 from .limits import MAX_DEPTH, too_deep
-from .phrases import Phrase, norm
+from .phrases import Phrase
 
 
 cdef struct lexbor_str_t:
@@ -115,6 +126,9 @@ cdef enum:
 
 cdef int _PATH_LIMIT = 400
 cdef Py_ssize_t _MAX_DEPTH = MAX_DEPTH
+#: lexbor's id of the attribute name "href" (its ``local_name``), read from a parsed link the first time a walk runs:
+#: only then have selectolax's release and the structs been vouched for (filters.html5's self-check)
+cdef uintptr_t _HREF_ID = 0
 
 
 cdef inline LexborNode _wrap(lxb_dom_node_t *ptr, object tree):
@@ -160,6 +174,101 @@ def node_count(size_t root):
     return n, chars
 
 
+def tag_scan(bytes data, Py_ssize_t min_length):
+    """The input checks' pass over a page's bytes (``filters.pipeline``): its count of ``<``, and the spans of the
+    matches of ``re.finditer(rb"<[A-Za-z][^>]{min_length,}", data)`` (the tags long enough to hold too many
+    attributes), found by memchr from one ``<`` to the next instead of a regex and a count."""
+    cdef const char *s = PyBytes_AS_STRING(data)
+    cdef const char *hit
+    cdef Py_ssize_t n = PyBytes_GET_SIZE(data)
+    cdef Py_ssize_t count = 0, p = 0, gt = -1, skip = 0
+    cdef unsigned char c
+    cdef list spans = []
+    while p < n:
+        hit = <const char *> memchr(s + p, 60, n - p)  # "<"
+        if hit == NULL:
+            break
+        p = hit - s
+        count += 1
+        if p >= skip and p + 1 < n:
+            c = (<unsigned char> s[p + 1]) | 32  # an ASCII letter, lower-cased
+            if 97 <= c <= 122:
+                if gt < p + 2:  # the first ">" from p + 2 on (the one found before, while it lies ahead)
+                    hit = <const char *> memchr(s + p + 2, 62, n - p - 2)
+                    gt = hit - s if hit != NULL else n
+                if gt - (p + 2) >= min_length:  # a match runs to the ">" (or the end); the search goes on there
+                    spans.append((p, gt))
+                    skip = gt
+        p += 1
+    return count, spans
+
+
+cdef str _norm(str text):
+    """:func:`filters.phrases.norm` in C: ``" ".join(text.split())`` (the same test of white space, CPython's
+    ``Py_UNICODE_ISSPACE``), the text itself when it has nothing to change; one pass to measure, one to write."""
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text), i, size = 0, j = 0
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void *data = PyUnicode_DATA(text)
+    cdef Py_UCS4 ch, maxchar = 32
+    cdef bint space = True  # after white space, or at the start
+    cdef bint changed = False
+    for i in range(n):
+        ch = PyUnicode_READ(kind, data, i)
+        if Py_UNICODE_ISSPACE(ch):
+            if space or ch != 32:  # at the start, a second one, or other than a space
+                changed = True
+            space = True
+        else:
+            if space and size:
+                size += 1  # the space between two words
+            space = False
+            size += 1
+            if ch > maxchar:
+                maxchar = ch
+    if not changed and not space:
+        return text
+    cdef str out = PyUnicode_New(size, maxchar)
+    cdef int out_kind = PyUnicode_KIND(out)
+    cdef void *out_data = PyUnicode_DATA(out)
+    space = True
+    for i in range(n):
+        ch = PyUnicode_READ(kind, data, i)
+        if Py_UNICODE_ISSPACE(ch):
+            space = True
+        else:
+            if space and j:
+                PyUnicode_WRITE(out_kind, out_data, j, 32)
+                j += 1
+            space = False
+            PyUnicode_WRITE(out_kind, out_data, j, ch)
+            j += 1
+    return out
+
+
+def norm(str text):
+    """:func:`_norm` for the tests."""
+    return _norm(text)
+
+
+cdef uintptr_t _href_id() except 0:
+    """lexbor's id of the attribute name "href"."""
+    from selectolax.lexbor import LexborHTMLParser
+
+    link = LexborHTMLParser('<a href="x"></a>').css_first("a")
+    cdef lxb_dom_element_t *element = <lxb_dom_element_t *> <size_t> link.mem_id
+    return element.first_attr.node.local_name
+
+
+cdef object _href(lxb_dom_node_t *node):
+    """A link's ``href`` as selectolax's ``attrs.get("href")`` gives it, read from the element's attributes."""
+    cdef lxb_dom_attr_t *attr = (<lxb_dom_element_t *> node).first_attr
+    while attr != NULL:
+        if attr.node.local_name == _HREF_ID:
+            return _attr_value(attr)
+        attr = attr.next
+    return None
+
+
 cdef inline object _attr_value(lxb_dom_attr_t *attr):
     """An attribute's value as selectolax gives it: None for no attribute or no value."""
     if attr == NULL or attr.value == NULL or attr.value.data == NULL:
@@ -184,6 +293,9 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
     ``flags_of_tag``: the profile's tag flags (``filters.html5._tag_flags``); ``blocks``: an empty
     ``filters.html5.Blocks`` to fill.
     """
+    global _HREF_ID
+    if _HREF_ID == 0:
+        _HREF_ID = _href_id()
     neg = frozenset(profile.negative_tags)
     pos_tags = frozenset(profile.positive_tags)
     cdef int flag_arr[_FAST_IDS]
@@ -221,6 +333,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
     cdef list block_tags = blocks.tags
     cdef list block_parents = blocks.parents
     cdef list block_marks = blocks.marks
+    cdef list block_ends = blocks.ends
     cdef list block_links = blocks.links
     cdef list run = []
     cdef Py_ssize_t run_len = 0, run_link = 0, n, at
@@ -253,7 +366,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                         elif hards:
                             phrases.append(
                                 Phrase(
-                                    norm(text) if len(text) < 1000 else text.strip(),
+                                    _norm(text) if len(text) < 1000 else text.strip(),
                                     f"{path}/{hards[-1]}",
                                     hards[-1],
                                     pos,
@@ -277,7 +390,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                     if text and not text.isspace():
                         phrases.append(
                             Phrase(
-                                norm(text) if len(text) < 1000 else text.strip(),
+                                _norm(text) if len(text) < 1000 else text.strip(),
                                 path + "/#comment",
                                 "#comment",
                                 None,
@@ -327,7 +440,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                         kind = 2
                         links += 1
                         open_links.append(len(opened))
-                        anchors.append((_wrap(node, tree).attrs.get("href"), len(run)))
+                        anchors.append((_href(node), len(run)))
                     if f & _POS:
                         kind |= 4
                         poss.append(tag)
@@ -339,7 +452,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                             skipping = skip_head
                         elif tag == "title":
                             if not title:
-                                title = norm(_wrap(node, tree).text(deep=True))
+                                title = _norm(_wrap(node, tree).text(deep=True))
                         elif tag == "meta":
                             if not skip_head:
                                 attrs = _wrap(node, tree).attrs
@@ -348,7 +461,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                                 if name in ("description", "keywords") and content and not content.isspace():
                                     phrases.append(
                                         Phrase(
-                                            norm(content),
+                                            _norm(content),
                                             f"{path}/meta[@name={name}]",
                                             hards[-1] if hards else None,
                                             meta_pos,
@@ -363,7 +476,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                 if f & _BLOCK:
                     kind |= 16
                     if run_len:
-                        text = norm("".join(run))
+                        text = _norm("".join(run))
                         if text:
                             phrases.append(Phrase(text, path, None, block_pos, run_link / run_len, None, None, block))
                         run_len = run_link = 0
@@ -377,6 +490,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                             outer_blocks.append((block, path, block_pos))
                             block_tags.append("a")
                             block_parents.append(block)
+                            block_ends.append(0)
                             block_marks.append("")
                             block = len(block_tags) - 1
                             path += "/a"
@@ -385,6 +499,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                     outer_blocks.append((block, path, block_pos))
                     block_tags.append(tag)
                     block_parents.append(block)
+                    block_ends.append(0)  # known when it closes
                     if f & _MARKED:
                         element = <lxb_dom_element_t *> node
                         attr = element.first_attr
@@ -440,7 +555,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                     if text and not text.isspace() and not skipping:
                         phrases.append(
                             Phrase(
-                                norm(text) if len(text) < 1000 else text.strip(),
+                                _norm(text) if len(text) < 1000 else text.strip(),
                                 f"{path}/{tag}",
                                 tag,
                                 pos,
@@ -471,7 +586,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                             open_links.pop()
                             href, start = anchors.pop()
                             if href:
-                                anchor = norm("".join(run[start:]))
+                                anchor = _norm("".join(run[start:]))
                                 if anchor:
                                     block_links.append((block, href.strip(), anchor))
                         if kind & 4:
@@ -482,7 +597,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                             skipping = skip_head and in_head > 0
                     if kind & 48:
                         if run_len:
-                            text = norm("".join(run))
+                            text = _norm("".join(run))
                             if text:
                                 phrases.append(
                                     Phrase(text, path, None, block_pos, run_link / run_len, None, None, block)
@@ -490,6 +605,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                             run_len = run_link = 0
                         if run:
                             run = []
+                        block_ends[block] = len(block_tags)
                         block, path, block_pos = outer_blocks.pop()
                 if not depth:
                     node = NULL
@@ -503,7 +619,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
             depth -= 1
             close = True
     if run_len:
-        text = norm("".join(run))
+        text = _norm("".join(run))
         if text:
             phrases.append(Phrase(text, path, None, block_pos, run_link / run_len, None, None, block))
     return phrases, title, blocks

@@ -31,7 +31,8 @@ Stages, in the order :func:`decide` runs them, each a function here or in its ow
    :mod:`filters.prompts`), then the thesis's filters in context (:func:`_thesis_filters`); lone copies put back,
    headings of removed sections removed; the section kicker above the headline removed (:mod:`filters.kicker`).
 
-The block tree's shape (subtree ends, children) is found once per page, :class:`filters.blocktree.BlockTree`.
+The block tree's shape (subtree ends, children) comes with the blocks: the walk records each block's subtree end
+(:class:`filters.html5.Blocks`).
 
 Pure Python over the phrases and blocks of :mod:`filters.html5`.
 """
@@ -42,7 +43,6 @@ from collections.abc import Set
 from dataclasses import dataclass, field
 from typing import Any
 
-from .blocktree import BlockTree
 from .embeds import keep_references
 from .html5 import Blocks
 from .kicker import remove_section_kicker
@@ -141,9 +141,8 @@ def decide(
     """Set ``removed_by`` / ``note`` on each phrase; return the counts per stage (the stages: the module's
     docstring)."""
     n = len(blocks)
-    tree = BlockTree(blocks.parents)
     if "a" in blocks.tags:
-        mark_card_links(phrases, blocks, tree)
+        mark_card_links(phrases, blocks)
     anchors = _anchors(blocks)
     m = _measure(phrases, blocks, anchors)
     own = noise_reasons(blocks.tags, blocks.marks) if profile.main_content else [None] * n
@@ -152,7 +151,7 @@ def decide(
         if subtree[i] <= HIDDEN_TEXT_MAX:  # unless it holds article text: a closed panel, "read more" (HIDDEN_TEXT_MAX)
             own[i] = reason
     noise, score = _named_noise(own, m, blocks.parents)
-    main, sums = _main_content(profile, blocks, tree, m, noise, score)
+    main, sums = _main_content(profile, blocks, m, noise, score)
     blocks.main = best = main.best
     if best >= 0:
         lead_outer = outer_block(blocks, best, main.lead_outer, main.from_site)
@@ -160,20 +159,20 @@ def decide(
         # than half of the main content's article-like text is neither the lead nor part of the article
         lists = TeaserLists(phrases, m.article, blocks, lead_outer if lead_outer >= 0 else best, noise, m.subtree, best)
         lead = lead_levels(blocks.parents, best, main.lead_from, lead_outer, lists)
-        inside = _inside(main, blocks, tree, m, noise, own, sums, lists)
+        inside = _inside(main, blocks, m, noise, own, sums, lists)
     else:  # no main content: the whole page is judged as one
         lead, inside = [0] * n, [True] * n
     where = _Where(inside, noise, lead, SITE_REGION_NOTE if main.from_site else OUTSIDE_NOTE)
     headline = title.casefold()
     _content_reasons(phrases, m.article, blocks.tags, anchors, where, profile.main_content, headline)
-    cells = _RowCells(blocks, tree, m.chars)
+    cells = _RowCells(blocks, m.chars)
     counts, long_kept = _thesis_filters(phrases, blocks, cells, anchors, profile, filtering_phrases)
     for ph in _lone_copies(long_kept, headline, blocks.tags):
         ph.removed_by = ph.note = None
         counts["content"] -= 1
         counts["core"] += 1
     if profile.main_content:
-        for stage, change in keep_references(phrases, blocks, tree, where.inside, where.noise).items():
+        for stage, change in keep_references(phrases, blocks, where.inside, where.noise).items():
             counts[stage] += change
     for ph in _orphan_headings(phrases, blocks.tags) if profile.main_content else ():
         ph.removed_by, ph.note = "content", ORPHAN_NOTE
@@ -300,7 +299,7 @@ class _MainContent:
 
 
 def _main_content(
-    profile: Profile, blocks: Blocks, tree: BlockTree, m: _Measures, noise: list[str | None], score: list[float]
+    profile: Profile, blocks: Blocks, m: _Measures, noise: list[str | None], score: list[float]
 ) -> tuple[_MainContent, list[float]]:
     """The main content: the best subtree, second-guessed by the page's landmarks, narrowed to a child that holds
     nearly all of its article-like text, widened from a lone paragraph, replaced by the site's usual one; and each
@@ -308,14 +307,14 @@ def _main_content(
     tags = blocks.tags
     best, sums = _best_subtree(score, m, blocks.parents, profile.main_content)
     if best >= 0 and profile.main_content and "h1" in tags:
-        best = _landmark_guard(best, sums, tree, tags, m.chars)
+        best = _landmark_guard(best, sums, blocks, m.chars)
     main = _MainContent(best)
     if best >= 0 and NARROW_SHARE < 1.0:
-        _narrow(main, tree, tags, m.subtree)
+        _narrow(main, blocks, m.subtree)
     if main.best > 0 and tags[main.best] == "p":
         main.best = _climb_paragraph(main.best, blocks, noise, m.text_chars)
     if profile.main_region and main.best >= 0:
-        _site_region(main, profile, blocks, tree, m.subtree)
+        _site_region(main, profile, blocks, m.subtree)
     return main, sums
 
 
@@ -335,13 +334,13 @@ def _best_subtree(score: list[float], m: _Measures, parents: list[int], main_con
     return best, sums
 
 
-def _narrow(main: _MainContent, tree: BlockTree, tags: list[str], subtree: list[int]) -> None:
+def _narrow(main: _MainContent, blocks: Blocks, subtree: list[int]) -> None:
     """Narrow the main content to the child that holds nearly all of its article-like text (NARROW_SHARE), again and
     again: unlabelled article-like blocks around the article (a masthead's motto, a footer's paragraph) add to the
     best sum.  ``<article>`` says where the article is (its header, dek included): never narrowed from."""
-    best = main.best
+    best, tags = main.best, blocks.tags
     while tags[best] != "article":
-        inner = max(tree.children(best), key=subtree.__getitem__, default=-1)
+        inner = max(blocks.children(best), key=subtree.__getitem__, default=-1)
         if inner < 0 or subtree[inner] < NARROW_SHARE * subtree[best]:
             break
         if main.lead_outer < 0:
@@ -366,12 +365,12 @@ def _climb_paragraph(best: int, blocks: Blocks, noise: list[str | None], text_ch
     return best
 
 
-def _site_region(main: _MainContent, profile: Profile, blocks: Blocks, tree: BlockTree, subtree: list[int]) -> None:
+def _site_region(main: _MainContent, profile: Profile, blocks: Blocks, subtree: list[int]) -> None:
     """The site's usual main content (``profile.main_region``) replaces the page's choice unless that choice is
     inside it, if it holds what a main content must and SITE_REGION_SHARE of the choice's article-like text; its
     usual non-content blocks go when it is the main content."""
-    region = site_block(profile, blocks, tree, subtree)
-    best, ends = main.best, tree.ends
+    region = site_block(profile, blocks, subtree)
+    best, ends = main.best, blocks.ends
     if (
         region >= 0
         and region != best
@@ -393,7 +392,6 @@ def _site_region(main: _MainContent, profile: Profile, blocks: Blocks, tree: Blo
 def _inside(
     main: _MainContent,
     blocks: Blocks,
-    tree: BlockTree,
     m: _Measures,
     noise: list[str | None],
     own: list[str | None],
@@ -403,8 +401,7 @@ def _inside(
     """Which blocks are in the main content, or in the rest of the article beside it (:func:`_sibling_parts`);
     name the noise among them in ``noise``: an ``<aside>`` of the article's own text is the article's; an unnamed
     list of links or of story teasers, and the site's usual non-content blocks, are not."""
-    parents, tags, marks = blocks.parents, blocks.tags, blocks.marks
-    ends = tree.ends
+    parents, tags, marks, ends = blocks.parents, blocks.tags, blocks.marks, blocks.ends
     subtree, chars, link_chars = m.subtree, m.chars, m.link_chars
     teasers = lists.teasers
     site_noise = main.site_noise
@@ -412,7 +409,7 @@ def _inside(
     kept_aside = [False] * len(parents)  # <aside> blocks inside the main content that hold article text, and theirs
     roots = [main.best]
     if main.best > 0 and not main.from_site:
-        roots += _sibling_parts(main.best, blocks, tree, subtree, chars, link_chars, noise)
+        roots += _sibling_parts(main.best, blocks, subtree, chars, link_chars, noise)
     for root in roots:
         inside[root] = True
         for i in range(root + 1, ends[root]):
@@ -570,18 +567,19 @@ class _RowCells:
     """The cells with text of each table row, counted when a short cell asks: a short cell is data in a row of
     cells, chrome alone in its row (an old layout table's "Page 1 of 2", a caption cell under a photo)."""
 
-    __slots__ = ("_tags", "_tree", "_chars", "_count")
+    __slots__ = ("_blocks", "_chars", "_count")
 
-    def __init__(self, blocks: Blocks, tree: BlockTree, chars: list[float]) -> None:
-        self._tags, self._tree, self._chars = blocks.tags, tree, chars
+    def __init__(self, blocks: Blocks, chars: list[float]) -> None:
+        self._blocks, self._chars = blocks, chars
         self._count: dict[int, int] = {}
 
     def is_data(self, cell: int) -> bool:
-        row = self._tree.parents[cell]
+        blocks = self._blocks
+        row = blocks.parents[cell]
         count = self._count.get(row)
         if count is None:
-            tags, chars = self._tags, self._chars
-            count = self._count[row] = sum(1 for j in self._tree.children(row) if chars[j] and tags[j] in _TABLE_CELLS)
+            tags, chars = blocks.tags, self._chars
+            count = self._count[row] = sum(1 for j in blocks.children(row) if chars[j] and tags[j] in _TABLE_CELLS)
         return count >= 2
 
 
@@ -650,7 +648,6 @@ def _linked_sentence(text: str, ld: float, anchors: list[str] | None) -> bool:
 def _sibling_parts(
     best: int,
     blocks: Blocks,
-    tree: BlockTree,
     subtree: list[int],
     chars: list[float],
     link_chars: list[float],
@@ -669,7 +666,7 @@ def _sibling_parts(
         names = marks[a].split()  # a class or id of white space only names nothing
         if names:
             kind = (tags[a], names[0])
-            for s in tree.children(p):
+            for s in blocks.children(p):
                 if (
                     s != a
                     and noise[s] is None
@@ -697,7 +694,7 @@ def _article_aside(i: int, subtree: list[int], chars: list[float], link_chars: l
     return subtree[i] >= ASIDE_TEXT and subtree[i] >= ASIDE_SHARE * chars[i] and link_chars[i] <= ASIDE_LINKS * chars[i]
 
 
-def _landmark_guard(best: int, sums: list[float], tree: BlockTree, tags: list[str], chars: list[float]) -> int:
+def _landmark_guard(best: int, sums: list[float], blocks: Blocks, chars: list[float]) -> int:
     """The main content's block, ``best`` (the highest-scoring subtree) second-guessed by the page's own landmarks.
 
     A low-confidence choice: ``best`` lies outside the page's ``<main>``, or inside a ``<footer>``, ``<header>``,
@@ -709,7 +706,7 @@ def _landmark_guard(best: int, sums: list[float], tree: BlockTree, tags: list[st
     0362); the scores alone cannot tell.
     ``sums``: each block's subtree score; ``chars``: each block's subtree characters.
     """
-    parents, ends = tree.parents, tree.ends
+    parents, ends, tags = blocks.parents, blocks.ends, blocks.tags
     n = len(parents)
     end = ends[best]
     headlines = [i for i in range(n) if tags[i] == "h1" and chars[i] > 0]

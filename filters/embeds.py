@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 
-from .blocktree import BlockTree
 from .html5 import Blocks
 from .phrases import Phrase
 
@@ -44,7 +43,7 @@ def _embeds(tags: list[str], marks: list[str]) -> list[int]:
 
 
 def keep_references(
-    phrases: list[Phrase], blocks: Blocks, tree: BlockTree, inside: list[bool], noise: list[str | None]
+    phrases: list[Phrase], blocks: Blocks, inside: list[bool], noise: list[str | None]
 ) -> dict[str, int]:
     """Keep one line of each embedded post inside the main content (``inside``; ``noise``: each block's reason),
     remove the rest with EMBED_NOTE; return the changes to the counts per stage."""
@@ -54,7 +53,7 @@ def keep_references(
     for i in embeds:
         if i < done or not inside[i] or (noise[i] is not None and noise[i] not in _OVERRIDDEN):
             continue
-        done = end = tree.ends[i]
+        done = end = blocks.ends[i]
         own = [ph for ph in phrases if i <= ph.node < end and ph.neg is None]
         if not own:
             continue

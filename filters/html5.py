@@ -61,12 +61,28 @@ class Blocks:
     #: the blocks the page hides from its readers, with the reason (filters.hidden; profiles with main-content
     #: detection only)
     hidden: dict[int, str] = field(default_factory=dict)
+    #: each block's subtree end, the index after its last descendant (set by the walk when the block closes): blocks
+    #: are in document order and registered when they open, so a block's subtree is ``range(i, ends[i])``
+    ends: list[int] = field(default_factory=list)
 
     def add(self, tag: str, parent: int, marks: str) -> int:
         self.tags.append(tag)
         self.parents.append(parent)
         self.marks.append(marks)
+        self.ends.append(0)  # known when it closes
         return len(self.tags) - 1
+
+    def children(self, parent: int) -> list[int]:
+        """The blocks right inside ``parent`` (-1: the top ones), in document order: hops from one child to the end
+        of its subtree, where the next child begins."""
+        ends = self.ends
+        stop = ends[parent] if parent >= 0 else len(ends)
+        out: list[int] = []
+        j = parent + 1
+        while j < stop:
+            out.append(j)
+            j = ends[j]
+        return out
 
     def __len__(self) -> int:
         return len(self.tags)
@@ -226,7 +242,7 @@ def python_segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phras
     path = ""
     block_pos: str | None = None
     outer_blocks: list[tuple[int, str, str | None]] = []
-    block_tags, block_parents, block_marks = blocks.tags, blocks.parents, blocks.marks
+    block_tags, block_parents, block_marks, block_ends = blocks.tags, blocks.parents, blocks.marks, blocks.ends
     run: list[str] = []
     run_len = 0
     run_link = 0
@@ -343,6 +359,7 @@ def python_segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phras
                     outer_blocks.append((block, path, block_pos))
                     block_tags.append(tag)
                     block_parents.append(block)
+                    block_ends.append(0)  # known when it closes
                     if f & _MARKED:  # its class, id and role, lower-cased, space-separated
                         marks = node.attributes  # one dict: 4x faster than three lookups through node.attrs
                         if marks:
@@ -411,6 +428,7 @@ def python_segment(tree: LexborHTMLParser, profile: Profile) -> tuple[list[Phras
                             run_len = run_link = 0
                         if run:
                             run = []
+                        block_ends[block] = len(block_tags)
                         block, path, block_pos = outer_blocks.pop()
                 if not depth:  # the root is closed: the walk is done
                     node = None

@@ -30,7 +30,6 @@ from datetime import UTC, datetime
 from typing import Any, TypeAlias, TypeVar
 
 from . import sst
-from .blocktree import BlockTree
 from .pipeline import ExtractionError, Phrase, decide, read_page, segment_page, tokenize
 from .profiles import Profile, get_profile
 from .site_region import SlotPaths, relative_key
@@ -543,7 +542,7 @@ def _removed_below(s: PageSample, paths: list[int], table: SlotPaths, relative: 
     """The relative paths of the blocks below the page's main content most of whose text (by characters) the
     main-content detection removed."""
     main, parents = s.blocks.main, s.blocks.parents
-    end = BlockTree(parents).ends[main]  # the main content's blocks: main + 1 .. end - 1
+    end = s.blocks.ends[main]  # the main content's blocks: main + 1 .. end - 1
     total = [0] * (end - main)
     gone = [0] * (end - main)
     for ph in s.phrases:

@@ -136,7 +136,7 @@ def _count_controls(text: str) -> int:
 _BOM_PREFIXES = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
 _local = threading.local()
 
-#: only tags this long can hold that many attributes, so the scan looks at no other (it costs ~0.1 ms/100 KB)
+#: only tags this long can hold that many attributes, so the check looks at no other (found by tag_scan)
 _LONG_TAG = re.compile(rb"<[A-Za-z][^>]{%d,}" % (2 * MAX_ATTRIBUTES))
 _QUOTED = re.compile(rb"\"[^\"]*\"|'[^']*'")
 #: tags above which a page may be a tag bomb, nested past MAX_DEPTH, and is first read by libxml2, which reads
@@ -152,15 +152,25 @@ def _refuse_oversized(size: int) -> None:
         )
 
 
-def _refuse_attribute_bombs(data: bytes) -> None:
-    """Raise ExtractionError for an element with more than MAX_ATTRIBUTES attributes, before lxml parses it."""
-    for match in _LONG_TAG.finditer(data):
+def tag_scan(data: bytes) -> tuple[int, list[tuple[int, int]]]:
+    """The page's count of ``<`` and the spans of its tags long enough to hold MAX_ATTRIBUTES attributes (the
+    matches of ``_LONG_TAG``): in one C pass where the walk is compiled (``_html5_walk.tag_scan``)."""
+    walk = html5.COMPILED_WALK
+    if walk is not None:
+        return cast(tuple[int, list[tuple[int, int]]], walk.tag_scan(data, 2 * MAX_ATTRIBUTES))
+    return data.count(b"<"), [match.span() for match in _LONG_TAG.finditer(data)]
+
+
+def _refuse_attribute_bombs(data: bytes, long_tags: list[tuple[int, int]]) -> None:
+    """Raise ExtractionError for an element with more than MAX_ATTRIBUTES attributes, before lxml parses it
+    (``long_tags``: the spans of the tags that may hold that many, :func:`tag_scan`)."""
+    for start, end in long_tags:
         # names and unquoted values, with quoted values (long alt texts, data: URIs) left out
-        tokens = len(_QUOTED.sub(b" ", match.group()).replace(b"=", b" ").split()) - 1
+        tokens = len(_QUOTED.sub(b" ", data[start:end]).replace(b"=", b" ").split()) - 1
         if tokens > 2 * MAX_ATTRIBUTES:  # name=value counts twice
             raise ExtractionError(
                 f"input is not a readable HTML page: an element with more than {MAX_ATTRIBUTES:,} attributes "
-                f"(at byte {match.start():,})",
+                f"(at byte {start:,})",
                 "too_many_attributes",
             )
 
@@ -215,12 +225,12 @@ def _page_text(
         data = text.encode("utf-8", "replace")
         exact = False
     _refuse_oversized(len(data))
-    tags = data.count(b"<")
+    tags, long_tags = tag_scan(data)
     if tags > MAX_ELEMENTS:
         raise ExtractionError(
             f"input is not a readable HTML page: more than {MAX_ELEMENTS:,} tags ({tags:,})", "too_many_tags"
         )
-    _refuse_attribute_bombs(data)
+    _refuse_attribute_bombs(data, long_tags)
     # looked for in the bytes: in a str with non-Latin-1 characters, "\x00" in text scans ~20x slower
     if b"\x00" in data:
         text = text.replace("\x00", "")
@@ -368,7 +378,7 @@ def decide_style_tree(
     """:func:`filters.content.decide` with the site's style tree (:mod:`filters.sst`): a phrase whose block
     maps onto a noisy node, or that is content-redundant in its node, is removed by "redundancy" with the
     note saying so.  Returns the counts and each block's mapped state (for the token weights)."""
-    state = sst.map_blocks(profile.style_tree, blocks.tags, blocks.parents, blocks.marks)
+    state = sst.map_blocks(profile.style_tree, blocks.tags, blocks.parents, blocks.marks, blocks.ends)
     template: list[Phrase] = []
     kept: list[Phrase] = []
     for ph in phrases:

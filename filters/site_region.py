@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .blocktree import BlockTree
 from .html5 import Blocks
 from .profiles import Profile
 from .sst import block_key, slots
@@ -70,13 +69,13 @@ def relative_key(path: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(_SLOT_NUMBER.sub("", k) for k in path)
 
 
-def site_block(profile: Profile, blocks: Blocks, tree: BlockTree, subtree: list[int]) -> int:
+def site_block(profile: Profile, blocks: Blocks, subtree: list[int]) -> int:
     """The page's block on the site's usual main-content path (``profile.main_region``), or -1: walked down from
     the top, only through the blocks on the path (``subtree``: each block's article-like characters)."""
     tags, marks = blocks.tags, blocks.marks
     cur = -1
     for want in profile.main_region["path"]:
-        children = tree.children(cur)
+        children = blocks.children(cur)
         found = slots(block_key(tags[j], marks[j]) for j in children)
         cur = children[found.index(want)] if want in found else -1
         if cur < 0:
@@ -87,7 +86,7 @@ def site_block(profile: Profile, blocks: Blocks, tree: BlockTree, subtree: list[
     # article-like text among those whose path is the site's with the sibling numbers left out
     frontier = [-1]
     for want in relative_key(tuple(profile.main_region["path"])):
-        frontier = [j for f in frontier for j in tree.children(f) if block_key(tags[j], marks[j]) == want]
+        frontier = [j for f in frontier for j in blocks.children(f) if block_key(tags[j], marks[j]) == want]
         if not frontier:
             return -1
     return max(frontier, key=subtree.__getitem__)

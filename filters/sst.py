@@ -333,10 +333,15 @@ def _encode(
 
 
 def map_blocks(
-    style_tree: dict[str, Any], tags: Sequence[str], parents: Sequence[int], marks: Sequence[str]
+    style_tree: dict[str, Any],
+    tags: Sequence[str],
+    parents: Sequence[int],
+    marks: Sequence[str],
+    ends: Sequence[int],
 ) -> list[Any]:
     """Where each block of a page falls in the site's style tree: :data:`NOISY`, a node's dict, or None
-    (not in the stored tree: keep, weight 1).  One dict lookup per block below a stored node."""
+    (not in the stored tree: keep, weight 1).  One dict lookup per block below a stored node; the subtree of a
+    block that maps nowhere, or onto a noisy node, is skipped whole (``ends``: each block's subtree end)."""
     n = len(tags)
     state: list[Any] = [None] * n
     root = style_tree.get("root")
@@ -344,16 +349,13 @@ def map_blocks(
         return state
     seen: dict[int, dict[str, int]] = {}
     styled: dict[int, list[str]] = {}  # the children's keys of the blocks on template nodes (style check)
-    for i in range(n):
+    i = 0
+    while i < n:
         p = parents[i]
-        ps = root if p < 0 else state[p]
-        if ps is None:
-            continue
-        if ps.__class__ is int:  # NOISY
-            state[i] = NOISY
-            continue
+        ps = root if p < 0 else state[p]  # a dict: the blocks below None or NOISY are skipped with their subtree
         children = ps.get("c")
         if not children:
+            i = ends[i]
             continue
         m = marks[i]
         key = (_KEY_CACHE.get((tags[i], m)) or block_key(tags[i], m)) if m else tags[i]  # block_key, its cache first
@@ -364,27 +366,24 @@ def map_blocks(
                 styled[p] = []
         k = counter.get(key, 0)
         counter[key] = k + 1
-        if k == 0:
-            state[i] = children.get(key)
-        else:
-            state[i] = children.get(f"{key}#{k}")
+        found = children.get(key) if k == 0 else children.get(f"{key}#{k}")
         if p in styled:
             styled[p].append(key)
+        if found is None:
+            i = ends[i]
+        elif found.__class__ is int:  # NOISY, and all below it
+            end = ends[i]
+            state[i:end] = [NOISY] * (end - i)
+            i = end
+        else:
+            state[i] = found
+            i += 1
     # a block presented otherwise than on the site's pages (its children's sequence is none of its template
     # node's styles) is not mapped, nor anything below it; checked after the walk, as the children are only
-    # all known then (the usual page has no such block: no second pass)
+    # all known then (the usual page has no such block)
     bad = [p for p, keys in styled.items() if style_signature(keys) not in state[p]["s"]]
-    if bad:
-        off = [False] * n
-        for p in bad:
-            off[p] = True
-        for i in range(n):
-            p = parents[i]
-            if p >= 0 and off[p]:
-                off[i] = True
-                state[i] = None
-        for p in bad:
-            state[p] = None
+    for p in bad:
+        state[p : ends[p]] = [None] * (ends[p] - p)
     return state
 
 

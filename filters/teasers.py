@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .blocktree import BlockTree
 from .html5 import Blocks
 from .phrases import Phrase
 
@@ -31,7 +30,7 @@ _HEADLINE_MIN = 15  # ... of this many characters or more
 _TEASER_BETWEEN = 2  # short phrases (byline, date) allowed between a teaser's headline and its lead
 
 
-def mark_card_links(phrases: list[Phrase], blocks: Blocks, tree: BlockTree) -> None:
+def mark_card_links(phrases: list[Phrase], blocks: Blocks) -> None:
     """Phrases inside an ``<a>`` that holds blocks (a story card) are link text, unless the link is too big
     to be one: an unclosed ``<a>`` that holds the rest of the page (old Forbes pages) is not a link.  A list
     item's card that another item of its list repeats, block for block, is a link whatever its size."""
@@ -41,7 +40,7 @@ def mark_card_links(phrases: list[Phrase], blocks: Blocks, tree: BlockTree) -> N
     for ph in phrases:
         if ph.neg is None and ph.node >= 0:
             size[ph.node] += len(ph.text)
-    ends = tree.ends
+    ends = blocks.ends
     in_link: bytearray | None = None
     end = 0  # the blocks before this one are in a link already marked
     i = -1
@@ -53,7 +52,7 @@ def mark_card_links(phrases: list[Phrase], blocks: Blocks, tree: BlockTree) -> N
         if i < end:
             continue
         j = ends[i]
-        if sum(size[i:j]) <= BLOCK_LINK_MAX or _repeated_card(blocks, tree, i):
+        if sum(size[i:j]) <= BLOCK_LINK_MAX or _repeated_card(blocks, i):
             if in_link is None:
                 in_link = bytearray(n)
             in_link[i:j] = b"\x01" * (j - i)
@@ -64,12 +63,12 @@ def mark_card_links(phrases: list[Phrase], blocks: Blocks, tree: BlockTree) -> N
                 ph.link_density = 1.0
 
 
-def _card_shape(blocks: Blocks, tree: BlockTree, i: int) -> tuple[str, ...]:
+def _card_shape(blocks: Blocks, i: int) -> tuple[str, ...]:
     """The tags of the blocks right inside block ``i``."""
-    return tuple(blocks.tags[j] for j in tree.children(i))
+    return tuple(blocks.tags[j] for j in blocks.children(i))
 
 
-def _repeated_card(blocks: Blocks, tree: BlockTree, i: int) -> bool:
+def _repeated_card(blocks: Blocks, i: int) -> bool:
     """Whether the <a> block ``i`` is a list item's story card that another item of the same list repeats
     (the same blocks right inside it).  Such a card is a link however long its lead (MSN 2015's "More in
     Movies" cards hold whole stories); an unclosed <a> that holds the article is no repeated card."""
@@ -77,10 +76,10 @@ def _repeated_card(blocks: Blocks, tree: BlockTree, i: int) -> bool:
     item = parents[i]
     if item < 0 or tags[item] != "li":
         return False
-    shape = _card_shape(blocks, tree, i)
+    shape = _card_shape(blocks, i)
     if not shape:
         return False
-    for other in tree.children(parents[item]):
+    for other in blocks.children(parents[item]):
         card = other + 1  # an item's first block, if it is right inside it
         if (
             other != item
@@ -88,7 +87,7 @@ def _repeated_card(blocks: Blocks, tree: BlockTree, i: int) -> bool:
             and card < len(tags)
             and parents[card] == other
             and tags[card] == "a"
-            and _card_shape(blocks, tree, card) == shape
+            and _card_shape(blocks, card) == shape
         ):
             return True
     return False

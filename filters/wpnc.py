@@ -90,7 +90,7 @@ def count_tags(tree: Any, blocks: Blocks, profile: Profile) -> WpncBlocks:
     rule (a block tag, or an ``<a>`` around one); if they do not come out the same, the counts are left
     empty and :func:`decide` falls back to counting blocks and links.
     """
-    out = WpncBlocks(blocks.tags, blocks.parents, blocks.marks, blocks.main, blocks.links)
+    out = WpncBlocks(blocks.tags, blocks.parents, blocks.marks, blocks.main, blocks.links, ends=blocks.ends)
     root = tree.root if tree is not None else None
     if root is None or not len(blocks):
         return out

@@ -1,7 +1,8 @@
 """The HTML5 walk that ``filters.html5.segment`` used before it was tuned for speed (commit 28b6e47).
 
 Kept as the reference of the differential test (test_fast_paths.py): the tuned walk must give exactly the
-same phrases (text, tag path, negative/positive tag, link density, block), title and block tree.
+same phrases (text, tag path, negative/positive tag, link density, block), title and block tree (its subtree ends
+computed here from the parents, the walks record them as they go).
 """
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
@@ -80,7 +81,20 @@ def reference_html5_segment(tree: LexborHTMLParser, profile: Profile) -> tuple[l
             depth -= 1
             close = True
     walk.flush()
+    walk.blocks.ends = subtree_ends(walk.blocks.parents)
     return walk.phrases, walk.title, walk.blocks
+
+
+def subtree_ends(parents: list[int]) -> list[int]:
+    """Each block's subtree end (the index after its last descendant), from the parents alone (what
+    ``filters.blocktree`` computed before the walks recorded it)."""
+    ends = list(range(1, len(parents) + 1))
+    # walked from the end, a block's subtree end is known before its parent's, which is its last child's
+    for i in range(len(parents) - 1, -1, -1):
+        p = parents[i]
+        if p >= 0 and ends[p] < ends[i]:
+            ends[p] = ends[i]
+    return ends
 
 
 class _Walk:

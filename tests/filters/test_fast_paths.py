@@ -29,10 +29,11 @@ from hypothesis import strategies as st
 
 import filters
 from filters import get_profile, html5
+from filters.limits import MAX_ATTRIBUTES
 from filters.pipeline import _TOKEN_RE, _count_controls, _norm, extract, parse_html, segment, tokenize
 from filters.stopwords import ENGLISH
 
-from .reference_html5_segment import reference_html5_segment
+from .reference_html5_segment import reference_html5_segment, subtree_ends
 from .reference_segment import reference_segment
 from .test_properties import html_documents
 
@@ -104,7 +105,7 @@ def _html5_facts(phrases, title, blocks):
     return (
         title,
         [(p.text, p.path, p.neg, p.pos, p.link_density, p.node) for p in phrases],
-        (blocks.tags, blocks.parents, blocks.marks, blocks.links),
+        (blocks.tags, blocks.parents, blocks.marks, blocks.links, blocks.ends),
     )
 
 
@@ -259,6 +260,7 @@ def test_both_walks_agree_on_the_dataset_pages(datasets):
         for prof in HTML5_PROFILES:
             compiled = _html5_facts(*html5.segment(tree, prof))
             assert compiled == _html5_facts(*html5.python_segment(tree, prof)), (page.name, prof.name)
+            assert compiled[2][4] == subtree_ends(compiled[2][1]), (page.name, prof.name)
 
 
 HTML5_CASES = CASES + [
@@ -390,7 +392,43 @@ def test_norm_matches_split_and_join(text):
     assert _norm(text) == " ".join(text.split())
 
 
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.text(
+        alphabet=st.one_of(st.sampled_from(WHITESPACE), st.sampled_from("ab\u200b\ufeff\udcff"), st.characters()),
+        max_size=40,
+    )
+)
+def test_the_compiled_norm_matches_split_and_join(compiled_walk, text):
+    # the walk's norm in C; == compares the strings' kinds too (a result must be stored as narrow as it can be)
+    assert compiled_walk.norm(text) == " ".join(text.split())
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.one_of(st.characters(max_codepoint=0x20), st.characters()), max_size=60))
 def test_control_count_matches_the_regex(text):
     assert _count_controls(text) == len(re.findall(r"[\x00-\x08\x0b\x0e-\x1f]", text))
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.binary(max_size=60)
+    | st.lists(st.sampled_from([b"<", b">", b"<a", b"<Z", b"<@", b"<[", b" ", b"x", b"\0"])).map(b"".join)
+)
+def test_the_compiled_tag_scan_matches_the_count_and_the_regex(compiled_walk, data):
+    # the input checks' one pass (filters.pipeline.tag_scan) in C against what it replaces, with short long tags
+    for min_length in (0, 1, 3):
+        long_tag = re.compile(rb"<[A-Za-z][^>]{%d,}" % min_length)
+        expected = (data.count(b"<"), [match.span() for match in long_tag.finditer(data)])
+        assert compiled_walk.tag_scan(data, min_length) == expected
+
+
+def test_an_attribute_bomb_is_refused_by_either_scan(monkeypatch):
+    bomb = "<html><body><p " + " ".join(f"a{i}=1" for i in range(MAX_ATTRIBUTES + 1)) + ">text</p></body></html>"
+    long_ok = "<html><body><img alt='" + "x" * 10_000 + "' src=a>text</body></html>"
+    for walk in (html5.COMPILED_WALK, None):  # the C scan where it is built (checked above), and the count and regex
+        monkeypatch.setattr(html5, "COMPILED_WALK", walk)
+        with pytest.raises(filters.ExtractionError) as refused:
+            filters.read_page(bomb)
+        assert refused.value.reason == "too_many_attributes" and "at byte 12" in str(refused.value)
+        assert filters.read_page(long_ok).data.count(b"<") == 5

@@ -68,7 +68,7 @@ def test_style_tree_merges_the_pages_and_marks_the_template_noisy():
     assert "h1" not in story.get("c", {})  # the headlines differ: meaningful, pruned from the stored tree
     # a new page of the site maps onto it: its promo box is noisy, its headline and paragraphs are not
     blocks, phrases = _blocks_and_phrases(_page(4))
-    state = sst.map_blocks(tree, blocks.tags, blocks.parents, blocks.marks)
+    state = sst.map_blocks(tree, blocks.tags, blocks.parents, blocks.marks, blocks.ends)
     by_text = {ph.text: state[ph.node] for ph in phrases}
     assert by_text[PROMO] == sst.NOISY and by_text[COPYRIGHT] == sst.NOISY
     assert by_text["Volcano observatory upgrades sensors"] is None
