@@ -177,10 +177,16 @@ def poll_site(site_id: int) -> Outcome:
     try:
         return _poll(site)
     except Exception as exc:  # recorded in the site's health, never lost in a log only
+        if _deleted(site_id):  # by an administrator while it ran: its records name a site no longer there
+            return Outcome("skipped", "site deleted during the poll")
         log.exception("site %s: poll failed", site_id)
         error = unexpected_error(exc)
         _finish_poll(site, [error], 0, {k: v for k, v in (site.validators or {}).items() if k != PROGRESS_KEY}, 1)
         return Outcome("failed", error)
+
+
+def _deleted(site_id: int) -> bool:
+    return not Site.objects.filter(pk=site_id).exists()
 
 
 def _poll(site: Site) -> Outcome:
@@ -327,7 +333,7 @@ def _find_at_first_poll(site: Site) -> None:
     try:
         keep_found(site, find_sources(site, read=False))
     except Exception as exc:
-        if limit_exceeded(exc):
+        if limit_exceeded(exc) or _deleted(site.pk):
             raise
         log.exception("site %s: finding its sources failed", site.pk)
         Site.objects.filter(pk=site.pk).update(find_sources=False)

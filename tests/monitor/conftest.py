@@ -165,7 +165,8 @@ def _forget_robots_rows():
 class ScriptedServer:
     """A local HTTP server answering each path as scripted: ``routes[path] = (status, headers, body)``.
 
-    For headers no demo site sends (malformed numbers, odd redirects); ``requests`` lists the paths asked.
+    For headers no demo site sends (malformed numbers, odd redirects); ``requests`` lists the paths asked;
+    ``on_request(path)``, when set, runs (in the server's thread) before each answer.
     """
 
     def __init__(self):
@@ -175,10 +176,13 @@ class ScriptedServer:
         server = self
         self.routes: dict[str, tuple[int, list[tuple[str, str]], bytes]] = {}
         self.requests: list[str] = []
+        self.on_request = None
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self):  # noqa: N802 - http.server's name
                 server.requests.append(self.path)
+                if server.on_request is not None:
+                    server.on_request(self.path)
                 status, headers, body = server.routes.get(self.path, (404, [], b""))
                 self.send_response(status)
                 for name, value in headers:
