@@ -23,9 +23,13 @@ run: $(STAMP)
 	DEBUG=1 $(BIN)/python manage.py bootstrap --demo
 	DEBUG=1 exec $(BIN)/python manage.py runall --demo
 
-## test: the whole suite (SQLite + embedded broker unless DATABASE_URL / CELERY_BROKER_URL say otherwise)
+## test: the whole suite (SQLite + embedded broker unless DATABASE_URL / CELERY_BROKER_URL say otherwise), on
+## TEST_WORKERS pytest-xdist workers (default 2: many tests wait on Celery workers, servers and Chromium, so two
+## overlap well even on 2 cores); each has its own test database, broker folder and, on Redis, database number
+## (the URL's + 0, + 1, ...: tests/settings.py). TEST_WORKERS=0 runs it in one process.
+TEST_WORKERS ?= 2
 test: $(STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(TEST_WORKERS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -52,6 +52,33 @@ def test_broker_comes_from_the_environment():
     assert configured == settings.CELERY_BROKER_URL
 
 
+def test_each_xdist_worker_has_a_redis_database_of_its_own():
+    """`make test` runs two pytest-xdist workers: the Redis URL's database number plus the worker's index, so that
+    one worker's Celery workers never take the other's tasks (CI's redis://…/0: databases 0 and 1)."""
+    from tests.settings import redis_db_of_this_worker
+
+    assert redis_db_of_this_worker("redis://127.0.0.1:6379/0", "gw0") == "redis://127.0.0.1:6379/0"
+    assert redis_db_of_this_worker("redis://127.0.0.1:6379/0", "gw1") == "redis://127.0.0.1:6379/1"
+    assert redis_db_of_this_worker("redis://:pw@127.0.0.1:6379/6", "gw1") == "redis://:pw@127.0.0.1:6379/7"
+    assert redis_db_of_this_worker("redis://127.0.0.1:6379", "gw2") == "redis://127.0.0.1:6379/2"
+    assert redis_db_of_this_worker("filesystem://", "gw1") == "filesystem://"
+
+
+@pytest.mark.django_db
+def test_under_xdist_the_worker_s_test_database_and_broker_are_its_own():
+    """The test database carries the worker's suffix (pytest-django); the metrics folder is the worker's own."""
+    import os
+
+    from django.db import connection
+
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker is None:
+        pytest.skip("not under pytest-xdist: one test process, nothing to share")
+    assert connection.settings_dict["NAME"].endswith(f"_{worker}")
+    assert os.environ["WIMS_TEST_XDIST_WORKER"] == worker, "tests/settings.py moved the Redis number, once"
+    assert settings.METRICS_DIR.name == f"test-metrics-{os.getpid()}", "not the controller's metrics folder"
+
+
 def _backends() -> set[int]:
     """The PostgreSQL backends connected to the test database but this test's own."""
     from django.db import connection
