@@ -10,15 +10,17 @@ may change. Articles, the fetch log and the per-host state are read-only here: W
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
 from django.core import signing
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import router, transaction
-from django.db.models import Count, OuterRef, Subquery
+from django.db.models import Count, Model, OuterRef, Subquery
 from django.db.models.deletion import Collector, ProtectedError, RestrictedError
 from django.db.models.functions import Coalesce
+from django.http import HttpRequest
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path
@@ -286,7 +288,9 @@ class SiteAdmin(admin.ModelAdmin):
         }
         return TemplateResponse(request, "admin/monitor/site/sources.html", context)
 
-    def get_deleted_objects(self, objs, request):
+    def get_deleted_objects(
+        self, objs: Any, request: HttpRequest
+    ) -> tuple[list[Any], dict[Any, int], set[Any], list[Any]]:
         """What deleting sites takes with them, for the confirmation page and the delete action: a count per kind of
         row and the sites by name. Django's own lists every row (each case's keyword rows: millions for a real
         site, a page that never comes back); this collects as the deletion itself does, counting the rows the
@@ -303,7 +307,7 @@ class SiteAdmin(admin.ModelAdmin):
             protected = [f"{capfirst(o._meta.verbose_name)}: {o}" for o in exc.protected_objects]
         except RestrictedError as exc:
             protected = [f"{capfirst(o._meta.verbose_name)}: {o}" for o in exc.restricted_objects]
-        counts: dict[type, int] = {}
+        counts: dict[type[Model], int] = {}
         for model, instances in collector.data.items():
             counts[model] = counts.get(model, 0) + len(instances)
         for rows in collector.fast_deletes:
