@@ -21,7 +21,7 @@ from django.utils import timezone
 from foundation import roles
 from monitor import services
 from monitor.discovery import LinkRules
-from monitor.finding import find, read_sitemap, recent_entries
+from monitor.finding import Proposal, find, read_sitemap, recent_entries
 from monitor.models import Article, FetchAttempt, Site, Source
 from monitor.net import FetchError, Response
 from monitor.sources import SitemapEntry, SitemapLimits
@@ -212,6 +212,20 @@ def test_link_rules_say_why_a_link_is_refused():
     assert only.accepts("https://news.example/2026/11/a-story.html")
 
 
+def find_on(pages: dict[str, bytes], **options) -> Proposal:
+    """The sources ``finding.find`` proposes for https://well.example/ whose pages are ``pages`` (any other
+    address answers 404), with no robots.txt."""
+
+    def get(url, headers, cap, kind):
+        if url not in pages:
+            raise FetchError("HTTP 404", transient=False, status=404, url=url)
+        return Response(url, 200, {"content-type": "text/html"}, pages[url])
+
+    rules = LinkRules("https://well.example/", articles_only=True)
+    args = {"robots_txt": None, "now": timezone.now(), "max_age": timedelta(days=2), "max_links": 100}
+    return find("https://well.example/", get, rules, **args, **options)
+
+
 def test_a_section_whose_address_may_be_an_articles_is_proposed_unticked():
     """Found on the demo's Wellbeing Times in the live stack: its articles' addresses (/mind/a-long-slug/) look like
     sections' to prominent_sections; the link rules would fetch them as articles, so they are not ticked."""
@@ -221,14 +235,7 @@ def test_a_section_whose_address_may_be_an_articles_is_proposed_unticked():
     )
     pages = {"https://well.example/": f"<html><body><nav><ul>{nav}</ul></nav></body></html>".encode()}
 
-    def get(url, headers, cap, kind):
-        if url not in pages:
-            raise FetchError("HTTP 404", transient=False, status=404, url=url)
-        return Response(url, 200, {"content-type": "text/html"}, pages[url])
-
-    rules = LinkRules("https://well.example/", articles_only=True)
-    args = {"robots_txt": None, "now": timezone.now(), "max_age": timedelta(days=2), "max_links": 100}
-    proposal = find("https://well.example/", get, rules, read=False, **args)
+    proposal = find_on(pages, read=False)
     keep = {found.url: found.keep for found in proposal.sources}
     assert keep == {
         "https://well.example/body/": True,
@@ -261,14 +268,7 @@ def test_a_forums_front_is_proposed_unticked_saying_it_is_a_forum():
         "https://well.example/body/": f"<html><body><nav><ul>{nav}</ul></nav>{stories}</body></html>".encode(),
     }
 
-    def get(url, headers, cap, kind):
-        if url not in pages:
-            raise FetchError("HTTP 404", transient=False, status=404, url=url)
-        return Response(url, 200, {"content-type": "text/html"}, pages[url])
-
-    rules = LinkRules("https://well.example/", articles_only=True)
-    args = {"robots_txt": None, "now": timezone.now(), "max_age": timedelta(days=2), "max_links": 100}
-    proposal = find("https://well.example/", get, rules, **args)
+    proposal = find_on(pages)
     found = {found.url: found for found in proposal.sources}
     assert found["https://well.example/body/"].keep, "a news section, ticked: no feed, no sitemap"
     forum = found["https://well.example/community/"]
