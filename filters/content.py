@@ -48,6 +48,7 @@ from .html5 import Blocks
 from .kicker import remove_section_kicker
 from .lead import LEAD_NOTE, is_lead, lead_levels, outer_block
 from .marks import noise_reasons
+from .orphans import ORPHAN_NOTE, orphan_headings
 from .phrases import Phrase
 from .profiles import Profile
 from .prompts import NOTICE_MAX, notice_note
@@ -127,8 +128,6 @@ SITE_REGION_SHARE = 0.5
 SITE_REGION_NOTE = "outside the site's usual main content"
 #: why the site's usual non-content blocks inside its main content (``Profile.main_region["noise"]``) go
 SITE_NOISE_NOTE = "the site removes it from its main content"
-#: why a heading whose section lost all its text goes ("Related Words", "Latest News", "Like this:")
-ORPHAN_NOTE = "heading of a removed section"
 
 
 def decide(
@@ -174,7 +173,7 @@ def decide(
     if profile.main_content:
         for stage, change in keep_references(phrases, blocks, where.inside, where.noise).items():
             counts[stage] += change
-    for ph in _orphan_headings(phrases, blocks.tags) if profile.main_content else ():
+    for ph in orphan_headings(phrases, blocks) if profile.main_content else ():
         ph.removed_by, ph.note = "content", ORPHAN_NOTE
         counts["core"] -= 1
         counts["content"] += 1
@@ -589,40 +588,6 @@ def _anchors(blocks: Blocks) -> dict[int, list[str]]:
     for block, _href, anchor in blocks.links:
         if anchor:
             out.setdefault(block, []).append(anchor)
-    return out
-
-
-def _orphan_headings(phrases: list[Phrase], tags: list[str]) -> list[Phrase]:
-    """The kept headings (``<h2>`` to ``<h6>``, not the headline or the lead) whose section, up to the next kept
-    heading of the same or a higher rank, keeps no text while some of its text was removed (what a negative tag
-    removed, a script, a style, a noscript..., does not count): the title of a related-stories list, a comment
-    section or a list of links that went without it.  wcxb tuning split, single page, 0.9541 -> 0.9545 (0.9543
-    when the text removed by link density did not count); crawl-to-the-future unchanged.
-    """
-    out: list[Phrase] = []
-    n = len(phrases)
-    for k, ph in enumerate(phrases):
-        if ph.removed_by is not None or ph.note is not None or ph.node < 0:
-            continue
-        tag = tags[ph.node]
-        if tag not in _HEADINGS or tag == "h1":
-            continue
-        removed = False
-        for j in range(k + 1, n):
-            q = phrases[j]
-            q_tag = tags[q.node] if q.node >= 0 else ""
-            if q.removed_by is None:
-                if q_tag not in _HEADINGS:
-                    break  # the section keeps text
-                if q_tag[1] <= tag[1]:
-                    if removed:
-                        out.append(ph)
-                    break
-            elif q.removed_by != "tag" or q.neg is None:
-                removed = True
-        else:
-            if removed:
-                out.append(ph)
     return out
 
 

@@ -607,3 +607,20 @@ def test_a_heading_whose_section_lost_all_its_text_is_removed():
         assert kept in ex.text.split("\n"), ex.explain()
     (heading,) = removed_with(ex, "More health news")
     assert heading.note == "heading of a removed section"
+
+
+def test_an_old_pages_box_title_whose_links_went_is_removed_but_not_a_byline_above_a_pager():
+    # old pages draw a box of links as a table in a paragraph of the article, its title a bold cell, and have no
+    # doctype: in quirks mode a <table> does not close the <p> (crawl-to-the-future, New York Magazine 2000)
+    box = (
+        "<p><table><tr><td><b>RELATED LINKS</b></td></tr>"
+        '<tr><td><a href="/archive/">Archives Table of Contents</a></td></tr></table></p>'
+    )
+    byline = '<table><tr><td>Red Baron By Melanie Wells</td></tr><tr><td><a href="/p2">Next page</a></td></tr></table>'
+    body = f"<div>{ARTICLE}{box}<p>The authority will publish its next bulletin on Friday.</p>{byline}</div>"
+    ex = core(page(body).removeprefix("<!doctype html>"))
+    assert_article_kept(ex)
+    (title,) = removed_with(ex, "RELATED LINKS")
+    assert title.note == "heading of a removed section"
+    assert "Red Baron By Melanie Wells" in ex.text.split("\n"), ex.explain()
+    assert "next bulletin on Friday" in ex.text
