@@ -108,6 +108,17 @@ _LINES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
             re.DOTALL,
         ),
     ),
+    (
+        # a pager of the article's pages ("Page 1 of 2", "<<< Previous Next >>> ( 1 | 2 | 3 )", "("Poisoned at the
+        # Source" 1 | 2 | 3 )", "PAGE 1 | 2 | 3 NEXT"): the pages' numbers from 1, after at most a title or "Previous"
+        "page numbers",
+        ("|", " of "),
+        re.compile(
+            r"^\W*(?i:page\s+)?\d{1,3}\s+(?i:of)\s+\d{1,3}\W*$"
+            r"|^[^|]{0,60}?(?<![\d.,])1\s*\|\s*2(?:\s*\|\s*\d{1,3})*\W*(?i:next)?\W*$",
+            re.DOTALL,
+        ),
+    ),
 )
 
 _PROMPTS_AND_LINES = _PROMPTS + _LINES
@@ -116,7 +127,7 @@ _PROMPTS_AND_LINES = _PROMPTS + _LINES
 def notice_note(text: str, prompts: bool) -> str | None:
     """The reason a phrase of at most NOTICE_MAX characters is the site's own line, or None: a copyright notice;
     with ``prompts``, also the site's prompt to the reader or a line about the article (an affiliate disclosure, a
-    newsletter prompt, a photo credit, a byline or date line)."""
+    newsletter prompt, a photo credit, a byline or date line, a pager)."""
     # cues first, in C: a regex search on every phrase would cost more than the rest of the stage
     if ("opyright" in text or "©" in text or "eserved" in text or "ESERVED" in text or "OPYRIGHT" in text) and (
         _COPYRIGHT.search(text)

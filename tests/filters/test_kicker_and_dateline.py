@@ -127,3 +127,27 @@ def test_the_sites_lines_in_the_articles_lead_are_removed_too():
     assert [p.note for p in ex.phrases if p.text == intro] == ["the article's lead"], ex.explain()
     notes = [p.note for line in lines for p in removed_with(ex, line[:30])]
     assert notes == ["byline or date line", "affiliate disclosure"], ex.explain()
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Page 1 of 2",
+        "&lt;&lt;&lt; Previous Next &gt;&gt;&gt; ( 1 | 2 | 3 | 4 | 5 | 6 )",
+        '("Poisoned at the Source" 1 | 2 | 3 | 4 | 5 | 6 | 7 )',
+        "PAGE 1 | 2 | 3 | 4 | 5 NEXT",
+    ],
+)
+def test_a_pager_of_the_articles_pages_is_removed(line):
+    pager = line.replace(" 2 ", " <a href='?page=2'>2</a> ")  # the other pages are links
+    ex = core(page(f"<article>{ARTICLE}<p>{pager}</p></article>"))
+    assert_article_kept(ex)
+    (phrase,) = [p for p in ex.phrases if "1" in p.text and p.removed_by]
+    assert phrase.note == "page numbers", ex.explain()
+
+
+def test_numbers_in_a_sentence_are_no_pager():
+    sentences = ("The clinic saw 1 of 2 children before noon.", "Wards 1 | 2 | 3 were closed in 2019 for repairs.")
+    ex = core(page(f"<article>{ARTICLE}" + "".join(f"<p>{s}</p>" for s in sentences) + "</article>"))
+    for sentence in sentences:
+        assert sentence in ex.text, ex.explain()
