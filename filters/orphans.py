@@ -94,7 +94,8 @@ def _orphan_titles(phrases: list[Phrase], blocks: Blocks) -> list[Phrase]:
             while j < n and lo <= phrases[j].node < hi:
                 others.append(phrases[j])
                 j += 1
-            others = [q for q in others if not (q.removed_by == "tag" and q.neg is not None)]
+            # a script, a style, a comment says nothing of the box; a jump menu's options are its links
+            others = [q for q in others if not (q.removed_by == "tag" and q.neg not in (None, "option"))]
             if others:
                 break
             box = parents[box]

@@ -625,3 +625,13 @@ def test_an_old_pages_box_title_whose_links_went_is_removed_but_not_a_byline_abo
     assert title.note == "heading of a removed section"
     assert "Red Baron By Melanie Wells" in ex.text.split("\n"), ex.explain()
     assert "next bulletin on Friday" in ex.text
+
+
+def test_the_title_of_a_jump_menu_of_stories_is_removed():
+    # BBC News 2005: "LINKS TO MORE ASIA-PACIFIC STORIES" above a <select> of headlines
+    options = "".join(f"<option value='/n/{k}'>Another story from the region, part {k}</option>" for k in range(5))
+    menu = f"<div><div>LINKS TO MORE HEALTH STORIES</div><form><select>{options}</select></form></div>"
+    ex = core(page(f"<div>{ARTICLE}{menu}</div>"))
+    assert_article_kept(ex)
+    (title,) = removed_with(ex, "LINKS TO MORE")
+    assert title.note == "heading of a removed section", ex.explain()
