@@ -64,6 +64,20 @@ _PROMPTS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         ),
     ),
     (
+        # the site's call to discuss or rate the story, at the start of a phrase ("Speak your mind", "Discuss this
+        # story with other people. [Start a Conversation]", "Recommend this story", "Average (Not Rated)"); a
+        # sentence that discusses, rates or recommends something is article text
+        "discussion prompt",
+        ("discuss", "conversation", "speak your mind", "comment", "reply", "have your say", "recommend", "rate"),
+        re.compile(
+            r"(?i:^\W*(?:discuss this (?:story|article|post)|join the (?:discussion|conversation)|speak your mind\W*$"
+            r"|start a (?:conversation|discussion)\W*$|(?:leave|post|add|write) (?:a|your) (?:comment|reply)\W*$"
+            r"|have your say\W*$|(?:recommend|rate) this (?:story|article|post)\b|ratings?: would you recommend"
+            r"|average \(not rated\)\W*$))",
+            re.DOTALL,
+        ),
+    ),
+    (
         # a form's thank-you text and its fine print: shown when a contact, tip or newsletter form is sent, never
         # the article (the New York Post's "Thanks for contacting us. We've received your submission.")
         "form message",

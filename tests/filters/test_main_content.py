@@ -561,6 +561,11 @@ def test_an_article_in_a_second_header_is_not_given_up_for_a_small_block_elsewhe
         ("PICTURE: AP", "photo credit"),
         ("SIGN UP FOR OUR NEWSLETTER", "newsletter prompt"),
         ("We may earn a commission when you buy through links on our site.", "affiliate disclosure"),
+        ("Discuss this story with other people. [Start a Conversation]", "discussion prompt"),
+        ("Speak your mind", "discussion prompt"),
+        ("RECOMMEND THIS STORY", "discussion prompt"),
+        ("Ratings: Would you recommend this story?", "discussion prompt"),
+        ("Leave a comment", "discussion prompt"),
     ],
 )
 def test_an_affiliate_disclosure_a_newsletter_prompt_a_credit_and_a_byline_in_the_article_are_removed(prompt, note):
@@ -586,6 +591,10 @@ def test_a_sentence_about_affiliate_links_newsletters_photos_or_updates_is_artic
         "Financial advisers may earn a commission on products they sell, the regulator said.",
         "Illustrations by children from the local school lined the walls.",
         "Pictures by Monet hang in the east wing.",
+        "Discuss this with your doctor before you stop taking the drug.",
+        "Speak your mind, the coach told his players, and they did.",
+        "We recommend this story to every parent in the region.",
+        "Leave a comment on the consultation by Friday, the council said.",
     )
     ex = core(page(f"<article>{ARTICLE}" + "".join(f"<p>{s}</p>" for s in sentences) + "</article>"))
     assert_article_kept(ex)
