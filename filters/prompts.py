@@ -106,7 +106,7 @@ _LINES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ),
     (
         "byline or date line",
-        ("by ", "updated", "published", " read", "posted", "filed", "categor"),
+        ("by ", "updated", "published", " read", "posted", "filed", "categor", "issue"),
         re.compile(
             r"^\W*(?i:by|written by)\s+[A-Z][\w.'’-]+(?:\s+[A-Z][\w.'’-]+){0,3}\s*[,|•·–—-]?"
             r".{0,60}\b(?:19|20)\d\d\b\W*$"
@@ -118,7 +118,11 @@ _LINES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
             rf"{_TIME}\s*(?:[|•·–—-].{{0,80}})?$"
             # "Filed under Clinic News", "... | Categories: Uncategorized": a section's name, alone or after a
             # separator, never a sentence's clause ("Filed under the Freedom of Information Act, the request ...")
-            r"|(?:^\W*|[|•·]\s*)(?i:filed (?:under|in)|posted in|categor(?:y|ies))\b\s*:?\s*[A-Z0-9][^.!?:]{0,60}$",
+            r"|(?:^\W*|[|•·]\s*)(?i:filed (?:under|in)|posted in|categor(?:y|ies))\b\s*:?\s*[A-Z0-9][^.!?:]{0,60}$"
+            # a magazine's issue line: "From the February 7, 2005 issue of New York Magazine.", "This article
+            # appeared in the March 2020 issue of Wired."
+            r"|^\W*(?i:from|(?:this (?:article|story) )?appeared in|as published in) (?i:the) "
+            rf"(?:{_DATE}|[A-Z][a-z]{{2,8}}\.? (?:19|20)\d\d) (?i:issue)(?: (?i:of) [A-Z][^.!?]{{0,60}})?\W*$",
             re.DOTALL,
         ),
     ),

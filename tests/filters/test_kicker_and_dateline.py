@@ -74,6 +74,7 @@ def test_a_kicker_is_read_only_above_the_headline():
         "Posted: 2 days ago",
         "By: ShawnHymel | December 16, 2025 | Categories: Uncategorized",
         "Filed under Clinic News",
+        "From the February 7, 2005 issue of New York Magazine.",
     ],
 )
 def test_a_posted_or_filed_under_line_is_removed(line):
@@ -93,6 +94,7 @@ def test_a_sentence_about_posting_or_filing_is_article_text():
         "Filed under the Freedom of Information Act in 2021, the request was refused.",
         "Posted by hand to every home on 3 March 2025, the leaflet lists the clinics.",
         "Categories: the authority sorts cases by age group and by town.",
+        "From the March 2020 issue on, the magazine printed the clinic's address.",
     )
     ex = core(page(f"<article>{ARTICLE}" + "".join(f"<p>{s}</p>" for s in sentences) + "</article>"))
     assert_article_kept(ex)
