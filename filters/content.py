@@ -174,7 +174,7 @@ def decide(
         for stage, change in keep_references(phrases, blocks, where.inside, where.noise).items():
             counts[stage] += change
     for ph in orphan_headings(phrases, blocks) if profile.main_content else ():
-        ph.removed_by, ph.note = "content", ORPHAN_NOTE
+        ph.removed_by, ph.note, ph.rescued_by = "content", ORPHAN_NOTE, None  # a title the <p> filter rescued
         counts["core"] -= 1
         counts["content"] += 1
     if profile.main_content:
