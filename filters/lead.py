@@ -60,4 +60,18 @@ def is_lead(text: str, level: int, link_density: float | None, anchors: list[str
     Its lead...")."""
     if level != 2 and not (len(text) >= LEAD_OUTER_MIN and text[-1] in _SENTENCE_END):
         return False
-    return not (link_density and any(text.startswith(anchor) for anchor in anchors or ()))
+    return not (link_density and any(_teaser_opening(text, anchor) for anchor in anchors or ()))
+
+
+#: a teaser's linked headline may follow a column's name ("THE IMPERIAL CITY <a>St. Judy's Got to Go</a> By Kurt
+#: Andersen But what about...": New York Magazine's column teasers beside the article)
+TEASER_KICKER_MAX = 40
+
+
+def _teaser_opening(text: str, anchor: str) -> bool:
+    """Whether a phrase opens as a teaser with its block's link ``anchor``: the link first, or a linked headline and
+    its byline after at most a column's name."""
+    if text.startswith(anchor):
+        return True
+    at = text.find(anchor, 0, TEASER_KICKER_MAX + len(anchor))
+    return at > 0 and text[at + len(anchor) : at + len(anchor) + 4].casefold() == " by "

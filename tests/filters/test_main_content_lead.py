@@ -182,3 +182,23 @@ def test_a_notice_at_the_top_of_the_page_is_not_the_lead_of_a_main_content_under
     ex = core(page(f"{notice}<div class='story'>{ARTICLE}{MORE}</div><ul>{links}</ul>"))
     assert_article_kept(ex)
     assert "cookies" not in ex.text, ex.explain()
+
+
+def test_a_column_teaser_above_the_article_is_not_its_lead():
+    # New York Magazine 2005: beside the story, a column's name, its linked headline, the writer and a dek
+    teaser = (
+        "<p>THE CITY COLUMN <a href='/columns/city/1'>Clinics Stay Open</a> <i>By Jane Doe</i> But what about the "
+        "towns the outbreak has not reached yet, and the parents who have not heard of it at all?</p>"
+    )
+    intro = (
+        "Forty new measles cases were reported this week in the north, and health officials say the outbreak "
+        "is not yet under control."
+    )
+    html = page(
+        f"<div class='outer'>{teaser}<p>{intro}</p><div class='mid'><p>By Jane Doe, in Leeds</p>"
+        f"<div class='story'>{ARTICLE}{MORE}</div></div></div>"
+    )
+    ex = core(html)
+    assert_article_kept(ex)
+    assert intro in ex.text, ex.explain()
+    assert "THE CITY COLUMN" not in ex.text, ex.explain()
