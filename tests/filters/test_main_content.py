@@ -644,3 +644,16 @@ def test_the_title_of_a_jump_menu_of_stories_is_removed():
     assert_article_kept(ex)
     (title,) = removed_with(ex, "LINKS TO MORE")
     assert title.note == "heading of a removed section", ex.explain()
+
+
+def test_a_heading_whose_box_went_is_removed_though_the_article_goes_on_after_the_box():
+    # CNN 2005: "YOUR E-MAIL ALERTS" above a form of topics, inside the story, the story's text after it
+    alerts = (
+        "<div class='alerts'><h3>YOUR E-MAIL ALERTS</h3><form><div><input type='checkbox'>Measles</div>"
+        "<div><input type='checkbox'>Vaccination</div><div><a href='/alerts'>Manage Alerts</a></div></form></div>"
+    )
+    ex = core(page(f"<div>{ARTICLE}{alerts}<p>The authority will publish its next bulletin on Friday.</p></div>"))
+    assert_article_kept(ex)
+    (heading,) = removed_with(ex, "YOUR E-MAIL ALERTS")
+    assert heading.note == "heading of a removed section", ex.explain()
+    assert "next bulletin on Friday" in ex.text
