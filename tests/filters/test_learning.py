@@ -186,3 +186,27 @@ def test_a_page_past_the_input_limits_is_skipped_by_learning_with_its_reason():
             "(the parser drops what lies below)",
         }
     ]
+
+
+def test_one_paragraph_the_pages_remove_does_not_make_every_paragraph_the_sites_noise():
+    """The site's usual non-content blocks are stored by path without sibling numbers: a pager's ``<p>`` removed
+    among the story's paragraphs on every page made ``p`` noise, and the learned profile then removed the whole
+    story (New York Magazine 2000 in crawl-to-the-future, once pagers were recognised)."""
+
+    def story_page(k: int) -> str:
+        paragraphs = "".join(
+            f"<p>Paragraph {i} of story {k}: the regional health authority said the outbreak was contained to "
+            f"three towns and that the clinics would stay open on Saturday mornings for the month.</p>"
+            for i in range(6)
+        )
+        nav = "".join(f"<li><a href='/s/{i}'>Section {i}</a></li>" for i in range(8))
+        return (
+            f"<html><head><title>Story {k}</title></head><body><ul class='nav'>{nav}</ul>"
+            f"<div class='story'><h1>Story {k}</h1>{paragraphs}<p>Page 1 of 2</p></div></body></html>"
+        )
+
+    pages = [story_page(k) for k in range(5)]
+    profile = learn_profile([analyse_page(p, url=f"https://news.example.org/{k}") for k, p in enumerate(pages)])
+    assert ["p"] not in profile.main_region.get("noise", []), profile.main_region
+    ex = extract(story_page(9), profile=profile)
+    assert "Paragraph 3 of story 9" in ex.body, ex.explain()
