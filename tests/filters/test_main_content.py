@@ -657,3 +657,18 @@ def test_a_heading_whose_box_went_is_removed_though_the_article_goes_on_after_th
     (heading,) = removed_with(ex, "YOUR E-MAIL ALERTS")
     assert heading.note == "heading of a removed section", ex.explain()
     assert "next bulletin on Friday" in ex.text
+
+
+def test_a_title_between_two_removed_boxes_of_links_is_removed():
+    # Yahoo News 2000: "Related News Stories" in a row of its own, between the coverage link and the list
+    coverage = "<table><tr><td><a href='/fc/measles'>In-depth coverage about measles</a></td></tr></table>"
+    stories = "".join(
+        f"<tr><td>·</td><td><a href='/n/{k}'>Measles clinic number {k} opens</a> - AP (Aug {k}, 2000)</td></tr>"
+        for k in range(1, 4)
+    )
+    box = f"{coverage}<center>Related News Stories</center><table>{stories}</table>"
+    ex = core(page(f"<div>{ARTICLE}{box}<p>The authority will publish its next bulletin on Friday.</p></div>"))
+    assert_article_kept(ex)
+    (title,) = removed_with(ex, "Related News Stories")
+    assert title.note == "heading of a removed section", ex.explain()
+    assert "next bulletin on Friday" in ex.text
