@@ -23,6 +23,7 @@ from datetime import datetime, timedelta
 from filters.kind import forum_front
 
 from .discovery import LinkRules, links_from_feed, links_from_html
+from .links import Position
 from .net import FetchError, Response
 from .sources import (
     Sitemap,
@@ -173,7 +174,9 @@ def find(
     if read:  # the home page, already fetched, is shown as a poll reads it (no request more)
         proposal.home = Found(home.url, "section", "the home page")
         try:
-            _judge_links(proposal.home, links_from_html(home.body, home.url), judge, known)
+            positions: dict[str, Position] = {}
+            links = links_from_html(home.body, home.url, positions)
+            _judge_links(proposal.home, links, judge, known, positions)
         except ValueError as exc:
             proposal.home.error = str(exc)
     for found in proposal.sources:
@@ -268,10 +271,10 @@ class _Judge:
     def __init__(self, rules: LinkRules, refuses: Refuses | None) -> None:
         self.rules, self.refuses = rules, refuses
 
-    def __call__(self, url: str) -> tuple[bool, str]:
+    def __call__(self, url: str, position: Position | None = None) -> tuple[bool, str]:
         if self.refuses is not None and self.refuses(url):
             return False, DISALLOWED
-        return self.rules.judge(url)
+        return self.rules.judge(url, position)
 
 
 def _judge_entries(
@@ -292,22 +295,33 @@ def _judge_entries(
 
 def _preview(item: Found, get: Get, judge: _Judge, known: dict[str, str]) -> None:
     """Read a feed or section page and judge its links; an unreadable one is not ticked, with the reason."""
+    positions: dict[str, Position] = {}  # where each link of a page sits, which a poll weighs too
     try:
         resp = get(item.url, {}, 0, item.kind)
-        links = read_feed(resp.body, resp.url) if item.kind == "feed" else links_from_html(resp.body, resp.url)
+        if item.kind == "feed":
+            links = read_feed(resp.body, resp.url)
+        else:
+            links = links_from_html(resp.body, resp.url, positions)
     except (FetchError, ValueError) as exc:
         item.error, item.keep = str(exc), False
         return
-    _judge_links(item, links, judge, known)
+    _judge_links(item, links, judge, known, positions)
     forum = forum_front(item.url, links) if item.kind == "section" else None
     if forum is not None:  # its address read as a section front's: the page it lists says otherwise
         item.keep, item.reason = False, f"{item.reason}; a forum, not a news section: {forum.reason}"
 
 
-def _judge_links(item: Found, links: list[str], judge: _Judge, known: dict[str, str]) -> None:
-    """The verdict on each link of a page or feed, those taken first. A link to a source proposed (``known``: its
-    reason) is no article, and the verdict says what it is."""
-    verdicts = [LinkVerdict(url, False, known[url]) if url in known else LinkVerdict(url, *judge(url)) for url in links]
+def _judge_links(
+    item: Found, links: list[str], judge: _Judge, known: dict[str, str], positions: dict[str, Position] | None = None
+) -> None:
+    """The verdict on each link of a page or feed, those taken first, as a poll gives it: with where the link sits on
+    the page (``positions``; a feed's links have none). A link to a source proposed (``known``: its reason) is no
+    article, and the verdict says what it is."""
+    where = positions or {}
+    verdicts = [
+        LinkVerdict(url, False, known[url]) if url in known else LinkVerdict(url, *judge(url, where.get(url)))
+        for url in links
+    ]
     item.total, item.taken = len(verdicts), sum(v.taken for v in verdicts)
     item.summary = f"{item.total} link(s), {item.taken} taken for articles"
     item.links = sorted(verdicts, key=lambda v: not v.taken)[:PREVIEW_LINKS]

@@ -625,3 +625,27 @@ def test_a_busy_host_defers_a_sitemap_source_before_its_first_file_only(web, tun
     assert urls == {base + "/2026/11/home-story.html", base + "/2026/11/a-story.html", base + "/2026/11/b-story.html"}
     site.refresh_from_db()
     assert site.last_error == ""
+
+
+def test_the_preview_judges_a_pages_links_where_they_sit_as_a_poll_does():
+    """A link whose address reads as an article's but that sits only in the page's footer is no candidate for a
+    poll (monitor.links); the preview showed it taken, judging the address alone."""
+    nav = '<nav><ul><li><a href="/body/">Body</a></li></ul></nav>'
+    story = '<main><h3><a href="/2026/11/27/a-long-walk-a-day-helps/">A long walk a day helps</a></h3></main>'
+    footer = '<footer><a href="/2026/11/27/our-new-privacy-policy-explained/">Privacy</a></footer>'
+    page = f"<html><body>{nav}{story}{footer}</body></html>".encode()
+    pages = {"https://well.example/": page, "https://well.example/body/": page}
+
+    proposal = find_on(pages)
+    section = next(found for found in proposal.sources if found.url == "https://well.example/body/")
+    for item in (proposal.home, section):
+        verdicts = {link.url: (link.taken, link.reason) for link in item.links}
+        assert verdicts["https://well.example/2026/11/27/a-long-walk-a-day-helps/"] == (
+            True,
+            "in a story list (its text is a headline)",
+        )
+        assert verdicts["https://well.example/2026/11/27/our-new-privacy-policy-explained/"] == (
+            False,
+            "only in the page's footer",
+        )
+        assert item.taken == 1
