@@ -14,6 +14,7 @@ Pure Python, no Django; the services layer stores what :func:`apply` returns.
 from __future__ import annotations
 
 import heapq
+import math
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -279,9 +280,11 @@ def _base_words(feature: str) -> list[str]:
 
 
 #: the m-estimate of a word's precision: its share of agreeing accepted cases pulled towards PRECISION_PRIOR as
-#: if PRECISION_M more cases had been seen (tuned on the simulation's validation splits, docs/benchmarks/mcrdr.md)
+#: if PRECISION_M more cases had been seen; a condition word ranks by the lower Wilson score bound (z =
+#: PRECISION_Z) of those counts (tuned on the simulation's validation splits, docs/benchmarks/mcrdr.md)
 PRECISION_M = 2.0
 PRECISION_PRIOR = 0.5
+PRECISION_Z = 1.0
 #: the share of the changing cornerstone cases a word may leave changed and still rank by precision among the
 #: words leaving all of them unchanged: a new rule's first word is drafted against every cornerstone case of the
 #: other folders, and a word that is in one of a hundred of them but agrees with twenty accepted cases says
@@ -290,10 +293,34 @@ NEARLY_ALL_SLACK = 0.1
 
 
 def smoothed_precision(precision: float | None, support: int | None) -> float | None:
-    """``precision`` as ranked: the m-estimate over its ``support`` cases (as given without a support)."""
+    """``precision`` as a must-be-absent word ranks: the m-estimate over its ``support`` cases (as given without
+    a support)."""
     if precision is None or not support:
         return precision
     return (precision * support + PRECISION_PRIOR * PRECISION_M) / (support + PRECISION_M)
+
+
+def wilson_lower_bound(agreeing: float, cases: float, z: float = PRECISION_Z) -> float:
+    """The lower bound of the Wilson score interval of the share ``agreeing`` / ``cases`` (0 with no case)."""
+    if cases <= 0:
+        return 0.0
+    share = agreeing / cases
+    spread = z * math.sqrt(share * (1 - share) / cases + z * z / (4 * cases * cases))
+    return (share + z * z / (2 * cases) - spread) / (1 + z * z / cases)
+
+
+def ranked_precision(precision: float | None, support: int | None) -> float:
+    """A condition word's precision as it ranks: how sure the stored decisions make it that the word means the
+    rule's conclusion, so that the number of agreeing cases counts as well as their share. With its ``support``
+    (the accepted cases ``precision`` is a share of): the lower Wilson bound of the m-estimate's counts (60
+    agreeing cases of 80: 0.69, before 3 of 3: 0.58, 1 of 1: 0.39); a word no accepted case holds (``precision``
+    None) ranks as the prior with no case of its own (0.21), after those and before a word most of whose cases
+    disagree (0 of 2: 0.10); without a support, ``precision`` as given."""
+    if precision is None:
+        return wilson_lower_bound(PRECISION_PRIOR * PRECISION_M, PRECISION_M)
+    if not support:
+        return precision
+    return wilson_lower_bound(precision * support + PRECISION_PRIOR * PRECISION_M, support + PRECISION_M)
 
 
 def _derived(feature: str) -> bool:
@@ -331,10 +358,10 @@ def ranked_difference_lists(
     must-be-absent word is a keyword of a changing cornerstone that ``case`` lacks (it excludes the
     cornerstones holding it). Both are ranked by how many changing cornerstones the word excludes (those
     leaving all but :data:`NEARLY_ALL_SLACK` of them unchanged alike, first), then by ``precision`` (word ->
-    the share of stored accepted cases holding it whose decisions agree with the rule's conclusion: high
-    first for conditions, low first for must-be-absent words; unknown last; with ``support``, word -> how
-    many accepted cases that share is of, it ranks as the m-estimate (:func:`smoothed_precision`), so that
-    one agreeing case is weaker evidence than twenty), then
+    the share of stored accepted cases holding it whose decisions agree with the rule's conclusion; with
+    ``support``, word -> how many accepted cases that share is of): conditions the surest first (a lower bound,
+    :func:`ranked_precision`: twenty agreeing cases before two of two, unknown as the prior), must-be-absent
+    words low first (:func:`smoothed_precision`, unknown last), then
     by whether ``prior`` (the words of earlier rules for the same folder) holds it, then by whether the
     folder's name holds it (``named``: the name's words, :func:`name_words`). Conditions then rank by
     ``keywords`` (the article's own DocView keyword weights, :func:`keyword_weight`: the keywords themselves
@@ -399,9 +426,11 @@ def _cst_weight(word: str, weights: Mapping[str, float]) -> float:
 
 def _rank_key(item: RankedWord, absent: bool, nearly_all: int, cst_weight: float) -> tuple[object, ...]:
     """Where a word stands in its list (ranked_difference_lists), smallest first."""
-    # an unknown precision (2.0) sorts after every known one
-    share = smoothed_precision(item.precision, item.support)
-    score = 2.0 if share is None else share if absent else -share
+    if absent:  # low precision first, an unknown one (2.0) after every known one
+        share = smoothed_precision(item.precision, item.support)
+        score = 2.0 if share is None else share
+    else:  # the surest first (ranked_precision)
+        score = -ranked_precision(item.precision, item.support)
     rarity = 0 if absent or item.cases is None else item.cases
     # the article's keywords themselves, then the title words, URL words and phrases made of them
     own = 2 if not item.weight else 1 if _derived(item.word) else 0

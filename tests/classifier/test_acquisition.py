@@ -16,8 +16,10 @@ from classifier.acquisition import (
     name_words,
     proposal_for,
     ranked_difference_lists,
+    ranked_precision,
     suggested_rule,
     suggestions,
+    wilson_lower_bound,
 )
 from classifier.engine import Rule, RuleTree
 from classifier.index import KeywordIndex
@@ -219,10 +221,30 @@ def test_ranked_difference_lists_rank_by_exclusions_then_precision_then_prior_ru
     ]
     # tennis is in all three; serve in two, with a precision low for the rule's folder (a good absent word)
     assert [(i.word, i.excludes) for i in ranked.absent] == [("tennis", 3), ("serve", 2)]
-    # among equals, an unknown precision comes after a known one, and a word earlier rules use first
-    tied = ranked_difference_lists(fs("p", "q", "r"), {1: fs("z")}, precision={"r": 0.2}, prior=["q"])
-    assert words(tied.conditions) == ["r", "q", "p"]
-    assert tied.conditions[1].prior and tied.conditions[0].precision == 0.2
+    # among equals, an unknown precision comes after a known one above the prior's bound and before one below
+    # it, and of two unknown a word earlier rules use first
+    tied = ranked_difference_lists(fs("p", "q", "r", "s"), {1: fs("z")}, precision={"r": 0.6, "s": 0.1}, prior=["q"])
+    assert words(tied.conditions) == ["r", "q", "p", "s"]
+    assert tied.conditions[1].prior and tied.conditions[0].precision == 0.6
+
+
+def test_condition_words_rank_by_how_sure_their_precision_is_not_by_their_share_alone():
+    """Sixty agreeing cases of eighty say more than three of three; a word no accepted case holds yet ranks as the
+    prior, after the words with agreeing evidence and before one whose cases disagree (ranked_precision)."""
+    case = fs("shares", "fiscal", "borussia", "club")
+    precision = {"shares": 0.75, "fiscal": 1.0, "club": 0.0}
+    support = {"shares": 80, "fiscal": 3, "club": 2}
+    ranked = ranked_difference_lists(case, {}, precision=precision, support=support)
+    assert words(ranked.conditions) == ["shares", "fiscal", "borussia", "club"]
+    assert ranked_precision(0.75, 80) > ranked_precision(1.0, 3) > ranked_precision(None, None)
+    assert ranked_precision(None, None) > ranked_precision(0.0, 2) and ranked_precision(0.4, None) == 0.4
+    # among equal shares the larger support first; must-be-absent words keep low precision first, unknown last
+    assert ranked_precision(1.0, 30) > ranked_precision(1.0, 2)
+    absent = ranked_difference_lists(
+        fs("a"), {1: fs("x", "y", "z")}, precision={"x": 0.9, "y": 0.1}, support={"x": 10, "y": 10}
+    ).absent
+    assert words(absent) == ["y", "x", "z"]
+    assert wilson_lower_bound(0, 0) == 0.0 and 0.69 < wilson_lower_bound(61, 82) < 0.70
 
 
 def test_ranked_difference_lists_use_only_the_cornerstones_still_changing_and_skip_chosen_words():
@@ -303,8 +325,9 @@ def test_suggestions_ask_precision_for_every_condition_and_the_best_placed_absen
     ranked = suggestions(case, {1: fs(*(f"x{n:02}" for n in range(PRECISION_WORDS + 10)))}, decisions_of, search="x3")
     # every condition word, the best placed absent words and those matching the search (x30..x39)
     assert len(asked) == 1 and len(asked[0]) == 2 * PRECISION_WORDS + 10 + 10
-    # three agreeing cases outweigh one (the m-estimate); known before unknown
-    assert words(ranked.conditions)[:3] == ["w39", "w38", "w37"]
+    # three agreeing cases outweigh one; a word no accepted case holds ranks as the prior, before one that
+    # none of its two cases agree with
+    assert words(ranked.conditions)[:2] == ["w39", "w38"] and words(ranked.conditions)[-1] == "w37"
     assert (ranked.conditions[0].precision, ranked.conditions[0].support) == (1.0, 3)
 
 
