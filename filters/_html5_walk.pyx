@@ -16,16 +16,7 @@ headers, which its wheels do not ship, and leaves the element struct opaque.
 from libc.stdint cimport uintptr_t
 from libc.string cimport memchr
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
-from cpython.unicode cimport (
-    Py_UNICODE_ISSPACE,
-    PyUnicode_DATA,
-    PyUnicode_DecodeUTF8,
-    PyUnicode_GET_LENGTH,
-    PyUnicode_KIND,
-    PyUnicode_New,
-    PyUnicode_READ,
-    PyUnicode_WRITE,
-)
+from cpython.unicode cimport PyUnicode_DecodeUTF8
 
 from .hidden import hidden_class, hidden_reason
 from .limits import MAX_DEPTH, too_deep
@@ -203,46 +194,56 @@ def tag_scan(bytes data, Py_ssize_t min_length):
     return count, spans
 
 
-cdef str _norm(str text):
+cdef extern from *:
+    """
+    /* One pass per kind of string (1, 2 or 4 bytes a character): the words go to a buffer of the input's kind with one
+       space between them; PyUnicode_FromKindAndData stores the result as narrow as it can be (a text whose only wide
+       characters were white space), as str.join does. */
+    #define WIMS_NORM_PASS(T) {                                                 \
+        const T *in = (const T *) data;                                        \
+        T *out = (T *) buf;                                                    \
+        for (i = 0; i < n; i++) {                                              \
+            Py_UCS4 ch = in[i];                                                \
+            if (Py_UNICODE_ISSPACE(ch)) {                                      \
+                if (space || ch != 32) changed = 1;                            \
+                space = 1;                                                     \
+            } else {                                                           \
+                if (space && j) out[j++] = 32;                                 \
+                space = 0;                                                     \
+                out[j++] = (T) ch;                                             \
+            }                                                                  \
+        }                                                                      \
+    }
+
+    static PyObject *wims_norm(PyObject *text) {
+        Py_ssize_t n = PyUnicode_GET_LENGTH(text), i, j = 0;
+        int kind = PyUnicode_KIND(text), space = 1, changed = 0;
+        const void *data = PyUnicode_DATA(text);
+        char stack[2048];
+        void *buf = (size_t) n * kind <= sizeof(stack) ? stack : PyMem_Malloc((size_t) n * kind);
+        PyObject *result;
+        if (buf == NULL) return PyErr_NoMemory();
+        if (kind == PyUnicode_1BYTE_KIND) WIMS_NORM_PASS(Py_UCS1)
+        else if (kind == PyUnicode_2BYTE_KIND) WIMS_NORM_PASS(Py_UCS2)
+        else WIMS_NORM_PASS(Py_UCS4)
+        if (!changed && !space) {  /* nothing to change: the text itself */
+            Py_INCREF(text);
+            result = text;
+        } else {
+            result = PyUnicode_FromKindAndData(kind, buf, j);
+        }
+        if (buf != stack) PyMem_Free(buf);
+        return result;
+    }
+    """
+    object wims_norm(object text)
+
+
+cdef inline str _norm(str text):
     """:func:`filters.phrases.norm` in C: ``" ".join(text.split())`` (the same test of white space, CPython's
-    ``Py_UNICODE_ISSPACE``), the text itself when it has nothing to change; one pass to measure, one to write."""
-    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text), i, size = 0, j = 0
-    cdef int kind = PyUnicode_KIND(text)
-    cdef void *data = PyUnicode_DATA(text)
-    cdef Py_UCS4 ch, maxchar = 32
-    cdef bint space = True  # after white space, or at the start
-    cdef bint changed = False
-    for i in range(n):
-        ch = PyUnicode_READ(kind, data, i)
-        if Py_UNICODE_ISSPACE(ch):
-            if space or ch != 32:  # at the start, a second one, or other than a space
-                changed = True
-            space = True
-        else:
-            if space and size:
-                size += 1  # the space between two words
-            space = False
-            size += 1
-            if ch > maxchar:
-                maxchar = ch
-    if not changed and not space:
-        return text
-    cdef str out = PyUnicode_New(size, maxchar)
-    cdef int out_kind = PyUnicode_KIND(out)
-    cdef void *out_data = PyUnicode_DATA(out)
-    space = True
-    for i in range(n):
-        ch = PyUnicode_READ(kind, data, i)
-        if Py_UNICODE_ISSPACE(ch):
-            space = True
-        else:
-            if space and j:
-                PyUnicode_WRITE(out_kind, out_data, j, 32)
-                j += 1
-            space = False
-            PyUnicode_WRITE(out_kind, out_data, j, ch)
-            j += 1
-    return out
+    ``Py_UNICODE_ISSPACE``), the text itself when it has nothing to change: one pass, in a loop for each kind of
+    string (the walk's costliest step once: two passes reading each character through the kind's switch)."""
+    return <str> wims_norm(text)
 
 
 def norm(str text):
