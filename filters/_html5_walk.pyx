@@ -15,6 +15,7 @@ headers, which its wheels do not ship, and leaves the element struct opaque.
 
 from libc.stdint cimport uintptr_t
 from libc.string cimport memchr
+from cpython.object cimport PyTypeObject
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 
@@ -127,6 +128,86 @@ cdef inline LexborNode _wrap(lxb_dom_node_t *ptr, object tree):
     node.node = <void *> ptr
     node.parser = tree
     return node
+
+
+cdef extern from *:
+    """
+    #include "structmember.h"
+
+    /* A Phrase (filters.phrases, a dataclass with __slots__) built as object.__new__ and its __init__ would, without
+       running the __init__'s bytecode: each field stored in its slot, at the offset the class's member descriptor
+       gives (read once, by name, by _phrase_layout). */
+    static PyTypeObject *wims_phrase_type = NULL;
+    static Py_ssize_t wims_phrase_offset[9];
+
+    static Py_ssize_t wims_slot_offset(PyObject *descr) {
+        PyMemberDef *member;
+        if (Py_TYPE(descr) != &PyMemberDescr_Type) return -1;
+        member = ((PyMemberDescrObject *) descr)->d_member;
+        if (member->type != T_OBJECT_EX || (member->flags & READONLY)) return -1;
+        return member->offset;
+    }
+
+    static PyObject *wims_phrase(PyObject *text, PyObject *path, PyObject *neg, PyObject *pos, PyObject *link_density,
+                                 Py_ssize_t node) {
+        PyObject *values[9], *obj;
+        int k;
+        values[7] = PyLong_FromSsize_t(node);
+        if (values[7] == NULL) return NULL;
+        obj = wims_phrase_type->tp_alloc(wims_phrase_type, 0);
+        if (obj == NULL) {
+            Py_DECREF(values[7]);
+            return NULL;
+        }
+        values[0] = text; values[1] = path; values[2] = neg; values[3] = pos; values[4] = link_density;
+        values[5] = values[6] = values[8] = Py_None;  /* removed_by, rescued_by, note */
+        for (k = 0; k < 9; k++) {
+            if (k != 7) Py_INCREF(values[k]);  /* the node's int is a new reference already */
+            *(PyObject **) ((char *) obj + wims_phrase_offset[k]) = values[k];
+        }
+        return obj;
+    }
+    """
+    PyTypeObject *wims_phrase_type
+    Py_ssize_t wims_phrase_offset[9]
+    Py_ssize_t wims_slot_offset(object descr)
+    object wims_phrase(object text, object path, object neg, object pos, object link_density, Py_ssize_t node)
+
+#: Phrase's fields in the order wims_phrase stores them
+_PHRASE_FIELDS = ("text", "path", "neg", "pos", "link_density", "removed_by", "rescued_by", "node", "note")
+
+
+cdef bint _phrase_layout():
+    """Whether Phrase is the slotted dataclass wims_phrase can fill (exactly these fields, each a writable slot, no
+    __post_init__), with the offsets read; else the walk calls Phrase() (slower, the same phrases)."""
+    import dataclasses
+
+    global wims_phrase_type
+    if tuple(f.name for f in dataclasses.fields(Phrase)) != _PHRASE_FIELDS or hasattr(Phrase, "__post_init__"):
+        return False
+    if Phrase.__new__ is not object.__new__:
+        return False
+    cdef Py_ssize_t k, offset
+    for k, name in enumerate(_PHRASE_FIELDS):
+        offset = wims_slot_offset(Phrase.__dict__[name])
+        if offset < 0:
+            return False
+        wims_phrase_offset[k] = offset
+    wims_phrase_type = <PyTypeObject *> Phrase
+    return True
+
+
+cdef bint _FAST_PHRASE = _phrase_layout()
+#: whether the walk builds its phrases in C (for the tests)
+PHRASE_IN_C = _FAST_PHRASE
+
+
+cdef inline object _phrase(str text, str path, object neg, object pos, object link_density, Py_ssize_t block):
+    """``Phrase(text, path, neg, pos, link_density, None, None, block)``: most of a phrase's cost was its
+    __init__'s bytecode (9 % of the walk); without it where the layout allows (:func:`_phrase_layout`)."""
+    if _FAST_PHRASE:
+        return wims_phrase(text, path, neg, pos, link_density, block)
+    return Phrase(text, path, neg, pos, link_density, None, None, block)
 
 
 def layout_ok(object original, object tree):
@@ -251,6 +332,11 @@ def norm(str text):
     return _norm(text)
 
 
+def phrase(str text, str path, object neg, object pos, object link_density, Py_ssize_t block):
+    """:func:`_phrase` for the tests."""
+    return _phrase(text, path, neg, pos, link_density, block)
+
+
 cdef uintptr_t _href_id() except 0:
     """lexbor's id of the attribute name "href"."""
     from selectolax.lexbor import LexborHTMLParser
@@ -366,13 +452,11 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                                 run.append(" ")
                         elif hards:
                             phrases.append(
-                                Phrase(
+                                _phrase(
                                     _norm(text) if len(text) < 1000 else text.strip(),
                                     f"{path}/{hards[-1]}",
                                     hards[-1],
                                     pos,
-                                    None,
-                                    None,
                                     None,
                                     block,
                                 )
@@ -390,12 +474,10 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                     text = PyUnicode_DecodeUTF8(<char *> cd.data.data, cd.data.length, "replace").strip()
                     if text and not text.isspace():
                         phrases.append(
-                            Phrase(
+                            _phrase(
                                 _norm(text) if len(text) < 1000 else text.strip(),
                                 path + "/#comment",
                                 "#comment",
-                                None,
-                                None,
                                 None,
                                 None,
                                 block,
@@ -461,13 +543,11 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                                 content = attrs.get("content")
                                 if name in ("description", "keywords") and content and not content.isspace():
                                     phrases.append(
-                                        Phrase(
+                                        _phrase(
                                             _norm(content),
                                             f"{path}/meta[@name={name}]",
                                             hards[-1] if hards else None,
                                             meta_pos,
-                                            None,
-                                            None,
                                             None,
                                             block,
                                         )
@@ -479,7 +559,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                     if run_len:
                         text = _norm("".join(run))
                         if text:
-                            phrases.append(Phrase(text, path, None, block_pos, run_link / run_len, None, None, block))
+                            phrases.append(_phrase(text, path, None, block_pos, run_link / run_len, block))
                         run_len = run_link = 0
                     if run:
                         run = []
@@ -555,13 +635,11 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                     text = _wrap(node, tree).text(deep=True)
                     if text and not text.isspace() and not skipping:
                         phrases.append(
-                            Phrase(
+                            _phrase(
                                 _norm(text) if len(text) < 1000 else text.strip(),
                                 f"{path}/{tag}",
                                 tag,
                                 pos,
-                                None,
-                                None,
                                 None,
                                 block,
                             )
@@ -601,7 +679,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                             text = _norm("".join(run))
                             if text:
                                 phrases.append(
-                                    Phrase(text, path, None, block_pos, run_link / run_len, None, None, block)
+                                    _phrase(text, path, None, block_pos, run_link / run_len, block)
                                 )
                             run_len = run_link = 0
                         if run:
@@ -622,5 +700,5 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
     if run_len:
         text = _norm("".join(run))
         if text:
-            phrases.append(Phrase(text, path, None, block_pos, run_link / run_len, None, None, block))
+            phrases.append(_phrase(text, path, None, block_pos, run_link / run_len, block))
     return phrases, title, blocks

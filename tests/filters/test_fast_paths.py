@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 import filters
 from filters import get_profile, html5
 from filters.limits import MAX_ATTRIBUTES
+from filters.phrases import Phrase
 from filters.pipeline import _TOKEN_RE, _count_controls, _norm, extract, parse_html, segment, tokenize
 from filters.stopwords import ENGLISH
 
@@ -402,6 +403,22 @@ def test_norm_matches_split_and_join(text):
 def test_the_compiled_norm_matches_split_and_join(compiled_walk, text):
     # the walk's norm in C; == compares the strings' kinds too (a result must be stored as narrow as it can be)
     assert compiled_walk.norm(text) == " ".join(text.split())
+    long = text * 120  # past the C buffer on the stack (2,048 bytes): one on the heap
+    assert compiled_walk.norm(long) == " ".join(long.split())
+
+
+def test_the_compiled_walk_builds_phrases_in_c(compiled_walk):
+    # the phrases are Phrase objects, equal to those Phrase() builds, and hold their fields' references properly
+    assert compiled_walk.PHRASE_IN_C
+    text = "".join(["a phrase built in C"])  # an object of its own, to count its references
+    refs = sys.getrefcount(text)
+    made = [compiled_walk.phrase(text, "/html/body/p", None, "p", 0.25, 3) for _ in range(100)]
+    assert sys.getrefcount(text) == refs + 100
+    assert all(type(ph) is Phrase for ph in made)
+    assert made[0] == Phrase(text, "/html/body/p", None, "p", 0.25, None, None, 3)
+    assert made[0].note is None and made[0].is_core and made[0].reason() == "core"
+    del made
+    assert sys.getrefcount(text) == refs
 
 
 @settings(max_examples=300, deadline=None)
