@@ -407,6 +407,18 @@ def test_the_compiled_norm_matches_split_and_join(compiled_walk, text):
     assert compiled_walk.norm(long) == " ".join(long.split())
 
 
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(alphabet=st.one_of(st.sampled_from("ab<>\u00e9\u00ff\u3042\U0001f600\ud800\udcff"), st.characters())))
+def test_the_compiled_utf8_matches_encode(compiled_walk, text):
+    # 8 characters at a time while they are ASCII: texts longer than a block, mixed, of every string kind
+    for t in (text, text * 9, "<p>markup</p>" + text):
+        try:
+            expected = t.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate: None, and the caller encodes with "replace"
+            expected = None
+        assert compiled_walk.utf8(t) == expected
+
+
 def test_the_compiled_walk_builds_phrases_in_c(compiled_walk):
     # the phrases are Phrase objects, equal to those Phrase() builds, and hold their fields' references properly
     assert compiled_walk.PHRASE_IN_C
