@@ -17,7 +17,17 @@ from libc.stdint cimport uintptr_t
 from libc.string cimport memchr
 from cpython.object cimport PyTypeObject
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
-from cpython.unicode cimport PyUnicode_DecodeUTF8
+from cpython.unicode cimport (
+    Py_UNICODE_ISALNUM,
+    Py_UNICODE_ISSPACE,
+    PyUnicode_DATA,
+    PyUnicode_DecodeUTF8,
+    PyUnicode_GET_LENGTH,
+    PyUnicode_KIND,
+    PyUnicode_New,
+    PyUnicode_READ,
+    PyUnicode_Substring,
+)
 
 from .hidden import hidden_class, hidden_reason
 from .limits import MAX_DEPTH, too_deep
@@ -330,6 +340,67 @@ def utf8(str text):
     lexbor (``filters.pipeline``), 2-3 times faster than CPython's on pages in other scripts than Latin (whose markup
     is ASCII, copied 8 characters at a time)."""
     return wims_utf8(text)
+
+
+cdef inline str _ascii_word(int kind, void *data, Py_ssize_t start, Py_ssize_t end):
+    """The ASCII characters ``start:end`` of a string's data as a string: made directly (a slice of a wider string
+    would be scanned for its widest character and narrowed, the tokens' main cost on English pages with a curly
+    quote)."""
+    cdef str word = PyUnicode_New(end - start, 127)
+    cdef unsigned char *out = <unsigned char *> PyUnicode_DATA(word)
+    cdef Py_ssize_t k
+    for k in range(start, end):
+        out[k - start] = <unsigned char> PyUnicode_READ(kind, data, k)
+    return word
+
+
+def tokenize(str text, object drop, object stop_words, object findall):
+    """The words of :func:`filters.pipeline.tokenize` in one pass over the lower-cased ``text``: the pieces between
+    ASCII non-letters and white space; the words of a piece with no letter outside ASCII are its runs of a-z (a
+    run in ``drop``, the stop words and single letters, is not one; a single letter is never made a string), the
+    words of another are what ``findall`` (the regex of words) finds in it, stop words left out.  The Python
+    version's three paths give these words too; this one copies no text and makes no string of what it drops."""
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text), i = 0, start, j, run
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void *data = PyUnicode_DATA(text)
+    cdef Py_UCS4 ch
+    cdef bint ascii, letters
+    cdef list out = []
+    while i < n:
+        ch = PyUnicode_READ(kind, data, i)
+        i += 1
+        if not (97 <= ch <= 122 or (ch >= 128 and not Py_UNICODE_ISSPACE(ch))):
+            continue
+        start, ascii, letters = i - 1, ch < 128, ch >= 128 and Py_UNICODE_ISALNUM(ch)
+        while i < n:
+            ch = PyUnicode_READ(kind, data, i)
+            if 97 <= ch <= 122:
+                i += 1
+            elif ch >= 128 and not Py_UNICODE_ISSPACE(ch):
+                # a letter for the regex is alphanumeric (and not a decimal digit): none such, no regex needed
+                ascii, letters = False, letters or Py_UNICODE_ISALNUM(ch)
+                i += 1
+            else:
+                break
+        if ascii:
+            if i - start > 1:
+                word = _ascii_word(kind, data, start, i)
+                if word not in drop:
+                    out.append(word)
+        elif not letters:  # "don’t", "2000–2010": the runs of a-z between the characters outside ASCII
+            run = start
+            for j in range(start, i + 1):
+                if j == i or PyUnicode_READ(kind, data, j) >= 128:
+                    if j - run > 1:
+                        word = _ascii_word(kind, data, run, j)
+                        if word not in drop:
+                            out.append(word)
+                    run = j + 1
+        else:
+            for word in findall(PyUnicode_Substring(text, start, i)):
+                if word not in stop_words:
+                    out.append(word)
+    return out
 
 
 def tag_scan(bytes data, Py_ssize_t min_length):

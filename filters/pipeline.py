@@ -495,6 +495,14 @@ def tokenize(text: str, stop_words: frozenset[str] = frozenset()) -> list[str]:
         drop = frozenset(stop_words) | _SINGLE_LETTERS
         if isinstance(stop_words, frozenset) and len(_DROP_CACHE) < 16:
             _DROP_CACHE[stop_words] = drop
+    walk = html5.COMPILED_WALK
+    if walk is not None:  # the same words in one pass, in C (half the time or less)
+        return cast(list[str], walk.tokenize(text, drop, stop_words, _TOKEN_RE.findall))
+    return _tokenize(text, drop, stop_words)
+
+
+def _tokenize(text: str, drop: frozenset[str], stop_words: frozenset[str]) -> list[str]:
+    """:func:`tokenize` in Python, for lower-cased ``text`` (``drop``: the stop words and the single letters)."""
     if text.isascii():
         words = text.encode("ascii").translate(_LETTERS_ONLY).decode("ascii").split()
         return list(filterfalse(drop.__contains__, words))

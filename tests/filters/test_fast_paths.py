@@ -368,16 +368,25 @@ TOKEN_CASES = [
 ]
 
 
+def python_tokenize(text, stop_words):
+    """tokenize without the compiled walk (its one pass in C): the Python version's paths."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(html5, "COMPILED_WALK", None)
+        return tokenize(text, stop_words)
+
+
 @pytest.mark.parametrize("text", TOKEN_CASES)
 def test_tokenize_matches_the_unicode_reference(text):
     for stop in (ENGLISH, frozenset()):
         assert tokenize(text, stop) == reference_tokenize(text, stop)
+        assert python_tokenize(text, stop) == reference_tokenize(text, stop)
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.one_of(st.characters(), st.sampled_from("abcXYZ ’—\xa0é\u212a")), max_size=80))
+@given(st.text(alphabet=st.one_of(st.characters(), st.sampled_from("abcXYZ ’—\xa0é\u212a²")), max_size=80))
 def test_tokenize_matches_on_random_text(text):
     assert tokenize(text, ENGLISH) == reference_tokenize(text, ENGLISH)
+    assert python_tokenize(text, ENGLISH) == reference_tokenize(text, ENGLISH)
 
 
 WHITESPACE = " \t\n\r\x0b\x0c\x1c\x1f\x85\xa0\u1680\u2000\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
