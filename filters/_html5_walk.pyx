@@ -434,39 +434,89 @@ def tag_scan(bytes data, Py_ssize_t min_length):
 
 cdef extern from *:
     """
-    /* One pass per kind of string (1, 2 or 4 bytes a character): the words go to a buffer of the input's kind with one
-       space between them; PyUnicode_FromKindAndData stores the result as narrow as it can be (a text whose only wide
-       characters were white space), as str.join does. */
-    #define WIMS_NORM_PASS(T) {                                                 \
-        const T *in = (const T *) data;                                        \
-        T *out = (T *) buf;                                                    \
-        for (i = 0; i < n; i++) {                                              \
-            Py_UCS4 ch = in[i];                                                \
-            if (Py_UNICODE_ISSPACE(ch)) {                                      \
-                if (space || ch != 32) changed = 1;                            \
-                space = 1;                                                     \
-            } else {                                                           \
-                if (space && j) out[j++] = 32;                                 \
-                space = 0;                                                     \
-                out[j++] = (T) ch;                                             \
-            }                                                                  \
-        }                                                                      \
+    #include <stdint.h>
+    #include <string.h>
+
+    /* White space normalised from the text `data` (kind Tin, n characters) into `buf` (kind Tout, at least as wide), at
+       `*j`, `space` saying whether white space (or nothing) came before: one space between words, none at the ends.
+       1-byte strings (most text) go 8 characters at a time through blocks of printable ASCII with single spaces
+       (words): copied as they are, a space at a block's end left pending as white space is. */
+    #define WIMS_ONES 0x0101010101010101ULL
+    #define WIMS_NORM_PASS(Tin, Tout) {                                          \
+        const Tin *in = (const Tin *) data;                                     \
+        Tout *out = (Tout *) buf;                                               \
+        for (i = 0; i < n; i++) {                                               \
+            Py_UCS4 ch;                                                         \
+            if (sizeof(Tin) == 1 && i + 8 <= n) {                               \
+                uint64_t w, t, spaces;                                          \
+                memcpy(&w, in + i, 8);                                          \
+                /* each byte at 0x20 or above and below 0x80 (any false alarm only sends the block the slow way) */ \
+                if (!((((w - 0x20 * WIMS_ONES) & ~w) | w) & 0x80 * WIMS_ONES)) { \
+                    t = w ^ (0x20 * WIMS_ONES);  /* 0 where a space is */      \
+                    spaces = ~((((t & 0x7f * WIMS_ONES) + 0x7f * WIMS_ONES) | t)) & 0x80 * WIMS_ONES; \
+                    if (!(spaces & (spaces >> 8)) && !(space && in[i] == 32)) { \
+                        int k, last = in[i + 7] == 32 ? 7 : 8;                 \
+                        if (space && *j) out[(*j)++] = 32;                      \
+                        for (k = 0; k < last; k++) out[*j + k] = (Tout) in[i + k]; \
+                        *j += last;                                             \
+                        space = last == 7;                                      \
+                        i += 7;                                                 \
+                        continue;                                               \
+                    }                                                           \
+                }                                                               \
+            }                                                                   \
+            ch = in[i];                                                         \
+            if (Py_UNICODE_ISSPACE(ch)) {                                       \
+                if (space || ch != 32) changed = 1;                             \
+                space = 1;                                                      \
+            } else {                                                            \
+                if (space && *j) out[(*j)++] = 32;                              \
+                space = 0;                                                      \
+                out[(*j)++] = (Tout) ch;                                        \
+            }                                                                   \
+        }                                                                       \
     }
 
-    static PyObject *wims_norm(PyObject *text) {
-        Py_ssize_t n = PyUnicode_GET_LENGTH(text), i, j = 0;
-        int kind = PyUnicode_KIND(text), space = 1, changed = 0;
+    /* One text into buf (kind out_kind, as wide as the text's or wider); returns whether it changed anything. */
+    static int wims_norm_into(PyObject *text, void *buf, int out_kind, Py_ssize_t *j, int *space_at) {
+        Py_ssize_t n = PyUnicode_GET_LENGTH(text), i;
+        int kind = PyUnicode_KIND(text), space = *space_at, changed = 0;
         const void *data = PyUnicode_DATA(text);
+        if (kind == PyUnicode_1BYTE_KIND) {
+            if (out_kind == PyUnicode_1BYTE_KIND) WIMS_NORM_PASS(Py_UCS1, Py_UCS1)
+            else if (out_kind == PyUnicode_2BYTE_KIND) WIMS_NORM_PASS(Py_UCS1, Py_UCS2)
+            else WIMS_NORM_PASS(Py_UCS1, Py_UCS4)
+        } else if (kind == PyUnicode_2BYTE_KIND) {
+            if (out_kind == PyUnicode_2BYTE_KIND) WIMS_NORM_PASS(Py_UCS2, Py_UCS2)
+            else WIMS_NORM_PASS(Py_UCS2, Py_UCS4)
+        } else WIMS_NORM_PASS(Py_UCS4, Py_UCS4)
+        *space_at = space;
+        return changed;
+    }
+
+    /* " ".join("".join(pieces[start:]).split()) for a list of str, without the joined string: each piece goes into one
+       buffer of the widest piece's kind; PyUnicode_FromKindAndData stores the result as narrow as it can be (a text
+       whose only wide characters were white space), as str.join does.  With one piece (``pieces`` a str): that
+       piece itself when nothing changes. */
+    static PyObject *wims_norm(PyObject *pieces, Py_ssize_t start) {
+        PyObject *one = PyUnicode_Check(pieces) ? pieces : NULL, *result, *piece;
+        Py_ssize_t count = one ? 1 : PyList_GET_SIZE(pieces), p, n = 0, j = 0;
+        int kind = PyUnicode_1BYTE_KIND, space = 1, changed = 0;
         char stack[2048];
-        void *buf = (size_t) n * kind <= sizeof(stack) ? stack : PyMem_Malloc((size_t) n * kind);
-        PyObject *result;
+        void *buf;
+        for (p = one ? 0 : start; p < count; p++) {
+            piece = one ? one : PyList_GET_ITEM(pieces, p);
+            n += PyUnicode_GET_LENGTH(piece);
+            if (PyUnicode_KIND(piece) > kind) kind = PyUnicode_KIND(piece);
+        }
+        buf = (size_t) n * kind <= sizeof(stack) ? stack : PyMem_Malloc((size_t) n * kind);
         if (buf == NULL) return PyErr_NoMemory();
-        if (kind == PyUnicode_1BYTE_KIND) WIMS_NORM_PASS(Py_UCS1)
-        else if (kind == PyUnicode_2BYTE_KIND) WIMS_NORM_PASS(Py_UCS2)
-        else WIMS_NORM_PASS(Py_UCS4)
-        if (!changed && !space) {  /* nothing to change: the text itself */
-            Py_INCREF(text);
-            result = text;
+        for (p = one ? 0 : start; p < count; p++) {
+            changed |= wims_norm_into(one ? one : PyList_GET_ITEM(pieces, p), buf, kind, &j, &space);
+        }
+        if (one && !changed && !space) {  /* nothing to change: the text itself */
+            Py_INCREF(one);
+            result = one;
         } else {
             result = PyUnicode_FromKindAndData(kind, buf, j);
         }
@@ -474,19 +524,31 @@ cdef extern from *:
         return result;
     }
     """
-    object wims_norm(object text)
+    object wims_norm(object pieces, Py_ssize_t start)
 
 
 cdef inline str _norm(str text):
     """:func:`filters.phrases.norm` in C: ``" ".join(text.split())`` (the same test of white space, CPython's
     ``Py_UNICODE_ISSPACE``), the text itself when it has nothing to change: one pass, in a loop for each kind of
-    string (the walk's costliest step once: two passes reading each character through the kind's switch)."""
-    return <str> wims_norm(text)
+    string, 8 characters at a time through ASCII words (the walk's costliest step: it was two passes reading each
+    character through the kind's switch)."""
+    return <str> wims_norm(text, 0)
+
+
+cdef inline str _norm_join(list pieces, Py_ssize_t start=0):
+    """``_norm("".join(pieces[start:]))`` without the joined string (a text run's pieces: its text nodes, a space
+    for a ``<br>``...)."""
+    return <str> wims_norm(pieces, start)
 
 
 def norm(str text):
     """:func:`_norm` for the tests."""
     return _norm(text)
+
+
+def norm_join(list pieces, Py_ssize_t start=0):
+    """:func:`_norm_join` for the tests."""
+    return _norm_join(pieces, start)
 
 
 def phrase(str text, str path, object neg, object pos, object link_density, Py_ssize_t block):
@@ -714,7 +776,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                 if f & _BLOCK:
                     kind |= 16
                     if run_len:
-                        text = _norm("".join(run))
+                        text = _norm_join(run)
                         if text:
                             phrases.append(_phrase(text, path, None, block_pos, run_link / run_len, block))
                         run_len = run_link = 0
@@ -822,7 +884,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                             open_links.pop()
                             href, start = anchors.pop()
                             if href:
-                                anchor = _norm("".join(run[start:]))
+                                anchor = _norm_join(run, start)
                                 if anchor:
                                     block_links.append((block, href.strip(), anchor))
                         if kind & 4:
@@ -833,7 +895,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                             skipping = skip_head and in_head > 0
                     if kind & 48:
                         if run_len:
-                            text = _norm("".join(run))
+                            text = _norm_join(run)
                             if text:
                                 phrases.append(
                                     _phrase(text, path, None, block_pos, run_link / run_len, block)
@@ -855,7 +917,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
             depth -= 1
             close = True
     if run_len:
-        text = _norm("".join(run))
+        text = _norm_join(run)
         if text:
             phrases.append(_phrase(text, path, None, block_pos, run_link / run_len, block))
     return phrases, title, blocks

@@ -414,6 +414,18 @@ def test_the_compiled_norm_matches_split_and_join(compiled_walk, text):
     assert compiled_walk.norm(text) == " ".join(text.split())
     long = text * 120  # past the C buffer on the stack (2,048 bytes): one on the heap
     assert compiled_walk.norm(long) == " ".join(long.split())
+    words = "plain ASCII words, copied 8 at a time " + text  # the 8-character blocks, then whatever follows
+    assert compiled_walk.norm(words) == " ".join(words.split())
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.lists(st.text(alphabet=st.one_of(st.sampled_from(WHITESPACE), st.sampled_from("ab\u0101"), st.characters()))),
+    st.integers(0, 4),
+)
+def test_the_compiled_norm_of_pieces_matches_join_then_norm(compiled_walk, pieces, start):
+    # a text run's pieces normalised without joining them first; the result as narrow as the joined text's would be
+    assert compiled_walk.norm_join(pieces, start) == " ".join("".join(pieces[start:]).split())
 
 
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
