@@ -419,6 +419,12 @@ def test_the_compiled_norm_matches_split_and_join(compiled_walk, text):
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(alphabet=st.one_of(st.sampled_from(WHITESPACE), st.sampled_from("ab\u0101"), st.characters())))
+def test_the_compiled_stripped_length_matches_strip(compiled_walk, text):
+    assert compiled_walk.stripped_length(text) == len(text.strip())
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     st.lists(st.text(alphabet=st.one_of(st.sampled_from(WHITESPACE), st.sampled_from("ab\u0101"), st.characters()))),
     st.integers(0, 4),
