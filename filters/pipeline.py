@@ -230,10 +230,9 @@ def _page_text(
             raise ExtractionError("input is not an HTML page: it looks like binary data (many control characters)")
     else:
         raise ExtractionError(f"html must be str or bytes, not {type(html).__name__}")
-    data, exact = _utf8(text), True
-    if data is None:  # lone surrogates (str input only)
-        data = text.encode("utf-8", "replace")
-        exact = False
+    encoded = _utf8(text)
+    exact = encoded is not None  # False: lone surrogates (str input only), replaced
+    data = encoded if encoded is not None else text.encode("utf-8", "replace")
     _refuse_oversized(len(data))
     tags, long_tags = tag_scan(data)
     if tags > MAX_ELEMENTS:
