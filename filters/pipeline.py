@@ -638,13 +638,13 @@ def extract(
         counts, state = decide_style_tree(phrases, prof, blocks, title)
     else:
         counts = decide(phrases, prof, blocks, title)
-    core = [p.text for p in phrases if p.removed_by is None]
-    core_text = "\n".join(core)
+    kept = [p for p in phrases if p.removed_by is None]
+    core_text = "\n".join([p.text for p in kept])
     stop_words = get_stop_words(prof.stop_words)
     tokens = tokenize(core_text, stop_words)
     tokens = remove_words(tokens, prof.filtering_words)
-    if state is not None:
-        result.token_weights = token_weights(phrases, state, tokens, stop_words)
+    if state is not None:  # the kept phrases only (the others have no tokens), listed once for both
+        result.token_weights = token_weights(kept, state, tokens, stop_words)
     result.title = strip_title_affixes(title, prof.title_prefix, prof.title_suffix)
     result.phrases = phrases
     result.text = core_text

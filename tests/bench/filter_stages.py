@@ -165,11 +165,12 @@ def _extract(html, prof, meter, costs) -> None:
     else:
         content.decide(phrases, blocks, prof, title)
     meter.mark(costs, "decide: rest")
-    core = "\n".join([p.text for p in phrases if p.removed_by is None])
+    kept = [p for p in phrases if p.removed_by is None]
+    core = "\n".join([p.text for p in kept])
     stop_words = get_stop_words(prof.stop_words)
     tokens = P.remove_words(P.tokenize(core, stop_words), prof.filtering_words)
     if state is not None:
-        P.token_weights(phrases, state, tokens, stop_words)
+        P.token_weights(kept, state, tokens, stop_words)
     meter.mark(costs, "tokens")
 
 
