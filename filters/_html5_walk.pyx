@@ -460,6 +460,22 @@ def map_blocks(
     return state
 
 
+def best_subtree(list sums, list chars, list link_chars, list parents, object best_score):
+    """The loop of :func:`filters.content._best_subtree` (see there), compiled: the same code, line for line, on the
+    same Python numbers (the same sums, in the same order), without the interpreter's dispatch."""
+    cdef Py_ssize_t i, p, best = -1
+    for i in range(len(parents) - 1, -1, -1):
+        p = parents[i]
+        s = sums[i]
+        if s > best_score:
+            best, best_score = i, s
+        if p >= 0:
+            sums[p] += s
+            chars[p] += chars[i]
+            link_chars[p] += link_chars[i]
+    return best
+
+
 def tag_scan(bytes data, Py_ssize_t min_length):
     """The input checks' pass over a page's bytes (``filters.pipeline``): its count of ``<``, and the spans of the
     matches of ``re.finditer(rb"<[A-Za-z][^>]{min_length,}", data)`` (the tags long enough to hold too many

@@ -488,3 +488,27 @@ def test_an_attribute_bomb_is_refused_by_either_scan(monkeypatch):
             filters.read_page(bomb)
         assert refused.value.reason == "too_many_attributes" and "at byte 12" in str(refused.value)
         assert filters.read_page(long_ok).data.count(b"<") == 5
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.lists(
+        st.tuples(st.floats(-1e3, 1e3), st.integers(0, 500), st.floats(0, 500), st.integers(0, 10**6)), max_size=30
+    )
+)
+def test_the_compiled_best_subtree_matches_the_python_one(compiled_walk, rows):
+    from filters import content
+
+    def run():
+        # a block tree (each block's parent before it), its scores and characters: the best block and the sums
+        parents = [-1 if i == 0 else seed % i for i, (*_, seed) in enumerate(rows)]
+        m = content._Measures(
+            [], [], [], [], [float(c) for _, c, _, _ in rows], [lc for _, _, lc, _ in rows], [], [], []
+        )
+        best, sums = content._best_subtree([s for s, *_ in rows], m, parents, True)
+        return best, sums, m.chars, m.link_chars
+
+    compiled = run()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(html5, "COMPILED_WALK", None)
+        assert run() == compiled
