@@ -15,8 +15,11 @@ headers, which its wheels do not ship, and leaves the element struct opaque.
 
 from libc.stdint cimport uintptr_t
 from libc.string cimport memchr
+from cpython.object cimport PyTypeObject
+from cpython.bytearray cimport PyByteArray_AS_STRING
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
 from cpython.unicode cimport (
+    Py_UNICODE_ISALNUM,
     Py_UNICODE_ISSPACE,
     PyUnicode_DATA,
     PyUnicode_DecodeUTF8,
@@ -24,7 +27,7 @@ from cpython.unicode cimport (
     PyUnicode_KIND,
     PyUnicode_New,
     PyUnicode_READ,
-    PyUnicode_WRITE,
+    PyUnicode_Substring,
 )
 
 from .hidden import hidden_class, hidden_reason
@@ -138,6 +141,86 @@ cdef inline LexborNode _wrap(lxb_dom_node_t *ptr, object tree):
     return node
 
 
+cdef extern from *:
+    """
+    #include "structmember.h"
+
+    /* A Phrase (filters.phrases, a dataclass with __slots__) built as object.__new__ and its __init__ would, without
+       running the __init__'s bytecode: each field stored in its slot, at the offset the class's member descriptor
+       gives (read once, by name, by _phrase_layout). */
+    static PyTypeObject *wims_phrase_type = NULL;
+    static Py_ssize_t wims_phrase_offset[9];
+
+    static Py_ssize_t wims_slot_offset(PyObject *descr) {
+        PyMemberDef *member;
+        if (Py_TYPE(descr) != &PyMemberDescr_Type) return -1;
+        member = ((PyMemberDescrObject *) descr)->d_member;
+        if (member->type != T_OBJECT_EX || (member->flags & READONLY)) return -1;
+        return member->offset;
+    }
+
+    static PyObject *wims_phrase(PyObject *text, PyObject *path, PyObject *neg, PyObject *pos, PyObject *link_density,
+                                 Py_ssize_t node) {
+        PyObject *values[9], *obj;
+        int k;
+        values[7] = PyLong_FromSsize_t(node);
+        if (values[7] == NULL) return NULL;
+        obj = wims_phrase_type->tp_alloc(wims_phrase_type, 0);
+        if (obj == NULL) {
+            Py_DECREF(values[7]);
+            return NULL;
+        }
+        values[0] = text; values[1] = path; values[2] = neg; values[3] = pos; values[4] = link_density;
+        values[5] = values[6] = values[8] = Py_None;  /* removed_by, rescued_by, note */
+        for (k = 0; k < 9; k++) {
+            if (k != 7) Py_INCREF(values[k]);  /* the node's int is a new reference already */
+            *(PyObject **) ((char *) obj + wims_phrase_offset[k]) = values[k];
+        }
+        return obj;
+    }
+    """
+    PyTypeObject *wims_phrase_type
+    Py_ssize_t wims_phrase_offset[9]
+    Py_ssize_t wims_slot_offset(object descr)
+    object wims_phrase(object text, object path, object neg, object pos, object link_density, Py_ssize_t node)
+
+#: Phrase's fields in the order wims_phrase stores them
+_PHRASE_FIELDS = ("text", "path", "neg", "pos", "link_density", "removed_by", "rescued_by", "node", "note")
+
+
+cdef bint _phrase_layout():
+    """Whether Phrase is the slotted dataclass wims_phrase can fill (exactly these fields, each a writable slot, no
+    __post_init__), with the offsets read; else the walk calls Phrase() (slower, the same phrases)."""
+    import dataclasses
+
+    global wims_phrase_type
+    if tuple(f.name for f in dataclasses.fields(Phrase)) != _PHRASE_FIELDS or hasattr(Phrase, "__post_init__"):
+        return False
+    if Phrase.__new__ is not object.__new__:
+        return False
+    cdef Py_ssize_t k, offset
+    for k, name in enumerate(_PHRASE_FIELDS):
+        offset = wims_slot_offset(Phrase.__dict__[name])
+        if offset < 0:
+            return False
+        wims_phrase_offset[k] = offset
+    wims_phrase_type = <PyTypeObject *> Phrase
+    return True
+
+
+cdef bint _FAST_PHRASE = _phrase_layout()
+#: whether the walk builds its phrases in C (for the tests)
+PHRASE_IN_C = _FAST_PHRASE
+
+
+cdef inline object _phrase(str text, str path, object neg, object pos, object link_density, Py_ssize_t block):
+    """``Phrase(text, path, neg, pos, link_density, None, None, block)``: most of a phrase's cost was its
+    __init__'s bytecode (9 % of the walk); without it where the layout allows (:func:`_phrase_layout`)."""
+    if _FAST_PHRASE:
+        return wims_phrase(text, path, neg, pos, link_density, block)
+    return Phrase(text, path, neg, pos, link_density, None, None, block)
+
+
 def layout_ok(object original, object tree):
     """Whether selectolax's node objects have the layout declared above: read-only, on an existing ``original``."""
     if type(original) is not LexborNode or type(original).__basicsize__ != sizeof(WimsLexborNodeObject):
@@ -174,6 +257,225 @@ def node_count(size_t root):
     return n, chars
 
 
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #include <string.h>
+
+    /* One character's UTF-8 (a surrogate goes to the label `surrogate`: strict UTF-8 has none). */
+    #define WIMS_UTF8_CHAR(ch) {                                                \
+        if (ch < 0x80) {                                                       \
+            *out++ = (char) ch;                                                \
+        } else if (ch < 0x800) {                                               \
+            *out++ = (char) (0xc0 | (ch >> 6));                                \
+            *out++ = (char) (0x80 | (ch & 0x3f));                              \
+        } else if (ch < 0x10000) {                                             \
+            if ((ch & 0xf800) == 0xd800) goto surrogate;                       \
+            *out++ = (char) (0xe0 | (ch >> 12));                               \
+            *out++ = (char) (0x80 | ((ch >> 6) & 0x3f));                       \
+            *out++ = (char) (0x80 | (ch & 0x3f));                              \
+        } else {                                                               \
+            *out++ = (char) (0xf0 | (ch >> 18));                               \
+            *out++ = (char) (0x80 | ((ch >> 12) & 0x3f));                      \
+            *out++ = (char) (0x80 | ((ch >> 6) & 0x3f));                       \
+            *out++ = (char) (0x80 | (ch & 0x3f));                              \
+        }                                                                      \
+    }
+
+    /* A string of kind T, 8 characters at a time: when the 64-bit words holding them have none of the bits of MASK
+       (all ASCII: markup is, also on pages in other scripts) they are copied byte by byte, else encoded one by one. */
+    #define WIMS_UTF8_PASS(T, MASK) {                                           \
+        const T *in = (const T *) data;                                        \
+        for (; i + 8 <= n; i += 8) {                                           \
+            uint64_t word, any = 0;                                            \
+            int w, k;                                                          \
+            for (w = 0; w < (int) sizeof(T); w++) {                            \
+                memcpy(&word, in + i + w * (8 / sizeof(T)), 8);                \
+                any |= word;                                                   \
+            }                                                                  \
+            if ((any & (MASK)) == 0) {                                         \
+                for (k = 0; k < 8; k++) out[k] = (char) in[i + k];             \
+                out += 8;                                                      \
+            } else {                                                           \
+                for (k = 0; k < 8; k++) {                                      \
+                    ch = in[i + k];                                            \
+                    WIMS_UTF8_CHAR(ch)                                         \
+                }                                                              \
+            }                                                                  \
+        }                                                                      \
+        for (; i < n; i++) {                                                   \
+            ch = in[i];                                                        \
+            WIMS_UTF8_CHAR(ch)                                                 \
+        }                                                                      \
+    }
+
+    /* str.encode("utf-8"), or None for a text with a lone surrogate (which that raises on). */
+    static PyObject *wims_utf8(PyObject *text) {
+        Py_ssize_t n = PyUnicode_GET_LENGTH(text), i = 0;
+        int kind = PyUnicode_KIND(text);
+        const void *data = PyUnicode_DATA(text);
+        PyObject *bytes;
+        char *out, *start;
+        Py_UCS4 ch;
+        if (PyUnicode_IS_ASCII(text)) return PyBytes_FromStringAndSize((const char *) data, n);
+        if (n > PY_SSIZE_T_MAX / 4) return PyErr_NoMemory();
+        /* room for the longest: 2 bytes for a character below 256, 3 below 65,536, 4 above */
+        bytes = PyBytes_FromStringAndSize(NULL, n * (kind == PyUnicode_1BYTE_KIND ? 2 : kind + 1));
+        if (bytes == NULL) return NULL;
+        start = out = PyBytes_AS_STRING(bytes);
+        if (kind == PyUnicode_1BYTE_KIND) WIMS_UTF8_PASS(Py_UCS1, 0x8080808080808080ULL)
+        else if (kind == PyUnicode_2BYTE_KIND) WIMS_UTF8_PASS(Py_UCS2, 0xff80ff80ff80ff80ULL)
+        else WIMS_UTF8_PASS(Py_UCS4, 0xffffff80ffffff80ULL)
+        if (_PyBytes_Resize(&bytes, out - start) < 0) return NULL;
+        return bytes;
+      surrogate:
+        Py_DECREF(bytes);
+        Py_RETURN_NONE;
+    }
+    """
+    object wims_utf8(str text)
+
+
+def utf8(str text):
+    """``text.encode("utf-8")``, or None when that raises (a lone surrogate): the input checks' encoding of a page for
+    lexbor (``filters.pipeline``), 2.5 times faster than CPython's on the median non-ASCII tuning page (its markup is
+    ASCII, copied 8 characters at a time)."""
+    return wims_utf8(text)
+
+
+cdef inline str _ascii_word(int kind, void *data, Py_ssize_t start, Py_ssize_t end):
+    """The ASCII characters ``start:end`` of a string's data as a string: made directly (a slice of a wider string
+    would be scanned for its widest character and narrowed, the tokens' main cost on English pages with a curly
+    quote)."""
+    cdef str word = PyUnicode_New(end - start, 127)
+    cdef unsigned char *out = <unsigned char *> PyUnicode_DATA(word)
+    cdef Py_ssize_t k
+    for k in range(start, end):
+        out[k - start] = <unsigned char> PyUnicode_READ(kind, data, k)
+    return word
+
+
+def tokenize(str text, object drop, object stop_words, object findall):
+    """The words of :func:`filters.pipeline.tokenize` in one pass over the lower-cased ``text``: the pieces between
+    ASCII non-letters and white space; the words of a piece with no letter outside ASCII are its runs of a-z (a
+    run in ``drop``, the stop words and single letters, is not one; a single letter is never made a string), the
+    words of another are what ``findall`` (the regex of words) finds in it, stop words left out.  The Python
+    version's three paths give these words too; this one copies no text and makes no string of what it drops."""
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text), i = 0, start, j, run
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void *data = PyUnicode_DATA(text)
+    cdef Py_UCS4 ch
+    cdef bint ascii, letters
+    cdef list out = []
+    while i < n:
+        ch = PyUnicode_READ(kind, data, i)
+        i += 1
+        if not (97 <= ch <= 122 or (ch >= 128 and not Py_UNICODE_ISSPACE(ch))):
+            continue
+        start, ascii, letters = i - 1, ch < 128, ch >= 128 and Py_UNICODE_ISALNUM(ch)
+        while i < n:
+            ch = PyUnicode_READ(kind, data, i)
+            if 97 <= ch <= 122:
+                i += 1
+            elif ch >= 128 and not Py_UNICODE_ISSPACE(ch):
+                # a letter for the regex is alphanumeric (and not a decimal digit): none such, no regex needed
+                ascii, letters = False, letters or Py_UNICODE_ISALNUM(ch)
+                i += 1
+            else:
+                break
+        if ascii:
+            if i - start > 1:
+                word = _ascii_word(kind, data, start, i)
+                if word not in drop:
+                    out.append(word)
+        elif not letters:  # "don’t", "2000–2010": the runs of a-z between the characters outside ASCII
+            run = start
+            for j in range(start, i + 1):
+                if j == i or PyUnicode_READ(kind, data, j) >= 128:
+                    if j - run > 1:
+                        word = _ascii_word(kind, data, run, j)
+                        if word not in drop:
+                            out.append(word)
+                    run = j + 1
+        else:
+            for word in findall(PyUnicode_Substring(text, start, i)):
+                if word not in stop_words:
+                    out.append(word)
+    return out
+
+
+def map_blocks(
+    object root,
+    list tags,
+    list parents,
+    list marks,
+    list ends,
+    dict key_cache,
+    object block_key,
+    object signature,
+    object noisy,
+):
+    """The loop of :func:`filters.sst.map_blocks` (see there; ``root``: the style tree's root node, ``key_cache``,
+    ``block_key``, ``signature`` and ``noisy``: filters.sst's ``_KEY_CACHE``, ``block_key``, ``style_signature`` and
+    ``NOISY``), compiled:
+    the same code, line for line, without the interpreter's dispatch (the style tree's mapping was 6 % of a
+    site-learned page's time)."""
+    cdef Py_ssize_t n = len(tags), i = 0, p, k, end
+    cdef list state = [None] * n
+    cdef dict seen = {}
+    cdef dict styled = {}  # the children's keys of the blocks on template nodes (style check)
+    cdef dict counter
+    cdef str m, key
+    while i < n:
+        p = parents[i]
+        ps = root if p < 0 else state[p]  # a dict: the blocks below None or NOISY are skipped with their subtree
+        children = ps.get("c")
+        if not children:
+            i = ends[i]
+            continue
+        m = marks[i]
+        key = (key_cache.get((tags[i], m)) or block_key(tags[i], m)) if m else tags[i]
+        counter = seen.get(p)
+        if counter is None:
+            counter = seen[p] = {}
+            if p >= 0 and "s" in ps:
+                styled[p] = []
+        k = counter.get(key, 0)
+        counter[key] = k + 1
+        found = children.get(key) if k == 0 else children.get(f"{key}#{k}")
+        if p in styled:
+            styled[p].append(key)
+        if found is None:
+            i = ends[i]
+        elif type(found) is int:  # NOISY, and all below it
+            end = ends[i]
+            state[i:end] = [noisy] * (end - i)
+            i = end
+        else:
+            state[i] = found
+            i += 1
+    bad = [p for p, keys in styled.items() if signature(keys) not in state[p]["s"]]
+    for p in bad:
+        state[p : ends[p]] = [None] * (ends[p] - p)
+    return state
+
+
+def best_subtree(list sums, list chars, list link_chars, list parents, object best_score):
+    """The loop of :func:`filters.content._best_subtree` (see there), compiled: the same code, line for line, on the
+    same Python numbers (the same sums, in the same order), without the interpreter's dispatch."""
+    cdef Py_ssize_t i, p, best = -1
+    for i in range(len(parents) - 1, -1, -1):
+        p = parents[i]
+        s = sums[i]
+        if s > best_score:
+            best, best_score = i, s
+        if p >= 0:
+            sums[p] += s
+            chars[p] += chars[i]
+            link_chars[p] += link_chars[i]
+    return best
+
+
 def tag_scan(bytes data, Py_ssize_t min_length):
     """The input checks' pass over a page's bytes (``filters.pipeline``): its count of ``<``, and the spans of the
     matches of ``re.finditer(rb"<[A-Za-z][^>]{min_length,}", data)`` (the tags long enough to hold too many
@@ -203,51 +505,133 @@ def tag_scan(bytes data, Py_ssize_t min_length):
     return count, spans
 
 
-cdef str _norm(str text):
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #include <string.h>
+
+    /* White space normalised from the text `data` (kind Tin, n characters) into `buf` (kind Tout, at least as wide), at
+       `*j`, `space` saying whether white space (or nothing) came before: one space between words, none at the ends.
+       1-byte strings (most text) go 8 characters at a time through blocks of printable ASCII with single spaces
+       (words): copied as they are, a space at a block's end left pending as white space is. */
+    #define WIMS_ONES 0x0101010101010101ULL
+    #define WIMS_NORM_PASS(Tin, Tout) {                                          \
+        const Tin *in = (const Tin *) data;                                     \
+        Tout *out = (Tout *) buf;                                               \
+        for (i = 0; i < n; i++) {                                               \
+            Py_UCS4 ch;                                                         \
+            if (sizeof(Tin) == 1 && i + 8 <= n) {                               \
+                uint64_t w, t, spaces;                                          \
+                memcpy(&w, in + i, 8);                                          \
+                /* each byte at 0x20 or above and below 0x80 (any false alarm only sends the block the slow way) */ \
+                if (!((((w - 0x20 * WIMS_ONES) & ~w) | w) & 0x80 * WIMS_ONES)) { \
+                    t = w ^ (0x20 * WIMS_ONES);  /* 0 where a space is */      \
+                    spaces = ~((((t & 0x7f * WIMS_ONES) + 0x7f * WIMS_ONES) | t)) & 0x80 * WIMS_ONES; \
+                    if (!(spaces & (spaces >> 8)) && !(space && in[i] == 32)) { \
+                        int k, last = in[i + 7] == 32 ? 7 : 8;                 \
+                        if (space && *j) out[(*j)++] = 32;                      \
+                        for (k = 0; k < last; k++) out[*j + k] = (Tout) in[i + k]; \
+                        *j += last;                                             \
+                        space = last == 7;                                      \
+                        i += 7;                                                 \
+                        continue;                                               \
+                    }                                                           \
+                }                                                               \
+            }                                                                   \
+            ch = in[i];                                                         \
+            if (Py_UNICODE_ISSPACE(ch)) {                                       \
+                if (space || ch != 32) changed = 1;                             \
+                space = 1;                                                      \
+            } else {                                                            \
+                if (space && *j) out[(*j)++] = 32;                              \
+                space = 0;                                                      \
+                out[(*j)++] = (Tout) ch;                                        \
+            }                                                                   \
+        }                                                                       \
+    }
+
+    /* One text into buf (kind out_kind, as wide as the text's or wider); returns whether it changed anything. */
+    static int wims_norm_into(PyObject *text, void *buf, int out_kind, Py_ssize_t *j, int *space_at) {
+        Py_ssize_t n = PyUnicode_GET_LENGTH(text), i;
+        int kind = PyUnicode_KIND(text), space = *space_at, changed = 0;
+        const void *data = PyUnicode_DATA(text);
+        if (kind == PyUnicode_1BYTE_KIND) {
+            if (out_kind == PyUnicode_1BYTE_KIND) WIMS_NORM_PASS(Py_UCS1, Py_UCS1)
+            else if (out_kind == PyUnicode_2BYTE_KIND) WIMS_NORM_PASS(Py_UCS1, Py_UCS2)
+            else WIMS_NORM_PASS(Py_UCS1, Py_UCS4)
+        } else if (kind == PyUnicode_2BYTE_KIND) {
+            if (out_kind == PyUnicode_2BYTE_KIND) WIMS_NORM_PASS(Py_UCS2, Py_UCS2)
+            else WIMS_NORM_PASS(Py_UCS2, Py_UCS4)
+        } else WIMS_NORM_PASS(Py_UCS4, Py_UCS4)
+        *space_at = space;
+        return changed;
+    }
+
+    /* " ".join("".join(pieces[start:]).split()) for a list of str, without the joined string: each piece goes into one
+       buffer of the widest piece's kind; PyUnicode_FromKindAndData stores the result as narrow as it can be (a text
+       whose only wide characters were white space), as str.join does.  With one piece (``pieces`` a str): that
+       piece itself when nothing changes. */
+    static PyObject *wims_norm(PyObject *pieces, Py_ssize_t start) {
+        PyObject *one = PyUnicode_Check(pieces) ? pieces : NULL, *result, *piece;
+        Py_ssize_t count = one ? 1 : PyList_GET_SIZE(pieces), p, n = 0, j = 0;
+        int kind = PyUnicode_1BYTE_KIND, space = 1, changed = 0;
+        char stack[2048];
+        void *buf;
+        for (p = one ? 0 : start; p < count; p++) {
+            piece = one ? one : PyList_GET_ITEM(pieces, p);
+            n += PyUnicode_GET_LENGTH(piece);
+            if (PyUnicode_KIND(piece) > kind) kind = PyUnicode_KIND(piece);
+        }
+        buf = (size_t) n * kind <= sizeof(stack) ? stack : PyMem_Malloc((size_t) n * kind);
+        if (buf == NULL) return PyErr_NoMemory();
+        for (p = one ? 0 : start; p < count; p++) {
+            changed |= wims_norm_into(one ? one : PyList_GET_ITEM(pieces, p), buf, kind, &j, &space);
+        }
+        if (one && !changed && !space) {  /* nothing to change: the text itself */
+            Py_INCREF(one);
+            result = one;
+        } else {
+            result = PyUnicode_FromKindAndData(kind, buf, j);
+        }
+        if (buf != stack) PyMem_Free(buf);
+        return result;
+    }
+    """
+    object wims_norm(object pieces, Py_ssize_t start)
+
+
+cdef inline str _norm(str text):
     """:func:`filters.phrases.norm` in C: ``" ".join(text.split())`` (the same test of white space, CPython's
-    ``Py_UNICODE_ISSPACE``), the text itself when it has nothing to change; one pass to measure, one to write."""
-    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text), i, size = 0, j = 0
-    cdef int kind = PyUnicode_KIND(text)
-    cdef void *data = PyUnicode_DATA(text)
-    cdef Py_UCS4 ch, maxchar = 32
-    cdef bint space = True  # after white space, or at the start
-    cdef bint changed = False
-    for i in range(n):
-        ch = PyUnicode_READ(kind, data, i)
-        if Py_UNICODE_ISSPACE(ch):
-            if space or ch != 32:  # at the start, a second one, or other than a space
-                changed = True
-            space = True
-        else:
-            if space and size:
-                size += 1  # the space between two words
-            space = False
-            size += 1
-            if ch > maxchar:
-                maxchar = ch
-    if not changed and not space:
-        return text
-    cdef str out = PyUnicode_New(size, maxchar)
-    cdef int out_kind = PyUnicode_KIND(out)
-    cdef void *out_data = PyUnicode_DATA(out)
-    space = True
-    for i in range(n):
-        ch = PyUnicode_READ(kind, data, i)
-        if Py_UNICODE_ISSPACE(ch):
-            space = True
-        else:
-            if space and j:
-                PyUnicode_WRITE(out_kind, out_data, j, 32)
-                j += 1
-            space = False
-            PyUnicode_WRITE(out_kind, out_data, j, ch)
-            j += 1
-    return out
+    ``Py_UNICODE_ISSPACE``), the text itself when it has nothing to change: one pass, in a loop for each kind of
+    string, 8 characters at a time through ASCII words (the walk's costliest step: it was two passes reading each
+    character through the kind's switch)."""
+    return <str> wims_norm(text, 0)
+
+
+cdef inline str _norm_join(list pieces, Py_ssize_t start=0):
+    """``_norm("".join(pieces[start:]))`` without the joined string (a text run's pieces: its text nodes, a space
+    for a ``<br>``...)."""
+    return <str> wims_norm(pieces, start)
 
 
 def norm(str text):
     """:func:`_norm` for the tests."""
     return _norm(text)
+
+
+def stripped_length(str text):
+    """:func:`_stripped_length` for the tests."""
+    return _stripped_length(text)
+
+
+def norm_join(list pieces, Py_ssize_t start=0):
+    """:func:`_norm_join` for the tests."""
+    return _norm_join(pieces, start)
+
+
+def phrase(str text, str path, object neg, object pos, object link_density, Py_ssize_t block):
+    """:func:`_phrase` for the tests."""
+    return _phrase(text, path, neg, pos, link_density, block)
 
 
 cdef uintptr_t _href_id() except 0:
@@ -274,6 +658,18 @@ cdef inline object _attr_value(lxb_dom_attr_t *attr):
     if attr == NULL or attr.value == NULL or attr.value.data == NULL:
         return None
     return PyUnicode_DecodeUTF8(<char *> attr.value.data, attr.value.length, "replace")
+
+
+cdef inline Py_ssize_t _stripped_length(str text) noexcept:
+    """``len(text.strip())`` without the stripped copy (the same white space: ``Py_UNICODE_ISSPACE``)."""
+    cdef Py_ssize_t start = 0, end = PyUnicode_GET_LENGTH(text)
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void *data = PyUnicode_DATA(text)
+    while start < end and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, start)):
+        start += 1
+    while end > start and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, end - 1)):
+        end -= 1
+    return end - start
 
 
 cdef inline bint _ascii_space(const unsigned char *data, size_t length) noexcept:
@@ -323,7 +719,12 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
     cdef Py_ssize_t links = 0
     cdef int in_head = 0
     cdef bint skipping = False
-    cdef list opened = []
+    # per open element, the kind of its closing (0: nothing to do), a stack of C ints: the open elements are at most
+    # MAX_DEPTH + 1 deep (the door's limit, checked as the walk steps down), and a list's append and pop for every
+    # element cost 5 % of the walk (in a bytearray: freed with the function)
+    opened_mem = bytearray((_MAX_DEPTH + 2) * sizeof(int))
+    cdef int *opened = <int *> PyByteArray_AS_STRING(opened_mem)
+    cdef Py_ssize_t n_opened = 0
     cdef list open_links = []
     cdef list anchors = []
     cdef Py_ssize_t block = -1
@@ -365,19 +766,17 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                                 run.append(" ")
                         elif hards:
                             phrases.append(
-                                Phrase(
+                                _phrase(
                                     _norm(text) if len(text) < 1000 else text.strip(),
                                     f"{path}/{hards[-1]}",
                                     hards[-1],
                                     pos,
                                     None,
-                                    None,
-                                    None,
                                     block,
                                 )
                             )
                         else:
-                            n = len(text.strip())
+                            n = _stripped_length(text)
                             run.append(text)
                             run_len += n
                             if links:
@@ -389,12 +788,10 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                     text = PyUnicode_DecodeUTF8(<char *> cd.data.data, cd.data.length, "replace").strip()
                     if text and not text.isspace():
                         phrases.append(
-                            Phrase(
+                            _phrase(
                                 _norm(text) if len(text) < 1000 else text.strip(),
                                 path + "/#comment",
                                 "#comment",
-                                None,
-                                None,
                                 None,
                                 None,
                                 block,
@@ -418,7 +815,8 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                     flags_by_id[tag_id] = f
                 names[tag_id] = name or ""
             if f == 0:  # an inline element the walk does not react to: into its children
-                opened.append(0)
+                opened[n_opened] = 0
+                n_opened += 1
                 if node.first_child != NULL:
                     node = node.first_child
                     depth += 1
@@ -439,7 +837,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                     elif f & _LINK:
                         kind = 2
                         links += 1
-                        open_links.append(len(opened))
+                        open_links.append(n_opened)
                         anchors.append((_href(node), len(run)))
                     if f & _POS:
                         kind |= 4
@@ -460,13 +858,11 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                                 content = attrs.get("content")
                                 if name in ("description", "keywords") and content and not content.isspace():
                                     phrases.append(
-                                        Phrase(
+                                        _phrase(
                                             _norm(content),
                                             f"{path}/meta[@name={name}]",
                                             hards[-1] if hards else None,
                                             meta_pos,
-                                            None,
-                                            None,
                                             None,
                                             block,
                                         )
@@ -476,15 +872,15 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                 if f & _BLOCK:
                     kind |= 16
                     if run_len:
-                        text = _norm("".join(run))
+                        text = _norm_join(run)
                         if text:
-                            phrases.append(Phrase(text, path, None, block_pos, run_link / run_len, None, None, block))
+                            phrases.append(_phrase(text, path, None, block_pos, run_link / run_len, block))
                         run_len = run_link = 0
                     if run:
                         run = []
                     if open_links:
                         for at in open_links:
-                            opened[at] = (<int> opened[at] & ~2) | 32
+                            opened[at] = (opened[at] & ~2) | 32
                             links -= 1
                             anchors.pop()
                             outer_blocks.append((block, path, block_pos))
@@ -549,18 +945,17 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                     if len(path) < _PATH_LIMIT:
                         path = f"{path}/{tag}"
                     block_pos = pos
-                opened.append(kind)
+                opened[n_opened] = kind
+                n_opened += 1
                 if f & _OPAQUE:
                     text = _wrap(node, tree).text(deep=True)
                     if text and not text.isspace() and not skipping:
                         phrases.append(
-                            Phrase(
+                            _phrase(
                                 _norm(text) if len(text) < 1000 else text.strip(),
                                 f"{path}/{tag}",
                                 tag,
                                 pos,
-                                None,
-                                None,
                                 None,
                                 block,
                             )
@@ -576,7 +971,8 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
         # move on: to the next sibling, closing each element whose children are all walked
         while True:
             if close:
-                kind = opened.pop()
+                n_opened -= 1
+                kind = opened[n_opened]
                 if kind:
                     if kind & 15:
                         if kind & 1:
@@ -586,7 +982,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                             open_links.pop()
                             href, start = anchors.pop()
                             if href:
-                                anchor = _norm("".join(run[start:]))
+                                anchor = _norm_join(run, start)
                                 if anchor:
                                     block_links.append((block, href.strip(), anchor))
                         if kind & 4:
@@ -597,10 +993,10 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                             skipping = skip_head and in_head > 0
                     if kind & 48:
                         if run_len:
-                            text = _norm("".join(run))
+                            text = _norm_join(run)
                             if text:
                                 phrases.append(
-                                    Phrase(text, path, None, block_pos, run_link / run_len, None, None, block)
+                                    _phrase(text, path, None, block_pos, run_link / run_len, block)
                                 )
                             run_len = run_link = 0
                         if run:
@@ -619,7 +1015,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
             depth -= 1
             close = True
     if run_len:
-        text = _norm("".join(run))
+        text = _norm_join(run)
         if text:
-            phrases.append(Phrase(text, path, None, block_pos, run_link / run_len, None, None, block))
+            phrases.append(_phrase(text, path, None, block_pos, run_link / run_len, block))
     return phrases, title, blocks

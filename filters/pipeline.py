@@ -161,6 +161,18 @@ def tag_scan(data: bytes) -> tuple[int, list[tuple[int, int]]]:
     return data.count(b"<"), [match.span() for match in _LONG_TAG.finditer(data)]
 
 
+def _utf8(text: str) -> bytes | None:
+    """``text.encode("utf-8")``, None where that raises (lone surrogates): in C where the walk is compiled
+    (``_html5_walk.utf8``, 2.5 x faster on the median non-ASCII page; most of the input checks' time)."""
+    walk = html5.COMPILED_WALK
+    if walk is not None:
+        return cast("bytes | None", walk.utf8(text))
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+
+
 def _refuse_attribute_bombs(data: bytes, long_tags: list[tuple[int, int]]) -> None:
     """Raise ExtractionError for an element with more than MAX_ATTRIBUTES attributes, before lxml parses it
     (``long_tags``: the spans of the tags that may hold that many, :func:`tag_scan`)."""
@@ -218,12 +230,9 @@ def _page_text(
             raise ExtractionError("input is not an HTML page: it looks like binary data (many control characters)")
     else:
         raise ExtractionError(f"html must be str or bytes, not {type(html).__name__}")
-    try:
-        data = text.encode("utf-8")
-        exact = True
-    except UnicodeEncodeError:  # lone surrogates (str input only)
-        data = text.encode("utf-8", "replace")
-        exact = False
+    encoded = _utf8(text)
+    exact = encoded is not None  # False: lone surrogates (str input only), replaced
+    data = encoded if encoded is not None else text.encode("utf-8", "replace")
     _refuse_oversized(len(data))
     tags, long_tags = tag_scan(data)
     if tags > MAX_ELEMENTS:
@@ -485,6 +494,14 @@ def tokenize(text: str, stop_words: frozenset[str] = frozenset()) -> list[str]:
         drop = frozenset(stop_words) | _SINGLE_LETTERS
         if isinstance(stop_words, frozenset) and len(_DROP_CACHE) < 16:
             _DROP_CACHE[stop_words] = drop
+    walk = html5.COMPILED_WALK
+    if walk is not None:  # the same words in one pass, in C (the tokens: a quarter fewer instructions)
+        return cast(list[str], walk.tokenize(text, drop, stop_words, _TOKEN_RE.findall))
+    return _tokenize(text, drop, stop_words)
+
+
+def _tokenize(text: str, drop: frozenset[str], stop_words: frozenset[str]) -> list[str]:
+    """:func:`tokenize` in Python, for lower-cased ``text`` (``drop``: the stop words and the single letters)."""
     if text.isascii():
         words = text.encode("ascii").translate(_LETTERS_ONLY).decode("ascii").split()
         return list(filterfalse(drop.__contains__, words))
@@ -621,13 +638,13 @@ def extract(
         counts, state = decide_style_tree(phrases, prof, blocks, title)
     else:
         counts = decide(phrases, prof, blocks, title)
-    core = [p.text for p in phrases if p.removed_by is None]
-    core_text = "\n".join(core)
+    kept = [p for p in phrases if p.removed_by is None]
+    core_text = "\n".join([p.text for p in kept])
     stop_words = get_stop_words(prof.stop_words)
     tokens = tokenize(core_text, stop_words)
     tokens = remove_words(tokens, prof.filtering_words)
-    if state is not None:
-        result.token_weights = token_weights(phrases, state, tokens, stop_words)
+    if state is not None:  # the kept phrases only (the others have no tokens), listed once for both
+        result.token_weights = token_weights(kept, state, tokens, stop_words)
     result.title = strip_title_affixes(title, prof.title_prefix, prof.title_suffix)
     result.phrases = phrases
     result.text = core_text

@@ -4,9 +4,10 @@ The stages: the input checks (``read_page``), lexbor's parse, the walk (``html5.
 mapping (a learned profile only), the decisions of ``filters.content.decide`` step by step (each step a
 function it calls, timed by a wrapper around it; ``rest``: decide's own code), and the tokens.  Pages: tuning
 split only (wcxb ids below 2000, single page, built-in ``default``; crawl-to-the-future 2000 and 2005, N per
-site and year with ``default`` learned from 8 other pages of the same site and year).  Printed per set of
-pages: the median over pages of each stage's cost divided by the floor's (``lxml.html.document_fromstring``
-of the same text, as in ``make bench-filters``), and each stage's share of the summed cost.
+site and year, with the built-in ``default`` and with ``default`` learned from 8 other pages of the same site and
+year).  Printed per set of pages: the median over pages of each stage's cost divided by the floor's
+(``lxml.html.document_fromstring`` of the same text, as in ``make bench-filters``), and each stage's share of the
+summed cost.
 
     .venv/bin/python tests/bench/filter_stages.py [--pages 100] [--repeat 3]
     .venv/bin/python tests/bench/filter_stages.py --instructions [--pages 40]
@@ -164,11 +165,12 @@ def _extract(html, prof, meter, costs) -> None:
     else:
         content.decide(phrases, blocks, prof, title)
     meter.mark(costs, "decide: rest")
-    core = "\n".join([p.text for p in phrases if p.removed_by is None])
+    kept = [p for p in phrases if p.removed_by is None]
+    core = "\n".join([p.text for p in kept])
     stop_words = get_stop_words(prof.stop_words)
     tokens = P.remove_words(P.tokenize(core, stop_words), prof.filtering_words)
     if state is not None:
-        P.token_weights(phrases, state, tokens, stop_words)
+        P.token_weights(kept, state, tokens, stop_words)
     meter.mark(costs, "tokens")
 
 
@@ -183,10 +185,12 @@ def pages(n: int) -> list[tuple[str, str, object]]:
     for page in load_ctf(None, "tune"):
         groups[page["group"]].append(page["html"])
     per = max(1, n // len(groups))
+    single, learned_work = [], []
     for _group, htmls in sorted(groups.items()):
         learned = learn_profile(htmls[per : per + 8], base="default")
-        work += [("ctf tune, site-learned", html, learned) for html in htmls[:per]]
-    return work
+        single += [("ctf tune, single page", html, filters.get_profile("default")) for html in htmls[:per]]
+        learned_work += [("ctf tune, site-learned", html, learned) for html in htmls[:per]]
+    return work + single + learned_work
 
 
 def measure(work, meter, repeat: int) -> dict[str, list[dict[str, float]]]:

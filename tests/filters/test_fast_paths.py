@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 import filters
 from filters import get_profile, html5
 from filters.limits import MAX_ATTRIBUTES
+from filters.phrases import Phrase
 from filters.pipeline import _TOKEN_RE, _count_controls, _norm, extract, parse_html, segment, tokenize
 from filters.stopwords import ENGLISH
 
@@ -367,16 +368,25 @@ TOKEN_CASES = [
 ]
 
 
+def python_tokenize(text, stop_words):
+    """tokenize without the compiled walk (its one pass in C): the Python version's paths."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(html5, "COMPILED_WALK", None)
+        return tokenize(text, stop_words)
+
+
 @pytest.mark.parametrize("text", TOKEN_CASES)
 def test_tokenize_matches_the_unicode_reference(text):
     for stop in (ENGLISH, frozenset()):
         assert tokenize(text, stop) == reference_tokenize(text, stop)
+        assert python_tokenize(text, stop) == reference_tokenize(text, stop)
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.one_of(st.characters(), st.sampled_from("abcXYZ ’—\xa0é\u212a")), max_size=80))
+@given(st.text(alphabet=st.one_of(st.characters(), st.sampled_from("abcXYZ ’—\xa0é\u212a²")), max_size=80))
 def test_tokenize_matches_on_random_text(text):
     assert tokenize(text, ENGLISH) == reference_tokenize(text, ENGLISH)
+    assert python_tokenize(text, ENGLISH) == reference_tokenize(text, ENGLISH)
 
 
 WHITESPACE = " \t\n\r\x0b\x0c\x1c\x1f\x85\xa0\u1680\u2000\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
@@ -402,6 +412,52 @@ def test_norm_matches_split_and_join(text):
 def test_the_compiled_norm_matches_split_and_join(compiled_walk, text):
     # the walk's norm in C; == compares the strings' kinds too (a result must be stored as narrow as it can be)
     assert compiled_walk.norm(text) == " ".join(text.split())
+    long = text * 120  # past the C buffer on the stack (2,048 bytes): one on the heap
+    assert compiled_walk.norm(long) == " ".join(long.split())
+    words = "plain ASCII words, copied 8 at a time " + text  # the 8-character blocks, then whatever follows
+    assert compiled_walk.norm(words) == " ".join(words.split())
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(alphabet=st.one_of(st.sampled_from(WHITESPACE), st.sampled_from("ab\u0101"), st.characters())))
+def test_the_compiled_stripped_length_matches_strip(compiled_walk, text):
+    assert compiled_walk.stripped_length(text) == len(text.strip())
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.lists(st.text(alphabet=st.one_of(st.sampled_from(WHITESPACE), st.sampled_from("ab\u0101"), st.characters()))),
+    st.integers(0, 4),
+)
+def test_the_compiled_norm_of_pieces_matches_join_then_norm(compiled_walk, pieces, start):
+    # a text run's pieces normalised without joining them first; the result as narrow as the joined text's would be
+    assert compiled_walk.norm_join(pieces, start) == " ".join("".join(pieces[start:]).split())
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(alphabet=st.one_of(st.sampled_from("ab<>\u00e9\u00ff\u3042\U0001f600\ud800\udcff"), st.characters())))
+def test_the_compiled_utf8_matches_encode(compiled_walk, text):
+    # 8 characters at a time while they are ASCII: texts longer than a block, mixed, of every string kind
+    for t in (text, text * 9, "<p>markup</p>" + text):
+        try:
+            expected = t.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate: None, and the caller encodes with "replace"
+            expected = None
+        assert compiled_walk.utf8(t) == expected
+
+
+def test_the_compiled_walk_builds_phrases_in_c(compiled_walk):
+    # the phrases are Phrase objects, equal to those Phrase() builds, and hold their fields' references properly
+    assert compiled_walk.PHRASE_IN_C
+    text = "".join(["a phrase built in C"])  # an object of its own, to count its references
+    refs = sys.getrefcount(text)
+    made = [compiled_walk.phrase(text, "/html/body/p", None, "p", 0.25, 3) for _ in range(100)]
+    assert sys.getrefcount(text) == refs + 100
+    assert all(type(ph) is Phrase for ph in made)
+    assert made[0] == Phrase(text, "/html/body/p", None, "p", 0.25, None, None, 3)
+    assert made[0].note is None and made[0].is_core and made[0].reason() == "core"
+    del made
+    assert sys.getrefcount(text) == refs
 
 
 @settings(max_examples=300, deadline=None)
@@ -432,3 +488,27 @@ def test_an_attribute_bomb_is_refused_by_either_scan(monkeypatch):
             filters.read_page(bomb)
         assert refused.value.reason == "too_many_attributes" and "at byte 12" in str(refused.value)
         assert filters.read_page(long_ok).data.count(b"<") == 5
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.lists(
+        st.tuples(st.floats(-1e3, 1e3), st.integers(0, 500), st.floats(0, 500), st.integers(0, 10**6)), max_size=30
+    )
+)
+def test_the_compiled_best_subtree_matches_the_python_one(compiled_walk, rows):
+    from filters import content
+
+    def run():
+        # a block tree (each block's parent before it), its scores and characters: the best block and the sums
+        parents = [-1 if i == 0 else seed % i for i, (*_, seed) in enumerate(rows)]
+        m = content._Measures(
+            [], [], [], [], [float(c) for _, c, _, _ in rows], [lc for _, _, lc, _ in rows], [], [], []
+        )
+        best, sums = content._best_subtree([s for s, *_ in rows], m, parents, True)
+        return best, sums, m.chars, m.link_chars
+
+    compiled = run()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(html5, "COMPILED_WALK", None)
+        assert run() == compiled

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from filters import extract, get_profile, learn_profile, sst
+from filters import extract, get_profile, html5, learn_profile, sst
 from filters.html5 import parse, segment
 from filters.metrics import aggregate_scores, shingle_scores
 from filters.profiles import Profile
@@ -177,6 +177,22 @@ def test_a_page_laid_out_otherwise_is_not_mapped_below_the_change():
     shifted = extract(_table_page(4, extra_cell=True), profile=prof)
     assert "geologists told reporters that the magma" in shifted.text
     assert not any(p.note and "style tree" in p.note for p in shifted.phrases)
+
+
+@pytest.mark.parametrize("extra_cell", [False, True])
+def test_the_compiled_mapping_matches_the_python_one(extra_cell, monkeypatch):
+    # template nodes, noisy nodes, a style check that fails: the loop compiled in filters/_html5_walk.pyx and the
+    # Python one give the same state
+    prof = learn_profile([_table_page(k) for k in range(4)] + [_page(k) for k in range(4)], base="default")
+    states = []
+    for html in (_table_page(4, extra_cell=extra_cell), _page(4)):
+        blocks, _phrases = _blocks_and_phrases(html)
+        args = (prof.style_tree, blocks.tags, blocks.parents, blocks.marks, blocks.ends)
+        states += sst.map_blocks(*args)
+        monkeypatch.setattr(html5, "COMPILED_WALK", None)
+        assert sst.map_blocks(*args) == states[-len(blocks.tags) :]
+        monkeypatch.undo()
+    assert sst.NOISY in states and any(isinstance(s, dict) for s in states)
 
 
 NOTE = "Follow the Example Times coverage of your town on our app, free for readers every day"
