@@ -76,7 +76,8 @@ def targets_table(tgts) -> str:
     for t in tgts:
         verdict = "n/a" if t["pass"] is None else ("pass" if t["pass"] else "**FAIL**")
         digits = 2 if "÷" in t["target"] else 3
-        out.append(f"| {t['target']} | {t['goal']} | {_fmt(t['measured'], digits)} | {verdict} | {t['how']} |")
+        measured = t["measured"] if isinstance(t["measured"], int) else _fmt(t["measured"], digits)  # a count as is
+        out.append(f"| {t['target']} | {t['goal']} | {measured} | {verdict} | {t['how']} |")
     return "\n".join(out)
 
 
