@@ -1,7 +1,8 @@
-"""Build of the one compiled module, the HTML5 walk (filters/_html5_walk.pyx); everything else is in pyproject.toml.
+"""Build of the compiled modules, the HTML5 walk (filters/_html5_walk.pyx) and the pipeline's other loops
+(filters/_compiled_loops.pyx); everything else is in pyproject.toml.
 
-The extension is optional: where it cannot be compiled (no C compiler), the install goes on and filters.html5 uses
-its Python walk, which gives the same output, slower. .ci/run installs and tests once without a compiler.
+The extensions are optional: where they cannot be compiled (no C compiler), the install goes on and the filters use
+their Python code, which gives the same output, slower. .ci/run installs and tests once without a compiler.
 """
 
 import hashlib
@@ -10,12 +11,18 @@ from pathlib import Path
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-SOURCE = "filters/_html5_walk.pyx"
-# the module carries the hash of the source it was built from: filters.html5 uses it only with that source
-digest = hashlib.sha256((Path(__file__).parent / SOURCE).read_bytes()).hexdigest()
+MODULES = ("filters._html5_walk", "filters._compiled_loops")
+
+
+def compiled(module: str) -> Extension:
+    """The module built from its .pyx, carrying the hash of that source: filters.html5 uses it only with that source."""
+    source = module.replace(".", "/") + ".pyx"
+    digest = hashlib.sha256((Path(__file__).parent / source).read_bytes()).hexdigest()
+    return Extension(module, [source], define_macros=[("WIMS_SOURCE_SHA256", f'"{digest}"')])
+
 
 extensions = cythonize(
-    [Extension("filters._html5_walk", [SOURCE], define_macros=[("WIMS_SOURCE_SHA256", f'"{digest}"')])],
+    [compiled(module) for module in MODULES],
     language_level=3,
     quiet=True,
 )

@@ -323,9 +323,9 @@ def _best_subtree(score: list[float], m: _Measures, parents: list[int], main_con
     each block's subtree score (``score``, summed in place); ``m.chars`` and ``m.link_chars`` become the subtrees'."""
     best, best_score = -1, float(_REGION_MIN) if main_content else float("inf")
     sums, chars, link_chars = score, m.chars, m.link_chars
-    walk = html5.COMPILED_WALK
-    if walk is not None:  # this loop compiled (filters/_html5_walk.pyx, the same code): a third of the time
-        return walk.best_subtree(sums, chars, link_chars, parents, best_score), sums
+    loops = html5.COMPILED_LOOPS
+    if loops is not None:  # this loop compiled (filters/_compiled_loops.pyx, the same code): a third of the time
+        return loops.best_subtree(sums, chars, link_chars, parents, best_score), sums
     for i, p in zip(range(len(parents) - 1, -1, -1), reversed(parents), strict=True):
         s = sums[i]
         if s > best_score:

@@ -16,6 +16,7 @@ tag, its ``class``/``id``/``role`` words and its parent, and for every phrase th
 from __future__ import annotations
 
 import hashlib
+import importlib
 import logging
 import warnings
 from collections.abc import Callable
@@ -33,7 +34,7 @@ from .marks import SOFT_TAGS
 from .phrases import BLOCK_TAGS, Phrase, norm
 from .profiles import Profile
 
-__all__ = ["COMPILED_WALK", "Blocks", "parse", "python_segment", "segment"]
+__all__ = ["COMPILED_LOOPS", "COMPILED_WALK", "Blocks", "parse", "python_segment", "segment"]
 
 #: elements whose text starts a new phrase: the libxml2 walk's list, and
 #: a <button> is phrasing content in HTML5, but what it says is not part of the sentence around it
@@ -502,6 +503,47 @@ _SELF_CHECK_PAGE = (
 _Walk = Callable[[LexborHTMLParser, Profile], tuple[list[Phrase], str, Blocks]]
 
 
+def _load_compiled(
+    name: str, what: str, fallback: str, source: Path, check: Callable[[ModuleType], str | None] | None = None
+) -> ModuleType | None:
+    """The compiled module ``filters.<name>`` (``what``, for the warnings), if it is built from the current
+    ``source`` (the hash setup.py compiled into it) and ``check`` (None, or why the module cannot be trusted)
+    finds nothing wrong; else None, and a warning says why and that ``fallback`` (the Python code) runs instead.
+
+    Never raises: it runs when a worker imports the filters, and a module it cannot vouch for must cost speed, not
+    the worker.
+    """
+    log = logging.getLogger(__name__)
+    try:
+        module = importlib.import_module(f"{__package__}.{name}")
+    except ImportError:  # not built (no C compiler at install)
+        log.warning(
+            "filters/%s.pyx is not compiled: %s (`pip install -e .` with a C compiler builds it)", name, fallback
+        )
+        return None
+    except Exception:  # noqa: BLE001 - built, but it cannot bind to this selectolax (a type it imports changed)
+        log.warning("filters/%s could not be imported: %s", name, fallback, exc_info=True)
+        return None
+    try:
+        digest = hashlib.sha256(source.read_bytes()).hexdigest() if source.exists() else None
+        if digest is not None and digest != getattr(module, "SOURCE_SHA256", None):
+            warnings.warn(
+                f"{source} is not the source filters/{name} was compiled from: {fallback} until it is rebuilt "
+                "(`pip install -e .` or `make`)",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+            return None
+        problem = None if check is None else check(module)
+    except Exception:  # noqa: BLE001 - whatever failed, the module is not vouched for
+        log.warning("%s's checks raised: %s", what, fallback, exc_info=True)
+        return None
+    if problem is not None:
+        log.warning("%s is not used (%s): %s", what, problem, fallback)
+        return None
+    return module
+
+
 def _load_compiled_walk(
     source: Path = Path(__file__).with_name("_html5_walk.pyx"),
     *,
@@ -509,43 +551,27 @@ def _load_compiled_walk(
     reference: _Walk = python_segment,
 ) -> ModuleType | None:
     """The compiled walk, if it is built from the current ``source``, for the selectolax installed, and passes its
-    self-check; else None, and a warning says why.
+    self-check; else None, and a warning says why (:func:`_load_compiled`).
 
-    Never raises: it runs when a worker imports the filters, and a walk it cannot vouch for must cost speed, not
-    the worker.  ``selectolax_version`` (default: the installed release) and ``reference`` (the walk whose output
-    the self-check expects) are the tests' way to make a check fail.
+    ``selectolax_version`` (default: the installed release) and ``reference`` (the walk whose output the
+    self-check expects) are the tests' way to make a check fail.
     """
-    log = logging.getLogger(__name__)
-    try:
-        from . import _html5_walk as walk  # type: ignore[attr-defined]
-    except ImportError:  # not built (no C compiler at install)
-        log.warning(
-            "filters/_html5_walk.pyx is not compiled: pages are walked in Python, about 1.2-1.3 x slower "
-            "(`pip install -e .` with a C compiler builds it)"
-        )
-        return None
-    except Exception:  # noqa: BLE001 - built, but it cannot bind to this selectolax (a type it imports changed)
-        log.warning("filters/_html5_walk could not be imported: pages are walked in Python", exc_info=True)
-        return None
-    try:
-        digest = hashlib.sha256(source.read_bytes()).hexdigest() if source.exists() else None
-        if digest is not None and digest != getattr(walk, "SOURCE_SHA256", None):
-            warnings.warn(
-                f"{source} is not the source filters/_html5_walk was compiled from: using the Python walk until it "
-                "is rebuilt (`pip install -e .` or `make`)",
-                RuntimeWarning,
-                stacklevel=2,
-            )
-            return None
+
+    def check(walk: ModuleType) -> str | None:
         installed = selectolax.__version__ if selectolax_version is None else selectolax_version
-        problem = _self_check(walk, installed, reference)
-    except Exception:  # noqa: BLE001 - whatever failed, the walk is not vouched for
-        log.warning("the compiled HTML5 walk's checks raised: pages are walked in Python", exc_info=True)
-        return None
-    if problem is not None:
-        log.warning("the compiled HTML5 walk is not used (%s): pages are walked in Python", problem)
-        return None
-    return cast(ModuleType, walk)
+        return _self_check(walk, installed, reference)
+
+    fallback = "pages are walked in Python, about 1.2-1.3 x slower"
+    return _load_compiled("_html5_walk", "the compiled HTML5 walk", fallback, source, check)
+
+
+def _load_compiled_loops(
+    source: Path = Path(__file__).with_name("_compiled_loops.pyx"),
+) -> ModuleType | None:
+    """The pipeline's compiled loops (UTF-8, the tag scan, the tokens, the style tree's mapping, the best subtree),
+    if they are built from the current ``source``; else None, and a warning says why (:func:`_load_compiled`).
+    They read no lexbor struct: the source's hash is their only check."""
+    return _load_compiled("_compiled_loops", "the compiled loops", "the pipeline's loops run in Python", source)
 
 
 def _self_check(walk: ModuleType, installed: str, reference: _Walk) -> str | None:
@@ -579,3 +605,6 @@ def _self_check(walk: ModuleType, installed: str, reference: _Walk) -> str | Non
 
 #: the compiled walk (``filters/_html5_walk.pyx``), or None where the Python walk is used
 COMPILED_WALK = _load_compiled_walk()
+#: the compiled loops that walk no tree (``filters/_compiled_loops.pyx``: ``utf8``, ``tag_scan``, ``tokenize``,
+#: ``map_blocks``, ``best_subtree``), or None where their callers run their Python versions
+COMPILED_LOOPS = _load_compiled_loops()

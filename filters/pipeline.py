@@ -154,19 +154,19 @@ def _refuse_oversized(size: int) -> None:
 
 def tag_scan(data: bytes) -> tuple[int, list[tuple[int, int]]]:
     """The page's count of ``<`` and the spans of its tags long enough to hold MAX_ATTRIBUTES attributes (the
-    matches of ``_LONG_TAG``): in one C pass where the walk is compiled (``_html5_walk.tag_scan``)."""
-    walk = html5.COMPILED_WALK
-    if walk is not None:
-        return cast(tuple[int, list[tuple[int, int]]], walk.tag_scan(data, 2 * MAX_ATTRIBUTES))
+    matches of ``_LONG_TAG``): in one C pass where the loops are compiled (``_compiled_loops.tag_scan``)."""
+    loops = html5.COMPILED_LOOPS
+    if loops is not None:
+        return cast(tuple[int, list[tuple[int, int]]], loops.tag_scan(data, 2 * MAX_ATTRIBUTES))
     return data.count(b"<"), [match.span() for match in _LONG_TAG.finditer(data)]
 
 
 def _utf8(text: str) -> bytes | None:
-    """``text.encode("utf-8")``, None where that raises (lone surrogates): in C where the walk is compiled
-    (``_html5_walk.utf8``, 2.5 x faster on the median non-ASCII page; most of the input checks' time)."""
-    walk = html5.COMPILED_WALK
-    if walk is not None:
-        return cast("bytes | None", walk.utf8(text))
+    """``text.encode("utf-8")``, None where that raises (lone surrogates): in C where the loops are compiled
+    (``_compiled_loops.utf8``, 2.5 x faster on the median non-ASCII page; most of the input checks' time)."""
+    loops = html5.COMPILED_LOOPS
+    if loops is not None:
+        return cast("bytes | None", loops.utf8(text))
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError:
@@ -494,9 +494,9 @@ def tokenize(text: str, stop_words: frozenset[str] = frozenset()) -> list[str]:
         drop = frozenset(stop_words) | _SINGLE_LETTERS
         if isinstance(stop_words, frozenset) and len(_DROP_CACHE) < 16:
             _DROP_CACHE[stop_words] = drop
-    walk = html5.COMPILED_WALK
-    if walk is not None:  # the same words in one pass, in C (the tokens: a quarter fewer instructions)
-        return cast(list[str], walk.tokenize(text, drop, stop_words, _TOKEN_RE.findall))
+    loops = html5.COMPILED_LOOPS
+    if loops is not None:  # the same words in one pass, in C (the tokens: a quarter fewer instructions)
+        return cast(list[str], loops.tokenize(text, drop, stop_words, _TOKEN_RE.findall))
     return _tokenize(text, drop, stop_words)
 
 

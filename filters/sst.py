@@ -349,11 +349,11 @@ def map_blocks(
     root = style_tree.get("root")
     if not root:
         return state
-    walk = html5.COMPILED_WALK
-    if walk is not None and all(isinstance(seq, list) for seq in (tags, parents, marks, ends)):  # Blocks' lists
-        # this loop compiled (filters/_html5_walk.pyx, the same code): two thirds of the time
+    loops = html5.COMPILED_LOOPS
+    if loops is not None and all(isinstance(seq, list) for seq in (tags, parents, marks, ends)):  # Blocks' lists
+        # this loop compiled (filters/_compiled_loops.pyx, the same code): two thirds of the time
         return cast(
-            list[Any], walk.map_blocks(root, tags, parents, marks, ends, _KEY_CACHE, block_key, style_signature, NOISY)
+            list[Any], loops.map_blocks(root, tags, parents, marks, ends, _KEY_CACHE, block_key, style_signature, NOISY)
         )
     seen: dict[int, dict[str, int]] = {}
     styled: dict[int, list[str]] = {}  # the children's keys of the blocks on template nodes (style check)

@@ -9,6 +9,8 @@ with the blocks (tags, parents, class/id/role, links) and each phrase's block as
 compiled one (filters/_html5_walk.pyx, which must be built wherever a C compiler is) and the Python one it falls
 back to, also against each other on the real pages of the shared datasets.
 ``tokenize`` (ASCII pattern when no letter is outside ASCII) against the Unicode pattern alone.
+The loops compiled in filters/_compiled_loops.pyx (UTF-8, the tag scan, the tokens, the best subtree) against
+their Python versions.
 """
 
 import gzip
@@ -124,17 +126,28 @@ def c_compiler() -> str | None:
     return shutil.which(words[0]) if words else None
 
 
-@pytest.fixture
-def compiled_walk():
-    """The compiled walk; its tests skip only where it cannot be built (the README's install without a compiler),
-    and fail where it could be and is not in use (a build that silently failed, a self-check that refused it)."""
-    if html5.COMPILED_WALK is None and c_compiler() is None:
-        pytest.skip("compiled walk not built: no C compiler (CC, sysconfig's CC): the Python walk is in use")
-    assert html5.COMPILED_WALK is not None, (
-        f"a C compiler is here ({c_compiler()}) but the compiled walk is not in use: "
+def _compiled(module, what, are):
+    """The compiled ``module``; its tests skip only where it cannot be built (the README's install without a
+    compiler), and fail where it could be and is not in use (a build that silently failed, a check that refused it)."""
+    if module is None and c_compiler() is None:
+        pytest.skip(f"compiled {what} not built: no C compiler (CC, sysconfig's CC): the Python {what} {are} in use")
+    assert module is not None, (
+        f"a C compiler is here ({c_compiler()}) but the compiled {what} {are} not in use: "
         "run `pip install -e .` and read its output, and the warnings filters.html5 logged"
     )
-    return html5.COMPILED_WALK
+    return module
+
+
+@pytest.fixture
+def compiled_walk():
+    """The compiled walk (filters/_html5_walk.pyx)."""
+    return _compiled(html5.COMPILED_WALK, "walk", "is")
+
+
+@pytest.fixture
+def compiled_loops():
+    """The compiled loops that walk no tree (filters/_compiled_loops.pyx)."""
+    return _compiled(html5.COMPILED_LOOPS, "loops", "are")
 
 
 def test_the_compiled_walk_is_built_and_in_use(compiled_walk):
@@ -234,6 +247,29 @@ def test_a_compiled_walk_built_from_another_source_is_not_used(compiled_walk, tm
         assert html5._load_compiled_walk(source) is None
     source.write_text(html5.Path(html5.__file__).with_name("_html5_walk.pyx").read_text())  # the same text: used
     assert html5._load_compiled_walk(source) is compiled_walk
+
+
+def test_compiled_loops_built_from_another_source_are_not_used(compiled_loops, tmp_path):
+    source = tmp_path / "_compiled_loops.pyx"
+    source.write_text(
+        html5.Path(html5.__file__).with_name("_compiled_loops.pyx").read_text() + "# edited after the build\n"
+    )
+    with pytest.warns(RuntimeWarning, match="not the source filters/_compiled_loops was compiled from"):
+        assert html5._load_compiled_loops(source) is None
+    source.write_text(html5.Path(html5.__file__).with_name("_compiled_loops.pyx").read_text())  # the same: used
+    assert html5._load_compiled_loops(source) is compiled_loops
+
+
+def test_without_the_compiled_loops_their_python_versions_are_used_and_said(monkeypatch, caplog):
+    # as if they could not be built
+    monkeypatch.setitem(sys.modules, "filters._compiled_loops", None)
+    monkeypatch.delattr(filters, "_compiled_loops", raising=False)  # absent where it was never built
+    with caplog.at_level(logging.WARNING, logger="filters.html5"):
+        assert html5._load_compiled_loops() is None
+    assert "filters/_compiled_loops.pyx is not compiled: the pipeline's loops run in Python" in caplog.text
+    expected = extract(STORY_PAGE, url="https://news.example.com/a").to_dict()
+    monkeypatch.setattr(html5, "COMPILED_LOOPS", None)
+    assert extract(STORY_PAGE, url="https://news.example.com/a").to_dict() == expected
 
 
 def test_without_the_compiled_walk_the_python_walk_is_used_and_said(monkeypatch, caplog):
@@ -369,9 +405,9 @@ TOKEN_CASES = [
 
 
 def python_tokenize(text, stop_words):
-    """tokenize without the compiled walk (its one pass in C): the Python version's paths."""
+    """tokenize without the compiled loops (its one pass in C): the Python version's paths."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(html5, "COMPILED_WALK", None)
+        patch.setattr(html5, "COMPILED_LOOPS", None)
         return tokenize(text, stop_words)
 
 
@@ -436,14 +472,14 @@ def test_the_compiled_norm_of_pieces_matches_join_then_norm(compiled_walk, piece
 
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.text(alphabet=st.one_of(st.sampled_from("ab<>\u00e9\u00ff\u3042\U0001f600\ud800\udcff"), st.characters())))
-def test_the_compiled_utf8_matches_encode(compiled_walk, text):
+def test_the_compiled_utf8_matches_encode(compiled_loops, text):
     # 8 characters at a time while they are ASCII: texts longer than a block, mixed, of every string kind
     for t in (text, text * 9, "<p>markup</p>" + text):
         try:
             expected = t.encode("utf-8")
         except UnicodeEncodeError:  # a lone surrogate: None, and the caller encodes with "replace"
             expected = None
-        assert compiled_walk.utf8(t) == expected
+        assert compiled_loops.utf8(t) == expected
 
 
 def test_the_compiled_walk_builds_phrases_in_c(compiled_walk):
@@ -471,19 +507,19 @@ def test_control_count_matches_the_regex(text):
     st.binary(max_size=60)
     | st.lists(st.sampled_from([b"<", b">", b"<a", b"<Z", b"<@", b"<[", b" ", b"x", b"\0"])).map(b"".join)
 )
-def test_the_compiled_tag_scan_matches_the_count_and_the_regex(compiled_walk, data):
+def test_the_compiled_tag_scan_matches_the_count_and_the_regex(compiled_loops, data):
     # the input checks' one pass (filters.pipeline.tag_scan) in C against what it replaces, with short long tags
     for min_length in (0, 1, 3):
         long_tag = re.compile(rb"<[A-Za-z][^>]{%d,}" % min_length)
         expected = (data.count(b"<"), [match.span() for match in long_tag.finditer(data)])
-        assert compiled_walk.tag_scan(data, min_length) == expected
+        assert compiled_loops.tag_scan(data, min_length) == expected
 
 
 def test_an_attribute_bomb_is_refused_by_either_scan(monkeypatch):
     bomb = "<html><body><p " + " ".join(f"a{i}=1" for i in range(MAX_ATTRIBUTES + 1)) + ">text</p></body></html>"
     long_ok = "<html><body><img alt='" + "x" * 10_000 + "' src=a>text</body></html>"
-    for walk in (html5.COMPILED_WALK, None):  # the C scan where it is built (checked above), and the count and regex
-        monkeypatch.setattr(html5, "COMPILED_WALK", walk)
+    for loops in (html5.COMPILED_LOOPS, None):  # the C scan where it is built (checked above), the count and regex
+        monkeypatch.setattr(html5, "COMPILED_LOOPS", loops)
         with pytest.raises(filters.ExtractionError) as refused:
             filters.read_page(bomb)
         assert refused.value.reason == "too_many_attributes" and "at byte 12" in str(refused.value)
@@ -496,7 +532,7 @@ def test_an_attribute_bomb_is_refused_by_either_scan(monkeypatch):
         st.tuples(st.floats(-1e3, 1e3), st.integers(0, 500), st.floats(0, 500), st.integers(0, 10**6)), max_size=30
     )
 )
-def test_the_compiled_best_subtree_matches_the_python_one(compiled_walk, rows):
+def test_the_compiled_best_subtree_matches_the_python_one(compiled_loops, rows):
     from filters import content
 
     def run():
@@ -510,5 +546,5 @@ def test_the_compiled_best_subtree_matches_the_python_one(compiled_walk, rows):
 
     compiled = run()
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(html5, "COMPILED_WALK", None)
+        patch.setattr(html5, "COMPILED_LOOPS", None)
         assert run() == compiled

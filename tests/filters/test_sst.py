@@ -181,7 +181,7 @@ def test_a_page_laid_out_otherwise_is_not_mapped_below_the_change():
 
 @pytest.mark.parametrize("extra_cell", [False, True])
 def test_the_compiled_mapping_matches_the_python_one(extra_cell, monkeypatch):
-    # template nodes, noisy nodes, a style check that fails: the loop compiled in filters/_html5_walk.pyx and the
+    # template nodes, noisy nodes, a style check that fails: the loop compiled in filters/_compiled_loops.pyx and the
     # Python one give the same state
     prof = learn_profile([_table_page(k) for k in range(4)] + [_page(k) for k in range(4)], base="default")
     states = []
@@ -189,7 +189,7 @@ def test_the_compiled_mapping_matches_the_python_one(extra_cell, monkeypatch):
         blocks, _phrases = _blocks_and_phrases(html)
         args = (prof.style_tree, blocks.tags, blocks.parents, blocks.marks, blocks.ends)
         states += sst.map_blocks(*args)
-        monkeypatch.setattr(html5, "COMPILED_WALK", None)
+        monkeypatch.setattr(html5, "COMPILED_LOOPS", None)
         assert sst.map_blocks(*args) == states[-len(blocks.tags) :]
         monkeypatch.undo()
     assert sst.NOISY in states and any(isinstance(s, dict) for s in states)
