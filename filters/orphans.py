@@ -94,7 +94,7 @@ def _orphan_titles(phrases: list[Phrase], blocks: Blocks) -> list[Phrase]:
         if not _title_like(ph.text):
             continue
         others = _box(phrases, k, blocks)
-        if others is None or any(q.removed_by is None for q in others):
+        if others is None:
             others = _removed_around(phrases, k)
         # removed for what it is (links, teasers, the site's lines), not for being short like a price or a date
         if others and sum(len(q.text) for q in others if q.removed_by != "length") >= TITLE_BOX_TEXT * len(ph.text):
@@ -109,18 +109,26 @@ def _says_something(ph: Phrase) -> bool:
 
 
 def _box(phrases: list[Phrase], k: int, blocks: Blocks) -> list[Phrase] | None:
-    """The other phrases of the smallest block around phrase ``k`` that holds any (None: no such block)."""
-    parents, ends = blocks.parents, blocks.ends
-    box = phrases[k].node
+    """The other phrases of the smallest block around phrase ``k`` that holds any, all removed; None when there is no
+    such block or it keeps one of them. The scan widens with the box and stops at the first phrase kept, so that a
+    page of thousands of short cells costs each title its neighbours, not the page."""
+    parents, ends, n = blocks.parents, blocks.ends, len(phrases)
+    box, j, m = phrases[k].node, k, k + 1
+    others: list[Phrase] = []
     while box >= 0:
         lo, hi = box, ends[box]
-        j = k
         while j > 0 and lo <= phrases[j - 1].node < hi:
             j -= 1
-        m = k + 1
-        while m < len(phrases) and lo <= phrases[m].node < hi:
+            if _says_something(phrases[j]):
+                if phrases[j].removed_by is None:
+                    return None
+                others.append(phrases[j])
+        while m < n and lo <= phrases[m].node < hi:
+            if _says_something(phrases[m]):
+                if phrases[m].removed_by is None:
+                    return None
+                others.append(phrases[m])
             m += 1
-        others = [q for q in phrases[j:k] + phrases[k + 1 : m] if _says_something(q)]
         if others:
             return others
         box = parents[box]
