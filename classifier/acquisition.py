@@ -297,7 +297,14 @@ def smoothed_precision(precision: float | None, support: int | None) -> float | 
     a support)."""
     if precision is None or not support:
         return precision
-    return (precision * support + PRECISION_PRIOR * PRECISION_M) / (support + PRECISION_M)
+    agreeing, cases = _m_estimate_counts(precision, support)
+    return agreeing / cases
+
+
+def _m_estimate_counts(precision: float, support: int) -> tuple[float, float]:
+    """The m-estimate's agreeing cases and cases: ``support`` cases at ``precision``, and PRECISION_M more at
+    PRECISION_PRIOR."""
+    return precision * support + PRECISION_PRIOR * PRECISION_M, support + PRECISION_M
 
 
 def wilson_lower_bound(agreeing: float, cases: float, z: float = PRECISION_Z) -> float:
@@ -317,10 +324,10 @@ def ranked_precision(precision: float | None, support: int | None) -> float:
     None) ranks as the prior with no case of its own (0.21), after those and before a word most of whose cases
     disagree (0 of 2: 0.10); without a support, ``precision`` as given."""
     if precision is None:
-        return wilson_lower_bound(PRECISION_PRIOR * PRECISION_M, PRECISION_M)
+        return wilson_lower_bound(*_m_estimate_counts(0.0, 0))
     if not support:
         return precision
-    return wilson_lower_bound(precision * support + PRECISION_PRIOR * PRECISION_M, support + PRECISION_M)
+    return wilson_lower_bound(*_m_estimate_counts(precision, support))
 
 
 def _derived(feature: str) -> bool:
