@@ -61,7 +61,7 @@ DECIDE_STEPS = (
     "_thesis_filters",
     "_lone_copies",
     "keep_references",
-    "_orphan_headings",
+    "orphan_headings",
 )
 HELPER_C = """#include <valgrind/callgrind.h>
 void wims_dump(const char *s) { CALLGRIND_DUMP_STATS_AT(s); }

@@ -80,3 +80,11 @@ def test_network_is_refused(monkeypatch):
         socket.create_connection(("127.0.0.1", 9))
     with pytest.raises(OSError, match="refused"):
         socket.getaddrinfo("example.com", 80)
+
+
+def test_every_decide_step_filter_stages_times_is_a_name_of_filters_content():
+    # the stage breakdown wraps these names; one renamed in content.py stopped it with an AttributeError
+    from filters import content
+    from tests.bench.filter_stages import DECIDE_STEPS
+
+    assert [name for name in DECIDE_STEPS if not callable(getattr(content, name, None))] == []
