@@ -50,6 +50,20 @@ class Drafting(Protocol):
     def _acceptable(self, cid: int, before: set[int], after: set[int]) -> bool: ...
 
 
+@dataclass(frozen=True)
+class Choice:
+    """A condition the expert wanted: the rule's kind, how many conditions its draft had, the word, the condition
+    list the page ranked for that draft, how many cornerstone cases it was ranked against, and how many accepted
+    cases the rule's folder held (0 for a stopping rule)."""
+
+    kind: RuleKind
+    stated: int
+    wanted: str
+    listed: tuple[RankedWord, ...]
+    changing: int
+    folder_cases: int
+
+
 @dataclass
 class PageView:
     """The stored cases, decisions and keywords the rule page ranks with, kept as the stream goes.
@@ -66,12 +80,16 @@ class PageView:
     keywords: dict[str, float] = field(default_factory=dict)  # the case at hand's DocView keywords
     ranks: list[int] = field(default_factory=list)  # the place of each condition stated, in its list
     unlisted: int = 0  # conditions the expert would have stated that the lists did not hold
+    #: every condition the expert wanted, with the list it was wanted from (research.suggestion_bound)
+    choices: list[Choice] = field(default_factory=list)
+    folder_cases: Counter[int] = field(default_factory=Counter)  # folder -> accepted cases
 
     def __post_init__(self) -> None:
         if self.limit is not None and self.limit < 1:
             raise ValueError("the expert chooses among at least one suggestion")
         self.names = {folder: name_words(label) for label, folder in self.folders.items()}
         self._tree_version: int | None = None
+        self._drafting: tuple[RuleKind, int | None, int] = (RuleKind.NEW, None, 0)  # the draft last ranked
         self._folders_now: dict[int, frozenset[int]] = {}  # cornerstone case -> its folders, for that tree
 
     # ------------------------------------------------------------------ the knowledge base as the stream fills it
@@ -84,6 +102,7 @@ class PageView:
     def decided(self, case: Iterable[str], folders: Iterable[int]) -> None:
         """The expert is done with a case: it is accepted in ``folders`` (its gold ones)."""
         folders = list(folders)
+        self.folder_cases.update(folders)
         for word in set(case):
             self.holding[word] += 1
             counts = self.agreeing.setdefault(word, Counter())
@@ -115,6 +134,7 @@ class PageView:
             for cid, (before, after) in changed.items()
             if cid != case_id and not expert._acceptable(cid, before, after)
         }
+        self._drafting = (proposal.kind, proposal.folder, len(proposal.conditions))
         return suggestions(
             case,
             offending,
@@ -162,13 +182,16 @@ class PageView:
         rank recorded); else, with a limit and ``substitute`` (the expert's score of a word), the shown word it
         scores best above ``floor``; else None (a word the lists do not hold is counted unlisted)."""
         place = ranked.rank(word, absent)
+        if not absent and place is not None:
+            kind, folder, stated = self._drafting
+            cases = self.folder_cases.get(folder, 0) if folder is not None else 0
+            self.choices.append(Choice(kind, stated, word, ranked.conditions, ranked.changing, cases))
         if place is not None and (self.limit is None or place <= self.limit):
             self.ranks.append(place)
             return word
         if place is None:  # not on the page at all (a must-be-absent word no changing cornerstone case holds)
             self.unlisted += 1
         if self.limit is None or substitute is None:
-            return None
             return None
         shown = self.shown(ranked.absent if absent else ranked.conditions)
         best = max(

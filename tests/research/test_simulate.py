@@ -3,6 +3,7 @@
 import gzip
 import json
 import random
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -764,3 +765,23 @@ def test_page_kinds_builder_lists_four_kinds_of_pages(tmp_path):
     assert datasets.build("kinds4", tmp_path / "out", source) == 4
     lines = (tmp_path / "out" / "manifest.csv").read_text().splitlines()
     assert lines[0] == "path,labels,site" and {line.split(",")[1] for line in lines[1:]} == set(datasets.PAGE_KINDS)
+
+
+def test_suggestion_bound_reports_where_the_page_and_a_fitted_ranking_put_the_wanted_words(tmp_path, capsys):
+    from research import suggestion_bound
+
+    data = tmp_path / "data"
+    write_corpus(data, n_per_label=20, with_split=True)
+    expert, _ = experiment.run(datasets.load_manifest(data), with_baselines=False, from_suggestions=0)
+    choices = expert.view.choices
+    # every condition the expert wanted, with the list it was wanted from, the page's rank of it recorded
+    assert choices and all(any(item.word == c.wanted for item in c.listed) for c in choices)
+    # (the ranks stated hold the must-be-absent words' too)
+    assert not Counter(map(suggestion_bound.page_rank, choices)) - Counter(expert.view.ranks)
+    new_first = [c for c in choices if c.kind == RuleKind.NEW and not c.stated]
+    assert new_first and all(c.folder_cases >= 0 for c in new_first)
+    fitted = suggestion_bound.fitted_ranks(choices)
+    assert len(fitted) == len(choices) and all(1 <= r <= len(c.listed) for r, c in zip(fitted, choices, strict=True))
+    assert suggestion_bound.main(["--dataset", str(data)]) == 0
+    out = capsys.readouterr().out
+    assert "a new rule's first word" in out and "the best fitted ranking (in sample)" in out
