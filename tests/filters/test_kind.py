@@ -511,3 +511,22 @@ def test_a_forums_front_is_told_by_the_threads_under_its_address():
     assert forum_front(f"{base}/world/", with_comments) is None
     assert forum_front(f"{base}/section.php?s=patients", threads) is None, "no links under its address"
     assert forum_front(f"{base}/", threads) is None, "the home page"
+
+
+def test_an_article_with_dated_comments_is_not_a_listing_for_them():
+    """An article in sections, then its readers' comments, each a linked name in a heading and a date: its dates,
+    headline links and sectioned prose are no listing's marks (their weights changed sign from one fold of sites to
+    another: they were dropped from WEIGHTS). It scored -0.53 with them, a listing."""
+    sections = "".join(
+        f"<section><h2>Part {n}</h2><div><div>" + "".join(f"<p>{s} {s}</p>" for s in SENTENCES[:3]) + "</div></div>"
+        "</section>"
+        for n in range(4)
+    )
+    comments = "".join(
+        f'<li><h3><a href="/u/{i}">Reader {i}</a></h3><time datetime="2025-03-0{i}">{i} March 2025</time>'
+        "<p>Thanks, a good read.</p></li>"
+        for i in range(1, 11)
+    )
+    html = page(body=f"<h1>The bridge</h1><div class=story>{sections}</div><h2>Comments</h2><ol>{comments}</ol>")
+    verdict = kind_of(html, "https://example.org/local/the-river-bridge-will-close")
+    assert verdict.kind is Kind.ARTICLE, verdict
