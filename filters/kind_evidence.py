@@ -33,6 +33,10 @@ class Evidence:
     #: a publication date in the metadata (``article:published_time``, ``datePublished``...)
     published: bool = False
     author: bool = False  # an author in the metadata (meta author, rel=author, itemprop=author)
+    #: ``article:published_time`` and ``article:modified_time`` metas: SEO plugins (Yoast, Rank Math...) give a
+    #: post both, a site's own page (services, about, contact) only the second, with og:type article on both
+    published_time: bool = False
+    modified_time: bool = False
     viewport: bool = False  # <meta name="viewport">: a page made since phones read the web (about 2010)
     title: str = ""
     #: the first <h1>, else the longest part of the <title> (the site's name split off)
@@ -296,6 +300,9 @@ def _meta(walk: _Walk, attrs: dict[str, str | None]) -> None:
         ev.og_type = (attrs.get("content") or "").strip().lower()
     elif name in _PUBLISHED_META:
         ev.published = True
+        ev.published_time = ev.published_time or name == "article:published_time"
+    elif name == "article:modified_time":
+        ev.modified_time = True
     elif name in _AUTHOR_META:
         ev.author = True
     elif name == "viewport":

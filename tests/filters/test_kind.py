@@ -530,3 +530,25 @@ def test_an_article_with_dated_comments_is_not_a_listing_for_them():
     html = page(body=f"<h1>The bridge</h1><div class=story>{sections}</div><h2>Comments</h2><ol>{comments}</ol>")
     verdict = kind_of(html, "https://example.org/local/the-river-bridge-will-close")
     assert verdict.kind is Kind.ARTICLE, verdict
+
+
+def test_a_site_page_by_its_seo_metadata_is_not_an_article():
+    """What SEO plugins give a site's own page: og:type article (as on every page), a modified time and a schema.org
+    WebPage, no publication time and no article type. Such a page with one body of prose passed as an article
+    (score -0.23); its post, with a publication time, still does."""
+    menu = "".join(
+        f'<li><a href="/music-school/program-{i}/">Music program number {i} for all ages</a></li>' for i in range(80)
+    )
+    body = (
+        f"<nav><ul>{menu}</ul></nav><h1>Music tuition</h1><div>"
+        + "".join(f"<p>{s}</p>" for s in SENTENCES * 2 + SENTENCES[:1])
+        + "</div>"
+    )
+    graph = ld({"@context": "https://schema.org", "@graph": [{"@type": "WebPage"}, {"@type": "WebSite"}]})
+    head = '<meta property="og:type" content="article">' + graph
+    modified = '<meta property="article:modified_time" content="2025-06-02T10:00:00+00:00">'
+    url = "https://example.org/music-school/lessons/"
+    verdict = kind_of(page(head + modified, body), url)
+    assert verdict.kind is Kind.SERVICE and "a web page's metadata" in verdict.reason, verdict
+    published = '<meta property="article:published_time" content="2025-06-01T10:00:00+00:00">'
+    assert kind_of(page(head + published + modified, body), url).is_article
