@@ -63,6 +63,9 @@ class Evidence:
     #: headline links (five words or more) whose card, the element around the link, carries a date: a story
     #: list's items (counted on pages with little prose only: an article's related links do not make it a list)
     dated_cards: int = 0
+    #: people whose profile pages named links point to (/u/name, /users/7, /~name, /members/...): the authors of a
+    #: forum thread's posts (read on pages whose prose no one body holds half of only: an article's is in its body)
+    profiles: int = 0
 
     @property
     def types(self) -> frozenset[str]:
@@ -137,7 +140,9 @@ _TITLE_PARTS = re.compile(r"\s[|\u2013\u2014\u00b7:-]\s|\s[|\u2013\u2014\u00b7]"
 class _Walk:
     """The state of one walk over the matched elements (see :func:`gather`)."""
 
-    __slots__ = ("ev", "types", "items", "runs", "breaks", "prose", "links", "headlines", "h1", "canonical", "og_url")
+    __slots__ = (
+        "ev", "types", "items", "runs", "breaks", "prose", "links", "named", "headlines", "h1", "canonical", "og_url"
+    )  # fmt: skip
 
     def __init__(self, ev: Evidence) -> None:
         self.ev = ev
@@ -148,6 +153,7 @@ class _Walk:
         self.breaks: dict[int, list[Any]] = {}  # per element with <br> children: [count, element]
         self.prose: list[str] = []
         self.links: list[str] = []  # short link and button texts
+        self.named: list[Any] = []  # the links and buttons with a short text, read for profiles on some pages
         self.h1: Any = None
         self.canonical = ""
         self.og_url = ""
@@ -159,7 +165,7 @@ class _Walk:
         :meth:`other`."""
         ev = self.ev
         text_chars = prose_chars = heading_links = 0
-        prose, links, runs, headlines = self.prose, self.links, self.runs, self.headlines
+        prose, links, named, runs, headlines = self.prose, self.links, self.named, self.runs, self.headlines
         sentence_end = _SENTENCE_END.search
         heading = 0  # the address of the h2-h4 just visited: the links after it may be inside it
         for node in nodes:
@@ -184,6 +190,8 @@ class _Walk:
                 text_chars += len(text)
                 if len(text) < 40:
                     links.append(text)
+                if 0 < len(text) < 200:
+                    named.append(node)
                 if 20 <= len(text) < 200 and len(headlines) < _CARDS and text.count(" ") >= 4:
                     headlines.append(node)
                 if heading:  # document order: the links inside a heading come right after it
@@ -266,7 +274,22 @@ def gather(page: Page, url: str | None = None) -> Evidence:
     _headline(walk)
     if ev.prose_run < _LIST_PROSE:
         ev.dated_cards = _dated_cards(walk.headlines)
+    if ev.prose_run < 0.5 * ev.prose_chars:
+        ev.profiles = _profiles(walk.named)
     return ev
+
+
+#: the address of a person's profile page: a forum's, a community's, a social site's (one person a match)
+_PROFILE = re.compile(
+    r"(?im)/(?:u|users?|members?|profiles?|people)/[^/?#\n]+|/~[\w.-]+|[?&](?:u|userid|user|uid|memberid)=\w+|"
+    r"/@[\w.-]+$"
+)
+
+
+def _profiles(named: list[Any]) -> int:
+    """How many people's profile pages the named links point to (one regex over all their addresses)."""
+    hrefs = "\n".join(href for node in named if (href := node.attrs.get("href")))
+    return len(set(_PROFILE.findall(hrefs))) if "/" in hrefs else 0
 
 
 #: the headline links read for a story list, at most; and the prose under which a page is read for one
