@@ -54,6 +54,10 @@ class Evidence:
     prose_chars: int = 0  # of the paragraphs of sentences (80 characters or more)
     #: the most prose one element holds, up to three levels above its paragraphs (or between its <br>): the body
     prose_run: int = 0
+    #: paragraphs of prose that are one sentence: a service's blurbs, a listing's teasers (an article's paragraphs
+    #: mostly hold several)
+    one_sentence: int = 0
+    prose_paragraphs: int = 0
     we_words: int = 0  # "we", "our", "us" in the prose: a company speaking of itself
     calls: int = 0  # links and buttons that call to act: contact us, get a quote, book a demo, add to cart...
     prices: int = 0  # elements marked as a price
@@ -164,7 +168,7 @@ class _Walk:
         locals only: the loop is most of :func:`gather`'s time; their attributes are not read), the rest in
         :meth:`other`."""
         ev = self.ev
-        text_chars = prose_chars = heading_links = 0
+        text_chars = prose_chars = heading_links = one_sentence = 0
         prose, links, named, runs, headlines = self.prose, self.links, self.named, self.runs, self.headlines
         sentence_end = _SENTENCE_END.search
         heading = 0  # the address of the h2-h4 just visited: the links after it may be inside it
@@ -174,9 +178,10 @@ class _Walk:
                 text = node.text(deep=True)
                 n = len(text.strip())
                 text_chars += n
-                if n >= 80 and sentence_end(text):
+                if n >= 80 and (end := sentence_end(text)):
                     prose_chars += n
                     prose.append(text)
+                    one_sentence += sentence_end(text, end.end()) is None
                     up = node.parent
                     for level in runs:
                         if up is None:
@@ -210,6 +215,7 @@ class _Walk:
         ev.text_chars += text_chars
         ev.prose_chars += prose_chars
         ev.heading_links += heading_links
+        ev.one_sentence += one_sentence
 
     def other(self, tag: str, node: Any) -> None:
         """Every other element: metadata, headings, dates, code, cards, line breaks, microdata."""
@@ -263,6 +269,7 @@ def gather(page: Page, url: str | None = None) -> Evidence:
     ev.url = ev.url or walk.canonical or walk.og_url
     ev.prose_run = max(max(level.values(), default=0) for level in walk.runs)
     _broken_prose(walk)
+    ev.prose_paragraphs = len(walk.prose)
     prose = " ".join(walk.prose).lower()
     ev.we_words = prose.count(" we ") + prose.count(" our ") + prose.count(" us ")  # str.count: 4x a regex
     links = "\n".join(walk.links).lower()

@@ -545,7 +545,7 @@ def test_a_site_page_by_its_seo_metadata_is_not_an_article():
     )
     body = (
         f"<nav><ul>{menu}</ul></nav><h1>Music tuition</h1><div>"
-        + "".join(f"<p>{s}</p>" for s in SENTENCES * 2 + SENTENCES[:1])
+        + "".join(f"<p>{s} {s}</p>" for s in SENTENCES + SENTENCES[:1])
         + "</div>"
     )
     graph = ld({"@context": "https://schema.org", "@graph": [{"@type": "WebPage"}, {"@type": "WebSite"}]})
@@ -575,3 +575,27 @@ def test_posts_by_many_people_with_their_profiles_and_no_one_body_are_a_forum():
         body="<h1>Should the city rebuild the river bridge this spring?</h1><div>" + BODY * 2 + f"</div>{posts}"
     )
     assert kind_of(article, url).is_article
+
+
+BLURBS = [
+    "Our electricians install, repair and inspect wiring in homes and offices across the county every day.",
+    "Panel upgrades give an older house the capacity that new kitchens, heat pumps and car chargers need.",
+    "Every inspection ends with a written report that lists each fault found and the cost of its repair.",
+    "Lighting design for gardens, stairways and shop windows, planned and fitted by one licensed team.",
+    "Emergency call-outs are answered around the clock, weekends and public holidays included, all year.",
+    "Quotes are free and fixed in advance, so the price agreed before the work is the price on the bill.",
+]
+
+
+def test_paragraphs_of_one_sentence_are_blurbs_not_an_article():
+    """A service's cards, each a heading and a one-sentence blurb, amid the site's menu: nothing else says what the
+    page is, and it passed as an article (no evidence either way, score -0.34). An article's paragraphs hold several
+    sentences: the same page with two-sentence paragraphs has no blurbs."""
+    menu = "".join(f'<li><a href="/area/{i}">Electricians in district number {i}</a></li>' for i in range(60))
+    cards = "".join(f"<div class=card><h3>Service {i}</h3><div><p>{b}</p></div></div>" for i, b in enumerate(BLURBS))
+    html = page(body=f"<ul>{menu}</ul><h1>Residential electricians</h1><div class=grid>{cards}</div>")
+    verdict = kind_of(html, "https://example-electric.com/residential/")
+    assert verdict.kind is Kind.SERVICE and "6 of its 6 paragraphs one sentence" in verdict.reason, verdict
+    paragraphs = "".join(f"<p>{a} {b}</p>" for a, b in zip(BLURBS[::2], BLURBS[1::2], strict=True))
+    ev = gather(filters.read_page(page(body=f"<ul>{menu}</ul><h1>Residential electricians</h1>{paragraphs}")))
+    assert ev.prose_paragraphs == 3 and ev.one_sentence == 0
