@@ -33,10 +33,6 @@ class Evidence:
     #: a publication date in the metadata (``article:published_time``, ``datePublished``...)
     published: bool = False
     author: bool = False  # an author in the metadata (meta author, rel=author, itemprop=author)
-    #: ``article:published_time`` and ``article:modified_time`` metas: SEO plugins (Yoast, Rank Math...) give a
-    #: post both, a site's own page (services, about, contact) only the second, with og:type article on both
-    published_time: bool = False
-    modified_time: bool = False
     viewport: bool = False  # <meta name="viewport">: a page made since phones read the web (about 2010)
     title: str = ""
     #: the first <h1>, else the longest part of the <title> (the site's name split off)
@@ -54,10 +50,6 @@ class Evidence:
     prose_chars: int = 0  # of the paragraphs of sentences (80 characters or more)
     #: the most prose one element holds, up to three levels above its paragraphs (or between its <br>): the body
     prose_run: int = 0
-    #: paragraphs of prose that are one sentence: a service's blurbs, a listing's teasers (an article's paragraphs
-    #: mostly hold several)
-    one_sentence: int = 0
-    prose_paragraphs: int = 0
     we_words: int = 0  # "we", "our", "us" in the prose: a company speaking of itself
     calls: int = 0  # links and buttons that call to act: contact us, get a quote, book a demo, add to cart...
     prices: int = 0  # elements marked as a price
@@ -67,9 +59,6 @@ class Evidence:
     #: headline links (five words or more) whose card, the element around the link, carries a date: a story
     #: list's items (counted on pages with little prose only: an article's related links do not make it a list)
     dated_cards: int = 0
-    #: people whose profile pages named links point to (/u/name, /users/7, /~name, /members/...): the authors of a
-    #: forum thread's posts (read on pages whose prose no one body holds half of only: an article's is in its body)
-    profiles: int = 0
 
     @property
     def types(self) -> frozenset[str]:
@@ -144,9 +133,7 @@ _TITLE_PARTS = re.compile(r"\s[|\u2013\u2014\u00b7:-]\s|\s[|\u2013\u2014\u00b7]"
 class _Walk:
     """The state of one walk over the matched elements (see :func:`gather`)."""
 
-    __slots__ = (
-        "ev", "types", "items", "runs", "breaks", "prose", "links", "named", "headlines", "h1", "canonical", "og_url"
-    )  # fmt: skip
+    __slots__ = ("ev", "types", "items", "runs", "breaks", "prose", "links", "headlines", "h1", "canonical", "og_url")
 
     def __init__(self, ev: Evidence) -> None:
         self.ev = ev
@@ -157,7 +144,6 @@ class _Walk:
         self.breaks: dict[int, list[Any]] = {}  # per element with <br> children: [count, element]
         self.prose: list[str] = []
         self.links: list[str] = []  # short link and button texts
-        self.named: list[Any] = []  # the links and buttons with a short text, read for profiles on some pages
         self.h1: Any = None
         self.canonical = ""
         self.og_url = ""
@@ -168,8 +154,8 @@ class _Walk:
         locals only: the loop is most of :func:`gather`'s time; their attributes are not read), the rest in
         :meth:`other`."""
         ev = self.ev
-        text_chars = prose_chars = heading_links = one_sentence = 0
-        prose, links, named, runs, headlines = self.prose, self.links, self.named, self.runs, self.headlines
+        text_chars = prose_chars = heading_links = 0
+        prose, links, runs, headlines = self.prose, self.links, self.runs, self.headlines
         sentence_end = _SENTENCE_END.search
         heading = 0  # the address of the h2-h4 just visited: the links after it may be inside it
         for node in nodes:
@@ -178,10 +164,9 @@ class _Walk:
                 text = node.text(deep=True)
                 n = len(text.strip())
                 text_chars += n
-                if n >= 80 and (end := sentence_end(text)):
+                if n >= 80 and sentence_end(text):
                     prose_chars += n
                     prose.append(text)
-                    one_sentence += sentence_end(text, end.end()) is None
                     up = node.parent
                     for level in runs:
                         if up is None:
@@ -195,8 +180,6 @@ class _Walk:
                 text_chars += len(text)
                 if len(text) < 40:
                     links.append(text)
-                if 0 < len(text) < 200:
-                    named.append(node)
                 if 20 <= len(text) < 200 and len(headlines) < _CARDS and text.count(" ") >= 4:
                     headlines.append(node)
                 if heading:  # document order: the links inside a heading come right after it
@@ -215,7 +198,6 @@ class _Walk:
         ev.text_chars += text_chars
         ev.prose_chars += prose_chars
         ev.heading_links += heading_links
-        ev.one_sentence += one_sentence
 
     def other(self, tag: str, node: Any) -> None:
         """Every other element: metadata, headings, dates, code, cards, line breaks, microdata."""
@@ -269,7 +251,6 @@ def gather(page: Page, url: str | None = None) -> Evidence:
     ev.url = ev.url or walk.canonical or walk.og_url
     ev.prose_run = max(max(level.values(), default=0) for level in walk.runs)
     _broken_prose(walk)
-    ev.prose_paragraphs = len(walk.prose)
     prose = " ".join(walk.prose).lower()
     ev.we_words = prose.count(" we ") + prose.count(" our ") + prose.count(" us ")  # str.count: 4x a regex
     links = "\n".join(walk.links).lower()
@@ -281,22 +262,7 @@ def gather(page: Page, url: str | None = None) -> Evidence:
     _headline(walk)
     if ev.prose_run < _LIST_PROSE:
         ev.dated_cards = _dated_cards(walk.headlines)
-    if ev.prose_run < 0.5 * ev.prose_chars:
-        ev.profiles = _profiles(walk.named)
     return ev
-
-
-#: the address of a person's profile page: a forum's, a community's, a social site's (one person a match)
-_PROFILE = re.compile(
-    r"(?im)/(?:u|users?|members?|profiles?|people)/[^/?#\n]+|/~[\w.-]+|[?&](?:u|userid|user|uid|memberid)=\w+|"
-    r"/@[\w.-]+$"
-)
-
-
-def _profiles(named: list[Any]) -> int:
-    """How many people's profile pages the named links point to (one regex over all their addresses)."""
-    hrefs = "\n".join(href for node in named if (href := node.attrs.get("href")))
-    return len(set(_PROFILE.findall(hrefs))) if "/" in hrefs else 0
 
 
 #: the headline links read for a story list, at most; and the prose under which a page is read for one
@@ -330,9 +296,6 @@ def _meta(walk: _Walk, attrs: dict[str, str | None]) -> None:
         ev.og_type = (attrs.get("content") or "").strip().lower()
     elif name in _PUBLISHED_META:
         ev.published = True
-        ev.published_time = ev.published_time or name == "article:published_time"
-    elif name == "article:modified_time":
-        ev.modified_time = True
     elif name in _AUTHOR_META:
         ev.author = True
     elif name == "viewport":
