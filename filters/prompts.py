@@ -127,6 +127,19 @@ _LINES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         ),
     ),
     (
+        # a linked headline credited to its source and dated, one of a box of related stories ("Floridian Wins $1
+        # Million on Market Slump - Reuters (Oct 27, 2000)", "Attention, Shoppers - NY Times (registration req'd)
+        # (Oct 22, 2000)"): a story's own sentence does not end in a source's name and a bracketed date, and then
+        # without its full stop
+        "related story",
+        ("(",),
+        re.compile(
+            r"^[^\n]{8,150}?\s[-–—]\s[A-Z][\w.!'’&/ -]{0,50}?(?:\s\([^()]{1,30}\))?\s\("
+            rf"(?:{_DATE}|[A-Z][a-z]{{2,8}}\.? \d{{1,2}})\)\s*$",
+            re.DOTALL,
+        ),
+    ),
+    (
         # a pager of the article's pages ("Page 1 of 2", "<<< Previous Next >>> ( 1 | 2 | 3 )", "("Poisoned at the
         # Source" 1 | 2 | 3 )", "PAGE 1 | 2 | 3 NEXT"): the pages' numbers from 1, after at most a title or "Previous"
         "page numbers",
@@ -140,6 +153,9 @@ _LINES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
 )
 
 _PROMPTS_AND_LINES = _PROMPTS + _LINES
+#: a phrase this short made of these only is a list's bullet or a separator, not text (a table's "$$" or "#" is data)
+_MARK_MAX = 3
+_MARKS = frozenset("·•◦▪▸►|/\\-–—_~*><»«‹›:;,. \u00a0\u200b\u200c\u200d\u2060")
 
 
 def notice_note(text: str, prompts: bool) -> str | None:
@@ -152,6 +168,8 @@ def notice_note(text: str, prompts: bool) -> str | None:
     ):
         return "copyright notice"
     if prompts:
+        if len(text) <= _MARK_MAX and _MARKS.issuperset(text):
+            return "no words"  # a list's bullet or a separator left alone in its cell ("·", "|", "--")
         low = text.lower()
         for note, cues, pattern in _PROMPTS_AND_LINES if len(text) <= _LINE_MAX else _PROMPTS:
             for cue in cues:

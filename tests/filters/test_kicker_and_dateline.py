@@ -153,3 +153,31 @@ def test_numbers_in_a_sentence_are_no_pager():
     ex = core(page(f"<article>{ARTICLE}" + "".join(f"<p>{s}</p>" for s in sentences) + "</article>"))
     for sentence in sentences:
         assert sentence in ex.text, ex.explain()
+
+
+def test_a_box_of_related_stories_credited_and_dated_goes_with_its_bullets():
+    # Yahoo News 2000 (crawl-to-the-future tuning pages): a "Full Coverage" table beside the story, each row a bullet
+    # cell and a linked headline with its source and date
+    rows = "".join(
+        f"<tr><td><b>&#183;</b></td><td><a href='/s{n}.html'>{title}</a> - {source} ({day})</td></tr>"
+        for n, (title, source, day) in enumerate(
+            [
+                ("Floridian Wins $1 Million on Market Slump", "Reuters", "Oct 27, 2000"),
+                ("The Tech Wreck: How Bad Is It?", "Business Week", "Oct 26, 2000"),
+                ("Attention, Shoppers", "NY Times (registration req'd)", "Oct 22, 2000"),
+            ]
+        )
+    )
+    box = f"<table align=right width=200><tr><td colspan=2>Related News Stories</td></tr>{rows}</table>"
+    ex = core(page(f"<article>{box}{ARTICLE}</article>"))
+    assert_article_kept(ex)
+    related = [p for p in ex.phrases if p.text.endswith(")") and " - " in p.text]
+    assert len(related) == 3 and all(p.note == "related story" for p in related), ex.explain()
+    assert [p.note for p in ex.phrases if p.text == "·"] == ["no words"] * 3, ex.explain()
+    assert "·" not in ex.body and "Reuters" not in ex.body
+
+
+def test_a_sentence_that_names_a_source_and_a_date_in_brackets_stays():
+    sentence = "The ruling was reported first by a local paper - The Courier (Oct 27, 2000)."
+    ex = core(page(f"<article>{ARTICLE}<p>{sentence}</p></article>"))
+    assert sentence in ex.text, ex.explain()
