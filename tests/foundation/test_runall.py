@@ -172,3 +172,26 @@ def test_a_signal_to_the_process_group_stops_every_process_cleanly(sig, transact
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
         proc.wait(timeout=10)
+
+
+def test_wims_is_up_is_said_only_once_the_web_server_accepts_connections():
+    # the line used to be printed as soon as the processes were started, 20 s before the server answered
+    from wims.management.commands.runall import announce_when_listening
+
+    port = _free_port()
+    said: list[str] = []
+    stopping = threading.Event()
+    announcer = threading.Thread(
+        target=announce_when_listening, args=(f"127.0.0.1:{port}", said.append, stopping, 0.05), daemon=True
+    )
+    announcer.start()
+    time.sleep(0.5)
+    assert said == [], "nothing listens yet"
+    with socket.socket() as server:
+        server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        server.bind(("127.0.0.1", port))
+        server.listen()
+        announcer.join(timeout=5)
+    assert said == [f"WIMS is up: http://127.0.0.1:{port}/  (Ctrl-C stops everything)"]
+    stopping.set()
+    assert announce_when_listening(f"127.0.0.1:{_free_port()}", said.append, stopping) is False

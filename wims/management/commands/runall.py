@@ -9,6 +9,7 @@ after its start stops everything and the command exits non-zero, so a broken set
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -64,10 +65,30 @@ class Command(BaseCommand):
             ]
         supervisor = Supervisor(commands, self.stdout)
         supervisor.start()
-        self.stdout.write(f"WIMS is up: http://{addr}/  (Ctrl-C stops everything)")
+        self.stdout.write(f"WIMS is starting: http://{addr}/ answers in a few seconds  (Ctrl-C stops everything)")
+        threading.Thread(
+            target=announce_when_listening, args=(addr, supervisor._say, supervisor.stopping), daemon=True
+        ).start()
         code = supervisor.wait()
         if code:
             raise CommandError(f"a process kept failing (exit code {code}); everything was stopped")
+
+
+def announce_when_listening(addr: str, say, stopping: threading.Event, every: float = 0.3) -> bool:
+    """Say "WIMS is up" once the web server at ``addr`` (host:port) accepts a connection, not before: a newcomer
+    who opens the address on that line must get the page. Gives up silently when ``stopping`` is set."""
+    host, _, port = addr.rpartition(":")
+    host = host.strip("[]") or "127.0.0.1"
+    # listening on every address (an unspecified one): this machine answers on its loopback
+    host = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)  # noqa: S104 - read, not bound
+    while not stopping.is_set():
+        try:
+            with socket.create_connection((host, int(port)), timeout=1):
+                say(f"WIMS is up: http://{addr}/  (Ctrl-C stops everything)")
+                return True
+        except OSError:
+            stopping.wait(every)
+    return False
 
 
 class Supervisor:
