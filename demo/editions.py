@@ -54,7 +54,8 @@ WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
 
 #: Each angle: a title, a standfirst and the new part's paragraphs; every slot lists its wordings. Fields:
 #: {subject} {service} {people} {expert} (the topic's words, {Expert} capitalised), {town} {n} {pct} {pct0}
-#: {month} {weekday} {story} (the followed story's title).
+#: {sessions} {helpers} {towns} (numbers of facts of their own) {month} {weekday} {story} (the followed story's
+#: title), and in the closings {later} (a month after {month}).
 ANGLES: tuple[dict[str, tuple[str, ...]], ...] = (
     {
         "title": ("{town} to open {n} more {service} as demand grows", "More {service} for {town} after a busy year"),
@@ -138,7 +139,7 @@ ANGLES: tuple[dict[str, tuple[str, ...]], ...] = (
             "Its leaflets quote the work we reported in “{story}”.",
         ),
         "voice": (
-            "{Expert} will run {n} drop-in sessions, with no appointment needed.",
+            "{Expert} will run {sessions} drop-in sessions, with no appointment needed.",
             "Volunteers trained by {expert} will staff stalls on market days, {weekday}s included.",
         ),
     },
@@ -154,7 +155,7 @@ ANGLES: tuple[dict[str, tuple[str, ...]], ...] = (
             "Several weeks after “{story}”, we returned to {town} to see what has changed for {people}.",
         ),
         "follow": (
-            "Some things have moved: {n} extra sessions a week, and a phone line that is answered within a day.",
+            "Some things have moved: {sessions} extra sessions a week, and a phone line that is answered within a day.",
             "Progress is uneven: waits are down by {pct} per cent at one practice and unchanged at another.",
         ),
         "voice": (
@@ -188,15 +189,15 @@ ANGLES: tuple[dict[str, tuple[str, ...]], ...] = (
 
 #: the closing line of a follow-up's new part, drawn per round: what readers can do or what comes next
 CLOSINGS = (
-    "The health board will publish its next figures in {month}, and we will report them.",
+    "The health board will publish its next figures in {later}, and we will report them.",
     "Readers in {town} can find the times of local sessions on the council's website or at their library.",
-    "A public meeting on the plans is due in {town} on the first {weekday} of {month}.",
-    "Councillors in {town} will review the scheme in {month}, when its first results are known.",
+    "A public meeting on the plans is due in {town} on the first {weekday} of {later}.",
+    "Councillors in {town} will review the scheme in {later}, when its first results are known.",
     "{people_cap} with questions can call their practice, which can refer them directly.",
-    "The local charity that campaigned for the change said {n} volunteers had already signed up to help.",
-    "The next update is expected in {month}; {expert} say they will share what they learn.",
+    "The local charity that campaigned for the change said {helpers} volunteers had already signed up to help.",
+    "The next update is expected in {later}; {expert} say they will share what they learn.",
     "We will follow the story and report back; readers can write to us with their own experience.",
-    "Similar schemes in {n} other towns are due to report by {month}.",
+    "Similar schemes in {towns} other towns are due to report by {later}.",
     "Funding is agreed for a year; whether it continues depends on the results, officials said.",
 )
 
@@ -221,6 +222,10 @@ def edition(article: Article, round_: int) -> Article:
     angle = ANGLES[(round_ - 1 + len(article.slug) + lap // len(paragraphs)) % len(ANGLES)]
     subject, service, people, expert = VOCABULARY[article.topics[0]]
     pct0 = rng.randint(35, 70)
+    # one number per fact: households, sessions, volunteers and towns are counted apart (one {n} for all of them
+    # read "reach 23 households ... 23 drop-in sessions ... 23 volunteers"); drawn apart, so that the other
+    # fields (and how far apart two stories read) stay as they were
+    facts = random.Random(f"{article.slug}/{round_}/facts")
     fields = {
         "subject": subject,
         "subject_cap": subject[0].upper() + subject[1:],
@@ -233,10 +238,14 @@ def edition(article: Article, round_: int) -> Article:
         "n": rng.randint(3, 40),
         "pct": pct0 + rng.randint(4, 20),
         "pct0": pct0,
-        "month": rng.choice(MONTHS),
+        "month": (month := rng.choice(MONTHS)),
+        # what comes next (the closing line) comes after the story's own month
+        "later": MONTHS[(MONTHS.index(month) + facts.randint(1, 3)) % len(MONTHS)],
         "weekday": rng.choice(WEEKDAYS),
         "story": article.title,
     }
+    others = facts.sample([k for k in range(3, 41) if k != fields["n"]], 3)
+    fields.update(zip(("sessions", "helpers", "towns"), others, strict=True))
 
     def write(slot: str) -> str:
         first = random.Random(f"{article.slug}/{slot}").randrange(2)

@@ -609,3 +609,24 @@ def test_cli_prints_the_three_site_urls():
         proc.terminate()
         proc.wait(timeout=10)
     assert proc.returncode == 0
+
+
+def test_a_follow_ups_facts_have_numbers_of_their_own_and_what_comes_next_comes_later():
+    """A live trial read "reach 23 households ... 23 drop-in sessions ... 23 volunteers" in one follow-up, and a
+    trial recruiting "until the end of March" reviewed "in March, when its first results are known"."""
+    months = {m: n for n, m in enumerate(("January", "February", "March", "April", "May", "June", "July",
+                                          "September", "October", "November"))}  # fmt: skip
+    repeated, same_month = [], []
+    for article in ARTICLES:
+        for round_ in range(1, 13):
+            text = " ".join(b.text for b in edition(article, round_).blocks[:2])
+            numbers = re.findall(
+                r"\b(\d+) (?:households|drop-in sessions|extra sessions|volunteers|other towns)\b", text
+            )
+            if len(numbers) != len(set(numbers)):
+                repeated.append(text)
+            named = re.findall(r"\b(" + "|".join(months) + r")\b", text)
+            if len(named) >= 2 and len(set(named)) == 1 and ("review" in text or "report by" in text):
+                same_month.append(text)
+    assert repeated == [], repeated[:2]
+    assert same_month == [], same_month[:2]
