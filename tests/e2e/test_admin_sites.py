@@ -47,3 +47,18 @@ def test_site_list_fits_1280_px_and_its_health_is_coloured(page, live_server, dj
     assert size["tableRight"] <= size["width"] and size["page"] <= size["width"], size
     csp = [e for e in page.console_errors if "Content Security Policy" in e]
     assert csp == [], csp
+
+
+def test_a_sites_change_page_with_its_sources_fits_1280_px(page, live_server, django_user_model):
+    # a live trial measured 1350 px: the sources table's url inputs and "why found" texts pushed DELETE out of view
+    site = Site.objects.create(name="Portal", home_url="https://portal.example/")
+    found = "announced in the home page's <head> (<link rel=alternate type=application/atom+xml>), 40 entries"
+    for n, kind in enumerate(("feed", "sitemap", "section")):
+        site.sources.create(url=f"https://portal.example/{kind}/{'long-segment/' * 6}{n}.xml", kind=kind, found=found)
+    django_user_model.objects.create_superuser("root", password=demo_data.PASSWORD)  # noqa: S106
+    login(page, live_server, username="root")
+    page.goto(f"{live_server.url}/admin/monitor/site/{site.pk}/change/")
+    page.wait_for_load_state("networkidle")
+    expect(page.locator(".inline-group")).to_contain_text("Sources")
+    width = page.evaluate("() => ({page: document.documentElement.scrollWidth, window: window.innerWidth})")
+    assert width["page"] <= width["window"], width
