@@ -323,7 +323,6 @@ def _judge_links(
         for url in links
     ]
     item.total, item.taken = len(verdicts), sum(v.taken for v in verdicts)
-    item.summary = f"{item.total} link(s), {item.taken} taken for articles"
     item.links = sorted(verdicts, key=lambda v: not v.taken)[:PREVIEW_LINKS]
 
 

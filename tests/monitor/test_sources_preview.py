@@ -135,6 +135,12 @@ def test_the_admins_preview_shows_the_home_pages_links_and_the_disallowed_one(de
     assert f"home page: {base}/" in page and "Polled in any case" in page
     assert f"<td>{base}/private/staff-notes.html</td><td>no</td><td>disallowed by robots.txt</td>" in page
     assert f'name="keep" value="{base}/"' not in page, "the home page is polled in any case: no tick"
+    # a live trial: each source's count was said twice ("9 link(s), 9 taken for articles", then "9 of 9 links
+    # taken for article candidates"), and the breadcrumb skipped the site list and the site
+    assert "taken for articles" not in page and "link(s)" not in page
+    assert page.count("taken for article candidates") == page.count('<details><summary>Links and why')
+    crumbs = page.split('<div class="breadcrumbs">', 1)[1].split("</div>", 1)[0]
+    assert f'href="/admin/monitor/site/{site.pk}/change/"' in crumbs and "/admin/monitor/site/" in crumbs
 
 
 def test_the_wellbeing_forum_is_not_proposed_as_a_news_section(demo):
