@@ -204,6 +204,11 @@ class RuleDraft:
         if self.kind == RuleKind.STOP:
             self.folder = None  # a stopping rule has no conclusion
 
+    @property
+    def then_folder(self) -> int | None:
+        """The folder the rule's THEN names: the one it gives, or for a stopping rule the one it withholds."""
+        return self.wrong if self.kind == RuleKind.STOP else self.folder
+
     def _folder(self, value, what):
         try:
             return _folder_id_or_none(value)

@@ -36,7 +36,6 @@ from classifier.kinds import RuleKind
 from classifier.models import Case, Folder, Rule
 from classifier.models_labels import PhraseLabel
 from classifier.permissions import expert_required
-from classifier.vocabulary import CORRECTION_PENDING, folder_state
 from monitor.models import Article
 
 #: How many cornerstone cases / reclassified articles a page lists before saying "and N more".
@@ -248,11 +247,7 @@ def reject(request, pk):
     if folder_id not in concluded:  # set by hand: there is no rule to correct
         messages.info(request, f"Rejected {row.folder.path}.")
         return _back_to_article(request, pk)
-    messages.info(
-        request,
-        f"Rejected {row.folder.path}: {folder_state(CORRECTION_PENDING).word}. Make the rule that corrects it now, "
-        "or later from Corrections.",
-    )
+    # no message here: the rule page's notice of the pending rejection says it once
     return redirect(_rule_url(pk, kind=kind, wrong=folder_id, view=_view_of(request)[1]))
 
 

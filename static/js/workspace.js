@@ -162,6 +162,12 @@
       var kind = (form.querySelector('input[name="kind"]:checked') || {}).value;
       form.querySelector(".folder-pick").hidden = kind === "stop";
       form.querySelector(".wrong-pick").hidden = kind === "new";
+      // a stopping rule gives no folder: creating one does not apply to it
+      var create = document.getElementById("folder-create");
+      if (create) create.hidden = kind === "stop";
+      var checked = form.querySelector('input[name="kind"]:checked');
+      var crumb = document.getElementById("rule-kind-crumb");
+      if (checked && crumb) crumb.textContent = checked.dataset.name;
     };
 
     var refresh = function (extra) {

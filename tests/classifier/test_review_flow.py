@@ -235,3 +235,34 @@ def test_reviewed_no_folder_on_the_article_opens_the_next_of_the_view(ec, footba
     done = ec.post(reverse("classifier:bulk"), {"action": "no_folder", "article": [second.pk], "next": next_url})
     assert done["Location"] == next_url and Article.objects.get(pk=second.pk).review_state == "reviewed"
     assert Article.objects.get(pk=third.pk).review_state == "suggested"  # the view skips the suggested one between
+
+
+def text_of(html: str) -> str:
+    """The page's words as a reader sees them: tags dropped, white space collapsed."""
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+@pytest.mark.django_db
+def test_the_stopping_rule_page_after_a_rejection_says_it_once_and_names_the_folder_it_withholds(
+    ec, football_view, folders
+):
+    first = football_view[0]
+    page = ec.post(reverse("classifier:reject", args=[first.pk]), {"folder": folders["football"].pk}, follow=True)
+    assert page.redirect_chain[-1][0].startswith(f"/articles/{first.pk}/rule?kind=stop")
+    html = page.content.decode()
+    # one notice of the rejection (the rule page's), not a message repeating it
+    assert [m.message for m in page.context["messages"]] == []
+    text = text_of(html)
+    assert text.count("Make the rule that corrects it") == 1 and text.count("Rejected Sport/Football") == 1
+    assert "Corrections until a rule corrects it" in text
+    # a stopping rule gives no folder: the box creating one is hidden
+    assert re.search(r'<form [^>]*id="folder-create" hidden>', html)
+    # the sentence names the folder withheld, and the page names the rule's kind
+    assert "THEN withhold Sport/Football (stopping rule" in text
+    assert "› stopping rule" in text and "› new rule" not in text
+    # a new rule's page keeps both as they were
+    new = text_of(ec.get(reverse("classifier:rule", args=[first.pk]), {"folder": folders["sport"].pk}).content.decode())
+    assert "THEN Sport (new rule" in new and "› new rule" in new
+    assert re.search(
+        r'<form [^>]*id="folder-create">', ec.get(reverse("classifier:rule", args=[first.pk])).content.decode()
+    )

@@ -52,7 +52,7 @@ def test_a_rejection_left_on_the_rule_page_waits_in_the_list_and_its_rule_is_mad
     expect(page).to_have_url(re.compile(r"kind=stop.*wrong="))
     page.fill("#word-search", "walking")
     page.locator("#difference-list label.kw", has_text=re.compile(r"^walking \d+$")).click()
-    expect(page.locator("#proposal")).to_contain_text("withhold the wrong folder")
+    expect(page.locator("#proposal")).to_contain_text("THEN withhold Health/Diabetes (stopping rule")
     page.get_by_role("button", name=re.compile("Commit rule")).click()
     expect(page.locator("h1")).to_have_text("Rule committed")
     stop = Rule.objects.order_by("-id").first()

@@ -186,10 +186,23 @@ def test_reject_starts_a_stopping_rule_and_folders_explain(page, live_server, dj
     page.keyboard.press("1")  # select the first suggestion
     page.keyboard.press("r")  # reject it: a stopping rule
     expect(page).to_have_url(re.compile(r"kind=stop"))
-    expect(page.locator(".messages")).to_contain_text("Rejected Health/Diabetes")
+    # one notice says the rejection once (the rule page's), not a message repeating it
+    expect(page.locator(".messages")).to_have_count(0)
+    expect(page.locator("#pending-correction")).to_contain_text("Rejected Health/Diabetes")
+    expect(page.locator("#pending-correction")).to_contain_text("Make the rule that corrects it now")
+    # a stopping rule gives no folder: no box to create one; the breadcrumb names the kind
+    expect(page.locator("#folder-create")).to_be_hidden()
+    expect(page.locator(".breadcrumbs")).to_contain_text("› stopping rule")
     page.fill("#word-search", "walking")
     page.locator("#difference-list label.kw", has_text=re.compile(r"^walking \d+$")).click()
-    expect(page.locator("#proposal")).to_contain_text("withhold the wrong folder")
+    expect(page.locator("#proposal")).to_contain_text("THEN withhold Health/Diabetes (stopping rule")
+    # another kind chosen on the page: the box and the breadcrumb follow it
+    page.locator('input[name="kind"][value="refine"]').check()
+    expect(page.locator("#folder-create")).to_be_visible()
+    expect(page.locator(".breadcrumbs")).to_contain_text("› refining rule")
+    page.locator('input[name="kind"][value="stop"]').check()
+    expect(page.locator("#folder-create")).to_be_hidden()
+    expect(page.locator("#proposal")).to_contain_text("THEN withhold Health/Diabetes (stopping rule")
     page.get_by_role("button", name=re.compile("Commit rule")).click()
     # the rejection is done: the next article of the inbox opens; the rule page shows the stop
     expect(page.locator(".messages")).to_contain_text("committed")
