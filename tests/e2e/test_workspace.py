@@ -202,7 +202,10 @@ def test_reject_starts_a_stopping_rule_and_folders_explain(page, live_server, dj
     expect(page.locator(".breadcrumbs")).to_contain_text("› refining rule")
     page.locator('input[name="kind"][value="stop"]').check()
     expect(page.locator("#folder-create")).to_be_hidden()
-    expect(page.locator("#proposal")).to_contain_text("THEN withhold Health/Diabetes (stopping rule")
+    # the page redraws the draft for the kind chosen (its lists come from the server): wait for the word to be
+    # back in the rule before committing, as an expert would (clicking at once raced the redraw)
+    expect(page.locator("#proposal")).to_contain_text("IF walking THEN withhold Health/Diabetes (stopping rule")
+    expect(page.get_by_role("button", name=re.compile("Commit rule"))).to_be_enabled()
     page.get_by_role("button", name=re.compile("Commit rule")).click()
     # the rejection is done: the next article of the inbox opens; the rule page shows the stop
     expect(page.locator(".messages")).to_contain_text("committed")
