@@ -1,4 +1,5 @@
-"""The API's URLs, mounted at /api/ by wims/urls.py: the endpoints, the schema, its documentation, the tokens page."""
+"""The API's URLs, mounted at /api/ by wims/urls.py: the root listing them, the endpoints, the schema, its
+documentation, the tokens page."""
 
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
@@ -23,6 +24,7 @@ router.register("sites", views.SiteViewSet, basename="site")
 
 app_name = "api"
 urlpatterns = [
+    path("", views.ApiRoot.as_view(), name="root"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     # the split view serves Swagger UI's start-up script as a file of its own: the CSP allows no inline script
     # and its page styles come from a file too (api/docs.html)

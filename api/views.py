@@ -14,6 +14,8 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.reverse import reverse
+from rest_framework.views import APIView
 
 from api import pagination, selectors
 from api import serializers as s
@@ -37,6 +39,27 @@ def _article_page(view, request: Request, articles) -> Response:
     page = pager.paginate_queryset(articles, request, view=view)
     data = s.ArticleListSerializer(page, many=True, context={"folder_chips": pager.chips}).data
     return pager.get_paginated_response(data)
+
+
+# --------------------------------------------------------------------------- the root
+class ApiRoot(APIView):
+    """GET /api/: where each part of the API is, as DRF's API root would say, with the parts mounted apart from
+    this app's router (subscriptions) and the schema and its documentation. Signed in, like the feed list."""
+
+    ENDPOINTS = {
+        "articles": "api:article-list",
+        "folders": "api:folder-list",
+        "feeds": "api:feed-list",
+        "saved-searches": "api:saved-search-list",
+        "subscriptions": "alerts-api:subscription-list",
+        "sites": "api:site-list",
+        "schema": "api:schema",
+        "docs": "api:docs",
+    }
+
+    @extend_schema(exclude=True)  # a map of the paths the schema itself lists, as DRF's own API root is left out
+    def get(self, request: Request) -> Response:
+        return Response({name: reverse(url_name, request=request) for name, url_name in self.ENDPOINTS.items()})
 
 
 # --------------------------------------------------------------------------- articles

@@ -17,6 +17,7 @@ from django.http import HttpResponseBadRequest, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from classifier import selectors, services
@@ -325,7 +326,7 @@ def bulk(request):
             items = services.bulk_assign(ids, form.cleaned_data["assignee"], user)
         else:  # read / unread: personal state, no per-article report needed
             (services.mark_read if action == "read" else services.mark_unread)(ids, user)
-            messages.success(request, f"{label}: {len(ids)} article(s).")
+            messages.success(request, f"{label}: {len(ids)} {ngettext('article', 'articles', len(ids))}.")
             return redirect(_safe_next(request, fallback))
     except services.BulkRefused as exc:
         items, refused = exc.items, _error_text(exc)
@@ -489,7 +490,11 @@ def rule_commit(request, pk):
     # the commit page lists the articles this rule reclassified, as computed right before the commit
     request.session[f"committed-{rules[0].pk}"] = {"rules": [r.pk for r in rules], "cases": affected_ids}
     numbers = ", ".join(str(r.pk) for r in rules)
-    messages.success(request, f"Rule {numbers} committed: {len(affected_ids)} other stored article(s) reclassified.")
+    messages.success(
+        request,
+        f"Rule {numbers} committed: {len(affected_ids)} other stored "
+        f"{ngettext('article', 'articles', len(affected_ids))} reclassified.",
+    )
     # a correction (a rejection or a move) decides the article: on to the next, unless it came from Corrections
     if draft.kind != RuleKind.NEW and not _origin(request):
         return _advance(request, article)
@@ -645,8 +650,10 @@ def folder_merge(request, pk):
         return redirect("classifier:folder", pk=pk)
     messages.success(
         request,
-        f"Merged {old_path} into {target.path}: {len(details['rules'])} rule(s) retargeted, "
-        f"{details['classifications']} article(s) and {len(details['subfolders'])} subfolder(s) moved.",
+        f"Merged {old_path} into {target.path}: "
+        f"{len(details['rules'])} {ngettext('rule', 'rules', len(details['rules']))} retargeted, "
+        f"{details['classifications']} {ngettext('article', 'articles', details['classifications'])} and "
+        f"{len(details['subfolders'])} {ngettext('subfolder', 'subfolders', len(details['subfolders']))} moved.",
     )
     return redirect("classifier:folder", pk=target.pk)
 

@@ -159,7 +159,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     )
     print(stats_table(counts))
     if failed:
-        print(f"{failed} page(s) could not be read", file=sys.stderr)
+        print(f"{failed} {'page' if failed == 1 else 'pages'} could not be read", file=sys.stderr)  # no Django here
     return 0
 
 

@@ -28,6 +28,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.text import Truncator, capfirst
+from django.utils.translation import ngettext
 
 from foundation.admin import ReadOnlyAdmin
 from foundation.work import QUARANTINED, enqueue
@@ -198,13 +199,16 @@ class SiteAdmin(admin.ModelAdmin):
         if quarantined:  # pages that killed or timed out their worker: a site administrator's "Fetch again"
             return format_html(
                 '<span class="health degraded" title="pages that stopped their worker: Fetch again retries them">'
-                "degraded: {} article(s) quarantined</span>",
+                "degraded: {} {} quarantined</span>",
                 quarantined,
+                ngettext("article", "articles", quarantined),
             )
         failed = getattr(site, "_failed_day", 0)
         if failed:  # polls work, but articles fail: not "ok"
             return format_html(
-                '<span class="health degraded">degraded: {} failed fetch(es) in the last day</span>', failed
+                '<span class="health degraded">degraded: {} failed {} in the last day</span>',
+                failed,
+                ngettext("fetch", "fetches", failed),
             )
         return format_html('<span class="health ok">{}</span>', "ok")
 
@@ -268,7 +272,9 @@ class SiteAdmin(admin.ModelAdmin):
             kept = services.keep_found(site, chosen, set(request.POST.getlist("keep")))
             active = sum(source.active for source in kept)
             when = "its first poll starts now" if _poll_now(site) else "polled from the next dispatch"
-            self.message_user(request, f"{site}: {active} source(s) kept, {when}.", messages.SUCCESS)
+            self.message_user(
+                request, f"{site}: {active} {ngettext('source', 'sources', active)} kept, {when}.", messages.SUCCESS
+            )
             return redirect("admin:monitor_site_change", site.pk)
         proposal = services.find_sources(site)
         stored = dict(site.sources.values_list("url", "active"))
@@ -336,7 +342,7 @@ class SiteAdmin(admin.ModelAdmin):
         ids = list(queryset.filter(active=True).values_list("pk", flat=True))
         for pk in ids:
             poll_site.delay(pk)
-        self.message_user(request, f"{len(ids)} poll(s) queued.", messages.SUCCESS)
+        self.message_user(request, f"{len(ids)} {ngettext('poll', 'polls', len(ids))} queued.", messages.SUCCESS)
 
 
 @admin.register(Article)
@@ -366,7 +372,11 @@ class ArticleAdmin(ReadOnlyAdmin):
     def fetch_again(self, request, queryset):
         outcome = services.fetch_again(list(queryset.values_list("pk", flat=True)))
         enqueue(outcome)
-        self.message_user(request, f"{len(outcome.enqueue)} failed article(s) queued to be fetched again.")
+        self.message_user(
+            request,
+            f"{len(outcome.enqueue)} failed {ngettext('article', 'articles', len(outcome.enqueue))} "
+            "queued to be fetched again.",
+        )
 
     @admin.display(description="article")
     def title_or_url(self, article):

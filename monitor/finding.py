@@ -20,6 +20,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
+from django.utils.translation import ngettext
+
 from filters.kind import forum_front
 
 from .discovery import LinkRules, links_from_feed, links_from_html
@@ -244,7 +246,8 @@ def _find_sitemaps(
 def _walk_summary(result: SitemapWalk) -> str:
     parts = [result.sitemaps[0].summary]
     if len(result.sitemaps) > 1:
-        parts.append(f"{len(result.sitemaps) - 1} listed sitemap(s) read for this preview")
+        listed = len(result.sitemaps) - 1
+        parts.append(f"{listed} listed {ngettext('sitemap', 'sitemaps', listed)} read for this preview")
     if result.skipped:
         parts.append(f"{len(result.skipped)} not read: " + "; ".join(f"{u}: {why}" for u, why in result.skipped[:3]))
     if result.errors:

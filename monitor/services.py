@@ -28,6 +28,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import ngettext
 
 from foundation import work
 from foundation.bounds import limit_exceeded
@@ -575,7 +576,12 @@ def delete_sites(sites) -> Outcome:
         Article.objects.filter(pk__in=without).update(state=S.PENDING, fetch_attempts=0, process_attempts=0, **again)
     work: list[tuple[str, int, float]] = [("process", pk, 0) for pk in with_page]
     work += [("fetch", pk, 0) for pk in without]
-    return Outcome("deleted", f"{deleted} row(s) deleted, {len(work)} re-publication(s) elsewhere to read again", work)
+    return Outcome(
+        "deleted",
+        f"{deleted} {ngettext('row', 'rows', deleted)} deleted, "
+        f"{len(work)} {ngettext('re-publication', 're-publications', len(work))} elsewhere to read again",
+        work,
+    )
 
 
 #: a link listed this recently that answers 404 or 410 is asked for again (monitor/conf.py)

@@ -11,6 +11,7 @@ from django.contrib import admin, messages
 from django.template.response import TemplateResponse
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html
+from django.utils.translation import ngettext
 
 from foundation.admin import ReadOnlyAdmin
 from foundation.work import enqueue
@@ -45,7 +46,9 @@ class SiteWithProfileAdmin(SiteAdmin):
         for site in sites:
             enqueue(learning.retry_learning(site))
         self.message_user(
-            request, f"Filter learning asked again for {len(sites)} quarantined site(s).", messages.SUCCESS
+            request,
+            f"Filter learning asked again for {len(sites)} quarantined {ngettext('site', 'sites', len(sites))}.",
+            messages.SUCCESS,
         )
 
     def get_readonly_fields(self, request, obj=None):
@@ -147,5 +150,8 @@ class NotArticleAdmin(ReadOnlyAdmin):
         outcome = confirm_articles(queryset.values_list("pk", flat=True), request.user)
         enqueue(outcome)
         self.message_user(
-            request, f"{len(outcome.enqueue)} page(s) sent on to processing as articles.", messages.SUCCESS
+            request,
+            f"{len(outcome.enqueue)} {ngettext('page', 'pages', len(outcome.enqueue))} "
+            "sent on to processing as articles.",
+            messages.SUCCESS,
         )

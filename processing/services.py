@@ -14,6 +14,7 @@ import time
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 import filters
 from classifier.models import Case
@@ -187,4 +188,8 @@ def confirm_articles(article_ids, user) -> Outcome:
         Article.objects.filter(pk__in=ids, state=S.NOT_ARTICLE).update(
             state=S.FETCHED, lease_until=None, process_attempts=0, last_error="", due_at=timezone.now()
         )
-    return Outcome("confirmed", f"{len(ids)} page(s) to process as articles", [("process", pk, 0) for pk in ids])
+    return Outcome(
+        "confirmed",
+        f"{len(ids)} {ngettext('page', 'pages', len(ids))} to process as articles",
+        [("process", pk, 0) for pk in ids],
+    )

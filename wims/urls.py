@@ -1,13 +1,23 @@
-"""URL map: health probe, Prometheus metrics, admin, login, the experts' workspace, search, the public feeds, the REST
-API, alerts."""
+"""URL map: the icon, health probe, Prometheus metrics, admin, login, the experts' workspace, search, the public
+feeds, the REST API, alerts."""
 
 from django.contrib import admin
+from django.shortcuts import redirect
+from django.templatetags.static import static
 from django.urls import include, path
 
 from wims.health import healthz
 from wims.metrics import metrics_view
 
+
+def favicon(request):
+    """Browsers ask for /favicon.ico where a page names no icon (the raw feeds): the project's icon, by its static
+    URL (a temporary redirect: that URL carries the file's hash in production)."""
+    return redirect(static("favicon.ico"))
+
+
 urlpatterns = [
+    path("favicon.ico", favicon, name="favicon"),
     path("healthz", healthz, name="healthz"),
     path("metrics", metrics_view, name="metrics"),
     path("admin/", admin.site.urls),

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 from classifier.kinds import RuleKind
 from classifier.models import ArticleRead, Case, Classification, Correction, Folder
@@ -151,7 +152,9 @@ def _refuse_unless_all_ok(items: list[BulkItem], what: str) -> None:
     refused = [item for item in items if not item.ok]
     if refused:
         raise BulkRefused(
-            f"{what} refused for {len(refused)} of {len(items)} selected article(s); nothing was changed.", items
+            f"{what} refused for {len(refused)} of {len(items)} selected "
+            f"{ngettext('article', 'articles', len(items))}; nothing was changed.",
+            items,
         )
 
 

@@ -313,3 +313,12 @@ def test_an_expert_sets_the_address_their_e_mails_go_to(client, editor, tree):
     assert editor.email == "editor@example.org"
     assert 'value="editor@example.org"' in client.get(reverse("alerts:list")).content.decode()
     assert client.post(reverse("alerts:create"), form_data(folder=tree["health"].pk)).status_code == 302
+
+
+def test_a_saved_search_subscription_links_to_its_saved_search(rc, reader):
+    from search.models import SavedSearch
+
+    saved = SavedSearch.objects.create(owner=reader, name="Vaccines watch", query="vaccine")
+    services.save_subscription(Subscription(user=reader, saved_search=saved))
+    page = rc.get(reverse("alerts:list")).content.decode()
+    assert f'<a href="{reverse("search:saved-open", args=[saved.pk])}">Vaccines watch</a>' in page

@@ -29,6 +29,7 @@ def endpoints(kb, site, saved, subscription):
     test_saved_searches, test_subscriptions)."""
     article, folder = kb["pending"].pk, kb["measles"].pk
     return [
+        ("get", "/api/", None, SIGNED_IN),
         ("get", "/api/articles/", None, EXPERT_ONLY),
         ("get", f"/api/articles/{article}/", None, EXPERT_ONLY),
         ("post", f"/api/articles/{article}/accept/", {"folders": [folder]}, EXPERT_ONLY),

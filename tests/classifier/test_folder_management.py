@@ -145,7 +145,7 @@ def test_merge_retargets_rules_and_merges_classifications(ec, kb_tree, expert_us
         reverse("classifier:folder_merge", args=[sugar.pk]), {"target": diabetes.pk, "confirm": "on"}, follow=True
     )
     assert response.redirect_chain[-1][0] == reverse("classifier:folder", args=[diabetes.pk])
-    assert "Merged Sugar into Health/Diabetes: 1 rule(s) retargeted" in " ".join(messages_of(response))
+    assert "Merged Sugar into Health/Diabetes: 1 rule retargeted" in " ".join(messages_of(response))
     assert not Folder.objects.filter(pk=sugar.pk).exists()
     # the rule keeps its id and now concludes the target; inference gives the target
     assert Rule.objects.get(pk=kb_tree["to_sugar"].pk).folder_id == diabetes.pk

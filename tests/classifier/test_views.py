@@ -471,6 +471,7 @@ def test_affected_list_and_commit_then_undo(ec, sport_kb, make_case):
     detail = ec.get(response["Location"])
     html = detail.content.decode()
     assert "Rule committed" in html
+    assert f"Rule {rule.pk} committed: 2 other stored articles reclassified." in html  # no "article(s)"
     assert {item["article"].pk for item in detail.context["affected"]} == {
         sport_kb["vote"].article_id,
         other.article_id,

@@ -56,7 +56,7 @@ def test_a_refused_bulk_action_names_each_article_s_reason_and_changes_nothing(e
     chosen = [desk["first"].article_id, desk["quiet"].article_id]
     ec.post(BULK, {"article": chosen, "action": "accept"})
     html = ec.get("/").content.decode()
-    assert "Accepting refused for 1 of 2 selected article(s); nothing was changed." in html
+    assert "Accepting refused for 1 of 2 selected articles; nothing was changed." in html
     assert "<strong>no suggestions to accept</strong>" in html
     assert not Classification.objects.filter(state="accepted", case__article_id__in=chosen).exists()
 

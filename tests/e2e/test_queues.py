@@ -67,7 +67,7 @@ def test_select_with_click_shift_click_and_x_then_accept_and_review_with_no_fold
     boxes(page).nth(done_row).check()
     boxes(page).nth(open_row).check()
     page.get_by_role("button", name="Accept suggestions").click()
-    expect(page.locator(".messages")).to_contain_text("refused for 1 of 2 selected article(s); nothing was changed")
+    expect(page.locator(".messages")).to_contain_text("refused for 1 of 2 selected articles; nothing was changed")
     expect(page.locator("#bulk-report li.refused")).to_contain_text("no suggestions to accept")
     # the article that could take it stays ticked: the expert posts again without the refused one
     expect(page.locator("#bulk-count")).to_have_text("1 selected")

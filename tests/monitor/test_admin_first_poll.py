@@ -36,4 +36,12 @@ def test_choosing_the_sources_starts_the_first_poll(admin_client, published, dja
     site.refresh_from_db()
     assert site.next_poll_at > timezone.now(), "claimed like the dispatcher claims it: no second poll meanwhile"
     page = admin_client.get(response["Location"]).content.decode()
-    assert "its first poll starts now" in page
+    assert "1 source kept, its first poll starts now" in page
+
+
+def test_poll_now_queues_a_poll_of_each_active_site_and_says_how_many(admin_client, published):
+    site = Site.objects.create(name="Daily", home_url="https://daily.example/")
+    response = admin_client.post("/admin/monitor/site/", {"action": "poll_now", "_selected_action": [site.pk]})
+    assert response.status_code == 302
+    assert published == [("monitor.poll_site", [site.pk])]
+    assert "1 poll queued." in admin_client.get(response["Location"]).content.decode()

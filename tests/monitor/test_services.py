@@ -295,7 +295,7 @@ def test_failed_articles_make_a_site_degraded_and_can_be_fetched_again_from_the_
     broken = Article.objects.get(url=url)
     assert broken.state == "failed" and "not an HTML page" in broken.last_error
     page = client.get("/admin/monitor/site/").content.decode()
-    assert "degraded: 1 failed fetch(es) in the last day" in page, "polls work but an article failed: not ok"
+    assert "degraded: 1 failed fetch in the last day" in page, "polls work but an article failed: not ok"
     response = client.post("/admin/monitor/article/", {"action": "fetch_again", "_selected_action": broken.pk})
     assert response.status_code == 302
     broken.refresh_from_db()

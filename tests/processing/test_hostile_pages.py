@@ -152,7 +152,7 @@ def test_the_admin_shows_a_quarantined_learning_and_retries_it(site, admin_clien
     response = admin_client.post(
         "/admin/monitor/site/", {"action": "retry_filter_learning", "_selected_action": site.pk}, follow=True
     )
-    assert "Filter learning asked again for 1 quarantined site(s)." in response.content.decode()
+    assert "Filter learning asked again for 1 quarantined site." in response.content.decode()
     record = SiteLearning.objects.get(site=site)
     assert (record.unfinished, record.quarantined_at, record.last_error) == (0, None, "")
 
@@ -161,4 +161,4 @@ def test_the_site_list_counts_quarantined_articles(site, admin_client):
     article = stored(site, 1, page(1))
     Site.objects.filter(pk=site.pk).update(last_poll_at=timezone.now())
     Article.objects.filter(pk=article.pk).update(state="failed", last_error=work.quarantine_note("process", 3))
-    assert "degraded: 1 article(s) quarantined" in admin_client.get("/admin/monitor/site/").content.decode()
+    assert "degraded: 1 article quarantined" in admin_client.get("/admin/monitor/site/").content.decode()

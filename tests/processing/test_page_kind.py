@@ -103,6 +103,7 @@ def test_a_site_administrator_sends_a_kept_out_page_on_as_an_article(site, clien
         {"action": "this_is_an_article", "_selected_action": [found["section"].pk]},
     )
     assert response.status_code == 302
+    assert "1 page sent on to processing as articles." in client.get(response.url).content.decode()
     section = Article.objects.get(pk=found["section"].pk)
     assert section.state == Article.State.FETCHED  # waiting for processing again (the action also enqueued it)
     assert process_article(section.pk).result == "processed"
