@@ -180,27 +180,29 @@ def tokenize(str text, object drop, object stop_words, object findall):
 
 
 def map_blocks(
-    object root,
+    dict root,
     list tags,
     list parents,
     list marks,
     list ends,
     dict key_cache,
     object block_key,
-    object signature,
+    object crc32,
     object noisy,
 ):
     """The loop of :func:`filters.sst.map_blocks` (see there; ``root``: the style tree's root node, ``key_cache``,
-    ``block_key``, ``signature`` and ``noisy``: filters.sst's ``_KEY_CACHE``, ``block_key``, ``style_signature`` and
-    ``NOISY``), compiled:
-    the same code, line for line, without the interpreter's dispatch (the style tree's mapping was 6 % of a
-    site-learned page's time)."""
+    ``block_key`` and ``noisy``: filters.sst's ``_KEY_CACHE``, ``block_key`` and ``NOISY``; ``crc32``: zlib's, for
+    :func:`filters.sst.style_signature`, inlined), compiled: the same code, line for line, without the
+    interpreter's dispatch (the style tree's mapping was 6 % of a site-learned page's time), its dicts typed (their
+    lookups direct, not method calls) and the per-parent tables lists indexed by the parent, not dicts keyed by it."""
     cdef Py_ssize_t n = len(tags), i = 0, p, k, end
     cdef list state = [None] * n
-    cdef dict seen = {}
-    cdef dict styled = {}  # the children's keys of the blocks on template nodes (style check)
-    cdef dict counter
+    cdef list seen = [None] * (n + 1)  # per parent (at p + 1, -1 the top): its children's keys met so far
+    cdef list styled = [None] * n  # the children's keys of the blocks on template nodes (style check)
+    cdef list styled_order = []
+    cdef dict ps, counter, children
     cdef str m, key
+    cdef object count
     while i < n:
         p = parents[i]
         ps = root if p < 0 else state[p]  # a dict: the blocks below None or NOISY are skipped with their subtree
@@ -210,16 +212,18 @@ def map_blocks(
             continue
         m = marks[i]
         key = (key_cache.get((tags[i], m)) or block_key(tags[i], m)) if m else tags[i]
-        counter = seen.get(p)
+        counter = seen[p + 1]
         if counter is None:
-            counter = seen[p] = {}
+            counter = seen[p + 1] = {}
             if p >= 0 and "s" in ps:
                 styled[p] = []
-        k = counter.get(key, 0)
+                styled_order.append(p)
+        count = counter.get(key)
+        k = 0 if count is None else count
         counter[key] = k + 1
         found = children.get(key) if k == 0 else children.get(f"{key}#{k}")
-        if p in styled:
-            styled[p].append(key)
+        if p >= 0 and styled[p] is not None:
+            (<list> styled[p]).append(key)
         if found is None:
             i = ends[i]
         elif type(found) is int:  # NOISY, and all below it
@@ -229,7 +233,11 @@ def map_blocks(
         else:
             state[i] = found
             i += 1
-    bad = [p for p, keys in styled.items() if signature(keys) not in state[p]["s"]]
+    bad = [
+        p
+        for p in styled_order
+        if crc32("\x1f".join(<list> styled[p]).encode("utf-8", "replace")) not in (<dict> state[p])["s"]
+    ]
     for p in bad:
         state[p : ends[p]] = [None] * (ends[p] - p)
     return state
