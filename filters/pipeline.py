@@ -435,8 +435,9 @@ def token_weights(
     """The CST weight of each core token (:mod:`filters.sst`): the largest among its occurrences, 1.0 where
     its block stores no lower weight."""
     low: dict[str, float] = {}  # per token, the largest stored weight among its occurrences in weighted blocks
-    unweighted: set[str] = set()  # tokens with an occurrence in a weighted block that stores no weight for it
-    seen: Counter[str] = Counter()  # occurrences in weighted blocks
+    # the words of the phrases in weighted blocks (each once, and its block's weights): only read again for the
+    # tokens with a stored weight, which the usual page has none of (counting them all was a fifth of the work)
+    weighted: list[tuple[list[str], set[str], dict[str, float]]] = []
     for ph in phrases:
         i = ph.node
         if ph.removed_by is not None or i < 0:
@@ -448,9 +449,8 @@ def token_weights(
         if not weights:
             continue
         words = tokenize(ph.text, stop_words)
-        seen.update(words)
         distinct = set(words)
-        unweighted |= distinct.difference(weights)
+        weighted.append((words, distinct, weights))
         for tok in distinct.intersection(weights):
             w = weights[tok]
             if w > low.get(tok, -1.0):
@@ -459,10 +459,15 @@ def token_weights(
     if not low:  # the usual page: its weighted blocks store no weight for its words (no count needed)
         return out
     counts = Counter(tokens)
+    seen: Counter[str] = Counter()  # occurrences in weighted blocks
+    for words, _distinct, _weights in weighted:
+        seen.update(words)
     for t, w in low.items():
         c = counts.get(t)
         if c is not None and seen[t] >= c:
-            out[t] = max(w, 1.0) if t in unweighted else w
+            # an occurrence in a weighted block that stores no weight for it weighs 1.0
+            unweighted = any(t in distinct and t not in weights for _words, distinct, weights in weighted)
+            out[t] = max(w, 1.0) if unweighted else w
     return out
 
 
