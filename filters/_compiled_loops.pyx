@@ -302,6 +302,28 @@ def best_subtree(list sums, list chars, list link_chars, list parents, object be
     return best
 
 
+def control_count(str text):
+    """How many control characters ``text`` holds (below 32, but tab, line feed, form feed and carriage return): the
+    input checks' count of :func:`filters.charset.control_bytes` in its UTF-8, where each is one byte and no other
+    character has a byte below 32, read in the string instead of encoded and translated."""
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text), i, count = 0
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void *data = PyUnicode_DATA(text)
+    cdef const unsigned char *one = <const unsigned char *> data
+    cdef unsigned int ch
+    if kind == PyUnicode_1BYTE_KIND:
+        for i in range(n):
+            ch = one[i]
+            if ch < 32 and not (0x3600u >> ch) & 1u:  # bits 9, 10, 12, 13: tab, LF, FF, CR
+                count += 1
+        return count
+    for i in range(n):
+        ch = PyUnicode_READ(kind, data, i)
+        if ch < 32 and not (0x3600u >> ch) & 1u:
+            count += 1
+    return count
+
+
 def tag_scan(bytes data, Py_ssize_t min_length):
     """The input checks' pass over a page's bytes (``filters.pipeline``): its count of ``<``, and the spans of the
     matches of ``re.finditer(rb"<[A-Za-z][^>]{min_length,}", data)`` (the tags long enough to hold too many

@@ -129,6 +129,9 @@ _TAG_RE = re.compile(r"<[A-Za-z!?/]")
 
 
 def _count_controls(text: str) -> int:
+    loops = html5.COMPILED_LOOPS
+    if loops is not None:  # counted in the string, in C (the same count: _compiled_loops.control_count)
+        return cast(int, loops.control_count(text))
     # counted in the UTF-8 bytes, where each control character is one byte
     return control_bytes(text.encode("utf-8", "surrogatepass"))
 
