@@ -15,8 +15,10 @@ from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
 from cpython.unicode cimport (
     Py_UNICODE_ISALNUM,
     Py_UNICODE_ISSPACE,
+    Py_UNICODE_TOLOWER,
     PyUnicode_DATA,
     PyUnicode_GET_LENGTH,
+    PyUnicode_1BYTE_KIND,
     PyUnicode_KIND,
     PyUnicode_New,
     PyUnicode_READ,
@@ -118,24 +120,59 @@ def utf8(str text):
     return wims_utf8(text)
 
 
-cdef inline str _ascii_word(int kind, void *data, Py_ssize_t start, Py_ssize_t end):
-    """The ASCII characters ``start:end`` of a string's data as a string: made directly (a slice of a wider string
-    would be scanned for its widest character and narrowed, the tokens' main cost on English pages with a curly
-    quote)."""
+#: str.lower() of each character below 256, from Python's own mapping (one character below 256 for each, asserted)
+cdef Py_UCS4 LOWER_LATIN1[256]
+for _c in range(256):
+    _lower = chr(_c).lower()
+    assert len(_lower) == 1 and ord(_lower) < 256, _c
+    LOWER_LATIN1[_c] = ord(_lower)
+#: what :func:`_folded` reads for a character that str.lower() changes otherwise than LOWER_LATIN1 (no character)
+cdef enum:
+    UNFOLDABLE = 0x110000
+
+
+cdef inline Py_UCS4 _folded(int kind, void *data, Py_ssize_t k, bint fold):
+    """The character ``k`` of a string's data; with ``fold``, lower-cased as str.lower() does where that is one
+    character to one: LOWER_LATIN1 below 256, above it a character that is its own lower case (dashes, curly
+    quotes, CJK, lower-case letters), UNFOLDABLE for any other (an upper-case letter beyond Latin-1: its full
+    lower case can be two characters, and a capital sigma's depends on its neighbours)."""
+    cdef Py_UCS4 ch = PyUnicode_READ(kind, data, k)
+    if not fold:
+        return ch
+    if ch < 256:
+        return LOWER_LATIN1[ch]
+    return ch if Py_UNICODE_TOLOWER(ch) == ch else UNFOLDABLE
+
+
+cdef inline str _ascii_word(int kind, void *data, Py_ssize_t start, Py_ssize_t end, bint fold):
+    """The ASCII characters ``start:end`` of a string's data (:func:`_folded`) as a string: made directly (a slice of
+    a wider string would be scanned for its widest character and narrowed, the tokens' main cost on English pages
+    with a curly quote)."""
     cdef str word = PyUnicode_New(end - start, 127)
     cdef unsigned char *out = <unsigned char *> PyUnicode_DATA(word)
     cdef Py_ssize_t k
     for k in range(start, end):
-        out[k - start] = <unsigned char> PyUnicode_READ(kind, data, k)
+        out[k - start] = <unsigned char> _folded(kind, data, k, fold)
     return word
 
 
 def tokenize(str text, object drop, object stop_words, object findall):
-    """The words of :func:`filters.pipeline.tokenize` in one pass over the lower-cased ``text``: the pieces between
-    ASCII non-letters and white space; the words of a piece with no letter outside ASCII are its runs of a-z (a
-    run in ``drop``, the stop words and single letters, is not one; a single letter is never made a string), the
-    words of another are what ``findall`` (the regex of words) finds in it, stop words left out.  The Python
-    version's three paths give these words too; this one copies no text and makes no string of what it drops."""
+    """The words of :func:`filters.pipeline.tokenize` in one pass over ``text``: the pieces between ASCII
+    non-letters and white space of the lower-cased text; the words of a piece with no letter outside ASCII are its
+    runs of a-z (a run in ``drop``, the stop words and single letters, is not one; a single letter is never made a
+    string), the words of another are what ``findall`` (the regex of words) finds in it, stop words left out.  The
+    Python version's three paths give these words too; this one copies no text and makes no string of what it
+    drops.  The text is lower-cased as it is read (:func:`_folded`: no lower-cased copy, a fifth of the tokens'
+    instructions); a text with a character that cannot be is lower-cased by str.lower() first, and read again."""
+    cdef list out = _words(text, True, drop, stop_words, findall)
+    if out is None:
+        out = _words(text.lower(), False, drop, stop_words, findall)
+    return out
+
+
+cdef list _words(str text, bint fold, object drop, object stop_words, object findall):
+    """:func:`tokenize`'s pass (``fold``: lower-case as it reads, :func:`_folded`; else ``text`` is lower-cased);
+    None when a character cannot be lower-cased as it is read."""
     cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text), i = 0, start, j, run
     cdef int kind = PyUnicode_KIND(text)
     cdef void *data = PyUnicode_DATA(text)
@@ -143,16 +180,20 @@ def tokenize(str text, object drop, object stop_words, object findall):
     cdef bint ascii, letters
     cdef list out = []
     while i < n:
-        ch = PyUnicode_READ(kind, data, i)
+        ch = _folded(kind, data, i, fold)
         i += 1
         if not (97 <= ch <= 122 or (ch >= 128 and not Py_UNICODE_ISSPACE(ch))):
             continue
+        if ch == UNFOLDABLE:
+            return None
         start, ascii, letters = i - 1, ch < 128, ch >= 128 and Py_UNICODE_ISALNUM(ch)
         while i < n:
-            ch = PyUnicode_READ(kind, data, i)
+            ch = _folded(kind, data, i, fold)
             if 97 <= ch <= 122:
                 i += 1
             elif ch >= 128 and not Py_UNICODE_ISSPACE(ch):
+                if ch == UNFOLDABLE:
+                    return None
                 # a letter for the regex is alphanumeric (and not a decimal digit): none such, no regex needed
                 ascii, letters = False, letters or Py_UNICODE_ISALNUM(ch)
                 i += 1
@@ -160,47 +201,51 @@ def tokenize(str text, object drop, object stop_words, object findall):
                 break
         if ascii:
             if i - start > 1:
-                word = _ascii_word(kind, data, start, i)
+                word = _ascii_word(kind, data, start, i, fold)
                 if word not in drop:
                     out.append(word)
         elif not letters:  # "don’t", "2000–2010": the runs of a-z between the characters outside ASCII
             run = start
             for j in range(start, i + 1):
-                if j == i or PyUnicode_READ(kind, data, j) >= 128:
+                if j == i or _folded(kind, data, j, fold) >= 128:
                     if j - run > 1:
-                        word = _ascii_word(kind, data, run, j)
+                        word = _ascii_word(kind, data, run, j, fold)
                         if word not in drop:
                             out.append(word)
                     run = j + 1
         else:
-            for word in findall(PyUnicode_Substring(text, start, i)):
+            piece = PyUnicode_Substring(text, start, i)
+            # lower-cased: what the piece is in the lower-cased text (each of its characters one to one)
+            for word in findall(piece.lower() if fold else piece):
                 if word not in stop_words:
                     out.append(word)
     return out
 
 
 def map_blocks(
-    object root,
+    dict root,
     list tags,
     list parents,
     list marks,
     list ends,
     dict key_cache,
     object block_key,
-    object signature,
+    object crc32,
     object noisy,
 ):
     """The loop of :func:`filters.sst.map_blocks` (see there; ``root``: the style tree's root node, ``key_cache``,
-    ``block_key``, ``signature`` and ``noisy``: filters.sst's ``_KEY_CACHE``, ``block_key``, ``style_signature`` and
-    ``NOISY``), compiled:
-    the same code, line for line, without the interpreter's dispatch (the style tree's mapping was 6 % of a
-    site-learned page's time)."""
+    ``block_key`` and ``noisy``: filters.sst's ``_KEY_CACHE``, ``block_key`` and ``NOISY``; ``crc32``: zlib's, for
+    :func:`filters.sst.style_signature`, inlined), compiled: the same code, line for line, without the
+    interpreter's dispatch (the style tree's mapping was 6 % of a site-learned page's time), its dicts typed (their
+    lookups direct, not method calls) and the per-parent tables lists indexed by the parent, not dicts keyed by it."""
     cdef Py_ssize_t n = len(tags), i = 0, p, k, end
     cdef list state = [None] * n
-    cdef dict seen = {}
-    cdef dict styled = {}  # the children's keys of the blocks on template nodes (style check)
-    cdef dict counter
+    cdef list seen = [None] * (n + 1)  # per parent (at p + 1, -1 the top): its children's keys met so far
+    cdef list styled = [None] * n  # the children's keys of the blocks on template nodes (style check)
+    cdef list styled_order = []
+    cdef dict ps, counter, children
     cdef str m, key
+    cdef object count
     while i < n:
         p = parents[i]
         ps = root if p < 0 else state[p]  # a dict: the blocks below None or NOISY are skipped with their subtree
@@ -210,16 +255,18 @@ def map_blocks(
             continue
         m = marks[i]
         key = (key_cache.get((tags[i], m)) or block_key(tags[i], m)) if m else tags[i]
-        counter = seen.get(p)
+        counter = seen[p + 1]
         if counter is None:
-            counter = seen[p] = {}
+            counter = seen[p + 1] = {}
             if p >= 0 and "s" in ps:
                 styled[p] = []
-        k = counter.get(key, 0)
+                styled_order.append(p)
+        count = counter.get(key)
+        k = 0 if count is None else count
         counter[key] = k + 1
         found = children.get(key) if k == 0 else children.get(f"{key}#{k}")
-        if p in styled:
-            styled[p].append(key)
+        if p >= 0 and styled[p] is not None:
+            (<list> styled[p]).append(key)
         if found is None:
             i = ends[i]
         elif type(found) is int:  # NOISY, and all below it
@@ -229,7 +276,11 @@ def map_blocks(
         else:
             state[i] = found
             i += 1
-    bad = [p for p, keys in styled.items() if signature(keys) not in state[p]["s"]]
+    bad = [
+        p
+        for p in styled_order
+        if crc32("\x1f".join(<list> styled[p]).encode("utf-8", "replace")) not in (<dict> state[p])["s"]
+    ]
     for p in bad:
         state[p : ends[p]] = [None] * (ends[p] - p)
     return state
@@ -249,6 +300,28 @@ def best_subtree(list sums, list chars, list link_chars, list parents, object be
             chars[p] += chars[i]
             link_chars[p] += link_chars[i]
     return best
+
+
+def control_count(str text):
+    """How many control characters ``text`` holds (below 32, but tab, line feed, form feed and carriage return): the
+    input checks' count of :func:`filters.charset.control_bytes` in its UTF-8, where each is one byte and no other
+    character has a byte below 32, read in the string instead of encoded and translated."""
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text), i, count = 0
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void *data = PyUnicode_DATA(text)
+    cdef const unsigned char *one = <const unsigned char *> data
+    cdef unsigned int ch
+    if kind == PyUnicode_1BYTE_KIND:
+        for i in range(n):
+            ch = one[i]
+            if ch < 32 and not (0x3600u >> ch) & 1u:  # bits 9, 10, 12, 13: tab, LF, FF, CR
+                count += 1
+        return count
+    for i in range(n):
+        ch = PyUnicode_READ(kind, data, i)
+        if ch < 32 and not (0x3600u >> ch) & 1u:
+            count += 1
+    return count
 
 
 def tag_scan(bytes data, Py_ssize_t min_length):

@@ -129,6 +129,9 @@ _TAG_RE = re.compile(r"<[A-Za-z!?/]")
 
 
 def _count_controls(text: str) -> int:
+    loops = html5.COMPILED_LOOPS
+    if loops is not None:  # counted in the string, in C (the same count: _compiled_loops.control_count)
+        return cast(int, loops.control_count(text))
     # counted in the UTF-8 bytes, where each control character is one byte
     return control_bytes(text.encode("utf-8", "surrogatepass"))
 
@@ -435,8 +438,9 @@ def token_weights(
     """The CST weight of each core token (:mod:`filters.sst`): the largest among its occurrences, 1.0 where
     its block stores no lower weight."""
     low: dict[str, float] = {}  # per token, the largest stored weight among its occurrences in weighted blocks
-    unweighted: set[str] = set()  # tokens with an occurrence in a weighted block that stores no weight for it
-    seen: Counter[str] = Counter()  # occurrences in weighted blocks
+    # the words of the phrases in weighted blocks (each once, and its block's weights): only read again for the
+    # tokens with a stored weight, which the usual page has none of (counting them all was a fifth of the work)
+    weighted: list[tuple[list[str], set[str], dict[str, float]]] = []
     for ph in phrases:
         i = ph.node
         if ph.removed_by is not None or i < 0:
@@ -448,9 +452,8 @@ def token_weights(
         if not weights:
             continue
         words = tokenize(ph.text, stop_words)
-        seen.update(words)
         distinct = set(words)
-        unweighted |= distinct.difference(weights)
+        weighted.append((words, distinct, weights))
         for tok in distinct.intersection(weights):
             w = weights[tok]
             if w > low.get(tok, -1.0):
@@ -459,10 +462,15 @@ def token_weights(
     if not low:  # the usual page: its weighted blocks store no weight for its words (no count needed)
         return out
     counts = Counter(tokens)
+    seen: Counter[str] = Counter()  # occurrences in weighted blocks
+    for words, _distinct, _weights in weighted:
+        seen.update(words)
     for t, w in low.items():
         c = counts.get(t)
         if c is not None and seen[t] >= c:
-            out[t] = max(w, 1.0) if t in unweighted else w
+            # an occurrence in a weighted block that stores no weight for it weighs 1.0
+            unweighted = any(t in distinct and t not in weights for _words, distinct, weights in weighted)
+            out[t] = max(w, 1.0) if unweighted else w
     return out
 
 
@@ -488,16 +496,15 @@ def tokenize(text: str, stop_words: frozenset[str] = frozenset()) -> list[str]:
     twice as fast as the regex; otherwise only the pieces with a character outside ASCII go through the
     regex (several times faster than the regex over the whole text).
     """
-    text = text.lower()
     drop = _DROP_CACHE.get(stop_words) if isinstance(stop_words, frozenset) else None
     if drop is None:
         drop = frozenset(stop_words) | _SINGLE_LETTERS
         if isinstance(stop_words, frozenset) and len(_DROP_CACHE) < 16:
             _DROP_CACHE[stop_words] = drop
     loops = html5.COMPILED_LOOPS
-    if loops is not None:  # the same words in one pass, in C (the tokens: a quarter fewer instructions)
+    if loops is not None:  # the same words in one pass in C, lower-cased as read (a quarter fewer instructions)
         return cast(list[str], loops.tokenize(text, drop, stop_words, _TOKEN_RE.findall))
-    return _tokenize(text, drop, stop_words)
+    return _tokenize(text.lower(), drop, stop_words)
 
 
 def _tokenize(text: str, drop: frozenset[str], stop_words: frozenset[str]) -> list[str]:

@@ -425,6 +425,17 @@ def test_tokenize_matches_on_random_text(text):
     assert python_tokenize(text, ENGLISH) == reference_tokenize(text, ENGLISH)
 
 
+LOWER_CASE_TRAPS = "abcXYZ ÀÉÞ×ßÿµ\xa0’—ΣσΑİẞǅ"  # Latin-1 upper case; final sigma, İ's two characters, a title case
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.one_of(st.characters(max_codepoint=255), st.sampled_from(LOWER_CASE_TRAPS)), max_size=80))
+def test_tokenize_matches_on_text_lower_cased_as_read(text):
+    # the compiled tokens lower-case the text as they read it (a table below 256), str.lower() where it cannot be
+    assert tokenize(text, ENGLISH) == reference_tokenize(text, ENGLISH)
+    assert python_tokenize(text, ENGLISH) == reference_tokenize(text, ENGLISH)
+
+
 WHITESPACE = " \t\n\r\x0b\x0c\x1c\x1f\x85\xa0\u1680\u2000\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
 
 
@@ -497,9 +508,19 @@ def test_the_compiled_walk_builds_phrases_in_c(compiled_walk):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.one_of(st.characters(max_codepoint=0x20), st.characters()), max_size=60))
+@given(
+    st.text(
+        alphabet=st.one_of(st.characters(max_codepoint=0x20), st.characters(max_codepoint=0xFF), st.characters()),
+        max_size=60,
+    )
+)
 def test_control_count_matches_the_regex(text):
-    assert _count_controls(text) == len(re.findall(r"[\x00-\x08\x0b\x0e-\x1f]", text))
+    # compiled (counted in the string) and in Python (in its UTF-8)
+    expected = len(re.findall(r"[\x00-\x08\x0b\x0e-\x1f]", text))
+    assert _count_controls(text) == expected
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(html5, "COMPILED_LOOPS", None)
+        assert _count_controls(text) == expected
 
 
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -4,10 +4,15 @@ of one made-up site written here."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from filters import Profile, extract, get_profile
 from filters.content import SITE_NOISE_NOTE, SITE_REGION_NOTE
+from filters.html5 import Blocks
 from filters.learning import learn_profile
+from filters.site_region import _child_in_slot
+from filters.sst import block_key, slots
 
 TOPICS = ("harbour", "library", "railway", "orchard", "theatre", "bridge")
 
@@ -108,3 +113,23 @@ def test_a_bad_main_region_is_refused(region):
 def test_a_main_region_needs_main_content_detection():
     with pytest.raises(ValueError):
         get_profile("thesis").copy(main_region={"path": ["html", "body"]})
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["div", "p", "h1"]), st.sampled_from(["", "box", "post-12", "post-7"])), max_size=12
+    ),
+    st.sampled_from(["div", "div#1", "div#2", "div.box", "div.box#1", "p", "p#1", "h1", "div.post-#", "div.post-##1"]),
+)
+def test_the_child_in_a_slot_is_the_first_with_that_slot(children, want):
+    # the path's step made slot by slot up to the match: the child slots() and list.index() find
+    blocks = Blocks()
+    top = blocks.add("body", -1, "")
+    for tag, marks in children:
+        child = blocks.add(tag, top, marks)
+        blocks.ends[child] = child + 1
+    blocks.ends[top] = len(blocks.tags)
+    kids = blocks.children(top)
+    found = slots(block_key(blocks.tags[j], blocks.marks[j]) for j in kids)
+    assert _child_in_slot(blocks, top, want) == (kids[found.index(want)] if want in found else -1)
