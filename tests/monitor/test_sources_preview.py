@@ -138,7 +138,7 @@ def test_the_admins_preview_shows_the_home_pages_links_and_the_disallowed_one(de
     # a live trial: each source's count was said twice ("9 link(s), 9 taken for articles", then "9 of 9 links
     # taken for article candidates"), and the breadcrumb skipped the site list and the site
     assert "taken for articles" not in page and "link(s)" not in page
-    assert page.count("taken for article candidates") == page.count('<details><summary>Links and why')
+    assert page.count("taken for article candidates") == page.count("<details><summary>Links and why")
     crumbs = page.split('<div class="breadcrumbs">', 1)[1].split("</div>", 1)[0]
     assert f'href="/admin/monitor/site/{site.pk}/change/"' in crumbs and "/admin/monitor/site/" in crumbs
 
