@@ -38,7 +38,7 @@ def test_bootstrap_is_idempotent():
     for _ in range(2):
         out = StringIO()
         call_command("bootstrap", "--demo", stdout=out)
-        assert "Demo login: demo / demo-wims" in out.getvalue()
+        assert "Demo login: demo / demo-wims  (a superuser: expert and site administrator)" in out.getvalue()
     assert Site.objects.count() == len(DEMO_SITES) == 3
     assert sorted(Site.objects.values_list("name", flat=True)) == sorted(s.name for s in DEMO_SITES)
     assert set(Site.objects.values_list("poll_interval", flat=True)) == {60}, "new articles within two minutes"

@@ -46,7 +46,8 @@ class Command(BaseCommand):
         setup.ensure_demo_folders(user)
         self.stdout.write(
             self.style.SUCCESS(
-                f"Demo login: {setup.DEMO_USERNAME} / {setup.DEMO_PASSWORD}  (expert and site administrator)\n"
+                f"Demo login: {setup.DEMO_USERNAME} / {setup.DEMO_PASSWORD}  "
+                "(a superuser: expert and site administrator)\n"
                 f"Demo sites: {', '.join(f'{s.name} <{s.home_url}>' for s in sites)}"
             )
         )
