@@ -10,7 +10,7 @@ from typing import Any
 
 from .html5 import Blocks
 from .profiles import Profile
-from .sst import _KEY_CACHE, block_key, slots
+from .sst import block_key, child_in_slot, slots
 
 __all__ = ["SlotPaths", "noise_trie", "relative_key", "site_block"]
 
@@ -75,7 +75,7 @@ def site_block(profile: Profile, blocks: Blocks, subtree: list[int]) -> int:
     tags, marks = blocks.tags, blocks.marks
     cur = -1
     for want in profile.main_region["path"]:
-        cur = _child_in_slot(blocks, cur, want)
+        cur = child_in_slot(blocks, cur, want)
         if cur < 0:
             break
     if cur >= 0:
@@ -88,24 +88,6 @@ def site_block(profile: Profile, blocks: Blocks, subtree: list[int]) -> int:
         if not frontier:
             return -1
     return max(frontier, key=subtree.__getitem__)
-
-
-def _child_in_slot(blocks: Blocks, parent: int, want: str) -> int:
-    """The first child of ``parent`` whose slot (:func:`filters.sst.slots` of the children's keys) is ``want``, or
-    -1: the children's slots made one by one up to it, not all of them (the site's path was 0.016 x the lxml parse,
-    median over site-learned tuning pages, 0.007 so)."""
-    tags, marks, ends = blocks.tags, blocks.marks, blocks.ends
-    seen: dict[str, int] = {}
-    j, stop = parent + 1, (ends[parent] if parent >= 0 else len(ends))
-    while j < stop:  # the children: from one to the end of its subtree (Blocks.children)
-        m = marks[j]
-        key = (_KEY_CACHE.get((tags[j], m)) or block_key(tags[j], m)) if m else tags[j]  # block_key, its cache first
-        k = seen.get(key, 0)
-        seen[key] = k + 1
-        if (key if k == 0 else f"{key}#{k}") == want:
-            return j
-        j = ends[j]
-    return -1
 
 
 def noise_trie(profile: Profile) -> dict[str, Any]:

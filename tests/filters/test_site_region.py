@@ -11,8 +11,7 @@ from filters import Profile, extract, get_profile
 from filters.content import SITE_NOISE_NOTE, SITE_REGION_NOTE
 from filters.html5 import Blocks
 from filters.learning import learn_profile
-from filters.site_region import _child_in_slot
-from filters.sst import block_key, slots
+from filters.sst import block_key, child_in_slot, slots
 
 TOPICS = ("harbour", "library", "railway", "orchard", "theatre", "bridge")
 
@@ -132,4 +131,4 @@ def test_the_child_in_a_slot_is_the_first_with_that_slot(children, want):
     blocks.ends[top] = len(blocks.tags)
     kids = blocks.children(top)
     found = slots(block_key(blocks.tags[j], blocks.marks[j]) for j in kids)
-    assert _child_in_slot(blocks, top, want) == (kids[found.index(want)] if want in found else -1)
+    assert child_in_slot(blocks, top, want) == (kids[found.index(want)] if want in found else -1)
