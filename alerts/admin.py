@@ -24,6 +24,6 @@ class SubscriptionAdmin(admin.ModelAdmin):
 
 @admin.register(Delivery)
 class DeliveryAdmin(ReadOnlyAdmin):
-    list_display = ["subscription", "article", "state", "attempts", "due_at", "sent_at", "error"]
+    list_display = ["subscription", "article", "article_title", "state", "attempts", "due_at", "sent_at", "error"]
     list_filter = ["state"]
     raw_id_fields = ["article"]

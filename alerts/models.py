@@ -96,8 +96,23 @@ class Subscription(models.Model):
         return f"saved search “{self.saved_search}”"
 
 
+def keep_sent(collector, field, sub_objs, using) -> None:
+    """Delivery.article's on_delete: a delivery still waiting goes with its article (nothing was sent), one claimed
+    to be sent, sent or failed stays without it (article set to NULL), with the title and address it was sent
+    with: the subscriber's count of what was sent stays true when a site administrator deletes a site."""
+    waiting = Delivery.State.PENDING
+    models.CASCADE(collector, field, sub_objs.filter(state=waiting), using)
+    collector.add_field_update(field, None, sub_objs.exclude(state=waiting))
+
+
+keep_sent.lazy_sub_objs = True  # type: ignore[attr-defined]  # as SET_NULL's: the querysets stay lazy
+
+
 class Delivery(models.Model):
-    """One article for one subscription: pending until due, sending while claimed, then sent or failed."""
+    """One article for one subscription: pending until due, sending while claimed, then sent or failed.
+
+    From its claim on, it holds the article's title and address as sent: a delivery sent or failed outlives its
+    article (keep_sent), and the subscriptions page still counts and names it."""
 
     class State(models.TextChoices):
         PENDING = "pending", "Waiting"
@@ -106,7 +121,11 @@ class Delivery(models.Model):
         FAILED = "failed", "Failed"
 
     subscription = models.ForeignKey(Subscription, on_delete=models.CASCADE, related_name="deliveries")
-    article = models.ForeignKey("monitor.Article", on_delete=models.CASCADE, related_name="+")
+    #: empty: the article was deleted (with its site) after the delivery was claimed, sent or failed
+    article = models.ForeignKey("monitor.Article", null=True, blank=True, on_delete=keep_sent, related_name="+")
+    #: the article's title and address when the delivery was claimed to be sent: kept when the article goes
+    article_title = models.CharField(max_length=500, blank=True)
+    article_url = models.URLField(max_length=2000, blank=True)
     state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
     created_at = models.DateTimeField(default=timezone.now)
     #: when it may be sent: now for immediate alerts, the digest time for digests, later after a failure

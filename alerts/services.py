@@ -25,7 +25,8 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.core import signing
 from django.db import transaction
-from django.db.models import F, Q, QuerySet
+from django.db.models import F, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
 
@@ -47,6 +48,7 @@ LEASE = timedelta(minutes=10)
 UNSUBSCRIBE_SALT = "alerts.unsubscribe"
 #: articles in one message at most; the rest go in the next one (a new subscription to a busy search)
 MAX_PER_MESSAGE = 100
+ARTICLE_DELETED = "the article was deleted (with its site) before it was sent"
 INTERRUPTED = (
     "The worker stopped while sending this (it may or may not have arrived); it is not sent again by itself "
     "so that nobody gets it twice. Use “Send failed again” to retry."
@@ -105,7 +107,8 @@ def unsubscribe(subscription: Subscription) -> None:
 
 def retry_failed(subscription: Subscription) -> int:
     """Send the subscription's failed deliveries again, at the next scan."""
-    return subscription.deliveries.filter(state=Delivery.State.FAILED).update(
+    # one whose article was deleted since (with its site) stays failed: there is nothing to send
+    return subscription.deliveries.filter(state=Delivery.State.FAILED, article__isnull=False).update(
         state=Delivery.State.PENDING, due_at=timezone.now(), attempts=0, error=""
     )
 
@@ -232,9 +235,16 @@ def send(subscription_id: int, now: datetime | None = None) -> str:
     token = uuid.uuid4().hex
     due = Delivery.objects.filter(subscription_id=subscription_id, state=Delivery.State.PENDING, due_at__lte=now)
     batch = list(due.order_by("due_at", "id").values_list("pk", flat=True)[:MAX_PER_MESSAGE])
-    # the conditional UPDATE is the claim: a row another run took meanwhile is no longer pending
+    # the conditional UPDATE is the claim: a row another run took meanwhile is no longer pending. It records the
+    # article's title and address as sent, which the delivery keeps if the article is deleted (models.keep_sent).
+    article = Article.objects.filter(pk=OuterRef("article_id"))
     claimed = due.filter(pk__in=batch).update(
-        state=Delivery.State.SENDING, claim=token, lease_until=now + LEASE, attempts=F("attempts") + 1
+        state=Delivery.State.SENDING,
+        claim=token,
+        lease_until=now + LEASE,
+        attempts=F("attempts") + 1,
+        article_title=Coalesce(Subquery(article.values("title")[:1]), Value("")),
+        article_url=Coalesce(Subquery(article.values("url")[:1]), Value("")),
     )
     if not claimed:
         return "nothing due"
@@ -251,7 +261,11 @@ def send(subscription_id: int, now: datetime | None = None) -> str:
         )
         if not entitled().filter(pk=sub.pk).exists():
             raise channels.DeliveryError(NOT_ENTITLED, transient=False)
-        message = compose.message(sub, [row.article for row in rows], unsubscribe_url(sub))
+        # an article deleted since the claim (with its site) is not sent; its delivery is recorded with the others
+        articles = [row.article for row in rows if row.article is not None]
+        if not articles:
+            raise channels.DeliveryError(ARTICLE_DELETED, transient=False)
+        message = compose.message(sub, articles, unsubscribe_url(sub))
         if sub.channel == Subscription.Channel.EMAIL:
             channels.send_email(sub.user.email, message)
         else:

@@ -78,15 +78,37 @@ class Folder(models.Model):
         return [self.SEPARATOR.join(parts[: i + 1]) for i in range(len(parts))]
 
 
+def cornerstone_q(prefix: str = "") -> models.Q:
+    """The cases that are a rule's cornerstone case (``prefix``: the relation to them from another model)."""
+    return models.Q(**{f"{prefix}cornerstone_links__isnull": False}) | models.Q(
+        **{f"{prefix}cornerstone_of__isnull": False}
+    )
+
+
+def keep_cornerstones(collector, field, sub_objs, using) -> None:
+    """Case.article's on_delete: an article deleted (alone, or with its site) takes its case with it (CASCADE),
+    unless the case is a rule's cornerstone case. That one stays, without its article (article set to NULL), as
+    an imported knowledge base's cases are: the rules were validated against its keywords, and validation needs
+    them as long as the rules exist. Its URL stays in ``source``. Refusing the deletion instead (PROTECT) left a
+    site with one cornerstone case impossible to delete."""
+    stones = sub_objs.filter(cornerstone_q()).values("pk")
+    models.CASCADE(collector, field, sub_objs.exclude(pk__in=stones), using)
+    collector.add_field_update(field, None, sub_objs.filter(pk__in=stones))
+
+
+keep_cornerstones.lazy_sub_objs = True  # type: ignore[attr-defined]  # as SET_NULL's: the querysets stay lazy
+
+
 class Case(models.Model):
     """An article's feature set for the classifier: its tokens after the noise filters.
 
     A case that is the cornerstone of a rule is part of the knowledge base: its keywords are frozen
-    (services.ingest_case does not change them) and deleting its article is refused (PROTECT).
+    (services.ingest_case does not change them), it cannot be deleted while a rule has it (PROTECT), and it
+    outlives its article (keep_cornerstones): deleting the article, or its site, leaves it without one.
     """
 
     article = models.OneToOneField(
-        "monitor.Article", null=True, blank=True, on_delete=models.CASCADE, related_name="case"
+        "monitor.Article", null=True, blank=True, on_delete=keep_cornerstones, related_name="case"
     )
     keywords = models.JSONField(default=list, help_text="Sorted distinct keywords (filtered tokens).")
     source = models.CharField(
@@ -207,7 +229,8 @@ class RuleCornerstone(models.Model):
     ``made``: the case the rule was made for (also ``Rule.cornerstone``); ``accepted``: a cornerstone case
     of an earlier rule that the new rule changes, whose change the committing expert accepted (its stored
     classifications were changed in the same commit). A rule has one ``made`` row and any number of
-    ``accepted`` rows; its cornerstone cases' keywords are frozen and their articles cannot be deleted.
+    ``accepted`` rows; its cornerstone cases' keywords are frozen, and they outlive their articles
+    (keep_cornerstones).
     """
 
     class Decision(models.TextChoices):

@@ -105,11 +105,14 @@ class SiteAdmin(admin.ModelAdmin):
     list_display = ("name", "active", "health", "last_success", "found_last_poll", "next_poll", "article_count")
     list_filter = ("active", "allow_private_addresses")
     search_fields = ("name", "home_url")
-    actions = ["poll_now", "find_sources"]
+    actions = ["poll_now", "find_sources", "stop_watching"]
     readonly_fields = Site.HEALTH_FIELDS
     form = SiteForm
     inlines = [SourceInline]
     change_form_template = "admin/monitor/site/change_form.html"
+    # both say, beside what goes or why nothing may, how to stop watching a site instead (stop_watching)
+    delete_confirmation_template = "admin/monitor/site/delete_confirmation.html"
+    delete_selected_confirmation_template = "admin/monitor/site/delete_selected_confirmation.html"
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         kwargs["form"] = type("SiteForm", (self.form,), {"editor": request.user})
@@ -302,8 +305,8 @@ class SiteAdmin(admin.ModelAdmin):
         site, a page that never comes back); this collects as the deletion itself does, counting the rows the
         database deletes in bulk. A superuser may delete sites with their cases and classifications: the knowledge
         base's read-only admins (foundation.admin.ReadOnlyAdmin) refuse to delete those on their own, which is
-        what a site administrator who is no superuser is still told. A rule's cornerstone case protects its site
-        (PROTECT: it is named, and nothing is deleted)."""
+        what a site administrator who is no superuser is still told. A rule's cornerstone case stays, without its
+        article (classifier.models.keep_cornerstones): each site's entry says how many (kept_with)."""
         sites = list(objs)
         collector = Collector(using=router.db_for_write(Site))
         protected: list[str] = []
@@ -326,8 +329,22 @@ class SiteAdmin(admin.ModelAdmin):
                 if model_admin is not None and not model_admin.has_delete_permission(request):
                     perms_needed.add(model._meta.verbose_name)
         summary = {model._meta.verbose_name_plural: n for model, n in counts.items()}
-        named = [format_html("{}: {}", capfirst(Site._meta.verbose_name), site) for site in sites]
+        kept = self.kept_with(sites)
+        named: list[Any] = []
+        for site in sites:
+            named.append(format_html("{}: {}", capfirst(Site._meta.verbose_name), site))
+            if kept.get(site.pk):
+                named.append(kept[site.pk])  # a nested list: under the site's name
         return named, summary, perms_needed, protected
+
+    def kept_with(self, sites: list[Site]) -> dict[int, list[str]]:
+        """What deleting each site leaves in place, by site id, said on the confirmation page under its name.
+        WebMon keeps nothing of a site; the apps that keep rows of theirs say so (processing/admin.py)."""
+        return {}
+
+    def render_delete_form(self, request, context):
+        context["site_list"] = [context["object"]]  # the page's offer to stop watching it instead
+        return super().render_delete_form(request, context)
 
     def delete_model(self, request, obj):
         self.delete_queryset(request, Site.objects.filter(pk=obj.pk))
@@ -336,6 +353,17 @@ class SiteAdmin(admin.ModelAdmin):
         """Through services.delete_sites: other sites' re-publications of the articles deleted are read again."""
         outcome = services.delete_sites(queryset)
         transaction.on_commit(lambda: enqueue(outcome))
+
+    @admin.action(description="Stop watching (inactive: not polled, everything kept)", permissions=["change"])
+    def stop_watching(self, request, queryset):
+        """What the delete pages offer instead of deleting: the site stays, with its articles, and is not polled."""
+        n = queryset.filter(active=True).update(active=False)
+        self.message_user(
+            request,
+            f"{n} {ngettext('site', 'sites', n)} no longer watched: not polled, articles and cases kept. "
+            "Tick “Active” on a site's page to watch it again.",
+            messages.SUCCESS,
+        )
 
     @admin.action(description="Poll now")
     def poll_now(self, request, queryset):

@@ -13,6 +13,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html
 from django.utils.translation import ngettext
 
+from classifier.models import Case, cornerstone_q
 from foundation.admin import ReadOnlyAdmin
 from foundation.work import enqueue
 from monitor.admin import SiteAdmin
@@ -21,6 +22,9 @@ from monitor.models import Site
 from . import learning
 from .models import NotArticle
 from .services import confirm_articles
+
+#: the cornerstone cases a site's delete page names (the rest are counted)
+NAMED_CORNERSTONES = 5
 
 
 class SiteWithProfileAdmin(SiteAdmin):
@@ -50,6 +54,28 @@ class SiteWithProfileAdmin(SiteAdmin):
             f"Filter learning asked again for {len(sites)} quarantined {ngettext('site', 'sites', len(sites))}.",
             messages.SUCCESS,
         )
+
+    def kept_with(self, sites: list[Site]) -> dict[int, list[str]]:
+        """A site's rules' cornerstone cases stay when it is deleted, without their articles (keep_cornerstones):
+        the rules were validated against their keywords. Counted, with the first few addresses named."""
+        kept = super().kept_with(sites)
+        stones = Case.objects.filter(cornerstone_q(), article__site__in=sites).distinct().order_by("pk")
+        urls: dict[int, list[str]] = {}
+        for site_id, url in stones.values_list("article__site_id", "article__url"):
+            urls.setdefault(site_id, []).append(url)
+        for site_id, found in urls.items():
+            shown = ", ".join(found[:NAMED_CORNERSTONES]) + (" …" if len(found) > NAMED_CORNERSTONES else "")
+            kept.setdefault(site_id, []).append(
+                format_html(
+                    "Kept in the knowledge base: {} {}, without {} (the keywords and address stay: the rules were "
+                    "validated against them): {}",
+                    len(found),
+                    ngettext("cornerstone case", "cornerstone cases", len(found)),
+                    ngettext("its article", "their articles", len(found)),
+                    shown,
+                )
+            )
+        return kept
 
     def get_readonly_fields(self, request, obj=None):
         return ("filter_profile_link", *super().get_readonly_fields(request, obj))

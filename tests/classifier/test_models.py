@@ -67,7 +67,23 @@ def test_rule_kinds_and_protection(make_case, folders, expert):
     with pytest.raises(ProtectedError):
         folders["sport"].delete()  # rules conclude it
     with pytest.raises(ProtectedError):
-        case.article.delete()  # a cornerstone case is part of the knowledge base
+        case.delete()  # a cornerstone case is part of the knowledge base
+
+
+def test_a_cornerstone_case_outlives_its_article(make_case, folders, expert):
+    """Deleting its article was refused (PROTECT), and with it the article's whole site: the case stays now,
+    without the article, with its keywords, address and rules (classifier.models.keep_cornerstones)."""
+    case = make_case("match goal chess")
+    [rule] = services.commit_rule(case, "new", expert, folder=folders["sport"], conditions=["match"])
+    ordinary = make_case("match goal")
+    url, keywords = case.article.url, case.keywords
+    case.article.delete()
+    ordinary.article.delete()
+    kept = Case.objects.get(pk=case.pk)
+    assert kept.article_id is None and kept.keywords == keywords and {"match", "chess"} <= kept.keyword_set
+    assert kept.source == url and Rule.objects.get(pk=rule.pk).cornerstone_id == case.pk
+    assert CaseKeyword.objects.filter(case=kept).count() == len(keywords)
+    assert not Case.objects.filter(pk=ordinary.pk).exists(), "an ordinary case goes with its article"
 
 
 def test_case_keyword_and_classification_uniqueness(make_case, folders):

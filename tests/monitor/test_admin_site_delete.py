@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.urls import reverse
 
 from classifier import frequencies, kb, services
 from classifier.models import Case, CaseKeyword, Classification
@@ -88,13 +89,53 @@ def test_the_delete_action_of_the_site_list_works_for_a_superuser(client, two_si
     assert frequencies.drift() == []
 
 
-def test_a_site_whose_case_is_a_cornerstone_is_not_deleted(client, two_sites):
-    """A rule's cornerstone case is part of the knowledge base (PROTECT): Django's page names it, nothing goes."""
+def test_a_site_with_a_cornerstone_case_is_deleted_and_the_case_stays_without_its_article(client, two_sites):
+    """A rule's cornerstone case kept its whole site from being deleted (PROTECT on the case, CASCADE from the
+    article): the page named the case, offered nothing else, and the site could never go. The case stays now,
+    without its article, as an imported knowledge base's cases are: keywords, address, rules, classifications."""
     _, kept, cornerstone, _ = two_sites
+    rule = cornerstone.cornerstone_of.get()
     page = client.get(f"/admin/monitor/site/{kept.pk}/delete/").content.decode()
-    assert "would require deleting the following protected related objects" in page
-    client.post(f"/admin/monitor/site/{kept.pk}/delete/", {"post": "yes"})
-    assert Site.objects.filter(pk=kept.pk).exists() and Case.objects.filter(pk=cornerstone.pk).exists()
+    assert "protected related objects" not in page and "Are you sure you want to delete the site" in page
+    assert "Kept in the knowledge base: 1 cornerstone case, without its article" in page, page
+    assert "https://kept.example/2026/11/story-1.html" in page
+    assert 'id="stop-watching"' in page and 'value="stop_watching"' in page, "it offers to stop watching instead"
+
+    response = client.post(f"/admin/monitor/site/{kept.pk}/delete/", {"post": "yes"})
+    assert response.status_code == 302 and not Site.objects.filter(pk=kept.pk).exists()
+    assert not Article.objects.filter(site_id=kept.pk).exists()
+    case = Case.objects.get(pk=cornerstone.pk)
+    assert case.article_id is None and case.keywords == cornerstone.keywords
+    assert case.source == "https://kept.example/2026/11/story-1.html"
+    assert set(case.cornerstone_links.values_list("rule_id", flat=True)) == {rule.pk}
+    assert Classification.objects.filter(case=case, folder=rule.folder).exists()
+    assert frequencies.drift() == [], "the kept case's keywords are still counted"
+    # the knowledge base still validates against it: a stop rule that would take its folder lists it
+    other = Site.objects.create(name="Other", home_url="https://other.example/")
+    new = article_with_case(other, 9, "insulin glucose trial")
+    kb.clear_cache()
+    check = services.validate_rule(new, "stop", wrong_folder=rule.folder, conditions=["glucose"])
+    assert [change.case.pk for change in check.changed_cornerstones] == [case.pk]
+    rule_page = client.get(reverse("classifier:rule_detail", args=[rule.pk]))
+    assert rule_page.status_code == 200 and "kept.example/2026/11/story-1.html" in rule_page.content.decode()
+
+
+def test_the_delete_pages_offer_to_stop_watching_the_site_instead(client, two_sites):
+    """Deleting was all the admin offered; a site that may not (or should not) go can stop being polled, with
+    everything it brought kept. The offer is a button on both delete pages (the site's and the list action's)."""
+    gone, kept, *_ = two_sites
+    page = client.get(f"/admin/monitor/site/{gone.pk}/delete/").content.decode()
+    assert "Stop watching instead" in page and f'href="/admin/monitor/site/{gone.pk}/change/"' in page
+    form = {"action": "delete_selected", "_selected_action": [gone.pk, kept.pk]}
+    listed = client.post("/admin/monitor/site/", form).content.decode()
+    assert "Stop watching these 2 sites" in listed
+    response = client.post("/admin/monitor/site/", {"action": "stop_watching", "_selected_action": [gone.pk]})
+    assert response.status_code == 302
+    gone.refresh_from_db()
+    kept.refresh_from_db()
+    assert not gone.active and kept.active and Case.objects.filter(article__site=gone).count() == 3
+    again = client.get(f"/admin/monitor/site/{gone.pk}/delete/").content.decode()
+    assert "“Gone” is not watched already (inactive)." in again
 
 
 def test_a_case_alone_is_still_not_deleted_in_the_admin_even_by_a_superuser(client, two_sites):
@@ -113,6 +154,11 @@ def test_a_site_administrator_who_is_no_superuser_may_not_delete_cases_with_a_si
     client.force_login(user)
     page = client.get(f"/admin/monitor/site/{gone.pk}/delete/").content.decode()
     assert "your account doesn't have permission to delete the following types of objects" in page
+    assert 'id="why-not"' in page and "only a superuser may delete them with their site" in page
+    assert 'value="stop_watching"' in page, "what a site administrator may do instead"
+    client.post("/admin/monitor/site/", {"action": "stop_watching", "_selected_action": [gone.pk]})
+    gone.refresh_from_db()
+    assert not gone.active, "and may do"
     client.post(f"/admin/monitor/site/{gone.pk}/delete/", {"post": "yes"})
     assert Site.objects.filter(pk=gone.pk).exists() and Case.objects.filter(article__site=gone).count() == 3
     empty = Site.objects.create(name="Empty", home_url="https://empty.example/")
