@@ -566,24 +566,115 @@ def _absent_key(excludes: int, nearly_all: int, prior: bool, cst_weight: float, 
     return (tier, -excludes if tier else 0, -excludes, not prior, -cst_weight, word)
 
 
+#: the first ranked conditions the suggested rule may lead with or narrow its reach with (suggested_rule)
+SUGGESTION_POOL = 5
+#: the suggested rule takes one more word while it reaches more than this many other stored articles
+WIDE_REACH = 3
+
+
 def suggested_rule(
-    ranked: RankedDifferences, changing_cornerstones: Mapping[int, Iterable[str]], most: int = 3
+    ranked: RankedDifferences,
+    changing_cornerstones: Mapping[int, Iterable[str]],
+    most: int = 3,
+    reach: Callable[[frozenset[str]], int] | None = None,
+    proper: Iterable[str] = (),
 ) -> tuple[str, ...]:
-    """The conditions of the one-click rule the page offers: the first condition of the ranked list, then, while
-    a changing cornerstone case is still not left unchanged, the next condition in rank order that leaves one
-    more of them unchanged; at most ``most`` words. Empty when the list is."""
+    """The conditions of the one-click rule the page offers, at most ``most`` words; empty when the list is.
+    The ranking itself (:func:`ranked_difference_lists`) is not changed: the rule picks among its words.
+
+    1. It leads with the first condition of the ranked list, unless that is a proper name of the article
+       (``proper``: the words it writes capitalised even inside a sentence, :func:`classifier.features.
+       proper_names`; a feature is one when one of its words is) and one of the first :data:`SUGGESTION_POOL`
+       words is supported as well without being one (:func:`_supported_as_well`): then the best placed such
+       word leads ("IF elmstead" -- the town the story is set in -- gives way to the article's subject).
+    2. While a changing cornerstone case is still not left unchanged, it takes the next condition in rank
+       order that leaves one more of them unchanged (as before: the cornerstone cases come first).
+    3. With ``reach`` (words -> how many other stored articles hold them all), while the rule reaches more
+       than :data:`WIDE_REACH` of them, it takes the next word of the first :data:`SUGGESTION_POOL` in rank
+       order that is no proper name and narrows that reach: "IF diabetes", which 6 stored articles mention,
+       most in passing, becomes "IF diabetes & clinics", the article's next strongest keyword.
+    """
+    conditions = ranked.conditions
+    if not conditions:
+        return ()
+    names = frozenset(proper)
+    pool = conditions[:SUGGESTION_POOL]
     left = {case_id: as_case(other) for case_id, other in changing_cornerstones.items()}
     chosen: list[str] = []
-    for item in ranked.conditions:
+    for item in chain((_leading_word(pool, names),), conditions):
         if len(chosen) >= most or (chosen and not left):
             break
         spared = {case_id for case_id, other in left.items() if item.word not in other}
-        if chosen and not spared:
+        if item.word in chosen or (chosen and not spared):
             continue
         chosen.append(item.word)
         for case_id in spared:
             del left[case_id]
+    if reach is not None:
+        _narrow(chosen, pool, names, reach, most)
     return tuple(chosen)
+
+
+def _is_proper(feature: str, names: frozenset[str]) -> bool:
+    """One of the feature's words is a proper name of the article (``title:elmstead``, ``elmstead clinics``)."""
+    return bool(names) and any(word in names for word in _base_words(feature))
+
+
+def _supported_as_well(item: RankedWord, than: RankedWord) -> bool:
+    """``item`` may lead the suggested rule instead of ``than``: it leaves as many changing cornerstone cases
+    unchanged, the stored decisions are as sure of it (:func:`ranked_precision`), and it is one of the
+    article's own keywords, an earlier rule's word for the folder or a word of the folder's name."""
+    return (
+        item.excludes >= than.excludes
+        and ranked_precision(item.precision, item.support) >= ranked_precision(than.precision, than.support)
+        and (item.weight > 0 or item.prior or item.named)
+    )
+
+
+def _leading_word(pool: tuple[RankedWord, ...], names: frozenset[str]) -> RankedWord:
+    """The suggested rule's first word: the first ranked, or the best placed word of the pool supported as well
+    that is no proper name when the first is one."""
+    first = pool[0]
+    if not _is_proper(first.word, names):
+        return first
+    return next((w for w in pool[1:] if not _is_proper(w.word, names) and _supported_as_well(w, first)), first)
+
+
+def _narrow(
+    chosen: list[str],
+    pool: tuple[RankedWord, ...],
+    names: frozenset[str],
+    reach: Callable[[frozenset[str]], int],
+    most: int,
+) -> None:
+    """Add to ``chosen`` the pool's words, in rank order, that narrow its reach while it is wider than
+    :data:`WIDE_REACH` (proper names and words that narrow nothing are passed over)."""
+    reached = reach(frozenset(chosen))
+    for item in pool:
+        if len(chosen) >= most or reached <= WIDE_REACH:
+            return
+        if item.word in chosen or _is_proper(item.word, names):
+            continue
+        narrower = reach(frozenset((*chosen, item.word)))
+        if narrower < reached:
+            chosen.append(item.word)
+            reached = narrower
+
+
+def reached_cases(
+    tree: RuleTree, proposal: RuleProposal, cases: Iterable[tuple[int, Iterable[str]]]
+) -> dict[int, set[int]]:
+    """case id -> its folders now, for the ``cases`` the proposal's rule would fire on (it holds the conditions
+    and a parent rule fires): those a new or refining rule files into its folder, whether it changes them or
+    they are there already, and those a stopping rule withholds its wrong folder from."""
+    extra = _hypothetical(proposal)
+    ids = {rule.id for rule in extra}
+    reached: dict[int, set[int]] = {}
+    for case_id, words in cases:
+        case = as_case(words)
+        if proposal.satisfied_by(case) and tree.explain(case, extra).fired & ids:
+            reached[case_id] = tree.folders(case)
+    return reached
 
 
 def prior_words(tree: RuleTree, proposal: RuleProposal, wrong_folder: int | None) -> frozenset[str]:

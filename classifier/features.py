@@ -30,7 +30,16 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
-__all__ = ["FeatureSettings", "case_features", "describe", "kind_of", "STEMMERS", "stem_words", "condition"]
+__all__ = [
+    "FeatureSettings",
+    "case_features",
+    "describe",
+    "kind_of",
+    "STEMMERS",
+    "stem_words",
+    "condition",
+    "proper_names",
+]
 
 TITLE, SITE, URL = "title:", "site:", "url:"
 #: the Snowball stemmers offered (snowballstemmer's names)
@@ -107,6 +116,30 @@ def case_features(
         path_words = [w for w in _WORDS.findall(parts.path.lower()) if w not in stop_words]
         features.update(URL + w for w in stem_words(path_words, settings.stemming))
     return sorted(features)
+
+
+#: what may stand between a sentence's end and its first word: closing quotes and brackets, white space,
+#: opening quotes and brackets
+_SENTENCE_GAP = " \t\"'“”‘’()[]"
+
+
+def proper_names(text: str, settings: FeatureSettings = FeatureSettings()) -> frozenset[str]:
+    """The words ``text`` writes as proper names (towns, people, bodies), as features: capitalised wherever
+    it writes them, and at least once inside a sentence, not only at its start where every word is. "Clinics
+    open in Elmstead. Elmstead and Oakley ..." -> elmstead, oakley (not clinics). A rough test, for ranking
+    suggestions only: a word that opens every sentence it is in counts as no name."""
+    lower: set[str] = set()
+    inside: set[str] = set()
+    for match in re.finditer(r"[^\W\d_]{2,}", text):
+        word = match.group()
+        if not word[0].isupper():
+            lower.add(word.lower())
+            continue
+        before = text[max(0, match.start() - 8) : match.start()].rstrip(_SENTENCE_GAP)
+        opening = (not before and match.start() < 8) or before[-1:] in (".", "!", "?", "…", ":", "\n", "\r")
+        if not opening:
+            inside.add(word.lower())
+    return frozenset(stem_words(sorted(inside - lower), settings.stemming))
 
 
 def condition(text: str, settings: FeatureSettings = FeatureSettings()) -> str:

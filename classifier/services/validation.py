@@ -24,17 +24,19 @@ from classifier.acquisition import (
     name_words,
     prior_words,
     proposal_for,
+    reached_cases,
     rule_kind,
     suggested_rule,
     suggestions,
 )
 from classifier.acquisition import difference_list as engine_difference_list
 from classifier.engine import RuleTree
+from classifier.features import FeatureSettings, proper_names
 from classifier.frequencies import case_frequencies
 from classifier.kinds import RuleKind
 from classifier.models import Case, CaseKeyword, Classification, Folder
 from classifier.services.cases import infer
-from classifier.services.classifications import cases_holding
+from classifier.services.classifications import cases_holding, count_holding
 from classifier.services.shared import as_case_id, as_folder_id, chunks, valid_keyword_set
 
 
@@ -84,6 +86,26 @@ class AffectedCase:
     after: list[Folder]
 
 
+@dataclass(frozen=True)
+class Reach:
+    """How far the suggested rule reaches among the other stored articles (the page says it beside the rule).
+
+    ``files``: how many it would fire on (file into its folder; a stopping rule: withhold the wrong folder
+    from them); ``already``: of those, how many are in the folder now (the knowledge base gives it or an expert
+    accepted it there); ``elsewhere``: of the others, how many an expert accepted in another folder.
+    """
+
+    files: int
+    already: int = 0
+    elsewhere: int = 0
+    exact: bool = True  # False: ``files`` is how many hold its words, the most it can fire on (REACH_READ)
+
+
+#: the suggested rule's reach is read case by case (keywords, inference, decisions) up to this many other stored
+#: cases holding its words; beyond, it is their count alone (exact for a new rule, which fires on all of them)
+REACH_READ = 1000
+
+
 @dataclass
 class Validation:
     """What the expert sees while drafting a rule; computed on KB version ``version``."""
@@ -98,6 +120,7 @@ class Validation:
     differences: RankedDifferences | None = None
     # the one-click rule offered while the draft has no condition yet (acquisition.suggested_rule)
     suggested: tuple[str, ...] = ()
+    reach: Reach | None = None  # how many other stored articles the suggested rule files (suggested_reach)
 
     @property
     def accepted(self) -> list[int]:
@@ -325,8 +348,56 @@ def validate_rule(
     offending = {i: stone_words[i] for i in changed if i not in accepted}
     differences = _ranked_differences(snapshot.tree, case, proposal, offending, as_folder_id(wrong_folder), search)
     empty = not (proposal.conditions or proposal.absent)
-    suggested = suggested_rule(differences, offending) if empty else ()
-    return Validation(case, proposal, stones, diff, selected, snapshot.version, differences, suggested)
+    suggested, reach = _suggestion(snapshot, case, proposal, differences, offending) if empty else ((), None)
+    return Validation(case, proposal, stones, diff, selected, snapshot.version, differences, suggested, reach)
+
+
+def _suggestion(
+    snapshot: kb.Snapshot,
+    case: Case,
+    proposal: RuleProposal,
+    differences: RankedDifferences,
+    offending: Mapping[int, frozenset[str]],
+) -> tuple[tuple[str, ...], Reach | None]:
+    """The one-click rule (acquisition.suggested_rule: the article's proper names give way, and its reach over
+    the stored cases is narrowed, counted on their keyword index) and how far it reaches."""
+    words = suggested_rule(
+        differences,
+        offending,
+        reach=lambda chosen: count_holding(chosen, other_than=case.pk),
+        proper=_proper_names(case, snapshot.features),
+    )
+    if not words:
+        return words, None
+    return words, suggested_reach(snapshot.tree, case.pk, proposal.with_conditions(words))
+
+
+def suggested_reach(tree: RuleTree, case_id: int, proposal: RuleProposal) -> Reach:
+    """How far ``proposal`` reaches among the stored cases other than ``case_id``: the cases holding its
+    conditions (the keyword index, as :func:`affected_cases` reads them) on which its rule would fire
+    (acquisition.reached_cases), and of those the ones in its folder now or accepted in another."""
+    holding = count_holding(proposal.conditions, other_than=case_id)
+    if holding > REACH_READ:
+        return Reach(holding, exact=proposal.kind == RuleKind.NEW)
+    rows = (row for row in cases_holding(proposal.conditions, proposal.absent) if row[0] != case_id)
+    reached = reached_cases(tree, proposal, rows)
+    if proposal.folder is None or not reached:
+        return Reach(len(reached))
+    accepted: dict[int, set[int]] = collections.defaultdict(set)
+    for ids in chunks(sorted(reached)):
+        stored = Classification.objects.filter(case_id__in=ids, state=Classification.State.ACCEPTED)
+        for row_case, folder_id in stored.values_list("case_id", "folder_id"):
+            accepted[row_case].add(folder_id)
+    already = {i for i, now in reached.items() if proposal.folder in now | accepted[i]}
+    elsewhere = {i for i in reached if i not in already and accepted[i]}
+    return Reach(len(reached), len(already), len(elsewhere))
+
+
+def _proper_names(case: Case, features: FeatureSettings) -> frozenset[str]:
+    """The proper names of the case's article (features.proper_names of its core text), none without one."""
+    article = getattr(case, "article", None)
+    text = article.extracted.core_text if article is not None else ""
+    return proper_names(text, features) if text else frozenset()
 
 
 def _ranked_differences(

@@ -17,6 +17,7 @@ from classifier.acquisition import (
     proposal_for,
     ranked_difference_lists,
     ranked_precision,
+    reached_cases,
     suggested_rule,
     suggestions,
     wilson_lower_bound,
@@ -343,6 +344,69 @@ def test_the_suggested_rule_takes_ranked_words_until_every_changing_case_is_left
     plain = ranked_difference_lists(case, hard)
     assert suggested_rule(plain, hard) == ("a", "c")
     assert suggested_rule(ranked_difference_lists(fs(), {}), {}) == ()
+
+
+def _elmstead_kb():
+    """A made-up knowledge base (issue 30): a diabetes follow-up set in the town of Elmstead, whose heaviest
+    DocView keyword is the town; the stored articles: two more diabetes-clinic stories, four stories that mention
+    diabetes in passing, and five other stories set in Elmstead."""
+    own = {"elmstead": 3.0, "diabetes": 2.5, "clinics": 2.0, "nurses": 1.5, "referrals": 1.0}
+    case = fs(*own, "health", "board")
+    stored = KeywordIndex(
+        [
+            (0, case),
+            (1, fs("diabetes", "clinics", "nurses", "oakley")),
+            (2, fs("diabetes", "clinics", "referrals", "larkhill")),
+            *((n, fs("diabetes", "heart", "exercise", "health")) for n in (3, 4, 5, 6)),
+            *((n, fs("elmstead", "council", "road", "board")) for n in (7, 8, 9, 10, 11)),
+        ]
+    )
+    return case, own, stored
+
+
+def test_the_suggested_rule_leads_with_the_subject_not_a_place_and_narrows_a_wide_reach():
+    case, own, stored = _elmstead_kb()
+    ranked = ranked_difference_lists(case, {}, keywords=own)
+    assert words(ranked.conditions)[:3] == ["elmstead", "diabetes", "clinics"]  # the ranking is unchanged
+
+    def reach(chosen):  # the other stored articles holding every word
+        return len(stored.candidates(chosen) - {0})
+
+    assert suggested_rule(ranked, {}) == ("elmstead",)  # as before, without what the page now gives it
+    assert reach(fs("elmstead")) == 5 and reach(fs("diabetes")) == 6
+    # the town gives way to the subject, and "diabetes" alone would file six stories, four of them passing
+    # mentions: the next strong keyword narrows it to the two diabetes-clinic stories
+    suggested = suggested_rule(ranked, {}, reach=reach, proper={"elmstead"})
+    assert suggested == ("diabetes", "clinics") and reach(fs(*suggested)) == 2
+    # without names the lone town would be narrowed too; narrow enough already, a word stays alone
+    assert suggested_rule(ranked, {}, reach=reach) == ("elmstead", "diabetes")
+    assert suggested_rule(ranked, {}, reach=lambda chosen: 3, proper={"elmstead"}) == ("diabetes",)
+    # the town stays first when no other word is supported as well: the stored decisions favour it
+    sure = ranked_difference_lists(case, {}, {"elmstead": 1.0}, keywords=own, support={"elmstead": 5})
+    assert suggested_rule(sure, {}, reach=lambda chosen: 0, proper={"elmstead"}) == ("elmstead",)
+
+
+def test_the_suggested_rule_still_leaves_every_changing_cornerstone_unchanged_first():
+    case, own, stored = _elmstead_kb()
+    stones = {1: stored.keywords(1)}  # a diabetes-clinic story the rule must not file: its words cannot lead
+
+    def reach(chosen):
+        return len(stored.candidates(chosen) - {0})
+
+    ranked = ranked_difference_lists(case, stones, keywords=own)
+    assert words(ranked.conditions)[:2] == ["elmstead", "referrals"]  # the two keywords it lacks
+    # the town leaves it unchanged but reaches five other stories: the next word of the pool narrows it
+    assert suggested_rule(ranked, stones, reach=reach) == ("elmstead", "referrals")
+    # the town gives way to the next word that leaves it unchanged, which reaches one other story
+    assert suggested_rule(ranked, stones, reach=reach, proper={"elmstead"}) == ("referrals",)
+
+
+def test_reached_cases_are_those_the_rule_would_fire_on_under_its_parents(tree):
+    cases = [(1, fs("match", "goal")), (2, fs("match", "vote")), (3, fs("goal"))]
+    new = RuleProposal(RuleKind.NEW, POLITICS, fs("goal"))
+    assert reached_cases(tree, new, cases) == {1: {FOOTBALL}, 3: set()}
+    refine = RuleProposal(RuleKind.REFINE, ECONOMY, fs("goal"), parent_ids=(1,))
+    assert reached_cases(tree, refine, cases) == {1: {FOOTBALL}}  # case 3 is not in Sport: rule 1 does not fire
 
 
 def test_suggestions_ask_for_the_words_the_unscored_ranking_places_first():

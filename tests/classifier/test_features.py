@@ -3,7 +3,7 @@
 import pytest
 
 from classifier.engine import Rule, RuleTree
-from classifier.features import FeatureSettings, case_features, condition, describe, kind_of
+from classifier.features import FeatureSettings, case_features, condition, describe, kind_of, proper_names
 
 TOKENS = ["prime", "minister", "visits", "diabetics", "clinic", "minister"]
 URL = "https://www.example-news.co.uk/health/diabetes/clinic-visit-123"
@@ -200,3 +200,14 @@ def test_a_case_ingested_by_a_process_that_missed_a_change_of_features_gets_the_
     assert {"diabet", "diabet clinic", "title:diabet"} <= keywords and "diabetics" not in keywords
     assert set(CaseKeyword.objects.filter(case=case).values_list("keyword", flat=True)) == keywords
     assert kb.cached().features == FeatureSettings(stemming="english")
+
+
+def test_proper_names_are_the_words_written_capitalised_inside_sentences_and_never_lower_case():
+    text = (
+        "Clinics open in Elmstead. Elmstead and “Oakley” get nurses; diabetes clinics grow.\n"
+        "Diabetes nurses said so on Monday. The NHS agreed: Monday it is."
+    )
+    # Clinics and Diabetes only open sentences (and are written lower case too); NHS and Monday are names
+    assert proper_names(text) == {"elmstead", "oakley", "nhs", "monday"}
+    assert proper_names("Walking in Riverside", FeatureSettings(stemming="english")) == {"riversid"}
+    assert proper_names("") == frozenset()

@@ -8,6 +8,7 @@ from django.utils.html import escape
 
 from classifier import services
 from classifier.models import Classification, Folder, Rule
+from classifier.services import validation as validation_service
 from foundation.roles import SITE_ADMINISTRATORS, ensure_groups
 from monitor.models import Article, Site
 from processing.models import ArticleContent
@@ -326,6 +327,58 @@ def test_rule_page_ranks_both_difference_lists_and_searches_the_rest(ec, folders
     )
     assert _words(check.content.decode(), "absent-list") == ["only-in-stone"]
     assert check.context["words"]["conditions"]["found"] == 0
+
+
+def _suggested(html: str) -> tuple[list[str], str]:
+    """The suggested rule's words and the text of its reach, as the page shows them."""
+    block = html.split('id="suggested-rule"', 1)[1].split("</p>", 1)[0]
+    words = re.search(r'name="use" value="([^"]*)"', block)
+    reach = re.search(r'id="suggested-reach">([^<]*)<', block)
+    return (words.group(1).split("|") if words else []), " ".join(reach.group(1).split()) if reach else ""
+
+
+@pytest.mark.django_db
+def test_the_suggested_rule_leads_with_the_subject_not_the_town_and_says_how_far_it_reaches(
+    ec, folders, make_case, expert_user, monkeypatch
+):
+    """Issue 30: "IF elmstead" (the town the story is set in) and "IF diabetes" (which six stored articles
+    mention, most in passing) were offered; the page now offers a rule specific to the article and says how
+    many other stored articles it would file, how many are there already and accepted elsewhere."""
+    health = services.create_folder("Health", expert_user)
+    case = make_case(["diabetes", "clinics", "elmstead", "nurses", "board"])
+    ArticleContent.objects.update_or_create(
+        article=article_of(case),
+        defaults={
+            "core_text": "More diabetes clinics for Elmstead. Health leaders in Elmstead said nurses were found.",
+            "keywords": [["elmstead", 3.0], ["diabetes", 2.5], ["clinics", 2.0], ["nurses", 1.5]],
+        },
+    )
+    clinic_here, clinic_there = make_case("diabetes clinics oakley"), make_case("diabetes clinics larkhill")
+    passing = [make_case("diabetes heart exercise") for _ in range(4)]
+    town = [make_case("elmstead council road") for _ in range(5)]
+    # an expert filed one clinic story (and one Elmstead story) in Health, the other ones in Politics
+    for stored, folder in ((clinic_here, health), (clinic_there, folders["politics"])):
+        Classification.objects.create(case=stored, folder=folder, state=Classification.State.ACCEPTED)
+    for stored, folder in ((town[0], health), (town[1], folders["politics"])):
+        Classification.objects.create(case=stored, folder=folder, state=Classification.State.ACCEPTED)
+    url = reverse("classifier:rule", args=[case.article_id])
+    html = ec.get(url, {"kind": "new", "folder": health.pk}).content.decode()
+    assert _words(html, "difference-list")[:3] == ["elmstead", "diabetes", "clinics"]  # the ranking as before
+    assert _suggested(html) == (
+        ["diabetes", "clinics"],
+        "would also file 2 other stored articles (1 already there, 1 accepted in another folder)",
+    )
+    assert len(passing) == 4  # "diabetes" alone would have filed them too
+    # past REACH_READ cases the page tells their count alone (a new rule fires on every case holding its words)
+    monkeypatch.setattr(validation_service, "REACH_READ", 1)
+    html = ec.get(url, {"kind": "new", "folder": health.pk}).content.decode()
+    assert _suggested(html) == (["diabetes", "clinics"], "would also file 2 other stored articles")
+    monkeypatch.undo()
+    # a rule that reaches no other stored article says so
+    lone = make_case(["zebra", "giraffe"])
+    html = ec.get(reverse("classifier:rule", args=[lone.article_id]), {"kind": "new", "folder": health.pk})
+    words, reach = _suggested(html.content.decode())
+    assert words and reach == "files no other stored article"
 
 
 @pytest.mark.django_db

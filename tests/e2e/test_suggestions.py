@@ -4,10 +4,12 @@ subject (issue 30, item 1), each word shows its number as text, and the suggeste
 import re
 
 import pytest
+from django.template.defaultfilters import pluralize
 from playwright.sync_api import expect
 
 from classifier.kinds import RuleKind
 from classifier.models import Rule
+from classifier.services.classifications import count_holding
 from tests.e2e import demo_data
 from tests.e2e.test_workspace import login
 
@@ -39,6 +41,10 @@ def test_the_first_rule_is_led_by_the_article_s_own_keywords(page, live_server, 
     suggested = page.locator("#suggested-rule")
     expect(suggested).to_contain_text(re.compile(r"IF\s.*sleep.*\sTHEN\s+Health/Sleep", re.S))
     words = page.locator("#use-suggested").get_attribute("value").split("|")
+    # beside it, how far it reaches: the other stored articles holding its words (no rule yet: it files them all)
+    others = count_holding(words, other_than=sleep.case.pk)
+    reach = f"would also file {others} other stored article{pluralize(others)}" if others else "files no other"
+    expect(page.locator("#suggested-reach")).to_contain_text(reach)
     page.locator("#use-suggested").click()
     for word in words:
         expect(page.locator("#proposal")).to_contain_text(word.split(":")[-1])
