@@ -344,9 +344,18 @@ class FeedSerializer(serializers.ModelSerializer):
 
 
 # --------------------------------------------------------------------------- saved searches
+@extend_schema_serializer(deprecate_fields=["state"])
 class SavedSearchSerializer(serializers.ModelSerializer):
     owner = serializers.HiddenField(default=serializers.CurrentUserDefault())
-    state = ReviewStateField(blank=True, required=False)
+    review_state = ReviewStateField(
+        source="state",
+        blank=True,
+        required=False,
+        help_text="The review state it finds, as an article's `review_state` names it; empty for any.",
+    )
+    state = ReviewStateField(
+        blank=True, required=False, help_text="Deprecated: `review_state` under its old name (the same value)."
+    )
     rss = serializers.SerializerMethodField(help_text="Its RSS feed (a private one answers only with a feed token).")
     atom = serializers.SerializerMethodField(help_text="Its Atom feed.")
 
@@ -359,6 +368,7 @@ class SavedSearchSerializer(serializers.ModelSerializer):
             "query",
             "site",
             "folder",
+            "review_state",
             "state",
             "date_from",
             "date_to",
@@ -397,6 +407,13 @@ class SavedSearchSerializer(serializers.ModelSerializer):
         return value
 
     def validate(self, attrs: dict) -> dict:
+        given = {
+            name: current_state(self.initial_data[name])
+            for name in ("state", "review_state")
+            if name in self.initial_data
+        }
+        if len(set(given.values())) > 1:  # both names given: one filter, so they must agree
+            raise serializers.ValidationError({"review_state": "differs from state: give one of them"})
         start = attrs.get("date_from", getattr(self.instance, "date_from", None))
         end = attrs.get("date_to", getattr(self.instance, "date_to", None))
         if start and end and start > end:

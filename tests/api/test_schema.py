@@ -95,3 +95,5 @@ def test_the_deprecated_state_is_marked_so_and_the_processing_state_named(schema
         (ref,) = [part["$ref"] for part in fields["processing_state"]["allOf"]]
         words = schema["components"]["schemas"][ref.rsplit("/", 1)[1]]["enum"]
         assert "queued" in words and "pending" not in words
+    saved = schema["components"]["schemas"]["SavedSearch"]["properties"]
+    assert saved["state"].get("deprecated") is True and not saved["review_state"].get("deprecated")
