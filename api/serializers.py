@@ -274,7 +274,7 @@ class AcceptSerializer(serializers.Serializer):
         required=False,
         allow_empty=False,
         help_text="Folder ids of the suggestions to accept (a rejected one is accepted again); absent: every "
-        "pending suggestion.",
+        "suggestion still `suggested`.",
     )
 
 

@@ -117,8 +117,8 @@ class ArticleViewSet(viewsets.ReadOnlyModelViewSet):
         summary="Accept suggestions",
         request=s.AcceptSerializer,
         responses=s.ArticleDetailSerializer,
-        description="Accept every pending suggestion of the article, or those of the folders given (a rejected "
-        "folder given explicitly is accepted again). Audited, like the workspace's Accept.",
+        description="Accept every suggestion of the article still `suggested`, or those of the folders given (a "
+        "rejected folder given explicitly is accepted again). Audited, like the workspace's Accept.",
     )
     @action(detail=True, methods=["post"])
     def accept(self, request: Request, pk=None) -> Response:

@@ -97,3 +97,10 @@ def test_the_deprecated_state_is_marked_so_and_the_processing_state_named(schema
         assert "queued" in words and "pending" not in words
     saved = schema["components"]["schemas"]["SavedSearch"]["properties"]
     assert saved["state"].get("deprecated") is True and not saved["review_state"].get("deprecated")
+
+
+def test_the_schema_says_suggested_not_the_retired_pending(schema):
+    """Issue 30: "pending" named the suggested state; the schema's words are the pages' (the deprecated names
+    are only mentioned as such, in backquotes)."""
+    text = yaml.safe_dump(schema)
+    assert "pending suggestion" not in text
