@@ -138,6 +138,20 @@ def _deprecated_state() -> serializers.ChoiceField:
     return serializers.ChoiceField(choices=Article.State.choices, read_only=True, help_text=DEPRECATED_STATE_HELP)
 
 
+#: what the list and the detail both say of an article
+ARTICLE_FIELDS = [
+    "id",
+    "url",
+    "title",
+    "site",
+    "published_at",
+    "collected_at",
+    "processing_state",
+    "review_state",
+    "state",
+]
+
+
 @extend_schema_serializer(deprecate_fields=["state"])
 class ArticleListSerializer(serializers.ModelSerializer):
     site = SiteRefSerializer()
@@ -148,18 +162,7 @@ class ArticleListSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Article
-        fields = [
-            "id",
-            "url",
-            "title",
-            "site",
-            "published_at",
-            "collected_at",
-            "processing_state",
-            "review_state",
-            "state",
-            "folders",
-        ]
+        fields = [*ARTICLE_FIELDS, "folders"]
 
     @extend_schema_field(FolderChipSerializer(many=True))
     def get_folders(self, article: Article) -> list[dict]:
@@ -193,15 +196,7 @@ class ArticleDetailSerializer(serializers.ModelSerializer):
     class Meta:
         model = Article
         fields = [
-            "id",
-            "url",
-            "title",
-            "site",
-            "published_at",
-            "collected_at",
-            "processing_state",
-            "review_state",
-            "state",
+            *ARTICLE_FIELDS,
             "assignee",
             "duplicate_of",
             "core_text",
