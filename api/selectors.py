@@ -1,7 +1,7 @@
 """Read-side queries of the API: what each list holds for whom, and an article's decisions for its detail.
 
 The workspace's selectors (classifier/selectors.py) do the filtering where they already can, so that the API and
-the inbox never disagree on what "pending" or "site X" means.
+the inbox never disagree on what "suggested" or "site X" means.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from api import selectors
@@ -14,6 +14,7 @@ from api.services import canonical_url
 from classifier import selectors as workspace
 from classifier.filtering import current_state, shown_state
 from classifier.models import Classification, Folder, Rule
+from classifier.vocabulary import work_state
 from feeds.saved_searches import saved_search_feed_url
 from feeds.syndication import folder_feed_url
 from monitor.models import Article, Site, Source, check_site_change
@@ -21,6 +22,19 @@ from search.models import SavedSearch
 from search.query import QuerySyntaxError, parse
 
 REVIEW_STATES = list(workspace.STATES)
+#: an article's work state as answers name it (``processing_state``): classifier.vocabulary.WORK_STATES
+PROCESSING_STATES = [work_state(state) for state in Article.State.values]
+#: the answers' old ``state`` (the work state, stored names) and the list's old ``?state=`` (the review state):
+#: one name, two meanings until issue 30's trial, so both are deprecated for ``processing_state`` and
+#: ``review_state`` (docs/user-guide.md, the REST API); each still works
+DEPRECATED_STATE_HELP = (
+    "Deprecated: the processing state under its stored names (`pending` for `queued`); read `processing_state`. "
+    "It is not the review state, which is `review_state`."
+)
+STATE_FILTER_HELP = (
+    "Deprecated: the `review_state` filter under its old name (each result's `state` is another thing, the "
+    "processing state); still read, answered with a `Deprecation` header."
+)
 
 
 class ReviewStateField(serializers.ChoiceField):
@@ -105,14 +119,50 @@ class ArticleStateField(serializers.ReadOnlyField):
         return shown_state(instance)
 
 
+@extend_schema_field(serializers.ChoiceField(choices=PROCESSING_STATES))
+class ProcessingStateField(serializers.ReadOnlyField):
+    """The article's work state (fetching, processing…) in the API's words: classifier.vocabulary.work_state."""
+
+    def get_attribute(self, instance: Article) -> str:
+        return work_state(instance.state)
+
+
+def _processing_state() -> ProcessingStateField:
+    return ProcessingStateField(
+        help_text="Where WebMon's work on the article is: queued (to be fetched), fetching, "
+        "fetched, processing, processed, failed, duplicate or not_article."
+    )
+
+
+def _deprecated_state() -> serializers.ChoiceField:
+    return serializers.ChoiceField(choices=Article.State.choices, read_only=True, help_text=DEPRECATED_STATE_HELP)
+
+
+#: what the list and the detail both say of an article
+ARTICLE_FIELDS = [
+    "id",
+    "url",
+    "title",
+    "site",
+    "published_at",
+    "collected_at",
+    "processing_state",
+    "review_state",
+    "state",
+]
+
+
+@extend_schema_serializer(deprecate_fields=["state"])
 class ArticleListSerializer(serializers.ModelSerializer):
     site = SiteRefSerializer()
+    processing_state = _processing_state()
+    state = _deprecated_state()
     review_state = ArticleStateField(help_text="As the workspace shows it: a review state, or failed or duplicate.")
     folders = serializers.SerializerMethodField(help_text="Folders holding or suggested for the article.")
 
     class Meta:
         model = Article
-        fields = ["id", "url", "title", "site", "published_at", "collected_at", "state", "review_state", "folders"]
+        fields = [*ARTICLE_FIELDS, "folders"]
 
     @extend_schema_field(FolderChipSerializer(many=True))
     def get_folders(self, article: Article) -> list[dict]:
@@ -120,6 +170,7 @@ class ArticleListSerializer(serializers.ModelSerializer):
         return [{"folder_id": c.folder_id, "path": c.path, "state": c.state} for c in chips]
 
 
+@extend_schema_serializer(deprecate_fields=["state"])
 class ArticleDetailSerializer(serializers.ModelSerializer):
     site = SiteRefSerializer()
     core_text = serializers.CharField(
@@ -135,6 +186,8 @@ class ArticleDetailSerializer(serializers.ModelSerializer):
         source="content.kind_reason", read_only=True, default="", help_text="Why WIMS took it for that kind."
     )
     keywords = serializers.SerializerMethodField(help_text="DocView keywords, highest weight first.")
+    processing_state = _processing_state()
+    state = _deprecated_state()
     review_state = ArticleStateField(help_text="As the workspace shows it: a review state, or failed or duplicate.")
     suggestions = serializers.SerializerMethodField()
     classifications = serializers.SerializerMethodField()
@@ -143,14 +196,7 @@ class ArticleDetailSerializer(serializers.ModelSerializer):
     class Meta:
         model = Article
         fields = [
-            "id",
-            "url",
-            "title",
-            "site",
-            "published_at",
-            "collected_at",
-            "state",
-            "review_state",
+            *ARTICLE_FIELDS,
             "assignee",
             "duplicate_of",
             "core_text",
@@ -184,13 +230,14 @@ class ArticleFilterSerializer(serializers.Serializer):
         required=False,
         help_text="A folder id: articles accepted or suggested in it or below it.",
     )
+    review_state = ReviewStateField(
+        required=False,
+        help_text="A review state, as each result's `review_state` names it (`pending` and `classified`, the "
+        "names of `suggested` and `reviewed` until issue 30, still work).",
+    )
     state = ReviewStateField(
         required=False,
-        help_text="A review state (`pending` and `classified`, the names of `suggested` and `reviewed` until "
-        "issue 30, still work).",
-    )
-    review_state = ReviewStateField(
-        required=False, help_text="The same filter as `state`, named as the results name the field."
+        help_text=STATE_FILTER_HELP,
     )
 
     def validate(self, attrs):
@@ -222,7 +269,7 @@ class AcceptSerializer(serializers.Serializer):
         required=False,
         allow_empty=False,
         help_text="Folder ids of the suggestions to accept (a rejected one is accepted again); absent: every "
-        "pending suggestion.",
+        "suggestion still `suggested`.",
     )
 
 
@@ -292,9 +339,18 @@ class FeedSerializer(serializers.ModelSerializer):
 
 
 # --------------------------------------------------------------------------- saved searches
+@extend_schema_serializer(deprecate_fields=["state"])
 class SavedSearchSerializer(serializers.ModelSerializer):
     owner = serializers.HiddenField(default=serializers.CurrentUserDefault())
-    state = ReviewStateField(blank=True, required=False)
+    review_state = ReviewStateField(
+        source="state",
+        blank=True,
+        required=False,
+        help_text="The review state it finds, as an article's `review_state` names it; empty for any.",
+    )
+    state = ReviewStateField(
+        blank=True, required=False, help_text="Deprecated: `review_state` under its old name (the same value)."
+    )
     rss = serializers.SerializerMethodField(help_text="Its RSS feed (a private one answers only with a feed token).")
     atom = serializers.SerializerMethodField(help_text="Its Atom feed.")
 
@@ -307,6 +363,7 @@ class SavedSearchSerializer(serializers.ModelSerializer):
             "query",
             "site",
             "folder",
+            "review_state",
             "state",
             "date_from",
             "date_to",
@@ -345,6 +402,13 @@ class SavedSearchSerializer(serializers.ModelSerializer):
         return value
 
     def validate(self, attrs: dict) -> dict:
+        given = {
+            name: current_state(self.initial_data[name])
+            for name in ("state", "review_state")
+            if name in self.initial_data
+        }
+        if len(set(given.values())) > 1:  # both names given: one filter, so they must agree
+            raise serializers.ValidationError({"review_state": "differs from state: give one of them"})
         start = attrs.get("date_from", getattr(self.instance, "date_from", None))
         end = attrs.get("date_to", getattr(self.instance, "date_to", None))
         if start and end and start > end:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
@@ -63,8 +63,30 @@ class ApiRoot(APIView):
 
 
 # --------------------------------------------------------------------------- articles
+#: when ``?state=`` became ``?review_state=`` (RFC 9745's Deprecation header: a date, seconds since the epoch)
+STATE_FILTER_DEPRECATED_AT = 1795824000  # 2026-11-28, issue 30's trial
+STATE_FILTER_WARNING = '299 - "Deprecated API: the filter state is now review_state (state in each result is the \
+processing state)"'
+
+
+def _deprecated_state_filter(request: Request, response: Response) -> Response:
+    """Tell a client that filtered by ``?state=`` that the filter is ``review_state`` now (RFC 9745 ``Deprecation``
+    with a ``Link`` to the documentation; RFC 7234 ``Warning`` for the human reading a log)."""
+    if "state" in request.query_params:
+        response["Deprecation"] = f"@{STATE_FILTER_DEPRECATED_AT}"
+        response["Warning"] = STATE_FILTER_WARNING
+        response["Link"] = f'<{reverse("api:docs", request=request)}>; rel="deprecation"; type="text/html"'
+    return response
+
+
 @extend_schema_view(
-    list=extend_schema(summary="Articles, newest first", parameters=[s.ArticleFilterSerializer]),
+    list=extend_schema(
+        summary="Articles, newest first",
+        parameters=[
+            s.ArticleFilterSerializer,
+            OpenApiParameter("state", str, enum=s.REVIEW_STATES, deprecated=True, description=s.STATE_FILTER_HELP),
+        ],
+    ),
     retrieve=extend_schema(summary="An article with its core text, suggestions and classifications"),
 )
 class ArticleViewSet(viewsets.ReadOnlyModelViewSet):
@@ -79,7 +101,7 @@ class ArticleViewSet(viewsets.ReadOnlyModelViewSet):
         return selectors.articles(self.request.user, **filters.validated_data)
 
     def list(self, request: Request, *args, **kwargs) -> Response:
-        return _article_page(self, request, self.get_queryset())
+        return _deprecated_state_filter(request, _article_page(self, request, self.get_queryset()))
 
     def _detail(self, pk: int) -> Response:
         article, case = selectors.article(pk)
@@ -95,8 +117,8 @@ class ArticleViewSet(viewsets.ReadOnlyModelViewSet):
         summary="Accept suggestions",
         request=s.AcceptSerializer,
         responses=s.ArticleDetailSerializer,
-        description="Accept every pending suggestion of the article, or those of the folders given (a rejected "
-        "folder given explicitly is accepted again). Audited, like the workspace's Accept.",
+        description="Accept every suggestion of the article still `suggested`, or those of the folders given (a "
+        "rejected folder given explicitly is accepted again). Audited, like the workspace's Accept.",
     )
     @action(detail=True, methods=["post"])
     def accept(self, request: Request, pk=None) -> Response:

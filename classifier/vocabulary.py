@@ -49,6 +49,17 @@ FOLDER_STATES: dict[str, Word] = {
     ),
 }
 
+#: an article's work (processing) state as the API's ``processing_state`` and /metrics' ``wims_articles{state=}``
+#: name it: monitor.Article.State's stored value, but ``pending`` (a retired review-state word since issue 30,
+#: and a correction's and a delivery's state) reads ``queued``
+WORK_STATES: dict[str, str] = {"pending": "queued"}
+
+
+def work_state(state) -> str:
+    """The public word for a stored work state (monitor.Article.State): :data:`WORK_STATES`, else the value."""
+    return WORK_STATES.get(str(state), str(state))
+
+
 #: an expert's decision that the article belongs in no folder (a bulk action, or the article's Review box)
 NO_FOLDER = Word("reviewed, no folder", "an expert reviewed it and decided it belongs in no folder")
 

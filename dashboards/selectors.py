@@ -31,6 +31,8 @@ OTHER = "other"
 TOP_RULES = 30
 #: Rules each of the best and worst tables lists.
 RULE_TABLE = 10
+#: Rules with decided suggestions the best and worst tables need: with one, it would be both or an arbitrary one
+RULE_TABLES_MIN = 2
 
 
 @dataclass
@@ -230,13 +232,23 @@ class RuleStats:
         return sorted(decided, key=lambda r: (-(r.precision or 0.0), -r.decided, r.id))
 
     @property
+    def comparable(self) -> bool:
+        """Whether there are rules enough to call some best and others worst (:data:`RULE_TABLES_MIN`)."""
+        return len(self.ranked) >= RULE_TABLES_MIN
+
+    @property
     def best(self) -> list[RuleRow]:
-        return self.ranked[:RULE_TABLE]
+        """The upper half of :attr:`ranked` (at most :data:`RULE_TABLE`), so that no rule is both best and worst
+        (a live trial's two rules were each listed in both tables); none when not :attr:`comparable`."""
+        ranked = self.ranked
+        return ranked[: min(RULE_TABLE, len(ranked) // 2)] if self.comparable else []
 
     @property
     def worst(self) -> list[RuleRow]:
-        """Rules with a rejected suggestion, worst first: highest share rejected, then most rejected."""
-        bad = [r for r in self.rows if r.rejected]
+        """Rules with a rejected suggestion and not among :attr:`best`, worst first: highest share rejected, then
+        most rejected; none when not :attr:`comparable`."""
+        best = {r.id for r in self.best}
+        bad = [r for r in self.rows if r.rejected and r.id not in best] if self.comparable else []
         return sorted(bad, key=lambda r: (r.precision or 0.0, -r.rejected, r.id))[:RULE_TABLE]
 
     def chart(self, top: int = TOP_RULES) -> Chart:

@@ -236,7 +236,8 @@ WEIGHTS: dict[str, Weight] = {
     "long_headline": Weight(0.7, Kind.ARTICLE, "a long headline"),
     "headline_style": Weight(0.9, Kind.ARTICLE, "a headline"),
     "author": Weight(0.7, Kind.ARTICLE, "an author"),
-    "legacy": Weight(2.0, Kind.ARTICLE, "an old page without metadata"),
+    # the fact is the markup's (see facts()), never the page's date: a story of today on an old-style site has it
+    "legacy": Weight(2.0, Kind.ARTICLE, "old-style markup: no og:type, schema.org type or viewport"),
     "dated_items": Weight(-0.7, Kind.LISTING, "{ev.times} dated items"),
     "title_docs": Weight(-1.4, Kind.DOCUMENTATION, "a documentation title"),
     "url_service": Weight(-1.4, Kind.SERVICE, "a service's address"),

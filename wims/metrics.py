@@ -29,6 +29,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_l
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
+from classifier.vocabulary import work_state
 from foundation import metrics
 from monitor.models import Article
 from wims.celery import app
@@ -44,10 +45,12 @@ class StateCollector(Collector):
     """The gauges read from the database and the broker when Prometheus scrapes."""
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
-        articles = GaugeMetricFamily("wims_articles", "Articles by state (monitor.Article.State)", labels=["state"])
+        articles = GaugeMetricFamily(
+            "wims_articles", "Articles by processing state (as the API's processing_state names it)", labels=["state"]
+        )
         counts = dict(Article.objects.order_by().values_list("state").annotate(n=Count("pk")))
         for state in Article.State.values:  # every state, 0 included: a series that vanishes alerts nobody
-            articles.add_metric([state], counts.get(state, 0))
+            articles.add_metric([work_state(state)], counts.get(state, 0))
         yield articles
         now = timezone.now()
         yield GaugeMetricFamily(

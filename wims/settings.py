@@ -202,6 +202,7 @@ SPECTACULAR_SETTINGS = {
         "ClassificationStateEnum": "classifier.models.Classification.State",
         "ArticleStateEnum": "monitor.models.Article.State",
         "ReviewStateEnum": "api.serializers.REVIEW_STATES",
+        "ProcessingStateEnum": "api.serializers.PROCESSING_STATES",
     },
 }
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"

@@ -260,8 +260,10 @@
     }
 
     /* The draft keeps its state: in the URL (a reload or the back button brings it back) and in this browser's
-       storage, per user and article (coming back later from another page brings it back too). Leaving with
-       conditions or decisions not committed asks first. */
+       storage, per user and article (coming back later from another page brings it back too). Leaving asks first
+       only when that would lose work: conditions or decisions not committed that the storage does not hold as
+       the form has them (no storage, or a change not kept yet). A reload or a visit elsewhere loses nothing
+       stored, and beforeunload cannot tell a reload from leaving, so a stored draft asks nothing. */
     var DRAFT = ["kind", "folder", "wrong", "c", "x", "sel", "ok", "keep", "affected"];
     var WORK = ["c", "x", "sel", "ok", "keep"]; // what the expert did beyond choosing the folders
     var storeKey = "wims:rule-draft:" + form.dataset.draftKey;
@@ -284,6 +286,10 @@
       if (!store) return;
       // opening the page keeps a stored draft it did not restore (another kind); the expert's unticking forgets it
       if (hasWork(draft)) store.setItem(storeKey, draft.toString()); else if (event) store.removeItem(storeKey);
+    };
+    var draftStored = function () { // the form's draft is the one the storage would bring back
+      var store = storage();
+      return !!store && store.getItem(storeKey) === draftOf(new FormData(form), DRAFT).toString();
     };
     var restoreDraft = function () { // true: the page is being replaced by the stored draft
       var here = new URLSearchParams(window.location.search);
@@ -312,7 +318,7 @@
       });
       if (create) create.addEventListener("submit", function () { leaving = true; });
       window.addEventListener("beforeunload", function (event) {
-        if (leaving || !hasWork(new FormData(form))) return;
+        if (leaving || !hasWork(new FormData(form)) || draftStored()) return;
         event.preventDefault();
         event.returnValue = ""; // the browser asks in its own words
       });

@@ -3,6 +3,9 @@ view calls it) -> the scan -> the send, through Django's locmem mail backend, a 
 (Apprise) and a real refused SMTP connection."""
 
 import datetime
+import email
+import email.policy
+import itertools
 import socket
 from zoneinfo import ZoneInfo
 
@@ -56,6 +59,28 @@ def test_an_accept_into_the_folder_sends_an_immediate_alert(reader, editor, tree
     assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     assert unsubscribe in text and unsubscribe in html
     assert Delivery.objects.get().state == Delivery.State.SENT
+
+
+def test_a_long_non_ascii_subject_folds_as_rfc_5322_says(reader, editor, tree, make_article, suggest):
+    """Issue 30's trial: the Subject of such an alert began on an empty folded line, was base64 throughout and
+    decoded with a leading space. Folded by email.policy.SMTP, it starts on its own line, keeps the ASCII words
+    readable, breaks at spaces within 78 characters and decodes to the subject exactly."""
+    subscribe(reader, tree["health"])
+    title = "Rougeole : l’épidémie s’étend à la région Provence-Alpes-Côte d’Azur, selon l’Agence régionale de santé"
+    kb_services.accept(suggest(make_article(title=title), tree["measles"]), editor)
+    assert scan_and_send() == ["sent 1 by email"]
+    (message,) = mail.outbox
+
+    raw = message.message().as_bytes(linesep="\r\n")
+    head = raw.split(b"\r\n\r\n", 1)[0].decode("ascii")
+    (start,) = [i for i, line in enumerate(head.split("\r\n")) if line.startswith("Subject:")]
+    lines = head.split("\r\n")
+    folded = [lines[start]] + list(itertools.takewhile(lambda line: line.startswith(" "), lines[start + 1 :]))
+    assert folded[0].startswith("Subject: [WIMS] "), folded[0]
+    assert len(folded) > 1 and all(len(line) <= 78 for line in folded)
+    parsed = email.message_from_bytes(raw, policy=email.policy.default)
+    assert parsed["Subject"] == message.subject == f"[WIMS] {tree['health'].path}: {title}"
+    assert parsed["List-Unsubscribe"].strip().startswith("<http")  # the other headers are still there
 
 
 def test_only_accepts_in_the_subtree_after_the_subscription_count(reader, editor, tree, make_article, suggest):

@@ -297,3 +297,28 @@ def test_each_result_names_the_state_its_filter_found_it_by(api_as, kb, site):
         listed = client.get("/api/articles/", {"state": state}).json()["results"]
         assert [(row["id"], row["review_state"]) for row in listed] == [(article.pk, state)]
         assert client.get(f"/api/articles/{article.pk}/").json()["review_state"] == state
+
+
+@pytest.mark.django_db
+def test_state_means_one_thing_review_state_and_processing_state_each_another(api_as, kb, site):
+    """Issue 30's trial: each result's `state` was the processing state while `?state=` filtered by review state.
+    The answers name the processing state `processing_state` (in today's words: `queued`, not `pending`); the
+    old `state` stays in them, unchanged, for old clients; `?state=` still filters by review state but says it is
+    deprecated, pointing to `review_state`."""
+    waiting = make_article(site, "measles in the south")
+    Article.objects.filter(pk=waiting.pk).update(state=Article.State.PENDING)
+    client = api_as("expert")
+    listed = {row["id"]: row for row in client.get("/api/articles/").json()["results"]}
+    assert (listed[waiting.pk]["processing_state"], listed[waiting.pk]["state"]) == ("queued", "pending")
+    row = listed[kb["pending"].pk]
+    assert (row["processing_state"], row["state"], row["review_state"]) == ("processed", "processed", "suggested")
+    detail = client.get(f"/api/articles/{waiting.pk}/").json()
+    assert (detail["processing_state"], detail["state"]) == ("queued", "pending")
+
+    named = client.get("/api/articles/", {"review_state": "suggested"})
+    assert "Deprecation" not in named and "Warning" not in named
+    old = client.get("/api/articles/", {"state": "suggested"})
+    assert ids(old) == ids(named) == [waiting.pk, kb["pending"].pk]
+    assert old["Deprecation"].startswith("@") and int(old["Deprecation"][1:]) > 0
+    assert "review_state" in old["Warning"] and old["Warning"].startswith("299 ")
+    assert 'rel="deprecation"' in old["Link"] and "/api/docs/" in old["Link"]

@@ -24,13 +24,34 @@ def test_create_list_update_delete_ones_own_saved_search(api_as, users, kb, site
         "suggested",  # posted as "pending", its name before issue 30
         False,
     )
-    assert [row["name"] for row in client.get("/api/saved-searches/").json()["results"]] == ["Measles"]
+    (row,) = client.get("/api/saved-searches/").json()["results"]
+    assert (row["name"], row["review_state"], row["state"]) == ("Measles", "suggested", "suggested")
     response = client.patch(f"/api/saved-searches/{saved.pk}/", {"public": True, "site": site.pk}, format="json")
     assert response.status_code == 200
     saved.refresh_from_db()
     assert saved.public and saved.site == site
     assert client.delete(f"/api/saved-searches/{saved.pk}/").status_code == 204
     assert not SavedSearch.objects.exists()
+
+
+@pytest.mark.django_db
+def test_review_state_names_the_filter_and_state_is_its_deprecated_alias(api_as, kb):
+    """Issue 30's trial: `state` meant the processing state in an article and the review state here; the
+    saved search names its filter `review_state`, as the article list does, and still reads `state`."""
+    client = api_as("expert")
+    made = client.post("/api/saved-searches/", {"name": "A", "query": "measles", "review_state": "reviewed"})
+    assert made.status_code == 201, made.json()
+    assert (made.json()["review_state"], made.json()["state"]) == ("reviewed", "reviewed")
+    saved = SavedSearch.objects.get(pk=made.json()["id"])
+    assert saved.state == "reviewed"
+    changed = client.patch(f"/api/saved-searches/{saved.pk}/", {"state": "classified"}, format="json")
+    assert changed.json()["review_state"] == "reviewed"  # the old name and the old word, still read
+    both = client.patch(
+        f"/api/saved-searches/{saved.pk}/", {"state": "unreviewed", "review_state": "reviewed"}, format="json"
+    )
+    assert both.status_code == 400 and "review_state" in both.json()
+    agreeing = client.patch(f"/api/saved-searches/{saved.pk}/", {"state": "pending", "review_state": "suggested"})
+    assert agreeing.status_code == 200 and agreeing.json()["review_state"] == "suggested"
 
 
 @pytest.mark.django_db

@@ -82,3 +82,25 @@ def test_the_docs_page_loads_swagger_ui_from_local_static_files_with_no_inline_s
 def test_the_docs_page_has_no_inline_style_either():
     html = Client().get("/api/docs/").content.decode()
     assert "<style" not in html and "/static/api/docs.css" in html
+
+
+def test_the_deprecated_state_is_marked_so_and_the_processing_state_named(schema):
+    parameters = {p["name"]: p for p in schema["paths"]["/api/articles/"]["get"]["parameters"]}
+    assert parameters["state"].get("deprecated") is True and "review_state" in parameters["state"]["description"]
+    assert not parameters["review_state"].get("deprecated")
+    for component in ("ArticleList", "ArticleDetail"):
+        fields = schema["components"]["schemas"][component]["properties"]
+        assert fields["state"].get("deprecated") is True, component
+        assert "processing_state" in fields["state"]["description"]
+        (ref,) = [part["$ref"] for part in fields["processing_state"]["allOf"]]
+        words = schema["components"]["schemas"][ref.rsplit("/", 1)[1]]["enum"]
+        assert "queued" in words and "pending" not in words
+    saved = schema["components"]["schemas"]["SavedSearch"]["properties"]
+    assert saved["state"].get("deprecated") is True and not saved["review_state"].get("deprecated")
+
+
+def test_the_schema_says_suggested_not_the_retired_pending(schema):
+    """Issue 30: "pending" named the suggested state; the schema's words are the pages' (the deprecated names
+    are only mentioned as such, in backquotes)."""
+    text = yaml.safe_dump(schema)
+    assert "pending suggestion" not in text

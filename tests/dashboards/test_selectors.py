@@ -89,8 +89,10 @@ def test_rules_accepted_rejected_and_never_fired(board):
     diabetes, football = rows[rules["diabetes"].pk], rows[rules["football"].pk]
     assert (diabetes.accepted, diabetes.rejected, diabetes.suggested) == (3, 1, 1)  # a1 a2 a4 / b1 / old
     assert (football.accepted, football.rejected, football.suggested) == (1, 1, 0)  # a3 / a4
-    assert [r.id for r in stats.best] == [rules["diabetes"].pk, rules["football"].pk]  # 75 % before 50 %
-    assert [r.id for r in stats.worst] == [rules["football"].pk, rules["diabetes"].pk]
+    # 75 % before 50 %; a rule is best or worst, not both (a live trial's two rules were listed in both tables)
+    assert stats.comparable
+    assert [r.id for r in stats.best] == [rules["diabetes"].pk]
+    assert [r.id for r in stats.worst] == [rules["football"].pk]
     assert [r.id for r in stats.never_fired] == [rules["never"].pk]
     assert rows[rules["never"].pk].text == "marathon → Health/Exercise"
     chart = stats.chart()
@@ -105,3 +107,26 @@ def test_empty_workspace_draws_zeros(db):
     assert selectors.articles_per_site().series == []
     assert selectors.backlog().series[0].values == [0, 0, 0, 0, 0, 0]
     assert selectors.rule_stats().chart().x == []
+
+
+def rule_row(rule_id: int, accepted: int, rejected: int) -> selectors.RuleRow:
+    return selectors.RuleRow(rule_id, "F", [f"w{rule_id}"], [], accepted, rejected, 0)
+
+
+@pytest.mark.parametrize(
+    ("rows", "best", "worst"),
+    [
+        ([], [], []),
+        ([(1, 1, 3)], [], []),  # one rule is neither best nor worst: the page says there are too few
+        ([(1, 3, 1), (2, 1, 1)], [1], [2]),  # both rejected once: each in one table
+        ([(1, 3, 0), (2, 2, 0)], [1], []),  # no rejection: nothing is worst
+        ([(1, 4, 0), (2, 3, 1), (3, 1, 3)], [1], [3, 2]),
+    ],
+)
+def test_a_rule_is_best_or_worst_never_both(rows, best, worst):
+    stats = selectors.RuleStats([rule_row(*row) for row in rows])
+    assert stats.comparable == (len(rows) >= selectors.RULE_TABLES_MIN)
+    assert ([r.id for r in stats.best], [r.id for r in stats.worst]) == (best, worst)
+    many = selectors.RuleStats([rule_row(i, 50 - i, i) for i in range(1, 41)])
+    assert not {r.id for r in many.best} & {r.id for r in many.worst}
+    assert len(many.best) == len(many.worst) == selectors.RULE_TABLE

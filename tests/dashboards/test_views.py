@@ -56,7 +56,11 @@ def test_page_carries_each_charts_data_and_links(client, expert, board):
     never = reverse("classifier:rule_detail", args=[rules["never"].pk])
     assert re.search(rf'id="never-fired".*href="{never}"', html, re.S)
     best = html[html.index('id="best-rules"') : html.index('id="worst-rules"')]
-    assert best.index(f"rule {rules['diabetes'].pk}<") < best.index(f"rule {rules['football'].pk}<")
+    worst = html[html.index('id="worst-rules"') : html.index('id="never-fired"')]
+    # two rules: one best, the other worst, neither in both tables (a live trial saw each twice)
+    assert f"rule {rules['diabetes'].pk}<" in best and f"rule {rules['football'].pk}<" not in best
+    assert f"rule {rules['football'].pk}<" in worst and f"rule {rules['diabetes'].pk}<" not in worst
+    assert 'id="rule-tables-too-few"' not in html
     assert f'href="{reverse("classifier:inbox")}?state=suggested"' in html
     assert '<th class="num">Suggested</th>' in html  # the folder state's word, as on every page (issue 30)
     assert 'href="/dashboards/"' in html  # the header's link
@@ -113,6 +117,14 @@ def test_csv_cells_a_spreadsheet_would_run_are_text(client, expert, db):
     client.force_login(expert)
     rows = rows_of(client.get(reverse("dashboards:csv", args=["sites"])))
     assert rows[0] == ["day", '\'=HYPERLINK("http://evil.example")']
+
+
+@pytest.mark.django_db
+def test_with_too_few_rules_the_page_says_so_instead_of_best_and_worst(client, expert):
+    client.force_login(expert)
+    html = client.get(reverse("dashboards:index")).content.decode()
+    assert 'id="best-rules"' not in html and 'id="worst-rules"' not in html
+    assert 'id="rule-tables-too-few"' in html and "Too few rules" in html
 
 
 def test_unknown_chart_is_404(client, expert):
