@@ -45,9 +45,10 @@ _PROPOSAL_SALT = "monitor.site.sources"
 _ERROR_SHOWN = 60
 
 
-def _poll_now(site: Site) -> bool:
-    """Claim the site's poll and enqueue it when the transaction commits; False: a poll holds it already."""
-    if not services.claim_poll(site):
+def _poll_now(site: Site, *, early: bool = False) -> bool:
+    """Claim the site's poll and enqueue it when the transaction commits; False: a poll holds it already.
+    ``early``: before its time too (services.claim_poll)."""
+    if not services.claim_poll(site, early=early):
         return False
     transaction.on_commit(lambda: poll_site.delay(site.pk))
     return True
@@ -106,7 +107,8 @@ class SiteAdmin(admin.ModelAdmin):
     list_filter = ("active", "allow_private_addresses")
     search_fields = ("name", "home_url")
     actions = ["poll_now", "find_sources"]
-    readonly_fields = Site.HEALTH_FIELDS
+    # the next poll as the site list says it ("under way" while a poll's lease stands in next_poll_at)
+    readonly_fields = tuple("next_poll" if name == "next_poll_at" else name for name in Site.HEALTH_FIELDS)
     form = SiteForm
     inlines = [SourceInline]
     change_form_template = "admin/monitor/site/change_form.html"
@@ -138,7 +140,7 @@ class SiteAdmin(admin.ModelAdmin):
                 )
             },
         ),
-        ("Health", {"fields": Site.HEALTH_FIELDS}),
+        ("Health", {"fields": readonly_fields}),
     )
 
     def get_inlines(self, request, obj):
@@ -224,13 +226,17 @@ class SiteAdmin(admin.ModelAdmin):
     def next_poll(self, site):
         if not site.active:
             return "—"
-        if site.next_poll_at is None or site.next_poll_at <= timezone.now():
+        now = timezone.now()
+        if site.next_poll_at is None or site.next_poll_at <= now:
             return "due now"
+        if site.poll_queued_at is not None:  # next_poll_at is the poll's lease (services._claim), not a poll time
+            return f"under way (queued {_short(site.poll_queued_at)})"
         return _short(site.next_poll_at)
 
     def save_model(self, request, obj, form, change):
         # an edited site is polled soon (the addresses are canonical: SiteForm)
-        if not change or {"section_urls", "feed_url", "include_patterns", "exclude_patterns"} & set(form.changed_data):
+        watched = {"section_urls", "feed_url", "include_patterns", "exclude_patterns"} & set(form.changed_data)
+        if not change or (watched and obj.poll_queued_at is None):  # a poll under way reads the change anyway
             obj.next_poll_at = None
         if not change:  # registered: its sources are proposed next (the preview), else found at its first poll
             obj.find_sources = True
@@ -271,7 +277,7 @@ class SiteAdmin(admin.ModelAdmin):
             chosen = Proposal(site.home_url, [Found(url, kind, reason) for url, kind, reason in proposal])
             kept = services.keep_found(site, chosen, set(request.POST.getlist("keep")))
             active = sum(source.active for source in kept)
-            when = "its first poll starts now" if _poll_now(site) else "polled from the next dispatch"
+            when = "its first poll starts now" if _poll_now(site) else "read by the poll under way or the next"
             self.message_user(
                 request, f"{site}: {active} {ngettext('source', 'sources', active)} kept, {when}.", messages.SUCCESS
             )
@@ -339,10 +345,14 @@ class SiteAdmin(admin.ModelAdmin):
 
     @admin.action(description="Poll now")
     def poll_now(self, request, queryset):
-        ids = list(queryset.filter(active=True).values_list("pk", flat=True))
-        for pk in ids:
-            poll_site.delay(pk)
-        self.message_user(request, f"{len(ids)} {ngettext('poll', 'polls', len(ids))} queued.", messages.SUCCESS)
+        """Queue a poll of each active site chosen, but not a second one beside a poll queued or under way (it
+        was deferred behind the first, time after time, for the host's turn)."""
+        sites = list(queryset.filter(active=True))
+        queued = sum(_poll_now(site, early=True) for site in sites)
+        message = f"{queued} {ngettext('poll', 'polls', queued)} queued."
+        if len(sites) > queued:
+            message += f" {len(sites) - queued} already under way."
+        self.message_user(request, message, messages.SUCCESS)
 
 
 @admin.register(Article)

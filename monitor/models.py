@@ -107,6 +107,11 @@ class Site(models.Model):
 
     # Health, written by the poller.
     next_poll_at = models.DateTimeField(null=True, blank=True, db_index=True, help_text="Empty: due now.")
+    #: set by the claim that queues a poll (the dispatcher, *Poll now*, the sources chosen), cleared when the poll
+    #: ends: while it is set, next_poll_at is the poll's lease, not a time anybody should be shown
+    poll_queued_at = models.DateTimeField(
+        null=True, blank=True, editable=False, help_text="When the poll under way was queued (empty: none is)."
+    )
     last_poll_at = models.DateTimeField(null=True, blank=True)
     last_success_at = models.DateTimeField(null=True, blank=True)
     last_error_at = models.DateTimeField(null=True, blank=True)

@@ -102,15 +102,17 @@ def _claim(site_id: int, interval: int, now, due: Q) -> bool:
     # A lease until the poll ends (it sets the regular time then): one poll per site at a time, however
     # slow the site, so a hostile site holds one network thread and never a pile of overlapping polls.
     lease = now + timedelta(seconds=interval) + POLL_LEASE
-    return bool(Site.objects.filter(due, pk=site_id).update(next_poll_at=lease))
+    return bool(Site.objects.filter(due, pk=site_id).update(next_poll_at=lease, poll_queued_at=now))
 
 
-def claim_poll(site: Site) -> bool:
+def claim_poll(site: Site, *, early: bool = False) -> bool:
     """Claim the site's poll now, as the dispatcher claims a due one, for the caller to enqueue it: a site whose
     sources an administrator just chose is polled at once, not at the next dispatch. False: not due (a poll
-    holds its lease, or the site is inactive)."""
+    holds its lease, or the site is inactive). ``early`` (*Poll now*): before its time too, unless a poll is
+    queued or under way (Site.poll_queued_at, its lease not run out): a second would only be deferred behind it."""
     now = timezone.now()
-    return _claim(site.pk, site.poll_interval, now, _due(now))
+    claimable = Q(active=True) & (Q(poll_queued_at__isnull=True) | _due(now)) if early else _due(now)
+    return _claim(site.pk, site.poll_interval, now, claimable)
 
 
 def sweep(now=None, limit: int = 2000) -> Outcome:
@@ -174,6 +176,7 @@ def poll_site(site_id: int) -> Outcome:
     """
     site = Site.objects.filter(pk=site_id).first()
     if site is None or not site.active:
+        Site.objects.filter(pk=site_id).update(poll_queued_at=None)
         return Outcome("skipped", "site inactive or deleted")
     try:
         return _poll(site)
@@ -265,7 +268,12 @@ def _poll(site: Site) -> Outcome:
 
 
 def _poll_sitemap(
-    site: Site, url: str, validators: dict, rules: LinkRules, links: list[str], dates: dict[str, datetime]
+    site: Site,
+    url: str,
+    validators: dict,
+    rules: LinkRules,
+    links: list[str],
+    dates: dict[str, datetime],
 ) -> list[str]:
     """Read one sitemap source (monitor.finding.read_sitemap): its links and dates added to ``links`` and
     ``dates``, its urlsets' validators to ``validators[url]["files"]``; the errors returned, one line for the
@@ -360,7 +368,9 @@ def keep_found(site: Site, proposal: Proposal, chosen: set[str] | None = None) -
                 site=site, url=source.url, defaults={"kind": found.kind, "found": source.found, "active": active}
             )
             kept.append(row)
-        Site.objects.filter(pk=site.pk).update(find_sources=False, next_poll_at=None)
+        Site.objects.filter(pk=site.pk).update(find_sources=False)
+        # due at once, unless a poll is queued or under way: its lease keeps a second one from starting beside it
+        Site.objects.filter(pk=site.pk, poll_queued_at__isnull=True).update(next_poll_at=None)
     site.find_sources = False
     return kept
 
@@ -433,7 +443,7 @@ def _finish_poll(
     site: Site, errors: list[str], found: int, validators: dict, sources: int, progress: dict | None = None
 ) -> None:
     now = timezone.now()
-    fields = {"last_poll_at": now, "articles_found_last_poll": found, "validators": validators}
+    fields = {"last_poll_at": now, "articles_found_last_poll": found, "validators": validators, "poll_queued_at": None}
     if progress and progress["next_poll_at"]:  # end the lease (dispatch's, a deferral's): the regular schedule
         fields["next_poll_at"] = parse_datetime(progress["next_poll_at"])
     if errors:
