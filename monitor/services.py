@@ -45,6 +45,7 @@ from .net import HTML_TYPES, Deferred, FetchError, Response, fetch
 # the polite requests (robots.txt, the host's turn, the fetch log): monitor/polite.py; robots_allows and the
 # cache of robots.txt rows are named here too, where callers and tests have always found them
 from .polite import (  # noqa: F401
+    HeldTurn,
     _getter,
     _hook,
     _push_back_host,
@@ -209,7 +210,8 @@ def _poll(site: Site) -> Outcome:
     dates: dict[str, datetime] = {}  # publication dates of the feed's items, by link
     positions: dict[str, Position] = {}  # where each link of a section page sits (monitor.links)
     errors: list[str] = progress["errors"]
-    hook = _hook(site)
+    turn = HeldTurn(progress.get("held"))  # the slot a deferral reserved for this continuation
+    hook = _hook(site, turn=turn)
     for url, kind in sources:
         if url in progress["done"]:
             continue
@@ -217,11 +219,12 @@ def _poll(site: Site) -> Outcome:
         started = time.monotonic()
         try:
             if kind == FetchAttempt.Kind.SITEMAP:
-                errors += _poll_sitemap(site, url, validators, rules, links, dates)
+                errors += _poll_sitemap(site, url, validators, rules, links, dates, turn)
                 progress["done"].append(url)
                 continue
             resp = fetch(url, allow_private=site.allow_private_addresses, before_request=hook, headers=headers)
-        except Deferred as exc:  # the host is busy: keep what is done, come back for the rest
+        except Deferred as exc:  # the host is busy: keep what is done, come back for the rest (at the slot held)
+            progress["held"] = turn.saved()
             candidates = select_candidates(links, rules, positions)
             return _defer_poll(site, progress, validators, candidates, dates, exc.delay, now)
         except FetchError as exc:
@@ -274,6 +277,7 @@ def _poll_sitemap(
     rules: LinkRules,
     links: list[str],
     dates: dict[str, datetime],
+    turn: HeldTurn | None = None,
 ) -> list[str]:
     """Read one sitemap source (monitor.finding.read_sitemap): its links and dates added to ``links`` and
     ``dates``, its urlsets' validators to ``validators[url]["files"]``; the errors returned, one line for the
@@ -284,7 +288,7 @@ def _poll_sitemap(
         read = read_sitemap(
             url,
             saved,
-            _getter(site, first_may_defer=True),
+            _getter(site, first_may_defer=True, turn=turn),
             rules,
             now=timezone.now(),
             max_age=timedelta(days=conf.sitemap_max_age_days()),
