@@ -33,7 +33,7 @@ from django.utils.translation import ngettext
 from foundation.admin import ReadOnlyAdmin
 from foundation.work import QUARANTINED, enqueue
 
-from . import services
+from . import previews, services
 from .canonical import canonicalise
 from .finding import Found, Proposal
 from .models import Article, FetchAttempt, Host, RobotsFile, Site, Source, check_site_change
@@ -262,10 +262,14 @@ class SiteAdmin(admin.ModelAdmin):
         return redirect("admin:monitor_site_sources", queryset.get().pk)
 
     def sources_view(self, request, site_id: int):
-        """Find the site's sources and show, before anything is saved, what each would yield; keep those ticked."""
+        """Show the site's sources, found recently (monitor/previews.py: *Find again* finds them anew), and what each
+        would yield before anything is saved; keep those ticked."""
         site = get_object_or_404(Site, pk=site_id)
         if not self.has_change_permission(request, site):
             raise PermissionDenied
+        if request.method == "POST" and "find_again" in request.POST:  # the stored preview replaced (previews.py)
+            previews.preview(site, again=True)
+            return redirect("admin:monitor_site_sources", site.pk)
         if request.method == "POST":
             try:
                 proposal = signing.loads(request.POST.get("proposal", ""), salt=_PROPOSAL_SALT, max_age=3600)
@@ -282,7 +286,7 @@ class SiteAdmin(admin.ModelAdmin):
                 request, f"{site}: {active} {ngettext('source', 'sources', active)} kept, {when}.", messages.SUCCESS
             )
             return redirect("admin:monitor_site_change", site.pk)
-        proposal = services.find_sources(site)
+        proposal, found_at = previews.preview(site)  # the one found recently, else found now
         stored = dict(site.sources.values_list("url", "active"))
         for item in proposal.sources:
             if item.url in stored:  # found before: the administrator's choice stands
@@ -293,6 +297,7 @@ class SiteAdmin(admin.ModelAdmin):
             "title": f"Sources of {site}",
             "site_obj": site,
             "proposal": proposal,
+            "found_at": found_at,
             "signed": signed,
             "polled": site.polled_sources(),
             "home_polled": site.home_url in site.watched_urls,

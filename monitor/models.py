@@ -151,6 +151,22 @@ class Site(models.Model):
         return _lines(self.exclude_patterns)
 
 
+class SourcesPreview(models.Model):
+    """The sources last found for a site with their preview (monitor/previews.py): loading the administrator's
+    preview again reads nothing of the site until *Find again*, or until the site's settings or the day change.
+    A row, not the cache: it outlives a restart and every web process sees it (the default cache is per process)."""
+
+    site = models.OneToOneField(Site, on_delete=models.CASCADE, primary_key=True, related_name="sources_preview")
+    found_at = models.DateTimeField()
+    #: the site's settings the proposal was found with (previews.settings_key): others make it stale
+    settings_key = models.CharField(max_length=64)
+    #: monitor.finding.Proposal as JSON, bounded (previews.MAX_BYTES)
+    proposal = models.JSONField(default=dict)
+
+    def __str__(self) -> str:
+        return f"sources preview of {self.site_id}"
+
+
 #: the URLs a superuser's allowance of private addresses was given for (WebMon fetches them and their articles)
 PRIVATE_ACCESS_URL_FIELDS = ("home_url", "section_urls", "feed_url")
 
