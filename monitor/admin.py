@@ -33,7 +33,7 @@ from django.utils.translation import ngettext
 from foundation.admin import ReadOnlyAdmin
 from foundation.work import QUARANTINED, enqueue
 
-from . import services
+from . import previews, services
 from .canonical import canonicalise
 from .finding import Found, Proposal
 from .models import Article, FetchAttempt, Host, RobotsFile, Site, Source, check_site_change
@@ -45,9 +45,10 @@ _PROPOSAL_SALT = "monitor.site.sources"
 _ERROR_SHOWN = 60
 
 
-def _poll_now(site: Site) -> bool:
-    """Claim the site's poll and enqueue it when the transaction commits; False: a poll holds it already."""
-    if not services.claim_poll(site):
+def _poll_now(site: Site, *, early: bool = False) -> bool:
+    """Claim the site's poll and enqueue it when the transaction commits; False: a poll holds it already.
+    ``early``: before its time too (services.claim_poll)."""
+    if not services.claim_poll(site, early=early):
         return False
     transaction.on_commit(lambda: poll_site.delay(site.pk))
     return True
@@ -106,7 +107,8 @@ class SiteAdmin(admin.ModelAdmin):
     list_filter = ("active", "allow_private_addresses")
     search_fields = ("name", "home_url")
     actions = ["poll_now", "find_sources", "stop_watching"]
-    readonly_fields = Site.HEALTH_FIELDS
+    # the next poll as the site list says it ("under way" while a poll's lease stands in next_poll_at)
+    readonly_fields = tuple("next_poll" if name == "next_poll_at" else name for name in Site.HEALTH_FIELDS)
     form = SiteForm
     inlines = [SourceInline]
     change_form_template = "admin/monitor/site/change_form.html"
@@ -141,7 +143,7 @@ class SiteAdmin(admin.ModelAdmin):
                 )
             },
         ),
-        ("Health", {"fields": Site.HEALTH_FIELDS}),
+        ("Health", {"fields": readonly_fields}),
     )
 
     def get_inlines(self, request, obj):
@@ -227,13 +229,17 @@ class SiteAdmin(admin.ModelAdmin):
     def next_poll(self, site):
         if not site.active:
             return "—"
-        if site.next_poll_at is None or site.next_poll_at <= timezone.now():
+        now = timezone.now()
+        if site.next_poll_at is None or site.next_poll_at <= now:
             return "due now"
+        if site.poll_queued_at is not None:  # next_poll_at is the poll's lease (services._claim), not a poll time
+            return f"under way (queued {_short(site.poll_queued_at)})"
         return _short(site.next_poll_at)
 
     def save_model(self, request, obj, form, change):
         # an edited site is polled soon (the addresses are canonical: SiteForm)
-        if not change or {"section_urls", "feed_url", "include_patterns", "exclude_patterns"} & set(form.changed_data):
+        watched = {"section_urls", "feed_url", "include_patterns", "exclude_patterns"} & set(form.changed_data)
+        if not change or (watched and obj.poll_queued_at is None):  # a poll under way reads the change anyway
             obj.next_poll_at = None
         if not change:  # registered: its sources are proposed next (the preview), else found at its first poll
             obj.find_sources = True
@@ -259,10 +265,14 @@ class SiteAdmin(admin.ModelAdmin):
         return redirect("admin:monitor_site_sources", queryset.get().pk)
 
     def sources_view(self, request, site_id: int):
-        """Find the site's sources and show, before anything is saved, what each would yield; keep those ticked."""
+        """Show the site's sources, found recently (monitor/previews.py: *Find again* finds them anew), and what each
+        would yield before anything is saved; keep those ticked."""
         site = get_object_or_404(Site, pk=site_id)
         if not self.has_change_permission(request, site):
             raise PermissionDenied
+        if request.method == "POST" and "find_again" in request.POST:  # the stored preview replaced (previews.py)
+            previews.preview(site, again=True)
+            return redirect("admin:monitor_site_sources", site.pk)
         if request.method == "POST":
             try:
                 proposal = signing.loads(request.POST.get("proposal", ""), salt=_PROPOSAL_SALT, max_age=3600)
@@ -274,12 +284,12 @@ class SiteAdmin(admin.ModelAdmin):
             chosen = Proposal(site.home_url, [Found(url, kind, reason) for url, kind, reason in proposal])
             kept = services.keep_found(site, chosen, set(request.POST.getlist("keep")))
             active = sum(source.active for source in kept)
-            when = "its first poll starts now" if _poll_now(site) else "polled from the next dispatch"
+            when = "its first poll starts now" if _poll_now(site) else "read by the poll under way or the next"
             self.message_user(
                 request, f"{site}: {active} {ngettext('source', 'sources', active)} kept, {when}.", messages.SUCCESS
             )
             return redirect("admin:monitor_site_change", site.pk)
-        proposal = services.find_sources(site)
+        proposal, found_at = previews.preview(site)  # the one found recently, else found now
         stored = dict(site.sources.values_list("url", "active"))
         for item in proposal.sources:
             if item.url in stored:  # found before: the administrator's choice stands
@@ -290,6 +300,7 @@ class SiteAdmin(admin.ModelAdmin):
             "title": f"Sources of {site}",
             "site_obj": site,
             "proposal": proposal,
+            "found_at": found_at,
             "signed": signed,
             "polled": site.polled_sources(),
             "home_polled": site.home_url in site.watched_urls,
@@ -367,10 +378,14 @@ class SiteAdmin(admin.ModelAdmin):
 
     @admin.action(description="Poll now")
     def poll_now(self, request, queryset):
-        ids = list(queryset.filter(active=True).values_list("pk", flat=True))
-        for pk in ids:
-            poll_site.delay(pk)
-        self.message_user(request, f"{len(ids)} {ngettext('poll', 'polls', len(ids))} queued.", messages.SUCCESS)
+        """Queue a poll of each active site chosen, but not a second one beside a poll queued or under way (it
+        was deferred behind the first, time after time, for the host's turn)."""
+        sites = list(queryset.filter(active=True))
+        queued = sum(_poll_now(site, early=True) for site in sites)
+        message = f"{queued} {ngettext('poll', 'polls', queued)} queued."
+        if len(sites) > queued:
+            message += f" {len(sites) - queued} already under way."
+        self.message_user(request, message, messages.SUCCESS)
 
 
 @admin.register(Article)

@@ -16,7 +16,7 @@ def politeness_delay() -> float:
 
 def politeness_max_wait() -> float:
     """A task sleeps at most this long in its thread for its host's turn; beyond that it is re-queued with a
-    countdown to when the turn comes (a poll keeps the sources already read, an article fetch holds its slot),
+    countdown to when the turn comes, holding that slot (a poll keeps the sources already read too),
     leaving its thread free."""
     return settings.WIMS_POLITENESS_MAX_WAIT
 

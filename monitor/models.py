@@ -107,6 +107,11 @@ class Site(models.Model):
 
     # Health, written by the poller.
     next_poll_at = models.DateTimeField(null=True, blank=True, db_index=True, help_text="Empty: due now.")
+    #: set by the claim that queues a poll (the dispatcher, *Poll now*, the sources chosen), cleared when the poll
+    #: ends: while it is set, next_poll_at is the poll's lease, not a time anybody should be shown
+    poll_queued_at = models.DateTimeField(
+        null=True, blank=True, editable=False, help_text="When the poll under way was queued (empty: none is)."
+    )
     last_poll_at = models.DateTimeField(null=True, blank=True)
     last_success_at = models.DateTimeField(null=True, blank=True)
     last_error_at = models.DateTimeField(null=True, blank=True)
@@ -144,6 +149,22 @@ class Site(models.Model):
     @property
     def exclude_list(self) -> list[str]:
         return _lines(self.exclude_patterns)
+
+
+class SourcesPreview(models.Model):
+    """The sources last found for a site with their preview (monitor/previews.py): loading the administrator's
+    preview again reads nothing of the site until *Find again*, or until the site's settings or the day change.
+    A row, not the cache: it outlives a restart and every web process sees it (the default cache is per process)."""
+
+    site = models.OneToOneField(Site, on_delete=models.CASCADE, primary_key=True, related_name="sources_preview")
+    found_at = models.DateTimeField()
+    #: the site's settings the proposal was found with (previews.settings_key): others make it stale
+    settings_key = models.CharField(max_length=64)
+    #: monitor.finding.Proposal as JSON, bounded (previews.MAX_BYTES)
+    proposal = models.JSONField(default=dict)
+
+    def __str__(self) -> str:
+        return f"sources preview of {self.site_id}"
 
 
 #: the URLs a superuser's allowance of private addresses was given for (WebMon fetches them and their articles)

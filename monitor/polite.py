@@ -158,7 +158,37 @@ def robots_refuses(site: Site, url: str) -> bool:
     return not robots_allows(site, url)
 
 
-def _hook(site: Site, article: Article | None = None, *, wait: bool = False, delay: float | None = None):
+class HeldTurn:
+    """A poll's slot at a host, reserved when the poll was deferred (politeness.take_turn, as an article fetch's)
+    and taken by its continuation's first request there, so that the continuation never competes for the host's
+    turn again. Without it the fetches a deferral enqueued reserved the slots ahead of the poll's continuation,
+    which came back to a busy host and was deferred once more ("rest in 7.9s" after "4 new, rest in 1.7s")."""
+
+    def __init__(self, saved: list | None = None) -> None:
+        self.host: str = str(saved[0]) if saved else ""
+        self.slot: float | None = float(saved[1]) if saved else None
+
+    def take(self, host: str) -> None:
+        """Sleep until the host's turn (the slot held, else the next), or raise Deferred holding a slot."""
+        held = self.slot if host == self.host else None
+        slot = politeness.take_turn(host, held)
+        self.host, self.slot = (host, slot) if slot is not None else ("", None)
+        if slot is not None:
+            raise Deferred(max(0.1, slot - time.time() - conf.politeness_max_wait() / 2), held_slot=slot)
+
+    def saved(self) -> list | None:
+        """What to store with the poll's progress (JSON)."""
+        return None if self.slot is None else [self.host, self.slot]
+
+
+def _hook(
+    site: Site,
+    article: Article | None = None,
+    *,
+    wait: bool = False,
+    delay: float | None = None,
+    turn: HeldTurn | None = None,
+):
     """before_request for net.fetch: robots.txt, then the shared per-host delay.
 
     Only the first hop of a fetch may be deferred when the host is busy: a redirect hop waits for its slot
@@ -168,11 +198,15 @@ def _hook(site: Site, article: Article | None = None, *, wait: bool = False, del
     (``Article.held_slot``, politeness.take_turn); a poll keeps the sources it has read instead. ``wait``: every
     hop waits for its slot (finding a site's sources, the files of a sitemap after its first). ``delay``: a shorter
     delay before the host's next request than the configured one (the sources preview, politeness.wait_turn).
+    ``turn``: a poll's (HeldTurn), for the first hop of its requests that may be deferred.
     """
 
     def before(url: str, redirected: bool = False) -> None:
         if not robots_allows(site, url):
             raise FetchError("disallowed by robots.txt", transient=False, url=url)
+        if turn is not None and not (redirected or wait):
+            turn.take(host_of(url))
+            return
         if article is None or redirected:
             politeness.wait_turn(host_of(url), may_defer=not (redirected or wait), delay=delay)
             return
@@ -192,16 +226,24 @@ def _push_back_host(url: str, seconds: float) -> None:
     Host.objects.filter(name=host_of(url), next_request_at__lt=until).update(next_request_at=until)
 
 
-def _getter(site: Site, *, first_may_defer: bool = False, finding: bool = False, delay: float | None = None) -> Get:
+def _getter(
+    site: Site,
+    *,
+    first_may_defer: bool = False,
+    finding: bool = False,
+    delay: float | None = None,
+    turn: HeldTurn | None = None,
+) -> Get:
     """monitor.finding's ``get`` for ``site``: net.fetch through robots.txt and the per-host delay, each request in
     the fetch log. A body cap given is a cut (sitemaps: what was read is parsed), else the usual cap refuses.
     ``finding``: a 4xx answer is logged as ``ok`` (looking at the usual sitemap addresses, a 404 is an answer,
-    not a failure that would make the site "degraded"). ``delay``: _hook's (the sources preview's shorter delay)."""
+    not a failure that would make the site "degraded"). ``delay``, ``turn``: _hook's (the sources preview's shorter
+    delay; a poll's turn at the host, for its first request)."""
     calls = [0]
 
     def get(url: str, headers: dict[str, str], max_bytes: int, kind: str) -> Response:
         calls[0] += 1
-        hook = _hook(site, wait=not (first_may_defer and calls[0] == 1), delay=delay)
+        hook = _hook(site, wait=not (first_may_defer and calls[0] == 1), delay=delay, turn=turn)
         started = time.monotonic()
         try:
             resp = fetch(

@@ -45,6 +45,7 @@ from .net import HTML_TYPES, Deferred, FetchError, Response, fetch
 # the polite requests (robots.txt, the host's turn, the fetch log): monitor/polite.py; robots_allows and the
 # cache of robots.txt rows are named here too, where callers and tests have always found them
 from .polite import (  # noqa: F401
+    HeldTurn,
     _getter,
     _hook,
     _push_back_host,
@@ -102,15 +103,17 @@ def _claim(site_id: int, interval: int, now, due: Q) -> bool:
     # A lease until the poll ends (it sets the regular time then): one poll per site at a time, however
     # slow the site, so a hostile site holds one network thread and never a pile of overlapping polls.
     lease = now + timedelta(seconds=interval) + POLL_LEASE
-    return bool(Site.objects.filter(due, pk=site_id).update(next_poll_at=lease))
+    return bool(Site.objects.filter(due, pk=site_id).update(next_poll_at=lease, poll_queued_at=now))
 
 
-def claim_poll(site: Site) -> bool:
+def claim_poll(site: Site, *, early: bool = False) -> bool:
     """Claim the site's poll now, as the dispatcher claims a due one, for the caller to enqueue it: a site whose
     sources an administrator just chose is polled at once, not at the next dispatch. False: not due (a poll
-    holds its lease, or the site is inactive)."""
+    holds its lease, or the site is inactive). ``early`` (*Poll now*): before its time too, unless a poll is
+    queued or under way (Site.poll_queued_at, its lease not run out): a second would only be deferred behind it."""
     now = timezone.now()
-    return _claim(site.pk, site.poll_interval, now, _due(now))
+    claimable = Q(active=True) & (Q(poll_queued_at__isnull=True) | _due(now)) if early else _due(now)
+    return _claim(site.pk, site.poll_interval, now, claimable)
 
 
 def sweep(now=None, limit: int = 2000) -> Outcome:
@@ -174,6 +177,7 @@ def poll_site(site_id: int) -> Outcome:
     """
     site = Site.objects.filter(pk=site_id).first()
     if site is None or not site.active:
+        Site.objects.filter(pk=site_id).update(poll_queued_at=None)
         return Outcome("skipped", "site inactive or deleted")
     try:
         return _poll(site)
@@ -206,7 +210,8 @@ def _poll(site: Site) -> Outcome:
     dates: dict[str, datetime] = {}  # publication dates of the feed's items, by link
     positions: dict[str, Position] = {}  # where each link of a section page sits (monitor.links)
     errors: list[str] = progress["errors"]
-    hook = _hook(site)
+    turn = HeldTurn(progress.get("held"))  # the slot a deferral reserved for this continuation
+    hook = _hook(site, turn=turn)
     for url, kind in sources:
         if url in progress["done"]:
             continue
@@ -214,11 +219,12 @@ def _poll(site: Site) -> Outcome:
         started = time.monotonic()
         try:
             if kind == FetchAttempt.Kind.SITEMAP:
-                errors += _poll_sitemap(site, url, validators, rules, links, dates)
+                errors += _poll_sitemap(site, url, validators, rules, links, dates, turn)
                 progress["done"].append(url)
                 continue
             resp = fetch(url, allow_private=site.allow_private_addresses, before_request=hook, headers=headers)
-        except Deferred as exc:  # the host is busy: keep what is done, come back for the rest
+        except Deferred as exc:  # the host is busy: keep what is done, come back for the rest (at the slot held)
+            progress["held"] = turn.saved()
             candidates = select_candidates(links, rules, positions)
             return _defer_poll(site, progress, validators, candidates, dates, exc.delay, now)
         except FetchError as exc:
@@ -265,7 +271,13 @@ def _poll(site: Site) -> Outcome:
 
 
 def _poll_sitemap(
-    site: Site, url: str, validators: dict, rules: LinkRules, links: list[str], dates: dict[str, datetime]
+    site: Site,
+    url: str,
+    validators: dict,
+    rules: LinkRules,
+    links: list[str],
+    dates: dict[str, datetime],
+    turn: HeldTurn | None = None,
 ) -> list[str]:
     """Read one sitemap source (monitor.finding.read_sitemap): its links and dates added to ``links`` and
     ``dates``, its urlsets' validators to ``validators[url]["files"]``; the errors returned, one line for the
@@ -276,7 +288,7 @@ def _poll_sitemap(
         read = read_sitemap(
             url,
             saved,
-            _getter(site, first_may_defer=True),
+            _getter(site, first_may_defer=True, turn=turn),
             rules,
             now=timezone.now(),
             max_age=timedelta(days=conf.sitemap_max_age_days()),
@@ -360,7 +372,9 @@ def keep_found(site: Site, proposal: Proposal, chosen: set[str] | None = None) -
                 site=site, url=source.url, defaults={"kind": found.kind, "found": source.found, "active": active}
             )
             kept.append(row)
-        Site.objects.filter(pk=site.pk).update(find_sources=False, next_poll_at=None)
+        Site.objects.filter(pk=site.pk).update(find_sources=False)
+        # due at once, unless a poll is queued or under way: its lease keeps a second one from starting beside it
+        Site.objects.filter(pk=site.pk, poll_queued_at__isnull=True).update(next_poll_at=None)
     site.find_sources = False
     return kept
 
@@ -433,7 +447,7 @@ def _finish_poll(
     site: Site, errors: list[str], found: int, validators: dict, sources: int, progress: dict | None = None
 ) -> None:
     now = timezone.now()
-    fields = {"last_poll_at": now, "articles_found_last_poll": found, "validators": validators}
+    fields = {"last_poll_at": now, "articles_found_last_poll": found, "validators": validators, "poll_queued_at": None}
     if progress and progress["next_poll_at"]:  # end the lease (dispatch's, a deferral's): the regular schedule
         fields["next_poll_at"] = parse_datetime(progress["next_poll_at"])
     if errors:

@@ -20,8 +20,8 @@ Time limits (soft, then hard) are declared for every task in one place, wims/set
 (TASK_SOFT_TIME_LIMITS), with the workers' memory bounds.
 
 Polls and fetches never sleep long for a host's politeness slot: beyond WIMS_POLITENESS_MAX_WAIT they
-re-queue themselves with a countdown (a poll keeps the sources it already read, a fetch holds its host's
-slot), so their threads wait on the network only.
+re-queue themselves with a countdown to a slot they hold (a poll keeps the sources it already read too), so
+their threads wait on the network only.
 
 The workers that take these queues, and how many of each: docs/operations.md ("Workers and the beat"), the one place
 the layout is written (runall and the deploy units follow it).

@@ -36,3 +36,15 @@ def test_the_preview_shows_the_home_pages_disallowed_link_and_the_forum_unticked
         expect(forum.locator("input[name=keep]")).not_to_be_checked()
         expect(forum).to_contain_text("a forum, not a news section")
         expect(page.locator("fieldset.source-section", has_text="a forum")).to_have_count(1)
+
+        # loaded again, the preview is the one found (no request to the site); Find again (a POST with the CSRF
+        # token of the page) reads the site anew
+        from tests.monitor.conftest import request_log
+
+        read = len(request_log(demo, "wellbeing"))
+        page.reload()
+        expect(page.locator("form.find-again")).to_contain_text("Found 0\xa0minutes ago")
+        assert len(request_log(demo, "wellbeing")) == read
+        page.get_by_role("button", name="Find again").click()
+        expect(page.locator("fieldset.source-home h2")).to_have_text(f"home page: {base}/")
+        assert len(request_log(demo, "wellbeing")) > read + 1
