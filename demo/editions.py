@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from datetime import datetime
 
 from .articles import Article, Block
 
@@ -49,24 +50,28 @@ TOWNS = (
     "Riverside", "Northgate", "Millbrook", "Eastfield", "Harbourside", "Westmere", "Oakley", "Southbridge",
     "Kingsford", "Ashworth", "Brookvale", "Elmstead", "Fairhaven", "Greystone", "Larkhill", "Thornbury",
 )  # fmt: skip
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "September", "October", "November")
+MONTHS = (
+    "January", "February", "March", "April", "May", "June",
+    "July", "August", "September", "October", "November", "December",
+)  # fmt: skip
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
 
 #: Each angle: a title, a standfirst and the new part's paragraphs; every slot lists its wordings. Fields:
 #: {subject} {service} {people} {expert} (the topic's words, {Expert} capitalised), {town} {n} {pct} {pct0}
-#: {sessions} {helpers} {towns} (numbers of facts of their own) {month} {weekday} {story} (the followed story's
-#: title), and in the closings {later} (a month after {month}).
+#: {sessions} {helpers} {towns} (numbers of facts of their own) {month} (the month the follow-up is published
+#: in: "this {month}", "from {month}"), {soon} (a month or two after it: "open by {soon}"), {later} (after that:
+#: what is reviewed or reported next), {weekday}, {story} (the followed story's title).
 ANGLES: tuple[dict[str, tuple[str, ...]], ...] = (
     {
         "title": ("{town} to open {n} more {service} as demand grows", "More {service} for {town} after a busy year"),
         "standfirst": (
             "Referrals rose by {pct} per cent in a year, health leaders in {town} said on {weekday}.",
-            "The new places should be open by {month}, the local health board says.",
+            "The new places should be open by {soon}, the local health board says.",
         ),
         "lead": (
-            "Health leaders in {town} have agreed to open {n} more {service} by {month}, after referrals rose by "
+            "Health leaders in {town} have agreed to open {n} more {service} by {soon}, after referrals rose by "
             "{pct} per cent over the past year.",
-            "{town} is to get {n} more {service} by {month}, its health board announced on {weekday}, after "
+            "{town} is to get {n} more {service} by {soon}, its health board announced on {weekday}, after "
             "waiting times grew for a second year.",
         ),
         "follow": (
@@ -118,9 +123,10 @@ ANGLES: tuple[dict[str, tuple[str, ...]], ...] = (
             "{Expert} at a {town} practice agreed to take the most common of them.",
         ),
         "voice": (
-            '"The best first step is still a conversation with your own practice," one said, "and nobody should '
-            'feel they are wasting our time."',
-            "Their advice, in short: ask early, bring a list of questions, and ask again if the answer is unclear.",
+            'Can I ask for {service} myself, or must my doctor refer me? "Ask your practice first," one said: '
+            '"most can refer you directly, and nobody should feel they are wasting our time."',
+            "How long is the wait for {service} in {town}? A few weeks at most, they said; ask early, "
+            "bring a list of questions, and ask again if the answer is unclear.",
         ),
     },
     {
@@ -161,7 +167,7 @@ ANGLES: tuple[dict[str, tuple[str, ...]], ...] = (
         "voice": (
             '"People notice when it gets easier to be seen," said one of the {expert}. "They also notice when it '
             'does not."',
-            "{Expert} told us the next test comes in {month}, when the extra funding is reviewed.",
+            "{Expert} told us the next test comes in {soon}, when the extra funding is reviewed.",
         ),
     },
     {
@@ -210,8 +216,10 @@ LAP_WORDINGS = ((0, 0, 0, 0, 0), (1, 1, 1, 0, 0), (0, 0, 1, 1, 1), (1, 1, 0, 1, 
 BACKGROUND_SHARE = 0.2
 
 
-def edition(article: Article, round_: int) -> Article:
-    """The ``round_``-th follow-up of a pool story: its own URL, title and text (round 0: the story itself)."""
+def edition(article: Article, round_: int, published: datetime | None = None) -> Article:
+    """The ``round_``-th follow-up of a pool story: its own URL, title and text (round 0: the story itself).
+    ``published``: when it is published, whose month it names as this month (a trial read "this September" in
+    November); without it, a month drawn like the other facts."""
     if round_ == 0:
         return article
     rng = random.Random(f"{article.slug}/{round_}")
@@ -226,6 +234,9 @@ def edition(article: Article, round_: int) -> Article:
     # read "reach 23 households ... 23 drop-in sessions ... 23 volunteers"); drawn apart, so that the other
     # fields (and how far apart two stories read) stay as they were
     facts = random.Random(f"{article.slug}/{round_}/facts")
+    town = rng.choice(TOWNS)
+    n, pct = rng.randint(3, 40), pct0 + rng.randint(4, 20)
+    drawn_month = rng.choice(MONTHS)  # drawn even when published names the month: the later draws stay as they were
     fields = {
         "subject": subject,
         "subject_cap": subject[0].upper() + subject[1:],
@@ -234,13 +245,14 @@ def edition(article: Article, round_: int) -> Article:
         "people_cap": people[0].upper() + people[1:],
         "expert": expert,
         "Expert": expert[0].upper() + expert[1:],
-        "town": rng.choice(TOWNS),
-        "n": rng.randint(3, 40),
-        "pct": pct0 + rng.randint(4, 20),
+        "town": town,
+        "n": n,
+        "pct": pct,
         "pct0": pct0,
-        "month": (month := rng.choice(MONTHS)),
-        # what comes next (the closing line) comes after the story's own month
-        "later": MONTHS[(MONTHS.index(month) + facts.randint(1, 3)) % len(MONTHS)],
+        "month": (month := MONTHS[published.month - 1] if published else drawn_month),
+        # what is due soon comes after this month, and what is reviewed or reported next after that
+        "soon": MONTHS[(MONTHS.index(month) + (soon := facts.randint(1, 2))) % len(MONTHS)],
+        "later": MONTHS[(MONTHS.index(month) + soon + facts.randint(1, 2)) % len(MONTHS)],
         "weekday": rng.choice(WEEKDAYS),
         "story": article.title,
     }

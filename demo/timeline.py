@@ -80,7 +80,8 @@ class SiteState:
         if index < len(pool):
             return pool[index]
         if index not in self._editions:
-            self._editions[index] = edition(pool[index % len(pool)], index // len(pool))
+            when = timestamp(self.times[index]) if index < len(self.times) else None
+            self._editions[index] = edition(pool[index % len(pool)], index // len(pool), when)
         return self._editions[index]
 
     def _catch_up(self, now: float) -> bool:

@@ -36,8 +36,9 @@ from demo import (
     render_section_page,
     synthetic_sites,
 )
-from demo.editions import VOCABULARY, edition
+from demo.editions import MONTHS, VOCABULARY, edition
 from demo.faults import HUGE_BYTES, WRONG_CHARSET_TEXT
+from demo.timeline import SiteState
 from filters.docview import NEAR_DUPLICATE, fingerprint, resemblance
 
 T = 5  # request timeout (s)
@@ -614,8 +615,7 @@ def test_cli_prints_the_three_site_urls():
 def test_a_follow_ups_facts_have_numbers_of_their_own_and_what_comes_next_comes_later():
     """A live trial read "reach 23 households ... 23 drop-in sessions ... 23 volunteers" in one follow-up, and a
     trial recruiting "until the end of March" reviewed "in March, when its first results are known"."""
-    months = {m: n for n, m in enumerate(("January", "February", "March", "April", "May", "June", "July",
-                                          "September", "October", "November"))}  # fmt: skip
+    months = {m: n for n, m in enumerate(MONTHS)}
     repeated, same_month = [], []
     for article in ARTICLES:
         for round_ in range(1, 13):
@@ -630,3 +630,39 @@ def test_a_follow_ups_facts_have_numbers_of_their_own_and_what_comes_next_comes_
                 same_month.append(text)
     assert repeated == [], repeated[:2]
     assert same_month == [], same_month[:2]
+
+
+def test_a_follow_up_names_the_month_it_is_published_in_as_this_month():
+    """A live trial read "more than for any story this September" in a follow-up published in November: the
+    month a follow-up calls this one, the one a campaign starts from or a trial recruits until, is its own."""
+    current = re.compile(r"\b(?:this|from|From|end of) (" + "|".join(MONTHS) + r")\b")
+    clock = [datetime(2026, 11, 28, 9).timestamp()]
+    spec = DEMO_SITES[0]
+    state = SiteState(spec, 60.0, len(spec.articles), lambda: clock[0])
+    named = []
+    for _ in range(2 * len(spec.articles)):  # the pool again, then its follow-ups: a dozen of them at least
+        clock[0] += 61
+        state.published()
+    for article, when in state.published():
+        if article.slug in {a.slug for a in spec.articles}:
+            continue
+        text = " ".join([article.standfirst, *(b.text for b in article.blocks)])
+        named += [(month, when.strftime("%B")) for month in current.findall(text)]
+    assert len(named) >= 3, named  # the angles that name this month were published
+    assert all(month == published for month, published in named), named
+    july = edition(ARTICLES[0], 1, datetime(2026, 7, 3))
+    assert "July" in july.standfirst + " ".join(b.text for b in july.blocks)
+
+
+def test_readers_questions_follow_ups_put_a_question_and_answer_it():
+    """A live trial read "Your questions on dementia care, answered" with no question in it."""
+    answered = [
+        edition(article, round_)
+        for article in ARTICLES
+        for round_ in range(1, 13)
+        if edition(article, round_).title.startswith(("Your questions", "Readers ask"))
+    ]
+    assert answered
+    for article in answered:
+        text = " ".join(b.text for b in article.blocks[:2])
+        assert re.search(r"\w\? ", text), text
