@@ -447,6 +447,11 @@ def rule(request, pk):
     article, case = selectors.article_and_case(pk)
     data = request.POST if request.method == "POST" else request.GET
     draft = RuleDraft(data)
+    if draft.needs_wrong and not draft.errors:
+        # the wrong folder a rejection of this article waits for, when there is one: the page opens on it
+        waiting = set(selectors.pending_corrections().filter(case=case).values_list("folder_id", flat=True))
+        if len(waiting) == 1:
+            draft.wrong = waiting.pop()
     context = _validation_context(request, article, case, draft, with_affected="affected" in data)
     return render(request, "classifier/rule.html", context)
 

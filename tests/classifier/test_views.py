@@ -583,6 +583,19 @@ def test_stopping_rule_from_reject(ec, sport_kb):
     assert "no rule gives this folder now" not in html and "Withheld: Sport/Football" not in html
 
 
+@pytest.mark.django_db
+def test_a_stopping_rule_page_opens_on_the_folder_its_rejection_waits_for(ec, sport_kb):
+    """A live trial opened /articles/<id>/rule?kind=stop with one rejection waiting and had to choose the wrong
+    folder again; with none waiting, the page still asks for it."""
+    article = article_of(sport_kb["new"])
+    url = reverse("classifier:rule", args=[article.pk])
+    assert ec.get(url, {"kind": "stop"}).context["draft"].wrong is None
+    ec.post(reverse("classifier:reject", args=[article.pk]), {"folder": sport_kb["football"].pk})
+    response = ec.get(url, {"kind": "stop"})
+    assert response.context["draft"].wrong == sport_kb["football"].pk
+    assert "Choose the wrong folder" not in response.content.decode()
+
+
 # --------------------------------------------------------------------------- folders
 @pytest.mark.django_db
 def test_folder_pages(ec, sport_kb):
