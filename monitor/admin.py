@@ -284,7 +284,8 @@ class SiteAdmin(admin.ModelAdmin):
             chosen = Proposal(site.home_url, [Found(url, kind, reason) for url, kind, reason in proposal])
             kept = services.keep_found(site, chosen, set(request.POST.getlist("keep")))
             active = sum(source.active for source in kept)
-            when = "its first poll starts now" if _poll_now(site) else "read by the poll under way or the next"
+            first = "a poll with them" if site.last_poll_at else "its first poll"  # a trial's polled site: "first"
+            when = f"{first} starts now" if _poll_now(site) else "read by the poll under way or the next"
             self.message_user(
                 request, f"{site}: {active} {ngettext('source', 'sources', active)} kept, {when}.", messages.SUCCESS
             )

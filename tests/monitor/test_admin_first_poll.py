@@ -97,3 +97,17 @@ def test_poll_now_queues_no_second_poll_beside_one_queued_or_deferred(
     with django_capture_on_commit_callbacks(execute=True):
         admin_client.post("/admin/monitor/site/", {"action": "poll_now", "_selected_action": [site.pk]})
     assert published == [("monitor.poll_site", [site.pk])] * 2
+
+
+def test_keeping_sources_of_a_site_polled_before_does_not_call_it_its_first_poll(
+    admin_client, django_capture_on_commit_callbacks
+):
+    """A live trial kept the ticked sources of a site that had polled for an hour and read "its first poll"."""
+    site = Site.objects.create(name="Old", home_url="https://old.example/", last_poll_at=timezone.now())
+    proposal = signing.dumps([("https://old.example/feed.xml", "feed", "announced")], salt="monitor.site.sources")
+    with django_capture_on_commit_callbacks(execute=False):
+        response = admin_client.post(
+            f"/admin/monitor/site/{site.pk}/sources/", {"proposal": proposal, "keep": "https://old.example/feed.xml"}
+        )
+    page = admin_client.get(response["Location"]).content.decode()
+    assert "1 source kept, a poll with them starts now" in page and "first poll" not in page
