@@ -28,6 +28,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.text import Truncator, capfirst
+from django.utils.timesince import timesince
 from django.utils.translation import ngettext
 
 from foundation.admin import ReadOnlyAdmin
@@ -302,6 +303,8 @@ class SiteAdmin(admin.ModelAdmin):
             "site_obj": site,
             "proposal": proposal,
             "found_at": found_at,
+            # timesince says "0 minutes" for a preview found a moment ago
+            "found_ago": timesince(found_at) if timezone.now() - found_at >= timedelta(minutes=1) else "moments",
             "signed": signed,
             "polled": site.polled_sources(),
             "home_polled": site.home_url in site.watched_urls,
