@@ -37,6 +37,7 @@ from classifier.kinds import RuleKind
 from classifier.models import Case, Folder, Rule
 from classifier.models_labels import PhraseLabel
 from classifier.permissions import expert_required
+from monitor.canonical import canonicalise
 from monitor.models import Article
 
 #: How many cornerstone cases / reclassified articles a page lists before saying "and N more".
@@ -192,8 +193,9 @@ def article_detail(request, pk):
             "state": selectors.shown_state(article),
             "states": selectors.STATES,
             "original_url": _safe_link(article.url),
-            # DocView's relevant links: web addresses only, whatever the stored row holds
-            "relevant_links": [(u, a) for u, a in (article.extracted.relevant_links or []) if _safe_link(u)],
+            # DocView's relevant links: web addresses only, whatever the stored row holds, without the tracking
+            # parameters of a row stored before processing dropped them
+            "relevant_links": [(c, a) for u, a in (article.extracted.relevant_links or []) if (c := canonicalise(u))],
             "move_form": MoveForm(current_folders=page["current_folders"]),
             "view": view,
             "inbox_url": reverse("classifier:inbox") + (f"?{view}" if view else ""),

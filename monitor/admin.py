@@ -55,6 +55,20 @@ def _poll_now(site: Site, *, early: bool = False) -> bool:
     return True
 
 
+def _warn_shared_host(request: HttpRequest, site: Site) -> None:
+    """Say which other sites watch the host of ``site``'s home page, and what happens to the articles they share."""
+    others = services.sites_on_host(site)
+    if not others:
+        return
+    named = ", ".join(f"“{other.name}” ({other.home_url})" for other in others)
+    messages.warning(
+        request,
+        f"{site} is on the same host as {named}. An article both sites list is credited to whichever fetched it "
+        "first: the other site shows it as a re-publication (duplicate) of that one. If this is the same site "
+        "under another address, delete this one.",
+    )
+
+
 def _short(moment) -> str:
     """A date in the site list: day, month and time in the server's zone (the list must fit 1280 px)."""
     return date_format(timezone.localtime(moment), "j M H:i")
@@ -245,6 +259,8 @@ class SiteAdmin(admin.ModelAdmin):
         if not change:  # registered: its sources are proposed next (the preview), else found at its first poll
             obj.find_sources = True
         super().save_model(request, obj, form, change)
+        if "home_url" in form.changed_data:
+            _warn_shared_host(request, obj)
         if change and obj.next_poll_at is None:  # what it polls changed: at once (a new site after its preview)
             _poll_now(obj)
 

@@ -51,6 +51,18 @@ TRACKING_PARAMS = frozenset(
         "share",
         "spm",
         "hpt",  # CNN's home-page tracking (hpt=hp_t1): the same story from every slot of the home page
+        # referral and click ids (courlan's tracker list has them too): "?ref=home" on a home page registered it
+        # a second time beside the site it was (a live trial), and the copy took the real site's articles
+        "ref",
+        "referrer",
+        "referer",
+        "gbraid",
+        "wbraid",
+        "twclid",
+        "ttclid",
+        "li_fat_id",
+        "xtor",
+        "_openstat",
     }
 )
 _TRACKING_PREFIXES = ("utm_", "pk_", "mtm_")

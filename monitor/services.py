@@ -35,7 +35,7 @@ from foundation.bounds import limit_exceeded
 from foundation.work import Outcome, Rows, unexpected_error
 
 from . import conf
-from .canonical import origin_of
+from .canonical import origin_of, same_site
 from .discovery import LinkRules, links_from_html, select_candidates
 from .finding import Proposal, conditional_headers, find, read_feed, read_sitemap, response_validators
 from .links import Position, UrlTemplates
@@ -596,6 +596,14 @@ def delete_sites(sites) -> Outcome:
         f"{len(work)} {ngettext('re-publication', 're-publications', len(work))} elsewhere to read again",
         work,
     )
+
+
+def sites_on_host(site: Site) -> list[Site]:
+    """The other sites whose home page is on ``site``'s host ("www." aside): a section registered as its own site
+    is legitimate, but an article both list is credited to whichever fetched it first (the other's copy is its
+    re-publication), which its administrator should know when registering it."""
+    others = Site.objects.exclude(pk=site.pk).only("name", "home_url").order_by("name")
+    return [other for other in others if same_site(other.home_url, site.home_url)]
 
 
 #: a link listed this recently that answers 404 or 410 is asked for again (monitor/conf.py)

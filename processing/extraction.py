@@ -18,6 +18,7 @@ from filters import docview
 from filters.charset import charset_from_content_type, wide_codec
 from filters.kind import Kind, page_kind
 from filters.titles import TITLE_SEP
+from monitor.canonical import canonicalise
 from monitor.discovery import page_metadata
 from monitor.models import Article
 
@@ -161,6 +162,15 @@ def _base_profile_fallback(
     return plain if plain.text else None
 
 
+def relevant_links(links: list[tuple[str, str]]) -> list[list[str]]:
+    """The links as stored and shown: canonical, without tracking parameters (a Wellbeing Times article listed
+    "/mind/?utm_source=wbt&..."), each once."""
+    out: dict[str, str] = {}
+    for url, anchor in links:
+        out.setdefault(canonicalise(url) or url, anchor)
+    return [[url, anchor] for url, anchor in out.items()]
+
+
 def set_docview(article: Article, extraction: filters.Extraction) -> docview.DocView:
     """The DocView elements of the article's core content (on its content row, no save): keywords weighted by
     block and by the inverse document frequency among the stored cases (one query), abstract, relevant links,
@@ -170,7 +180,7 @@ def set_docview(article: Article, extraction: filters.Extraction) -> docview.Doc
     content = article.extracted
     content.keywords = [[term, weight] for term, weight in view.keywords(frequencies, cases)]
     content.abstract = view.abstract
-    content.relevant_links = [[url, anchor] for url, anchor in view.links]
+    content.relevant_links = relevant_links(view.links)
     content.fingerprint = docview.fingerprint_bytes(view.fingerprint) or None
     return view
 

@@ -217,7 +217,7 @@ def test_article_page_shows_docview_elements_escaped_and_copes_without_them(ec, 
             "abstract": "The <b>final</b> went to extra time.",
             "keywords": [["final", 0.61], ["<script>", 0.2]],
             "relevant_links": [
-                ["https://league.example/report?a=1&b=2", "the <i>match</i> report"],
+                ["https://league.example/report?a=1&utm_source=x&b=2&ref=home", "the <i>match</i> report"],
                 ["javascript:alert(1)", "not a link"],
             ],
         },

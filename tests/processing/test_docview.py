@@ -49,6 +49,7 @@ def test_processing_stores_keywords_abstract_relevant_links_and_fingerprint(demo
         assert [anchor for _, anchor in article.content.relevant_links] == [first_words]
         assert article.content.relevant_links[0][0].startswith(demo.base_url("wellbeing") + "/")
         assert "/about/" not in article.content.relevant_links[0][0]
+        assert "utm_" not in article.content.relevant_links[0][0], "the demo's links carry utm_* parameters"
         assert len(docview.fingerprint_from_bytes(article.content.fingerprint)) == docview.PERMUTATIONS
         assert FingerprintBand.objects.filter(article=article).count() == docview.BANDS
         assert article.content.extraction["timings"]["docview_ms"] >= 0
