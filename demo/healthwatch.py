@@ -26,6 +26,13 @@ from .pages import (
     related_stories,
 )
 
+#: the newsroom's note under every story, inside the story's box: a full sentence a single page keeps as the
+#: article's text; only the site's learned profile (the same sentence on every page) tells it is the template's
+NEWSROOM_NOTE = (
+    "Health Watch Daily is an independent health newsroom. Our reporting is for information only and is not a "
+    "substitute for advice from your own doctor or pharmacist."
+)
+
 
 class HealthWatchTemplate(Template):
     page_size = 6
@@ -236,6 +243,7 @@ onclick="window.open(this.href,'share','width=600,height=400');return false;">Sh
 <!-- story body -->
 <div class="story-body">
 {body_html(article)}
+<p class="story-note">{NEWSROOM_NOTE}</p>
 </div>
 <!-- /story body -->
 <div class="tags">More on: <a href="{self.section_path(article.section)}">{title}</a>, {self._tag_links(article.topics)}</div>

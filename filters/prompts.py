@@ -109,7 +109,7 @@ _LINES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
         ("by ", "updated", "published", " read", "posted", "filed", "categor", "issue"),
         re.compile(
             r"^\W*(?i:by|written by)\s+[A-Z][\w.'’-]+(?:\s+[A-Z][\w.'’-]+){0,3}\s*[,|•·–—-]?"
-            r".{0,60}\b(?:19|20)\d\d\b\W*$"
+            rf".{{0,60}}\b(?:19|20)\d\d\b{_TIME}\W*$"
             rf"|^\W*(?i:(?:last )?updated|published)(?i: on)?\s*:?\s*(?:[A-Z][a-z]+,? )?{_DATE}.{{0,20}}$"
             r"|(?:^|[|•·]\s*)\d+\s*(?i:min(?:ute)?s? read)\W*$"
             # "Posted: 03/03/2025 08:00 | Filed under Clinic News", "Posted by Jane on Tuesday, August 29, 2023":

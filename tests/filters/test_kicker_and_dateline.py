@@ -88,6 +88,23 @@ def test_a_posted_or_filed_under_line_is_removed(line):
         assert first_body_line(ex).startswith("Health officials reported forty new measles cases")
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        # Health Watch Daily's byline (demo/healthwatch.py): the time after the year kept it in the text until the
+        # site's profile was learned
+        "By Health Watch Daily staff | Published 28 November 2026, 05:39",
+        "By Jane Smith | March 3, 2025 at 3:00 pm EST",
+    ],
+)
+def test_a_byline_with_a_time_after_its_date_is_removed(line):
+    ex = core(page(f"<article>{HEADLINE}<p>{line}</p>{BODY}</article>"))
+    assert_article_kept(ex)
+    (phrase,) = removed_with(ex, line[:20])
+    assert (phrase.removed_by, phrase.note) == ("content", "byline or date line"), ex.explain()
+    assert first_body_line(ex).startswith("Health officials reported forty new measles cases")
+
+
 def test_a_sentence_about_posting_or_filing_is_article_text():
     sentences = (
         "Posted in 2019, the letter to parents went unnoticed until the outbreak began.",

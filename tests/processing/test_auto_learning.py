@@ -32,6 +32,7 @@ NOISE = {
         "Independent health news since 1998",
         "Health Watch newsletter",
         "All rights reserved",
+        "is an independent health newsroom",
     ],
     "courier": ["Your community health paper", "Free weekly e-mail bulletin", "All rights reserved", "Filed under"],
     "wellbeing": ["our 142 partners store and access information"],
@@ -69,7 +70,8 @@ def test_site_learns_its_profile_from_its_first_pages_and_refilters_its_articles
         # its <title> is the headline with the site's name around it: the headline is the title already
         assert demo.sites[key].name not in article.title and article.title == article.content.extraction["headline"]
     # main-content detection removes the template around the article already (these pages had it in every
-    # core text under libxml2 before); learning must not bring it back, and removes the byline's words
+    # core text under libxml2 before); learning must not bring it back, and removes the newsroom's note under
+    # every Health Watch story (a sentence a single page keeps)
 
     demo.publish(key)
     outcomes = run_pipeline(services.poll_site(site.pk))
@@ -103,9 +105,9 @@ def test_site_learns_its_profile_from_its_first_pages_and_refilters_its_articles
 
 
 def test_experts_decisions_survive_the_refiltering(demo, auto_learn):
-    # A rule on a word of the byline ("By Health Watch Daily staff | Published ...") puts every article in the
-    # folder until learning filters the byline's words out.
-    folder, _rule = seed_rule("staff", "Site/Byline")
+    # A rule on a word of the newsroom's note under every story ("Health Watch Daily is an independent health
+    # newsroom. ...") puts every article in the folder until learning filters the note's words out.
+    folder, _rule = seed_rule("newsroom", "Site/Note")
     site = register(demo, "healthwatch")
     demo.publish("healthwatch")
     run_pipeline(services.poll_site(site.pk))
@@ -121,7 +123,7 @@ def test_experts_decisions_survive_the_refiltering(demo, auto_learn):
     assert SiteProfile.objects.get(site=site).learned_at is not None
     rows = dict(Classification.objects.filter(folder=folder, case__article__site=site).values_list("case_id", "state"))
     assert rows == {cases[0].pk: "accepted", cases[1].pk: "rejected"}, "suggestions gone, decisions kept"
-    assert all("staff" not in c.keywords for c in Case.objects.filter(article__site=site))
+    assert all("newsroom" not in c.keywords for c in Case.objects.filter(article__site=site))
 
 
 def test_learned_once_and_never_again_automatically(demo, auto_learn):

@@ -26,7 +26,8 @@ def test_processed_articles_are_searchable_and_follow_the_refiltering(demo, fast
     assert SearchDocument.objects.count() == PAGES - 1
     name = demo.sites[key].name
     # the pages' <title> is the headline with the site's name around it: the headline is the title already;
-    # before the site's profile is learned, the site's name is in the core text (the byline) of every page
+    # before the site's profile is learned, the site's name is in the core text (the newsroom's note under every
+    # story, demo/healthwatch.py) of every page
     assert not any(name in a.title for a in processed)
     assert all(name in a.content.core_text for a in processed)
     assert set(matching_articles(f'"{name}"', site=site)) == set(processed)
