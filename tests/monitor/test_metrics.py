@@ -37,7 +37,7 @@ def test_a_poll_its_fetches_and_processing_move_the_counts(demo, fast_env, clien
     assert moved("wims_processing_duration_seconds_count", outcome="processed") == 4
     assert moved("wims_processing_duration_seconds_sum", outcome="processed") > 0
     assert after[key("wims_articles", state="processed")] == 4
-    assert after[key("wims_articles", state="pending")] == 0
+    assert after[key("wims_articles", state="queued")] == 0
     assert after[key("wims_oldest_overdue_article_age_seconds")] == 0
 
     # the same article again: not claimed, so not processed, and not timed
