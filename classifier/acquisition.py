@@ -601,10 +601,11 @@ def suggested_rule(
     A stopping rule (``stop``, with ``reach``: words -> how many other stored articles it would withhold the
     wrong folder from, those the folder's rule fires on that hold them all) leads instead with a word
     distinctive of this article (:func:`_distinctive_word`): of the first :data:`STOP_POOL` of its own DocView
-    keywords in rank order (however far down the ranking puts them), the one with the smallest reach, and it
-    narrows with those keywords (step 3). Its ranking leads with common words: most stored articles holding
-    "years" or "clinics" are not in the wrong folder, so the decisions are sure of them, and "IF clinics THEN
-    withhold Health/Sleep" would hide the folder from every sleep-clinic story. A new or refining rule still
+    keywords in rank order (plain words, however far down the ranking puts them), the one with the smallest
+    reach (up to :data:`WIDE_REACH` alike), then the heaviest, and it narrows with those keywords (step 3).
+    Its ranking leads with common words: most stored articles holding "years" or "clinics" are not in the
+    wrong folder, so the decisions are sure of them, and "IF clinics THEN withhold Health/Sleep" would hide
+    the folder from every sleep-clinic story. A new or refining rule still
     leads as above: the ranking already puts the heavier own keyword first among words the decisions are as
     sure of, and a word they are surer of ("exercises" before "anxious" for Health/Mental health) is stored
     evidence that the article's keyword weights are not; step 3 adds the next word while the rule is wide.
@@ -616,7 +617,8 @@ def suggested_rule(
     pool = conditions[:SUGGESTION_POOL]
     lead = _leading_word(pool, names)
     if stop and reach is not None:
-        pool = tuple(item for item in conditions if item.weight > 0 and not _is_proper(item.word, names))[:STOP_POOL]
+        own = (item for item in conditions if item.weight > 0 and not _derived(item.word))
+        pool = tuple(item for item in own if not _is_proper(item.word, names))[:STOP_POOL]
         lead = _distinctive_word(pool, reach) or lead
     left = {case_id: as_case(other) for case_id, other in changing_cornerstones.items()}
     chosen: list[str] = []
@@ -660,12 +662,18 @@ def _leading_word(pool: tuple[RankedWord, ...], names: frozenset[str]) -> Ranked
 
 
 def _distinctive_word(pool: tuple[RankedWord, ...], reach: Callable[[frozenset[str]], int]) -> RankedWord | None:
-    """A stopping rule's first word (None for an empty pool): the pool's word with the smallest reach, then the
-    one leaving most changing cornerstone cases unchanged, the article's heaviest keyword, the best placed."""
+    """A stopping rule's first word (None for an empty pool): the pool's word with the smallest reach (all
+    reaching at most :data:`WIDE_REACH` alike, so that a rare word such as "arrives" does not win over the
+    subject "flu" that one other article holds), then the one leaving most changing cornerstone cases
+    unchanged, the article's heaviest keyword, the best placed."""
     if not pool:
         return None
     place = {item.word: n for n, item in enumerate(pool)}
-    return min(pool, key=lambda item: (reach(frozenset((item.word,))), -item.excludes, -item.weight, place[item.word]))
+
+    def key(item: RankedWord) -> tuple[int, int, float, int]:
+        return max(reach(frozenset((item.word,))), WIDE_REACH), -item.excludes, -item.weight, place[item.word]
+
+    return min(pool, key=key)
 
 
 def _narrow(

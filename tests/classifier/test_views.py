@@ -402,19 +402,19 @@ def test_a_suggested_stopping_rule_names_a_word_of_the_article_the_folders_artic
     )
     clinic_stories = [make_case("sleep clinics years apnoea") for _ in range(4)]
     make_case("sleep weight obesity insomnia")  # a Sleep story mentioning weight and obesity
-    # stories in other folders: the common words (and, in passing, injections) but never sleep
+    # stories in other folders: the common words (and, in five, injections) but never sleep
     for n in range(6):
-        other = make_case("clinics years said people health" + (" injections" if n < 3 else ""))
+        other = make_case("clinics years said people health" + (" injections" if n < 5 else ""))
         Classification.objects.create(case=other, folder=folders["politics"], state=Classification.State.ACCEPTED)
     url = reverse("classifier:rule", args=[case.article_id])
     html = ec.get(url, {"kind": "stop", "wrong": sleep.pk}).content.decode()
     assert _words(html, "difference-list")[0] == "clinics"  # the ranking as before: the common words first
     assert "injections" not in _words(html, "difference-list")[:5]
-    # "obesity" is held by fewer stored articles, but by a Sleep one: "injections" by none the rule fires on
+    # five stored articles hold "injections", but none of those the Sleep rule fires on: the heaviest keyword
     assert _suggested(html) == (["injections"], "withholds it from no other stored article")
     assert len(clinic_stories) == 4  # "IF clinics" would have withheld Sleep from them
-    # past REACH_READ articles the Sleep rule may fire on, the keyword fewest stored articles hold leads (of
-    # weight and obesity, one each, the heavier)
+    # past REACH_READ articles the Sleep rule may fire on, the stored articles holding a keyword count: the
+    # five holding "injections" are too many, "weight" (held by one) leads
     monkeypatch.setattr(validation_service, "REACH_READ", 1)
     html = ec.get(url, {"kind": "stop", "wrong": sleep.pk}).content.decode()
     assert _suggested(html) == (["weight"], "would also withhold it from 1 other stored article")
