@@ -605,10 +605,10 @@ def suggested_rule(
     reach (up to :data:`WIDE_REACH` alike), then the heaviest, and it narrows with those keywords (step 3).
     Its ranking leads with common words: most stored articles holding "years" or "clinics" are not in the
     wrong folder, so the decisions are sure of them, and "IF clinics THEN withhold Health/Sleep" would hide
-    the folder from every sleep-clinic story. A new or refining rule still
-    leads as above: the ranking already puts the heavier own keyword first among words the decisions are as
-    sure of, and a word they are surer of ("exercises" before "anxious" for Health/Mental health) is stored
-    evidence that the article's keyword weights are not; step 3 adds the next word while the rule is wide.
+    the folder from every sleep-clinic story. A new or refining rule still leads as above: the ranking already
+    puts the heavier own keyword first among words the decisions are as sure of, and a word they are surer of
+    ("exercises" before "anxious" for Health/Mental health) is stored evidence that the article's keyword
+    weights are not; step 3 adds the next word while the rule is wide.
     """
     conditions = ranked.conditions
     if not conditions:
