@@ -570,6 +570,9 @@ def _absent_key(excludes: int, nearly_all: int, prior: bool, cst_weight: float, 
 SUGGESTION_POOL = 5
 #: the suggested rule takes one more word while it reaches more than this many other stored articles
 WIDE_REACH = 3
+#: a suggested stopping rule leads with (and narrows its reach with) the first this many of the article's own
+#: DocView keywords in rank order, wherever the ranking places them (suggested_rule)
+STOP_POOL = 20
 
 
 def suggested_rule(
@@ -578,6 +581,7 @@ def suggested_rule(
     most: int = 3,
     reach: Callable[[frozenset[str]], int] | None = None,
     proper: Iterable[str] = (),
+    stop: bool = False,
 ) -> tuple[str, ...]:
     """The conditions of the one-click rule the page offers, at most ``most`` words; empty when the list is.
     The ranking itself (:func:`ranked_difference_lists`) is not changed: the rule picks among its words.
@@ -593,15 +597,32 @@ def suggested_rule(
        than :data:`WIDE_REACH` of them, it takes the next word of the first :data:`SUGGESTION_POOL` in rank
        order that is no proper name and narrows that reach: "IF diabetes", which 6 stored articles mention,
        most in passing, becomes "IF diabetes & clinics", the article's next strongest keyword.
+
+    A stopping rule (``stop``, with ``reach``: words -> how many other stored articles it would withhold the
+    wrong folder from, those the folder's rule fires on that hold them all) leads instead with a word
+    distinctive of this article (:func:`_distinctive_word`): of the first :data:`STOP_POOL` of its own DocView
+    keywords in rank order (plain words, however far down the ranking puts them), the one with the smallest
+    reach (up to :data:`WIDE_REACH` alike), then the heaviest, and it narrows with those keywords (step 3).
+    Its ranking leads with common words: most stored articles holding "years" or "clinics" are not in the
+    wrong folder, so the decisions are sure of them, and "IF clinics THEN withhold Health/Sleep" would hide
+    the folder from every sleep-clinic story. A new or refining rule still leads as above: the ranking already
+    puts the heavier own keyword first among words the decisions are as sure of, and a word they are surer of
+    ("exercises" before "anxious" for Health/Mental health) is stored evidence that the article's keyword
+    weights are not; step 3 adds the next word while the rule is wide.
     """
     conditions = ranked.conditions
     if not conditions:
         return ()
     names = frozenset(proper)
     pool = conditions[:SUGGESTION_POOL]
+    lead = _leading_word(pool, names)
+    if stop and reach is not None:
+        own = (item for item in conditions if item.weight > 0 and not _derived(item.word))
+        pool = tuple(item for item in own if not _is_proper(item.word, names))[:STOP_POOL]
+        lead = _distinctive_word(pool, reach) or lead
     left = {case_id: as_case(other) for case_id, other in changing_cornerstones.items()}
     chosen: list[str] = []
-    for item in chain((_leading_word(pool, names),), conditions):
+    for item in chain((lead,), conditions):
         if len(chosen) >= most or (chosen and not left):
             break
         spared = {case_id for case_id, other in left.items() if item.word not in other}
@@ -638,6 +659,21 @@ def _leading_word(pool: tuple[RankedWord, ...], names: frozenset[str]) -> Ranked
     if not _is_proper(first.word, names):
         return first
     return next((w for w in pool[1:] if not _is_proper(w.word, names) and _supported_as_well(w, first)), first)
+
+
+def _distinctive_word(pool: tuple[RankedWord, ...], reach: Callable[[frozenset[str]], int]) -> RankedWord | None:
+    """A stopping rule's first word (None for an empty pool): the pool's word with the smallest reach (all
+    reaching at most :data:`WIDE_REACH` alike, so that a rare word such as "arrives" does not win over the
+    subject "flu" that one other article holds), then the one leaving most changing cornerstone cases
+    unchanged, the article's heaviest keyword, the best placed."""
+    if not pool:
+        return None
+    place = {item.word: n for n, item in enumerate(pool)}
+
+    def key(item: RankedWord) -> tuple[int, int, float, int]:
+        return max(reach(frozenset((item.word,))), WIDE_REACH), -item.excludes, -item.weight, place[item.word]
+
+    return min(pool, key=key)
 
 
 def _narrow(

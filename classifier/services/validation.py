@@ -10,8 +10,9 @@ Committing and undoing are :mod:`classifier.services.rules`.
 from __future__ import annotations
 
 import collections
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from itertools import islice
 
 from django.core.exceptions import ValidationError
 from django.db.models import Count, Q
@@ -36,7 +37,7 @@ from classifier.frequencies import case_frequencies
 from classifier.kinds import RuleKind
 from classifier.models import Case, CaseKeyword, Classification, Folder
 from classifier.services.cases import infer
-from classifier.services.classifications import cases_holding, count_holding
+from classifier.services.classifications import cases_holding, cases_reached, count_holding
 from classifier.services.shared import as_case_id, as_folder_id, chunks, valid_keyword_set
 
 
@@ -360,16 +361,34 @@ def _suggestion(
     offending: Mapping[int, frozenset[str]],
 ) -> tuple[tuple[str, ...], Reach | None]:
     """The one-click rule (acquisition.suggested_rule: the article's proper names give way, and its reach over
-    the stored cases is narrowed, counted on their keyword index) and how far it reaches."""
+    the stored cases is narrowed, counted on their keyword index; a stopping rule's over the cases it would
+    withhold the folder from, :func:`_withheld_reach`) and how far it reaches."""
+    stop = proposal.kind == RuleKind.STOP
     words = suggested_rule(
         differences,
         offending,
-        reach=lambda chosen: count_holding(chosen, other_than=case.pk),
+        reach=(_withheld_reach(snapshot.tree, proposal, case.pk) if stop else None)
+        or (lambda chosen: count_holding(chosen, other_than=case.pk)),
         proper=_proper_names(case, snapshot.features),
+        stop=stop,
     )
     if not words:
         return words, None
     return words, suggested_reach(snapshot.tree, case.pk, proposal.with_conditions(words))
+
+
+def _withheld_reach(tree: RuleTree, proposal: RuleProposal, case_id: int) -> Callable[[frozenset[str]], int] | None:
+    """For a stopping rule: words -> how many stored cases other than ``case_id`` it would withhold the wrong
+    folder from with those words as its conditions: the cases a rule it sits under fires on (read once through
+    the keyword index) holding them all, as :func:`suggested_reach` counts them. None past :data:`REACH_READ`
+    such cases (the caller counts the cases holding the words instead)."""
+    parents = frozenset(i for i in proposal.parent_ids if i is not None)
+    rows = ((pk, words) for pk, words in cases_reached(tree, [tree.get(i) for i in sorted(parents)]) if pk != case_id)
+    read = [words for _pk, words in islice(rows, REACH_READ + 1)]
+    if len(read) > REACH_READ:
+        return None
+    scope = [words for words in read if tree.explain(words).fired & parents]
+    return lambda chosen: sum(1 for words in scope if chosen <= words)
 
 
 def suggested_reach(tree: RuleTree, case_id: int, proposal: RuleProposal) -> Reach:

@@ -401,6 +401,57 @@ def test_the_suggested_rule_still_leaves_every_changing_cornerstone_unchanged_fi
     assert suggested_rule(ranked, stones, reach=reach, proper={"elmstead"}) == ("referrals",)
 
 
+def _injections_kb():
+    """A made-up knowledge base (the live trial): "Demand for weight-loss injections", filed in Health/Sleep by
+    "IF sleep" as it mentions sleep apnoea. The stored decisions make the common words sure for a stopping rule
+    (most stored articles holding "years" or "clinics" are not in Sleep), so they lead its ranking; the
+    article's own telling keywords come after. Of the stored articles the Sleep rule fires on, four are
+    sleep-clinic stories and one mentions weight."""
+    own = {"injections": 3.0, "weight": 2.5, "obesity": 2.0, "clinics": 1.5, "sleep": 1.0}
+    case = fs(*own, "years", "people", "said", "health")
+    stored = KeywordIndex(
+        [
+            (0, case),
+            *((n, fs("sleep", "clinics", "years", "apnoea")) for n in (1, 2, 3, 4)),
+            (5, fs("sleep", "weight", "years")),
+            (6, fs("sleep", "insomnia", "people")),
+            *((n, fs("clinics", "years", "people", "said", "health")) for n in range(7, 30)),
+        ]
+    )
+    agreeing = {"years": (45, 48), "clinics": (38, 42), "people": (9, 10), "said": (20, 22), "health": (18, 20)}
+    agreeing |= {"weight": (2, 3), "injections": (1, 1), "sleep": (0, 6)}
+    precision = {w: agree / n for w, (agree, n) in agreeing.items()}
+    support = {w: n for w, (_agree, n) in agreeing.items()}
+
+    def reach(chosen):  # the other stored articles the Sleep rule fires on that hold every word
+        return len(stored.candidates(chosen) & stored.candidates(fs("sleep")) - {0})
+
+    return case, own, precision, support, reach
+
+
+def test_a_suggested_stopping_rule_leads_with_the_articles_own_keyword_of_smallest_reach():
+    case, own, precision, support, reach = _injections_kb()
+    ranked = ranked_difference_lists(case, {}, precision, keywords=own, support=support)
+    # the ranking is unchanged: the common words first, "clinics" second, the telling keywords past the fifth
+    assert words(ranked.conditions)[:2] == ["years", "clinics"] and ranked.rank("injections") > 5
+    assert suggested_rule(ranked, {}) == ("years",)  # "IF years THEN withhold Health/Sleep", as in the trial
+    assert reach(fs("clinics")) == 4 and reach(fs("years")) == 5  # every sleep-clinic story would lose Sleep
+    # a stopping rule leads with the article's own keyword that few Sleep articles hold (up to WIDE_REACH
+    # alike: "injections", none, "weight", one, "obesity", none), the heaviest: withholding Sleep from no other
+    assert suggested_rule(ranked, {}, reach=reach, stop=True) == ("injections",)
+    assert suggested_rule(ranked, {}, reach=lambda chosen: 1 + 9 * ("injections" in chosen), stop=True) == ("weight",)
+    # a Sleep cornerstone story about injections for apnoea: the heaviest keyword it lacks leads
+    stones = {31: fs("sleep", "apnoea", "injections")}
+    ranked = ranked_difference_lists(case, stones, precision, keywords=own, support=support)
+
+    def reach_with_stone(chosen):
+        return reach(chosen) + (chosen <= stones[31])
+
+    assert suggested_rule(ranked, stones, reach=reach_with_stone, stop=True) == ("weight",)
+    # without a reach (or for a new rule) the pick is as before
+    assert suggested_rule(ranked, {}, stop=True) == suggested_rule(ranked, {})
+
+
 def test_reached_cases_are_those_the_rule_would_fire_on_under_its_parents(tree):
     cases = [(1, fs("match", "goal")), (2, fs("match", "vote")), (3, fs("goal"))]
     new = RuleProposal(RuleKind.NEW, POLITICS, fs("goal"))

@@ -382,6 +382,45 @@ def test_the_suggested_rule_leads_with_the_subject_not_the_town_and_says_how_far
 
 
 @pytest.mark.django_db
+def test_a_suggested_stopping_rule_names_a_word_of_the_article_the_folders_articles_lack(
+    ec, folders, make_case, expert_user, monkeypatch
+):
+    """The live trial: rejecting Health/Sleep on "Demand for weight-loss injections" offered "IF clinics THEN
+    withhold Health/Sleep", which would hide the folder from every sleep-clinic story: the stored decisions make
+    a common word sure for a stopping rule. The page now leads with the article's own keyword the fewest
+    articles the Sleep rule fires on hold (counted among those, not among every stored article)."""
+    sleep = services.create_folder("Health/Sleep", expert_user)
+    stone = make_case("sleep apnoea insomnia")
+    services.commit_rule(stone, "new", expert_user, folder=sleep, conditions=["sleep"])
+    case = make_case(["injections", "weight", "obesity", "clinics", "sleep", "years", "said", "people", "health"])
+    ArticleContent.objects.update_or_create(
+        article=article_of(case),
+        defaults={
+            "core_text": "Demand for weight-loss injections grows. Clinics say they may help sleep apnoea.",
+            "keywords": [["injections", 3.0], ["weight", 2.5], ["obesity", 2.0], ["clinics", 1.5]],
+        },
+    )
+    clinic_stories = [make_case("sleep clinics years apnoea") for _ in range(4)]
+    make_case("sleep weight obesity insomnia")  # a Sleep story mentioning weight and obesity
+    # stories in other folders: the common words (and, in five, injections) but never sleep
+    for n in range(6):
+        other = make_case("clinics years said people health" + (" injections" if n < 5 else ""))
+        Classification.objects.create(case=other, folder=folders["politics"], state=Classification.State.ACCEPTED)
+    url = reverse("classifier:rule", args=[case.article_id])
+    html = ec.get(url, {"kind": "stop", "wrong": sleep.pk}).content.decode()
+    assert _words(html, "difference-list")[0] == "clinics"  # the ranking as before: the common words first
+    assert "injections" not in _words(html, "difference-list")[:5]
+    # five stored articles hold "injections", but none of those the Sleep rule fires on: the heaviest keyword
+    assert _suggested(html) == (["injections"], "withholds it from no other stored article")
+    assert len(clinic_stories) == 4  # "IF clinics" would have withheld Sleep from them
+    # past REACH_READ articles the Sleep rule may fire on, the stored articles holding a keyword count: the
+    # five holding "injections" are too many, "weight" (held by one) leads
+    monkeypatch.setattr(validation_service, "REACH_READ", 1)
+    html = ec.get(url, {"kind": "stop", "wrong": sleep.pk}).content.decode()
+    assert _suggested(html) == (["weight"], "would also withhold it from 1 other stored article")
+
+
+@pytest.mark.django_db
 def test_the_rule_page_commits_an_accepted_cornerstone_change_and_refuses_an_undecided_one(ec, sport_kb):
     article = article_of(sport_kb["new"])
     stone, politics = sport_kb["stone"], sport_kb["politics"]
