@@ -64,6 +64,8 @@ def test_page_carries_each_charts_data_and_links(client, expert, board):
     assert f'href="{reverse("classifier:inbox")}?state=suggested"' in html
     assert '<th class="num">Suggested</th>' in html  # the folder state's word, as on every page (issue 30)
     assert 'href="/dashboards/"' in html  # the header's link
+    # a trial read "The last 30 days" over a chart of 7: the page says where a chart over days starts
+    assert "starts at its first day with a count" in html
 
 
 def test_titles_and_names_are_escaped(client, expert, board):
