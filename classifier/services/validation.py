@@ -364,16 +364,18 @@ def _suggestion(
     the stored cases is narrowed, counted on their keyword index; a stopping rule's over the cases it would
     withhold the folder from, :func:`_withheld_reach`) and how far it reaches."""
     stop = proposal.kind == RuleKind.STOP
+    withheld = _withheld_reach(snapshot.tree, proposal, case.pk) if stop else None
     words = suggested_rule(
         differences,
         offending,
-        reach=(_withheld_reach(snapshot.tree, proposal, case.pk) if stop else None)
-        or (lambda chosen: count_holding(chosen, other_than=case.pk)),
+        reach=withheld or (lambda chosen: count_holding(chosen, other_than=case.pk)),
         proper=_proper_names(case, snapshot.features),
         stop=stop,
     )
     if not words:
         return words, None
+    if withheld is not None:  # the cases a stopping rule reaches, read once already: no second read to count them
+        return words, Reach(withheld(frozenset(words)))
     return words, suggested_reach(snapshot.tree, case.pk, proposal.with_conditions(words))
 
 
