@@ -218,12 +218,15 @@
     form.addEventListener("change", function (event) {
       if (event.target.name === "kind") syncPickers();
       if (event.target.name === "q") return; // searched as it is typed (below)
+      // an answer on its way is for the draft before this change: drawn now, it would untick what was just ticked
+      seq++;
       clearTimeout(pending);
       pending = setTimeout(refresh, 120);
     });
     /* the word search asks the server for the matching words of both difference lists as the expert types */
     form.addEventListener("input", function (event) {
       if (event.target.name !== "q") return;
+      seq++;
       clearTimeout(pending);
       pending = setTimeout(refresh, 200);
     });

@@ -125,3 +125,28 @@ def test_without_storage_leaving_a_draft_asks_first(draft_page, live_server, dja
     expect(page.locator("#folder-select")).to_have_value("")
     page.goto(f"{live_server.url}/")
     assert page.asked == ["beforeunload", "beforeunload"]
+
+
+def test_an_answer_to_an_older_draft_never_unticks_a_newer_word(draft_page, live_server, django_user_model):
+    """CI at e0000f5: the validation answer for the draft before a click landed between the click and the refresh it
+    scheduled, redrew the lists with the new word unticked, and the refresh then sent the draft without it."""
+    page = draft_page
+    data = demo_data.load(django_user_model, slugs={WALKING, FOOTBALL})
+    walking, exercise = data["articles"][WALKING], data["folders"]["exercise"]
+    login(page, live_server)
+    page.goto(f"{live_server.url}/articles/{walking.pk}/rule?kind=new")
+    page.select_option("#folder-select", str(exercise.pk))
+    expect(page.locator("#difference-list label.kw").nth(1)).to_be_visible()
+    held = []
+    page.route(re.compile(r"/rule/check$"), lambda route: route.continue_() if held else held.append(route))
+    first, second = (page.locator("#difference-list label.kw input").nth(i).get_attribute("value") for i in (0, 1))
+    page.locator("#difference-list label.kw").nth(0).click()
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(20)
+    assert held, "ticking a word asks the server to validate the draft"
+    page.locator("#difference-list label.kw").nth(1).click()
+    held[0].continue_()  # the older draft's answer arrives before the click's own refresh is sent
+    expect(page.locator(f'#proposal input[name="c"][value="{first}"]')).to_be_checked()
+    expect(page.locator(f'#proposal input[name="c"][value="{second}"]')).to_be_checked()
