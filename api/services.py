@@ -6,14 +6,10 @@ so that the audit log and the articles' review states stay right whichever door 
 
 from __future__ import annotations
 
-from django.db import transaction
-
 from api.models import ApiToken
+from monitor import site_settings
 from monitor.canonical import canonicalise
 from monitor.models import Site
-
-#: changing one of these sends the site to the next dispatch (as the admin's save does)
-WATCHED_FIELDS = frozenset({"section_urls", "feed_url", "include_patterns", "exclude_patterns"})
 
 
 def issue_token(user, name: str) -> tuple[ApiToken, str]:
@@ -37,23 +33,23 @@ def canonical_url(url: str) -> str:
     return canonicalise(url) or url if url else url
 
 
-@transaction.atomic
 def save_site(site: Site, changed: set[str]) -> Site:
-    """Store a new or edited site as the admin's save does: a new site, or one whose watched URLs or patterns
-    changed, is due at the next dispatch."""
-    site.home_url = canonical_url(site.home_url)
-    site.feed_url = canonical_url(site.feed_url)
-    if site.pk is None or WATCHED_FIELDS & changed:
-        site.next_poll_at = None
-    if site.pk is None:  # registered by its home page: its feeds, sitemaps and sections are found at its first poll
-        site.find_sources = True
-    site.save()
+    """Store a new or edited site as the admin's save does (monitor.site_settings: only what changed, due at once
+    when what it polls changed), its addresses in the spelling discovery compares with."""
+    for name in ("home_url", "feed_url"):
+        canonical = canonical_url(getattr(site, name))
+        if canonical != getattr(site, name):
+            setattr(site, name, canonical)
+            changed = changed | {name}
+    site_settings.save_settings(site, changed)
     return site
 
 
 def find_sources_again(site: Site) -> Site:
-    """Ask for the site's sources to be found again at its next poll, which is due now: new ones are kept as
-    proposed (monitor.services.keep_found), those already stored keep their active flag."""
-    Site.objects.filter(pk=site.pk).update(find_sources=True, next_poll_at=None)
+    """Ask for the site's sources to be found again at its next poll, due now unless one is under way (it finds
+    them then): new ones are kept as proposed (monitor.services.keep_found), those already stored keep their
+    active flag."""
+    Site.objects.filter(pk=site.pk).update(find_sources=True)
+    site_settings.make_due(site.pk)
     site.refresh_from_db()
     return site

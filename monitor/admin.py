@@ -34,7 +34,7 @@ from django.utils.translation import ngettext
 from foundation.admin import ReadOnlyAdmin
 from foundation.work import QUARANTINED, enqueue
 
-from . import previews, services
+from . import previews, services, site_settings
 from .canonical import canonicalise
 from .finding import Found, Proposal
 from .models import Article, FetchAttempt, Host, RobotsFile, Site, Source, check_site_change
@@ -252,16 +252,14 @@ class SiteAdmin(admin.ModelAdmin):
         return _short(site.next_poll_at)
 
     def save_model(self, request, obj, form, change):
-        # an edited site is polled soon (the addresses are canonical: SiteForm)
-        watched = {"section_urls", "feed_url", "include_patterns", "exclude_patterns"} & set(form.changed_data)
-        if not change or (watched and obj.poll_queued_at is None):  # a poll under way reads the change anyway
-            obj.next_poll_at = None
-        if not change:  # registered: its sources are proposed next (the preview), else found at its first poll
-            obj.find_sources = True
-        super().save_model(request, obj, form, change)
+        # only what the administrator changed (a poll ending meanwhile wrote newer health); an edited site that is
+        # due (its watched addresses changed, or it waits for its first poll) is polled at once, unless a poll under
+        # way holds it: it reads the change. The addresses are canonical (SiteForm); a new site is polled once its
+        # sources are chosen (response_add: the preview).
+        site_settings.save_settings(obj, form.changed_data)
         if "home_url" in form.changed_data:
             _warn_shared_host(request, obj)
-        if change and obj.next_poll_at is None:  # what it polls changed: at once (a new site after its preview)
+        if change:
             _poll_now(obj)
 
     def response_add(self, request, obj, post_url_continue=None):

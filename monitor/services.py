@@ -34,7 +34,7 @@ from foundation import work
 from foundation.bounds import limit_exceeded
 from foundation.work import Outcome, Rows, unexpected_error
 
-from . import conf
+from . import conf, site_settings
 from .canonical import origin_of, same_site
 from .discovery import LinkRules, links_from_html, select_candidates
 from .finding import Proposal, conditional_headers, find, read_feed, read_sitemap, response_validators
@@ -373,8 +373,7 @@ def keep_found(site: Site, proposal: Proposal, chosen: set[str] | None = None) -
             )
             kept.append(row)
         Site.objects.filter(pk=site.pk).update(find_sources=False)
-        # due at once, unless a poll is queued or under way: its lease keeps a second one from starting beside it
-        Site.objects.filter(pk=site.pk, poll_queued_at__isnull=True).update(next_poll_at=None)
+        site_settings.make_due(site.pk)
     site.find_sources = False
     return kept
 

@@ -155,3 +155,56 @@ def test_a_site_administrator_cannot_change_the_urls_of_a_site_allowed_private_a
     Site.objects.filter(pk=site.pk).update(allow_private_addresses=False)
     response = api_as("site_admin").patch(f"/api/sites/{site.pk}/", {"feed_url": "https://daily.example/rss"})
     assert response.status_code == 200, response.json()
+
+
+@pytest.fixture
+def poll_ends_meanwhile():
+    """A poll that ends between the moment a save read the site and the moment it writes it (a real race: the
+    poller writes health while an administrator has the site open): its health is written just before the save."""
+    from django.db.models.signals import pre_save
+
+    ended = timezone.now()
+
+    def poll_ends(sender, instance, **_):
+        if instance.pk:
+            Site.objects.filter(pk=instance.pk).update(
+                last_poll_at=ended, last_success_at=ended, consecutive_failures=0, articles_found_last_poll=7
+            )
+
+    pre_save.connect(poll_ends, sender=Site, weak=False)
+    yield ended
+    pre_save.disconnect(poll_ends, sender=Site)
+
+
+@pytest.mark.django_db
+def test_a_save_keeps_the_health_a_poll_wrote_meanwhile(api_as, site, poll_ends_meanwhile):
+    Site.objects.filter(pk=site.pk).update(consecutive_failures=3, last_error="HTTP 503")
+    response = api_as("site_admin").patch(f"/api/sites/{site.pk}/", {"poll_interval": 900}, format="json")
+    assert response.status_code == 200, response.json()
+    site.refresh_from_db()
+    assert site.poll_interval == 900
+    assert site.last_success_at == poll_ends_meanwhile and site.articles_found_last_poll == 7
+    assert site.consecutive_failures == 0, "the failures read before the poll ended are not written back"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "method, path, bodies",
+    [
+        ("patch", "/api/sites/{pk}/", [{"section_urls": f"https://daily.example/{name}/"} for name in ("a", "b")]),
+        ("post", "/api/sites/{pk}/find-sources/", [None, None]),
+    ],
+)
+def test_a_change_during_a_poll_keeps_its_lease(api_as, site, method, path, bodies):
+    """A poll queued or under way holds the site by its lease (next_poll_at): emptied, a second poll would start
+    beside it at the next dispatch. The poll under way reads the change; the sources are found at the next one."""
+    send = getattr(api_as("site_admin"), method)
+    lease = timezone.now() + timedelta(minutes=15)
+    Site.objects.filter(pk=site.pk).update(poll_queued_at=timezone.now(), next_poll_at=lease)
+    assert send(path.format(pk=site.pk), bodies[0], format="json").status_code == 200
+    site.refresh_from_db()
+    assert site.next_poll_at == lease
+    Site.objects.filter(pk=site.pk).update(poll_queued_at=None)  # the poll ended: the same change is due at once
+    assert send(path.format(pk=site.pk), bodies[1], format="json").status_code == 200
+    site.refresh_from_db()
+    assert site.next_poll_at is None
