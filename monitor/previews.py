@@ -16,6 +16,7 @@ from dataclasses import asdict
 from datetime import datetime, timedelta
 
 from django.utils import timezone
+from django.utils.text import Truncator
 
 from . import services
 from .finding import Found, LinkVerdict, Proposal
@@ -69,7 +70,7 @@ def preview(site: Site, *, again: bool = False) -> tuple[Proposal, datetime]:
 
 
 def _cut(text: str, limit: int = MAX_TEXT) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return Truncator(text).chars(limit)
 
 
 def _found(item: Found, links: int) -> dict:
