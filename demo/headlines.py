@@ -14,7 +14,7 @@ that no follow-up or pool story has had before, in the shape of the angle its si
 shapes take turns on a site instead of coming back at random), and in a town no other story on the topic is in
 that round. The allotment depends on nothing but the pool, so a restart or another process gives every
 follow-up the same headline. Measured over a week of ``make run`` (one article a minute a site, 30,192
-follow-ups): no headline twice.
+follow-ups): no headline twice; the first comes back after 15 days (then the allotment repeats rather than fail).
 
 A headline states only facts its follow-up's text states: the town, the topic's words (``{kind}`` is part of
 ``{subject}``, which every angle's lead names), the numbers ({n}: the angle's count, {pct}: its percentage).
