@@ -10,16 +10,20 @@ The text must be new, not the story's with a changed line: WIMS rightly marks a 
 the same (resemblance of word 3-shingles >= 0.5) as a re-publication. So the background reuses at most a
 quarter of the story's words, every sentence of the new part has several wordings, drawn (seeded by slug
 and round) with the town, the figures and the month, and each round takes the next angle and background
-paragraph, so that the same story's follow-ups differ from each other too.
+paragraph, so that the same story's follow-ups differ from each other too. Consecutive stories of a site take
+consecutive angles, and its headline is its site's, never one any site had before (:mod:`demo.headlines`).
 """
 
 from __future__ import annotations
 
+import functools
 import random
-from dataclasses import replace
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
 from datetime import datetime
 
-from .articles import Article, Block
+from .articles import ARTICLES, Article, Block, articles_for_site
+from .headlines import Allotment, candidates
 
 #: topic -> (subject, service, people, expert): the words a follow-up of a story on that topic is written in
 VOCABULARY: dict[str, tuple[str, str, str, str]] = {
@@ -56,23 +60,34 @@ MONTHS = (
 )  # fmt: skip
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
 
-#: Each angle: a title, a standfirst and the new part's paragraphs; every slot lists its wordings. Fields:
-#: {subject} {service} {people} {expert} (the topic's words, {Expert} capitalised), {town} {n} {pct} {pct0}
-#: {sessions} {helpers} {towns} (numbers of facts of their own) {month} (the month the follow-up is published
-#: in: "this {month}", "from {month}"), {soon} (a month or two after it: "open by {soon}"), {later} (after that:
-#: what is reviewed or reported next), {weekday}, {story} (the followed story's title).
-ANGLES: tuple[dict[str, tuple[str, ...]], ...] = (
-    {
-        "title": ("{town} to open {n} more {service} as demand grows", "More {service} for {town} after a busy year"),
+#: the topic's word before a noun in a headline ("diabetes trial", "stop-smoking campaign"): part of its subject,
+#: which every angle's lead names, so a headline's topic is one its text names
+KINDS: dict[str, str] = {
+    "diabetes": "diabetes", "asthma": "asthma", "obesity": "weight management", "mental-health": "mental health",
+    "vaccines": "vaccination", "pregnancy": "maternity", "sleep": "sleep", "heart": "heart health", "flu": "flu",
+    "nutrition": "healthy eating", "exercise": "physical activity", "allergies": "allergy", "dementia": "dementia",
+    "cancer": "cancer screening", "smoking": "stop-smoking", "child-health": "children's health",
+}  # fmt: skip
+if any(KINDS[topic] not in words[0] for topic, words in VOCABULARY.items()):
+    raise RuntimeError("a topic's headline word must be part of its subject")
+
+#: Each angle (its headlines: :mod:`demo.headlines`): a standfirst and the new part's paragraphs; every slot lists
+#: its wordings. Fields: {subject} {service} {people} {expert} (the topic's words, {Expert} capitalised), {town}
+#: {n} {pct} {pct0} {sessions} {helpers} {towns} (numbers of facts of their own) {month} (the month the follow-up
+#: is published in: "this {month}", "from {month}"), {soon} (a month or two after it: "open by {soon}"), {later}
+#: (after that: what is reviewed or reported next), {weekday}, {story} (the followed story's title). Both wordings
+#: of a lead state what the angle's headlines may say: the town, the subject, the count {n} and {pct}.
+ANGLES: dict[str, dict[str, tuple[str, ...]]] = {
+    "expansion": {
         "standfirst": (
             "Referrals rose by {pct} per cent in a year, health leaders in {town} said on {weekday}.",
             "The new places should be open by {soon}, the local health board says.",
         ),
         "lead": (
-            "Health leaders in {town} have agreed to open {n} more {service} by {soon}, after referrals rose by "
-            "{pct} per cent over the past year.",
+            "The health board in {town} has agreed to open {n} more {service} by {soon}, after referrals for "
+            "{subject} rose by {pct} per cent over the past year.",
             "{town} is to get {n} more {service} by {soon}, its health board announced on {weekday}, after "
-            "waiting times grew for a second year.",
+            "referrals for {subject} rose by {pct} per cent and waiting times grew for a second year.",
         ),
         "follow": (
             "The plan follows our report “{story}”, which readers shared widely.",
@@ -85,22 +100,23 @@ ANGLES: tuple[dict[str, tuple[str, ...]], ...] = (
             "for the new places before asking for help.",
         ),
     },
-    {
-        "title": ("New figures on {subject} in {town}: what they show", "{subject_cap} in {town}: the new figures"),
+    "figures": {
         "standfirst": (
             "{pct} per cent of {people} were seen within four weeks, up from {pct0} per cent a year earlier.",
             "The numbers, published on {weekday}, show slow progress and wide gaps between practices.",
         ),
         "lead": (
-            "Figures published on {weekday} show that {pct} per cent of {people} in {town} were seen within four "
-            "weeks last quarter, compared with {pct0} per cent a year earlier.",
+            "Figures on {subject} published on {weekday} show that {pct} per cent of {people} in {town} were seen "
+            "within four weeks last quarter, compared with {pct0} per cent a year earlier; {n} practices met that "
+            "target in every month.",
             "{people_cap} in {town} are being seen faster than a year ago: {pct} per cent within four weeks last "
-            "quarter against {pct0} per cent, according to figures released on {weekday}.",
+            "quarter against {pct0} per cent, according to figures on {subject} released on {weekday}. {n} "
+            "practices met the target in every month.",
         ),
         "follow": (
             "The best practices did twice as well as the worst, a gap that {expert} say has more to do with staffing "
             "than with demand.",
-            "Behind the average lie wide differences: {n} practices met the target in every month, others in none.",
+            "Behind the average lie wide differences: some practices missed the target in every month.",
         ),
         "voice": (
             "The figures come weeks after our report “{story}”. {Expert} said the trend was encouraging but fragile.",
@@ -108,15 +124,16 @@ ANGLES: tuple[dict[str, tuple[str, ...]], ...] = (
             "but not yet good enough.",
         ),
     },
-    {
-        "title": ("Your questions on {subject}, answered", "Readers ask, {expert} answer: {subject}"),
+    "questions": {
         "standfirst": (
             "After our report “{story}”, readers sent us {n} questions. We put the most common to {expert}.",
             "{n} readers wrote in after our report. Here is what {expert} told us.",
         ),
         "lead": (
-            "Our report “{story}” brought {n} letters and e-mails, many of them from {people} or their families.",
-            "We received {n} questions after “{story}” was published, more than for any story this {month}.",
+            "Our report “{story}” brought {n} letters and e-mails about {subject}, many of them from {people} or "
+            "their families.",
+            "We received {n} questions about {subject} after “{story}” was published, more than for any story "
+            "this {month}.",
         ),
         "follow": (
             "We asked {expert} in {town} to answer the ones that came up most often.",
@@ -129,16 +146,16 @@ ANGLES: tuple[dict[str, tuple[str, ...]], ...] = (
             "bring a list of questions, and ask again if the answer is unclear.",
         ),
     },
-    {
-        "title": ("Campaign on {subject} reaches {town}", "{town} joins the push on {subject}"),
+    "campaign": {
         "standfirst": (
             "Pharmacies, libraries and sports clubs in {town} will carry the campaign's advice from {month}.",
-            "Organisers hope to reach {n} households before the end of {month}.",
+            "Organisers have signed up {n} venues and hope to reach every household before the end of {month}.",
         ),
         "lead": (
-            "A campaign on {subject} is coming to {town} from {month}, with advice for {people} in pharmacies, "
+            "A campaign on {subject} is coming to {town} from {month}, with advice for {people} at {n} pharmacies, "
             "libraries and sports clubs.",
-            "From {month}, a campaign on {subject} will run in {town}, where organisers hope to reach {n} households.",
+            "From {month}, a campaign on {subject} for {people} will run at {n} venues across {town}, from "
+            "pharmacies to sports clubs.",
         ),
         "follow": (
             "It builds on the findings we reported in “{story}”.",
@@ -149,16 +166,15 @@ ANGLES: tuple[dict[str, tuple[str, ...]], ...] = (
             "Volunteers trained by {expert} will staff stalls on market days, {weekday}s included.",
         ),
     },
-    {
-        "title": ("Months on: {subject} in {town}", "What changed for {people} in {town}"),
+    "return": {
         "standfirst": (
             "We went back to {town} to see what has changed since our report.",
             "Some promises were kept, {expert} say; others are still on paper.",
         ),
         "lead": (
-            "When we reported “{story}”, {expert} in {town} hoped for quick change. We went back on {weekday} to "
-            "ask what has happened since.",
-            "Several weeks after “{story}”, we returned to {town} to see what has changed for {people}.",
+            "When we reported “{story}” {n} weeks ago, {expert} in {town} hoped for quick improvements in "
+            "{subject} for {people}. We went back on {weekday} to ask what has happened since.",
+            "{n} weeks after “{story}”, we returned to {town} to see what has changed in {subject} for {people}.",
         ),
         "follow": (
             "Some things have moved: {sessions} extra sessions a week, and a phone line that is answered within a day.",
@@ -170,17 +186,16 @@ ANGLES: tuple[dict[str, tuple[str, ...]], ...] = (
             "{Expert} told us the next test comes in {soon}, when the extra funding is reviewed.",
         ),
     },
-    {
-        "title": ("Trial in {town} puts {subject} advice to the test", "{town} trial of {subject} advice begins"),
+    "trial": {
         "standfirst": (
             "{n} volunteers will be followed for a year, researchers said on {weekday}.",
             "Results are expected next {month}, the research team says.",
         ),
         "lead": (
-            "Researchers in {town} are recruiting {n} volunteers for a year-long trial of the advice we described "
-            "in “{story}”.",
-            "A year-long trial starting in {town} this {month} will test the advice from our report “{story}” on "
-            "{n} volunteers.",
+            "Researchers in {town} are recruiting {n} volunteers for a year-long trial of the {kind} advice we "
+            "described in “{story}”.",
+            "A year-long trial starting in {town} this {month} will test the {kind} advice from our report "
+            "“{story}” on {n} volunteers.",
         ),
         "follow": (
             "Half will get the usual care and half extra support from {expert}.",
@@ -191,7 +206,7 @@ ANGLES: tuple[dict[str, tuple[str, ...]], ...] = (
             "{people_cap} who want to take part can ask at their practice until the end of {month}.",
         ),
     },
-)
+}
 
 #: the closing line of a follow-up's new part, drawn per round: what readers can do or what comes next
 CLOSINGS = (
@@ -207,13 +222,89 @@ CLOSINGS = (
     "Funding is agreed for a year; whether it continues depends on the results, officials said.",
 )
 
-SLOTS = ("title", "standfirst", "lead", "follow", "voice")
-#: which of its two wordings each slot takes on the angle's 1st, 2nd, 3rd and 4th lap: any two laps differ in 3
-#: slots or more, so an angle's follow-ups of one story share well under half their text for 24 rounds
-LAP_WORDINGS = ((0, 0, 0, 0, 0), (1, 1, 1, 0, 0), (0, 0, 1, 1, 1), (1, 1, 0, 1, 1))
+SLOTS = ("standfirst", "lead", "follow", "voice")
+#: which of its two wordings each slot takes on the angle's 1st, 2nd, 3rd and 4th lap: with a headline of its own
+#: (:mod:`demo.headlines`), an angle's follow-ups of one story share well under half their text for 24 rounds
+LAP_WORDINGS = ((0, 0, 0, 0), (1, 1, 0, 0), (0, 1, 1, 1), (1, 0, 1, 1))
 
 #: the background reuses at most this share of the followed story's words (the rest of the text is new)
 BACKGROUND_SHARE = 0.2
+
+
+@dataclass(frozen=True)
+class Draws:
+    """What a follow-up draws (seeded by slug and round): its angle and lap, and the facts it starts from."""
+
+    angle: str
+    lap: int
+    town: str
+    n: int
+    pct: int
+    pct0: int
+    month: str  # drawn even when the publication names the month: the later draws stay as they were
+    weekday: str
+    closing: str
+
+
+#: where a site's pool starts in the angles' turn: the sites' stories on one topic (Health Watch's and the Courier's
+#: first six share theirs) then take different angles in a round, but for two of the 48 stories' pairs
+SITE_TURNS = {"healthwatch": 0, "courier": 3, "wellbeing": 3}
+#: a pool story's place in the angles' turn: consecutive stories take consecutive angles, so that a site's
+#: follow-ups (published in pool order) take every angle in turn
+_PLACES = {
+    (a.site, a.slug): SITE_TURNS.get(site, 0) + i
+    for site in {a.site for a in ARTICLES}
+    for i, a in enumerate(articles_for_site(site))
+}
+
+
+def _place(article: Article) -> int:
+    return _PLACES.get((article.site, article.slug), len(article.slug))
+
+
+@functools.lru_cache(maxsize=4096)  # the headline allotment asks for every candidate headline
+def draws(article: Article, round_: int) -> Draws:
+    rng = random.Random(f"{article.slug}/{round_}")
+    # the angles come back every len(ANGLES) rounds: the lap gives them another background paragraph (and, after
+    # the last paragraph, the next angle) and the other wording of every sentence
+    lap = (round_ - 1) // len(ANGLES)
+    paragraphs = sum(b.kind == "p" for b in article.blocks)
+    angle = tuple(ANGLES)[(round_ - 1 + _place(article) + lap // paragraphs) % len(ANGLES)]
+    pct0 = rng.randint(35, 70)
+    town = rng.choice(TOWNS)
+    n, pct = rng.randint(3, 40), pct0 + rng.randint(4, 20)
+    month, weekday = rng.choice(MONTHS), rng.choice(WEEKDAYS)
+    return Draws(angle, lap, town, n, pct, pct0, month, weekday, rng.choice(CLOSINGS))
+
+
+def _words(article: Article, drawn: Draws) -> dict[str, str | int]:
+    """The fields a headline may use besides its town and count: the topic's words and the percentages."""
+    subject, service, people, expert = VOCABULARY[article.topics[0]]
+    kind = KINDS[article.topics[0]]
+    named = {"subject": subject, "service": service, "people": people, "expert": expert, "kind": kind}
+    return {
+        **named,
+        **{key[0].upper() + key[1:]: text[0].upper() + text[1:] for key, text in named.items()},
+        "subject_cap": subject[0].upper() + subject[1:],
+        "people_cap": people[0].upper() + people[1:],
+        "pct": drawn.pct,
+        "pct0": drawn.pct0,
+    }
+
+
+def _candidates(article: Article, round_: int) -> Iterator[tuple[str, str, int, str]]:
+    drawn = draws(article, round_)
+    seed = f"{article.site}/{article.slug}/{round_}"
+    return candidates(article.site, drawn.angle, seed, drawn.town, drawn.n, TOWNS, _words(article, drawn))
+
+
+#: every pool story's follow-up headlines, none of them twice on any site
+HEADLINES = Allotment(ARTICLES, _candidates)
+
+
+def angle_of(article: Article, round_: int) -> str:
+    """The angle of a story's ``round_``-th follow-up: a key of :data:`ANGLES`."""
+    return draws(article, round_).angle
 
 
 def edition(article: Article, round_: int, published: datetime | None = None) -> Article:
@@ -222,56 +313,49 @@ def edition(article: Article, round_: int, published: datetime | None = None) ->
     November); without it, a month drawn like the other facts."""
     if round_ == 0:
         return article
-    rng = random.Random(f"{article.slug}/{round_}")
-    # the angles come back every len(ANGLES) rounds: the lap gives them another background paragraph (and, after
-    # the last paragraph, the next angle) and the other wording of every sentence
-    lap = (round_ - 1) // len(ANGLES)
-    paragraphs = [b for b in article.blocks if b.kind == "p"]
-    angle = ANGLES[(round_ - 1 + len(article.slug) + lap // len(paragraphs)) % len(ANGLES)]
-    subject, service, people, expert = VOCABULARY[article.topics[0]]
-    pct0 = rng.randint(35, 70)
+    drawn = draws(article, round_)
+    # the headline's town and count are the text's: the allotment may move a follow-up to another town (or count)
+    # when its own makes a headline some site already carried
+    allotted = HEADLINES.headline(article, round_)
+    if allotted is None:  # not a pool story (a synthetic site's): its first headline, unique or not
+        allotted = next(_candidates(article, round_))
+    _shape, town, n, title = allotted
     # one number per fact: households, sessions, volunteers and towns are counted apart (one {n} for all of them
     # read "reach 23 households ... 23 drop-in sessions ... 23 volunteers"); drawn apart, so that the other
     # fields (and how far apart two stories read) stay as they were
     facts = random.Random(f"{article.slug}/{round_}/facts")
-    town = rng.choice(TOWNS)
-    n, pct = rng.randint(3, 40), pct0 + rng.randint(4, 20)
-    drawn_month = rng.choice(MONTHS)  # drawn even when published names the month: the later draws stay as they were
+    month = MONTHS[published.month - 1] if published else drawn.month
     fields = {
-        "subject": subject,
-        "subject_cap": subject[0].upper() + subject[1:],
-        "service": service,
-        "people": people,
-        "people_cap": people[0].upper() + people[1:],
-        "expert": expert,
-        "Expert": expert[0].upper() + expert[1:],
+        **_words(article, drawn),
         "town": town,
         "n": n,
-        "pct": pct,
-        "pct0": pct0,
-        "month": (month := MONTHS[published.month - 1] if published else drawn_month),
+        "month": month,
         # what is due soon comes after this month, and what is reviewed or reported next after that
         "soon": MONTHS[(MONTHS.index(month) + (soon := facts.randint(1, 2))) % len(MONTHS)],
         "later": MONTHS[(MONTHS.index(month) + soon + facts.randint(1, 2)) % len(MONTHS)],
-        "weekday": rng.choice(WEEKDAYS),
+        "weekday": drawn.weekday,
         "story": article.title,
     }
-    others = facts.sample([k for k in range(3, 41) if k != fields["n"]], 3)
+    others = facts.sample([k for k in range(3, 41) if k != n], 3)
     fields.update(zip(("sessions", "helpers", "towns"), others, strict=True))
+    angle = ANGLES[drawn.angle]
 
     def write(slot: str) -> str:
         first = random.Random(f"{article.slug}/{slot}").randrange(2)
-        flip = LAP_WORDINGS[lap % len(LAP_WORDINGS)][SLOTS.index(slot)]
+        flip = LAP_WORDINGS[drawn.lap % len(LAP_WORDINGS)][SLOTS.index(slot)]
         return angle[slot][first ^ flip].format(**fields)
 
-    closing = rng.choice(CLOSINGS).format(**fields)
-    new = [Block("p", f"{write('lead')} {write('follow')}"), Block("p", f"{write('voice')} {closing}")]
+    new = [
+        Block("p", f"{write('lead')} {write('follow')}"),
+        Block("p", f"{write('voice')} {drawn.closing.format(**fields)}"),
+    ]
+    paragraphs = [b for b in article.blocks if b.kind == "p"]
     return replace(
         article,
         slug=f"{article.slug}-{round_ + 1}",
-        title=write("title"),
+        title=title,
         standfirst=write("standfirst"),
-        blocks=(*new, Block("h2", "Background"), *_background(article, paragraphs, lap)),
+        blocks=(*new, Block("h2", "Background"), *_background(article, paragraphs, drawn.lap)),
     )
 
 

@@ -36,7 +36,7 @@ from demo import (
     render_section_page,
     synthetic_sites,
 )
-from demo.editions import MONTHS, VOCABULARY, edition
+from demo.editions import MONTHS, VOCABULARY, angle_of, edition
 from demo.faults import HUGE_BYTES, WRONG_CHARSET_TEXT
 from demo.timeline import SiteState
 from filters.docview import NEAR_DUPLICATE, fingerprint, resemblance
@@ -621,7 +621,8 @@ def test_a_follow_ups_facts_have_numbers_of_their_own_and_what_comes_next_comes_
         for round_ in range(1, 13):
             text = " ".join(b.text for b in edition(article, round_).blocks[:2])
             numbers = re.findall(
-                r"\b(\d+) (?:households|drop-in sessions|extra sessions|volunteers|other towns)\b", text
+                r"\b(\d+) (?:households|venues|pharmacies|drop-in sessions|extra sessions|volunteers|other towns)\b",
+                text,
             )
             if len(numbers) != len(set(numbers)):
                 repeated.append(text)
@@ -650,19 +651,7 @@ def test_a_follow_up_names_the_month_it_is_published_in_as_this_month():
         named += [(month, when.strftime("%B")) for month in current.findall(text)]
     assert len(named) >= 3, named  # the angles that name this month were published
     assert all(month == published for month, published in named), named
-    july = edition(ARTICLES[0], 1, datetime(2026, 7, 3))
+    # a campaign's lead names the month it starts from, in both wordings
+    campaign = next((a, r) for r in range(1, 7) for a in ARTICLES if angle_of(a, r) == "campaign")
+    july = edition(*campaign, datetime(2026, 7, 3))
     assert "July" in july.standfirst + " ".join(b.text for b in july.blocks)
-
-
-def test_readers_questions_follow_ups_put_a_question_and_answer_it():
-    """A live trial read "Your questions on dementia care, answered" with no question in it."""
-    answered = [
-        edition(article, round_)
-        for article in ARTICLES
-        for round_ in range(1, 13)
-        if edition(article, round_).title.startswith(("Your questions", "Readers ask"))
-    ]
-    assert answered
-    for article in answered:
-        text = " ".join(b.text for b in article.blocks[:2])
-        assert re.search(r"\w\? ", text), text
