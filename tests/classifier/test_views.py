@@ -119,7 +119,7 @@ def test_failed_articles_have_their_own_inbox_state_not_unreviewed(ec, sport_kb,
     response = ec.get(reverse("classifier:inbox"), {"state": "failed"})
     assert [(r.article.pk, r.state) for r in response.context["page"].rows] == [(failed.pk, "failed")]
     assert 'title="HTTP 410"' in response.content.decode(), "the reason is shown"
-    everything = ec.get(reverse("classifier:inbox")).context["page"].rows
+    everything = ec.get(reverse("classifier:inbox"), {"state": "any"}).context["page"].rows
     assert {r.state for r in everything if r.article.pk == failed.pk} == {"failed"}
 
 
@@ -136,12 +136,42 @@ def test_a_re_publication_is_a_duplicate_in_the_inbox_not_unreviewed(ec, sport_k
     assert [r.article.pk for r in unreviewed] == [original.pk], "the copy is no work for the experts"
     response = ec.get(reverse("classifier:inbox"), {"state": "duplicate"})
     assert [(r.article.pk, r.state) for r in response.context["page"].rows] == [(copy.pk, "duplicate")]
-    everything = ec.get(reverse("classifier:inbox")).context["page"].rows
+    everything = ec.get(reverse("classifier:inbox"), {"state": "any"}).context["page"].rows
     assert {r.state for r in everything if r.article.pk == copy.pk} == {"duplicate"}
     page = ec.get(reverse("classifier:article", args=[copy.pk])).content.decode()
     badge = re.search(r'<span class="badge (\w+)" id="review-state" title="[^"]*">(\w+)</span>', page)
     assert badge and badge.groups() == ("duplicate", "duplicate"), badge and badge.groups()
     assert f'href="/articles/{original.pk}/"' in page
+
+
+def test_the_inbox_lists_what_waits_for_review_by_default(ec, sport_kb, site, make_case, expert_user):
+    """A live trial: the inbox's default, "Any state", listed re-publications and reviewed articles among the
+    work. By default it lists what waits for an expert; every article is one explicit choice away."""
+    rejected = make_case("goal cup final")
+    services.reject(rejected, sport_kb["football"], expert_user)
+    failed = Article.objects.create(site=site, url="https://daily.example/broken", state="failed")
+    copy = Article.objects.create(
+        site=site,
+        url="https://daily.example/a/vote-again",
+        state="duplicate",
+        duplicate_of=article_of(sport_kb["vote"]),
+    )
+    waiting = {sport_kb["new"].article_id: "suggested", sport_kb["vote"].article_id: "unreviewed"}
+    waiting[rejected.article_id] = "correction"
+    inbox = reverse("classifier:inbox")
+    for params in ({}, {"site": site.pk}, {"state": ""}, {"state": "waiting"}):
+        response = ec.get(inbox, params)
+        assert {r.article.pk: r.state for r in response.context["page"].rows} == waiting, params
+    html = ec.get(inbox).content.decode()
+    assert re.search(r'<option value="waiting" selected>Waiting for review</option>', html)
+    everything = {r.article.pk for r in ec.get(inbox, {"state": "any"}).context["page"].rows}
+    assert everything == {*waiting, sport_kb["stone"].article_id, failed.pk, copy.pk}
+    assert [r.article.pk for r in ec.get(inbox, {"state": "duplicate"}).context["page"].rows] == [copy.pk]
+    reviewed = ec.get(inbox, {"state": "reviewed"}).context["page"].rows
+    assert [r.article.pk for r in reviewed] == [sport_kb["stone"].article_id]
+    # an article opened from the default inbox walks the same view
+    page = ec.get(reverse("classifier:article", args=[sport_kb["vote"].article_id]))
+    assert page.context["position"].total == len(waiting)
 
 
 def test_a_failed_article_s_page_says_failed_with_the_reason_as_the_inbox_does(ec, site):

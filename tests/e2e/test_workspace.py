@@ -45,10 +45,13 @@ def test_classify_and_build_a_rule_with_a_cornerstone_case_then_undo(page, live_
 
 
 def _find_the_article_in_the_inbox(page, live_server, walking, articles, shot):
-    # log in and find the article in the inbox
+    # log in and find the article in the inbox: by default what waits for review, every article but the
+    # cornerstone case (reviewed)
     login(page, live_server)
     expect(page.locator("h1")).to_have_text("Inbox")
-    expect(page.locator("table.inbox tbody tr")).to_have_count(len(articles))
+    expect(page.locator("select[name=state]")).to_have_value("waiting")
+    expect(page.locator("table.inbox tbody tr")).to_have_count(len(articles) - 1)
+    expect(page.locator(f'tr[data-href^="/articles/{articles[CORNERSTONE].pk}/"]')).to_have_count(0)
     shot(page, "inbox")
     page.select_option("select[name=state]", "suggested")
     page.click("form.filters button[type=submit]")
