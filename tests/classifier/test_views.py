@@ -331,6 +331,24 @@ def _words(html: str, list_id: str) -> list[str]:
 
 
 @pytest.mark.django_db
+def test_the_rule_page_s_keyword_counts_say_what_each_counts(ec, folders, make_case):
+    """A live trial: the difference list's heading said "(203)" and the article's side "205 keywords" for the
+    same article: the list leaves out the keywords already conditions of the rule. Each count now says so."""
+    case = make_case([f"w{n:02}" for n in range(10)])
+    url = reverse("classifier:rule", args=[case.article_id])
+    html = ec.get(url, {"kind": "new", "folder": folders["economy"].pk, "c": ["w00", "w01"]}).content.decode()
+    assert "10 keywords in all" in html
+    assert 'Conditions: keywords of this article <span class="muted">(8 not in the rule yet, of 10)</span>' in html
+    searched = ec.post(
+        reverse("classifier:rule_check", args=[case.article_id]),
+        {"kind": "new", "folder": folders["economy"].pk, "c": ["w00", "w01"], "q": "w0"},
+    ).content.decode()
+    assert "(8 found of 8 not in the rule yet, of 10)" in searched
+    html = ec.get(url, {"kind": "new", "folder": folders["economy"].pk}).content.decode()
+    assert 'Conditions: keywords of this article <span class="muted">(10)</span>' in html
+
+
+@pytest.mark.django_db
 def test_rule_page_ranks_both_difference_lists_and_searches_the_rest(ec, folders, make_case, expert_user):
     """The best 20 words of each direction first (not the alphabet's first), every other one by search."""
     stone = make_case(["shared", "only-in-stone", *(f"s{n:02}" for n in range(30))])
