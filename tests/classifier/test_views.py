@@ -619,8 +619,16 @@ def test_affected_list_and_commit_then_undo(ec, sport_kb, make_case):
     assert Classification.objects.get(case=sport_kb["new"], folder=sport_kb["politics"]).state == "accepted"
     assert Classification.objects.get(case=other, folder=sport_kb["politics"]).state == "suggested"
 
-    assert ec.post(reverse("classifier:rule_undo")).status_code == 400  # which rule? never "whatever is last"
-    response = ec.post(reverse("classifier:rule_undo"), {"rule": rule.pk})
+    undo = reverse("classifier:rule_undo")
+    assert ec.post(undo).status_code == 400  # which rule? never "whatever is last"
+    # a live trial: the undo asked nothing. Now a confirm step first says what changes back: the two other
+    # articles it reclassified and the cornerstone case it was committed on
+    for asked in (ec.get(reverse("classifier:rule_undo"), {"rule": rule.pk}), ec.post(undo, {"rule": rule.pk})):
+        html = asked.content.decode()
+        assert asked.status_code == 200 and 'id="undo-confirm"' in html and 'name="confirm"' in html
+        assert "<strong>3 articles</strong> change back" in html
+    assert Rule.objects.filter(pk=rule.pk).exists(), "asked, not undone"
+    response = ec.post(reverse("classifier:rule_undo"), {"rule": rule.pk, "confirm": "1"})
     assert response["Location"] == reverse("classifier:article", args=[article.pk])
     assert not Rule.objects.filter(pk=rule.pk).exists()
     assert not Classification.objects.filter(case=other, folder=sport_kb["politics"]).exists()

@@ -142,8 +142,16 @@ def _undo_from_the_affected_article(page, rule, affected_row, walking, football)
         "people & walking → Health/Exercise"
     )
 
-    # undo the rule from the article page
+    # undo the rule from the article page: a confirm step first says what changes back (a live trial's undo
+    # asked nothing); cancelling changes nothing
     page.get_by_role("button", name="Undo last rule").click()
+    expect(page.locator("h1")).to_have_text(f"Undo rule {rule.pk}?")
+    expect(page.locator("#undo-articles")).to_contain_text(re.compile(r"^\d+ articles? changes? back"))
+    page.get_by_role("link", name="Cancel").click()
+    expect(page.locator(".suggestion", has_text="Health/Exercise")).to_have_count(1)
+    assert Rule.objects.filter(pk=rule.pk).exists()
+    page.get_by_role("button", name="Undo last rule").click()
+    page.get_by_role("button", name=f"Undo rule {rule.pk}").click()
     expect(page.locator(".messages")).to_contain_text(f"Undone: rule {rule.pk}")
     expect(page.locator(".suggestion", has_text="Health/Exercise")).to_have_count(0)
     assert not Rule.objects.filter(pk=rule.pk).exists()
