@@ -12,7 +12,7 @@ from rest_framework import serializers
 from api import selectors
 from api.services import canonical_url
 from classifier import selectors as workspace
-from classifier.filtering import current_state, shown_state
+from classifier.filtering import WAITING, current_state, shown_state
 from classifier.models import Classification, Folder, Rule
 from classifier.vocabulary import work_state
 from feeds.saved_searches import saved_search_feed_url
@@ -40,8 +40,10 @@ STATE_FILTER_HELP = (
 class ReviewStateField(serializers.ChoiceField):
     """A review state; the deprecated ``classified`` is read as ``reviewed`` (docs/user-guide.md, the REST API)."""
 
-    def __init__(self, *, blank: bool = False, **kwargs):
-        super().__init__(choices=["", *REVIEW_STATES] if blank else REVIEW_STATES, allow_blank=blank, **kwargs)
+    def __init__(self, *, blank: bool = False, waiting: bool = False, **kwargs):
+        # ``waiting``: also the inbox's default, the states waiting for an expert (classifier.filtering.WAITING)
+        choices = [*([""] if blank else []), *([WAITING] if waiting else []), *REVIEW_STATES]
+        super().__init__(choices=choices, allow_blank=blank, **kwargs)
 
     def to_internal_value(self, data):
         return super().to_internal_value(current_state(data))
@@ -232,11 +234,14 @@ class ArticleFilterSerializer(serializers.Serializer):
     )
     review_state = ReviewStateField(
         required=False,
+        waiting=True,
         help_text="A review state, as each result's `review_state` names it (`pending` and `classified`, the "
-        "names of `suggested` and `reviewed` until issue 30, still work).",
+        "names of `suggested` and `reviewed` until issue 30, still work), or `waiting`: what the inbox lists by "
+        "default, `unreviewed`, `suggested` or `correction` (never `failed` or `duplicate`). Absent: any state.",
     )
     state = ReviewStateField(
         required=False,
+        waiting=True,
         help_text=STATE_FILTER_HELP,
     )
 

@@ -32,6 +32,17 @@ STATES = {state: word.word.capitalize() for state, word in ARTICLE_STATES.items(
 DEPRECATED_STATES = {"pending": SUGGESTED, "classified": REVIEWED}
 
 
+#: a filter's value for the articles waiting for an expert: no folder decided yet (unreviewed), a suggestion to
+#: decide on, or a rejection whose correcting rule is still to be made; never a failed fetch or a re-publication
+#: (no case of their own). The inbox's default: an expert's inbox lists what waits for them
+WAITING = "waiting"
+WAITING_STATES = (UNREVIEWED, SUGGESTED, CORRECTION)
+#: a filter's explicit value for every state (the inbox's default being :data:`WAITING`, "" cannot say it)
+ANY = "any"
+#: filter values that name a set of states, with their filters' labels
+STATE_GROUPS = {WAITING: "Waiting for review", ANY: "Any state"}
+
+
 def current_state(value):
     """A review state as filters take it: a deprecated name (:data:`DEPRECATED_STATES`) read as today's."""
     return DEPRECATED_STATES.get(value, value) if isinstance(value, str) else value
@@ -43,15 +54,20 @@ _SHOWN: dict[str, str] = {str(work): shown for shown, work in NO_CASE.items()}
 
 
 def filter_state(qs: QuerySet[Article], state: str) -> QuerySet[Article]:
-    """Articles in one review state (classifier.models.ReviewState: disjoint, covering every article).
+    """Articles in one review state (classifier.models.ReviewState: disjoint, covering every article), or in a
+    group of them (:data:`STATE_GROUPS`).
 
     The state is stored on the article (Article.review_state, kept by services.refresh_review_states
     in the transaction of every classification change) and indexed in inbox order, so a filtered page
     is one index range scan however rare or common the state is.
     """
     state = current_state(state)
-    if state not in STATES:
-        raise ValueError(f"unknown state {state!r}; choose one of {', '.join(STATES)}")
+    if state not in STATES and state not in STATE_GROUPS:
+        raise ValueError(f"unknown state {state!r}; choose one of {', '.join([*STATE_GROUPS, *STATES])}")
+    if state == ANY:
+        return qs
+    if state == WAITING:  # (review_state, collected_at, id) read as one range per state
+        return qs.filter(review_state__in=WAITING_STATES).exclude(state__in=list(NO_CASE.values()))
     if state in NO_CASE:
         return qs.filter(state=NO_CASE[state])
     if state == UNREVIEWED:  # a failed article or a re-publication has no case: listed as such, not as work to do

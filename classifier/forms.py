@@ -11,7 +11,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from classifier import selectors
 from classifier.acquisition import rule_kind
 from classifier.engine import keyword_set
-from classifier.filtering import MINE, STATES, UNASSIGNED, assignee_for, current_state
+from classifier.filtering import ANY, MINE, STATE_GROUPS, STATES, UNASSIGNED, WAITING, assignee_for, current_state
 from classifier.kinds import RuleKind
 from classifier.models import Folder
 from classifier.vocabulary import NO_FOLDER
@@ -60,9 +60,25 @@ class StateField(forms.ChoiceField):
         return current_state(super().bound_data(data, initial))  # the select shows the state it filters on
 
 
+class InboxStateField(StateField):
+    """The inbox's review state filter: by default what waits for an expert (classifier.filtering.WAITING), not
+    every article: re-publications and reviewed articles are each one choice away, "Any state" too."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.choices = [(WAITING, STATE_GROUPS[WAITING]), (ANY, STATE_GROUPS[ANY]), *STATES.items()]
+        self.initial = WAITING
+
+    def to_python(self, value):
+        return super().to_python(value) or WAITING
+
+    def bound_data(self, data, initial):
+        return super().bound_data(data, initial) or WAITING
+
+
 class InboxFilterForm(forms.Form):
     site = forms.ModelChoiceField(queryset=Site.objects.order_by("name"), required=False, empty_label="All sites")
-    state = StateField()
+    state = InboxStateField()
     assigned = forms.ChoiceField(required=False, label="Assigned")
     reading = forms.ChoiceField(choices=[("", "Read or not"), *READING.items()], required=False, label="Read")
     date_from = date_field("From")
@@ -92,7 +108,7 @@ class InboxFilterForm(forms.Form):
             "site_id": data["site"].pk if data.get("site") else None,
             "date_from": data.get("date_from"),
             "date_to": data.get("date_to"),
-            "state": data.get("state") or None,
+            "state": data.get("state") or WAITING,  # unfiltered, unread or unreadable: the inbox's default
             "assignee": assignee_for(data.get("assigned"), user),
             "unread_by": user.pk if reading == "unread" else None,
             "read_by": user.pk if reading == "read" else None,

@@ -585,8 +585,13 @@ def difference_items(validation: services.Validation, search: str, first: int, a
     ranked = validation.differences
     if ranked is None:
         return {}
+    keywords = validation.case.keyword_set
     return {
         "conditions": _matching(ranked.conditions, search, first, at_most),
+        # the conditions list leaves out the keywords already in the rule: its count says so beside the
+        # article's own count, not as another count of the same keywords (a live trial read 203 and 205 as one)
+        "keywords": len(keywords),
+        "in_rule": len(keywords & validation.proposal.conditions),
         "absent": _matching(ranked.absent, search, first, at_most),
         "changing": ranked.changing,
         "search": search,

@@ -526,21 +526,31 @@ def rule_detail(request, pk):
 
 
 @expert_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def rule_undo(request):
+    """GET (or a POST without ``confirm``): the confirm step, what undoing changes back or why it cannot be
+    undone; POST with ``confirm``: undo it. As deleting a folder confirms, without JavaScript."""
     last = selectors.last_rule()
     article_id = last.cornerstone.article_id if last and last.cornerstone else None
-    raw = request.POST.get("rule", "")
+    raw = request.POST.get("rule", "") if request.method == "POST" else request.GET.get("rule", "")
     if not (raw.isascii() and raw.isdigit()):
         return HttpResponseBadRequest("rule must be the id of the rule to undo")
+    fallback = reverse("classifier:article", args=[article_id]) if article_id else reverse("classifier:inbox")
+    back = _safe_next(request, fallback)
+    if request.method == "GET" or "confirm" not in request.POST:
+        try:
+            preview, refused = services.undo_preview(request.user, int(raw)), ""
+        except ValidationError as exc:
+            preview, refused = None, _error_text(exc)
+        context = {"rule_id": int(raw), "preview": preview, "refused": refused, "back": back, "last": last}
+        return render(request, "classifier/rule_undo.html", context)
     try:
         ids = services.undo_last_rule(request.user, int(raw))
     except ValidationError as exc:
         messages.error(request, _error_text(exc))
-        return redirect(_safe_next(request, reverse("classifier:inbox")))
+        return redirect(back)
     messages.success(request, f"Undone: rule {', '.join(map(str, ids))}. The articles it changed were re-inferred.")
-    fallback = reverse("classifier:article", args=[article_id]) if article_id else reverse("classifier:inbox")
-    return redirect(_safe_next(request, fallback))
+    return redirect(back)
 
 
 # --------------------------------------------------------------------------- folders

@@ -59,7 +59,7 @@ from classifier.services.review import (
     mark_unread,
     reject,
 )
-from classifier.services.rules import commit_rule, undo_last_rule
+from classifier.services.rules import UndoPreview, commit_rule, undo_last_rule, undo_preview
 from classifier.services.shared import CHUNK
 from classifier.services.validation import (
     AffectedCase,
@@ -99,6 +99,8 @@ __all__ = [
     # committing and undoing rules
     "commit_rule",
     "undo_last_rule",
+    "UndoPreview",
+    "undo_preview",
     # review, bulk actions, read marks
     "BULK_MAX",
     "NOT_PROCESSED",

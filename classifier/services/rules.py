@@ -10,6 +10,7 @@ way. Drafting and validating the rule before the commit is :mod:`classifier.serv
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -33,7 +34,16 @@ from classifier.services.classifications import (
     sync_classifications,
 )
 from classifier.services.corrections import reopen_corrections, resolve_corrections
-from classifier.services.shared import CHUNK, actor, as_case_id, as_folder_id, audit, folder_map, valid_keyword_set
+from classifier.services.shared import (
+    CHUNK,
+    actor,
+    as_case_id,
+    as_folder_id,
+    audit,
+    chunks,
+    folder_map,
+    valid_keyword_set,
+)
 from classifier.services.validation import cornerstones_to_decide, draft_proposal, kept_changes
 from foundation import roles
 
@@ -296,17 +306,19 @@ def _decide(case_id: int, folder_id: int, state: str, user, rule_id: int | None)
 
 
 # --------------------------------------------------------------------------- undo
-@transaction.atomic
-def undo_last_rule(user, rule_id: int | None = None) -> list[int]:
-    """Remove the most recent rule (with the sibling rules committed with it); returns their ids.
+@dataclass(frozen=True)
+class _UndoPlan:
+    """What undoing the last commit takes back, computed (nothing stored) on ``snapshot``."""
 
-    ``rule_id`` is the rule the expert saw as the last one (the workspace always sends it): when another
-    rule has been committed since, nothing is undone. Only the rule's author, or a knowledge-base
-    administrator, may undo it. The affected cases' suggestions are re-inferred without them and the
-    cornerstone case's decisions made by that commit are restored. Raises ValidationError when there is no
-    rule to undo or the undo is refused.
-    """
-    snapshot = kb.locked()
+    snapshot: kb.Snapshot
+    new: kb.Snapshot
+    entry: AuditEntry | None
+    ids: list[int]  # the last rule and the rules committed with it
+    rules: list[Rule]
+    stones: set[int]  # their cornerstone cases
+
+
+def _undo_plan(snapshot: kb.Snapshot, user, rule_id: int | None) -> _UndoPlan:
     last = _last_rule(user, rule_id)
     entry = _commit_entry(last.pk)
     group = entry.details["rules"] if entry else []
@@ -316,9 +328,64 @@ def undo_last_rule(user, rule_id: int | None = None) -> list[int]:
     rules = list(Rule.objects.filter(id__in=ids))
     stones, cornerstones = _cornerstones_after_undo(snapshot, rules, ids)
     new = snapshot.derive(remove=ids, cornerstones=cornerstones)
+    return _UndoPlan(snapshot, new, entry, ids, rules, stones)
+
+
+@dataclass(frozen=True)
+class UndoPreview:
+    """What the confirm step of an undo says: the rules it removes and how many articles' folders change back."""
+
+    rule_ids: list[int]
+    articles: int  # articles whose suggestions change, or whose decisions by the commit are restored
+
+
+def undo_preview(user, rule_id: int) -> UndoPreview:
+    """What :func:`undo_last_rule` would change, without changing it: the same plan on the published knowledge
+    base (no lock: the undo itself re-checks under it). Costs one re-inference of the cases the rules changed,
+    as the undo does. Raises ValidationError as the undo would (not the last rule, not the expert's, a child)."""
+    plan = _undo_plan(kb.current(), user, rule_id)
+    desired = _undone_changes(plan.snapshot, plan.new, plan.rules, plan.stones)
+    changing = _suggestions_changing(desired)
+    if plan.entry is not None:  # the commit's own decisions, on its case and the cornerstone cases it accepted
+        details = plan.entry.details
+        changing.update(c for c, items in [(details["case"], details.get("decisions_before"))] if items)
+        changing.update(item["case"] for item in details.get("cornerstones", []) if item["decisions_before"])
+    articles = Case.objects.filter(pk__in=changing, article__isnull=False).count()
+    return UndoPreview(plan.ids, articles)
+
+
+def _suggestions_changing(desired: dict[int, dict[int, int]]) -> set[int]:
+    """The cases whose suggested folders :func:`sync_classifications` would change for ``desired`` (a suggestion
+    added or withdrawn; a decided folder stays as it is, a suggestion only pointed at another rule is no change)."""
+    changing: set[int] = set()
+    for ids in chunks(sorted(desired)):
+        have: dict[int, dict[int, str]] = {}
+        rows = Classification.objects.filter(case_id__in=ids).values_list("case_id", "folder_id", "state")
+        for case_id, folder_id, state in rows:
+            have.setdefault(case_id, {})[folder_id] = state
+        for case_id in ids:
+            stored = have.get(case_id, {})
+            suggested = {f for f, state in stored.items() if state == Classification.State.SUGGESTED}
+            if set(desired[case_id]) - set(stored) or suggested - set(desired[case_id]):
+                changing.add(case_id)
+    return changing
+
+
+@transaction.atomic
+def undo_last_rule(user, rule_id: int | None = None) -> list[int]:
+    """Remove the most recent rule (with the sibling rules committed with it); returns their ids.
+
+    ``rule_id`` is the rule the expert saw as the last one (the workspace always sends it): when another
+    rule has been committed since, nothing is undone. Only the rule's author, or a knowledge-base
+    administrator, may undo it. The affected cases' suggestions are re-inferred without them and the
+    cornerstone case's decisions made by that commit are restored. Raises ValidationError when there is no
+    rule to undo or the undo is refused. :func:`undo_preview` says beforehand what it changes.
+    """
+    plan = _undo_plan(kb.locked(), user, rule_id)
+    snapshot, new, entry, ids, rules = plan.snapshot, plan.new, plan.entry, plan.ids, plan.rules
     # restore the committing expert's decisions on the cornerstone case, then re-infer
     restored = _restore_decisions(entry, ids) if entry is not None else []
-    desired = _undone_changes(snapshot, new, rules, stones)
+    desired = _undone_changes(snapshot, new, rules, plan.stones)
     sync = sync_classifications(desired)
     reopened = reopen_corrections(new.tree, ids)
     # and the other way: a rejected folder that only the undone rules gave needs no rule any more

@@ -263,13 +263,22 @@
     }
 
     /* The draft keeps its state: in the URL (a reload or the back button brings it back) and in this browser's
-       storage, per user and article (coming back later from another page brings it back too). Leaving asks first
-       only when that would lose work: conditions or decisions not committed that the storage does not hold as
-       the form has them (no storage, or a change not kept yet). A reload or a visit elsewhere loses nothing
-       stored, and beforeunload cannot tell a reload from leaving, so a stored draft asks nothing. */
+       storage, per user, article and change (coming back later from another page brings it back too). Leaving
+       asks first only when that would lose work: conditions or decisions not committed that the storage does not
+       hold as the form has them (no storage, or a change not kept yet). A reload or a visit elsewhere loses
+       nothing stored, and beforeunload cannot tell a reload from leaving, so a stored draft asks nothing. */
     var DRAFT = ["kind", "folder", "wrong", "c", "x", "sel", "ok", "keep", "affected"];
     var WORK = ["c", "x", "sel", "ok", "keep"]; // what the expert did beyond choosing the folders
-    var storeKey = "wims:rule-draft:" + form.dataset.draftKey;
+    var userArticleKey = "wims:rule-draft:" + form.dataset.draftKey;
+    /* One stored draft per change, not per article: a stopping rule started on an article and then a new rule
+       for it (a live trial) each keep their own. The change is the kind, and for a correction the wrong folder
+       it corrects; a new rule's folder is part of its draft (chosen on the page, which opens without one). */
+    var keyOf = function (params) {
+      var kind = params.get("kind") || "";
+      var wrong = kind === "new" ? "" : params.get("wrong") || "";
+      return userArticleKey + ":" + kind + (wrong ? ":" + wrong : "");
+    };
+    var storeKey = function () { return keyOf(new FormData(form)); };
     var leaving = false;
     var draftOf = function (params, names) {
       var out = new URLSearchParams();
@@ -288,16 +297,25 @@
       var store = storage();
       if (!store) return;
       // opening the page keeps a stored draft it did not restore (another kind); the expert's unticking forgets it
-      if (hasWork(draft)) store.setItem(storeKey, draft.toString()); else if (event) store.removeItem(storeKey);
+      if (hasWork(draft)) store.setItem(keyOf(draft), draft.toString()); else if (event) store.removeItem(keyOf(draft));
     };
     var draftStored = function () { // the form's draft is the one the storage would bring back
       var store = storage();
-      return !!store && store.getItem(storeKey) === draftOf(new FormData(form), DRAFT).toString();
+      return !!store && store.getItem(storeKey()) === draftOf(new FormData(form), DRAFT).toString();
+    };
+    var moveOldDraft = function (store) { // a draft stored per article (before drafts were per change) keeps
+      var old = store.getItem(userArticleKey);
+      if (old === null) return;
+      var key = keyOf(new URLSearchParams(old));
+      if (store.getItem(key) === null) store.setItem(key, old);
+      store.removeItem(userArticleKey);
     };
     var restoreDraft = function () { // true: the page is being replaced by the stored draft
       var here = new URLSearchParams(window.location.search);
       var store = storage();
-      var saved = store && store.getItem(storeKey);
+      if (store) moveOldDraft(store);
+      // the change the page opened on, as the server drew it (a kind by default, the one wrong folder waiting)
+      var saved = store && store.getItem(storeKey());
       if (!saved || hasWork(here)) return false;
       saved = new URLSearchParams(saved);
       // a draft for another change (say, correcting another folder) is not this one
@@ -317,7 +335,7 @@
       form.addEventListener("submit", function (event) {
         leaving = true;
         var store = storage();
-        if (store && event.submitter && event.submitter.id === "commit") store.removeItem(storeKey);
+        if (store && event.submitter && event.submitter.id === "commit") store.removeItem(storeKey());
       });
       if (create) create.addEventListener("submit", function () { leaving = true; });
       window.addEventListener("beforeunload", function (event) {

@@ -53,6 +53,10 @@ def test_the_list_filters_by_site_folder_and_review_state(api_as, kb, site, othe
     assert ids(client.get("/api/articles/", {"state": "suggested", "site": site.pk})) == [kb["pending"].pk]
     # the filter also goes by the results' own name for the field (it was silently ignored)
     assert ids(client.get("/api/articles/", {"review_state": "reviewed"})) == [kb["cornerstone"].pk]
+    # what the inbox lists by default, by the inbox's name for it; without a filter, every state
+    waiting = [unrelated.pk, elsewhere.pk, kb["pending"].pk]
+    assert ids(client.get("/api/articles/", {"review_state": "waiting"})) == waiting
+    assert ids(client.get("/api/articles/")) == [*waiting, kb["cornerstone"].pk]
     both = client.get("/api/articles/", {"review_state": "reviewed", "state": "unreviewed"})
     assert both.status_code == 400 and "review_state" in both.json()
     # a rejected classification takes the article out of the folder's list

@@ -56,14 +56,16 @@ def test_the_schema_validates_without_warnings_and_covers_every_endpoint(schema)
 def test_article_filters_and_review_states_are_described(schema):
     parameters = {p["name"]: p for p in schema["paths"]["/api/articles/"]["get"]["parameters"]}
     assert {"site", "folder", "state", "cursor", "page_size"} <= set(parameters)
-    assert set(parameters["state"]["schema"]["enum"]) == {
-        "unreviewed",
-        "suggested",
-        "correction",
-        "reviewed",
-        "failed",
-        "duplicate",
-    }
+    for name in ("state", "review_state"):  # the review states, and the inbox's default group of them
+        assert set(parameters[name]["schema"]["enum"]) == {
+            "waiting",
+            "unreviewed",
+            "suggested",
+            "correction",
+            "reviewed",
+            "failed",
+            "duplicate",
+        }, name
 
 
 @pytest.mark.django_db

@@ -317,7 +317,7 @@ def run(repeat: int, seed: int = 7) -> dict:
     import gc
 
     gc.unfreeze()
-    main_pages = ("inbox, first page", "article page (random articles)")
+    main_pages = ("inbox, first page (waiting for review, the default)", "article page (random articles)")
     unfrozen = {name: measure(client, scenarios[name]) for name in main_pages}
     gc.freeze()
 
@@ -338,19 +338,21 @@ def page_scenarios(rng: random.Random, repeat: int, ids: list[int], deep_cursor:
     newest = Article.objects.order_by("-collected_at").values_list("collected_at", flat=True).first()
     day = newest.date().isoformat()
     return {
-        "inbox, first page": ["/"] * repeat,
+        # the inbox opens on what waits for review (unreviewed, suggested, rejected-rule-pending): three states
+        "inbox, first page (waiting for review, the default)": ["/"] * repeat,
+        "inbox, first page, any state": ["/?state=any"] * repeat,
         "inbox, state = suggestions pending": ["/?state=pending"] * repeat,
         "inbox, state = reviewed": ["/?state=reviewed"] * repeat,
         "inbox, state = unreviewed": ["/?state=unreviewed"] * repeat,
-        "inbox, one site": [f"/?site={rng.choice(site_ids)}" for _ in range(repeat)],
+        "inbox, one site": [f"/?state=any&site={rng.choice(site_ids)}" for _ in range(repeat)],
         "inbox, one site + date range + pending": [
             f"/?site={rng.choice(site_ids)}&date_from={day}&date_to={day}&state=pending" for _ in range(repeat)
         ],
-        "inbox, page at article 50,000 (keyset)": [f"/?after={deep_cursor}"] * repeat,
-        "inbox, assigned to me (2,000)": ["/?assigned=me"] * repeat,
-        "inbox, assigned to a colleague (8,000)": [f"/?assigned={colleague.pk}"] * repeat,
-        "inbox, unassigned (90,000)": ["/?assigned=none"] * repeat,
-        "inbox, unread by me (66,667)": ["/?reading=unread"] * repeat,
+        "inbox, page at article 50,000 (keyset)": [f"/?state=any&after={deep_cursor}"] * repeat,
+        "inbox, assigned to me (2,000)": ["/?state=any&assigned=me"] * repeat,
+        "inbox, assigned to a colleague (8,000)": [f"/?state=any&assigned={colleague.pk}"] * repeat,
+        "inbox, unassigned (90,000)": ["/?state=any&assigned=none"] * repeat,
+        "inbox, unread by me (66,667)": ["/?state=any&reading=unread"] * repeat,
         "inbox, assigned to me + unread + pending": ["/?assigned=me&reading=unread&state=pending"] * repeat,
         "article page (random articles)": [f"/articles/{rng.choice(ids)}/" for _ in range(repeat * 2)],
     }

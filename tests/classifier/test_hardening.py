@@ -141,3 +141,24 @@ def test_a_stopping_rule_without_a_condition_of_its_own_withholds_the_folder_whe
     check_kb()
     with pytest.raises(ValidationError, match="at least one keyword"):
         services.commit_rule(make_case("vote"), "new", expert, folder=folders["politics"])
+
+
+def test_the_undo_s_confirm_step_counts_the_articles_a_stopping_rule_s_undo_changes_back(
+    ec, make_case, folders, expert_user, expert2
+):
+    """Undoing asked nothing (a live trial). The confirm step says how many articles change back, here for a
+    stopping rule (its undo suggests the withheld folder again), and refuses up front what the undo refuses."""
+    services.commit_rule(make_case("match goal"), "new", expert_user, folder=folders["sport"], conditions=["match"])
+    wrong = make_case("match vote")
+    also = [make_case(f"match vote w{n}") for n in range(2)]
+    untouched = make_case("match final")
+    stop = services.commit_rule(wrong, "stop", expert_user, wrong_folder=folders["sport"], conditions=["vote"])[0]
+    preview = services.undo_preview(expert_user, stop.pk)
+    assert preview.rule_ids == [stop.pk] and preview.articles == 3  # the two others, and its own case
+    html = ec.get(reverse("classifier:rule_undo"), {"rule": stop.pk}).content.decode()
+    assert "<strong>3 articles</strong> change back" in html
+    with pytest.raises(ValidationError, match="made by ada"):
+        services.undo_preview(expert2, stop.pk)
+    services.undo_last_rule(expert_user, stop.pk)
+    assert all(c.classifications.filter(folder=folders["sport"], state="suggested").exists() for c in also)
+    assert untouched.classifications.filter(folder=folders["sport"]).count() == 1

@@ -119,7 +119,7 @@ def test_failed_articles_have_their_own_inbox_state_not_unreviewed(ec, sport_kb,
     response = ec.get(reverse("classifier:inbox"), {"state": "failed"})
     assert [(r.article.pk, r.state) for r in response.context["page"].rows] == [(failed.pk, "failed")]
     assert 'title="HTTP 410"' in response.content.decode(), "the reason is shown"
-    everything = ec.get(reverse("classifier:inbox")).context["page"].rows
+    everything = ec.get(reverse("classifier:inbox"), {"state": "any"}).context["page"].rows
     assert {r.state for r in everything if r.article.pk == failed.pk} == {"failed"}
 
 
@@ -136,12 +136,42 @@ def test_a_re_publication_is_a_duplicate_in_the_inbox_not_unreviewed(ec, sport_k
     assert [r.article.pk for r in unreviewed] == [original.pk], "the copy is no work for the experts"
     response = ec.get(reverse("classifier:inbox"), {"state": "duplicate"})
     assert [(r.article.pk, r.state) for r in response.context["page"].rows] == [(copy.pk, "duplicate")]
-    everything = ec.get(reverse("classifier:inbox")).context["page"].rows
+    everything = ec.get(reverse("classifier:inbox"), {"state": "any"}).context["page"].rows
     assert {r.state for r in everything if r.article.pk == copy.pk} == {"duplicate"}
     page = ec.get(reverse("classifier:article", args=[copy.pk])).content.decode()
     badge = re.search(r'<span class="badge (\w+)" id="review-state" title="[^"]*">(\w+)</span>', page)
     assert badge and badge.groups() == ("duplicate", "duplicate"), badge and badge.groups()
     assert f'href="/articles/{original.pk}/"' in page
+
+
+def test_the_inbox_lists_what_waits_for_review_by_default(ec, sport_kb, site, make_case, expert_user):
+    """A live trial: the inbox's default, "Any state", listed re-publications and reviewed articles among the
+    work. By default it lists what waits for an expert; every article is one explicit choice away."""
+    rejected = make_case("goal cup final")
+    services.reject(rejected, sport_kb["football"], expert_user)
+    failed = Article.objects.create(site=site, url="https://daily.example/broken", state="failed")
+    copy = Article.objects.create(
+        site=site,
+        url="https://daily.example/a/vote-again",
+        state="duplicate",
+        duplicate_of=article_of(sport_kb["vote"]),
+    )
+    waiting = {sport_kb["new"].article_id: "suggested", sport_kb["vote"].article_id: "unreviewed"}
+    waiting[rejected.article_id] = "correction"
+    inbox = reverse("classifier:inbox")
+    for params in ({}, {"site": site.pk}, {"state": ""}, {"state": "waiting"}):
+        response = ec.get(inbox, params)
+        assert {r.article.pk: r.state for r in response.context["page"].rows} == waiting, params
+    html = ec.get(inbox).content.decode()
+    assert re.search(r'<option value="waiting" selected>Waiting for review</option>', html)
+    everything = {r.article.pk for r in ec.get(inbox, {"state": "any"}).context["page"].rows}
+    assert everything == {*waiting, sport_kb["stone"].article_id, failed.pk, copy.pk}
+    assert [r.article.pk for r in ec.get(inbox, {"state": "duplicate"}).context["page"].rows] == [copy.pk]
+    reviewed = ec.get(inbox, {"state": "reviewed"}).context["page"].rows
+    assert [r.article.pk for r in reviewed] == [sport_kb["stone"].article_id]
+    # an article opened from the default inbox walks the same view
+    page = ec.get(reverse("classifier:article", args=[sport_kb["vote"].article_id]))
+    assert page.context["position"].total == len(waiting)
 
 
 def test_a_failed_article_s_page_says_failed_with_the_reason_as_the_inbox_does(ec, site):
@@ -298,6 +328,24 @@ def _words(html: str, list_id: str) -> list[str]:
     """The words of one difference list on the page, in the page's order."""
     block = html.split(f'id="{list_id}"', 1)[1].split("</div>", 1)[0]
     return re.findall(r'<input type="checkbox" name="[cx]" value="([^"]*)"', block)
+
+
+@pytest.mark.django_db
+def test_the_rule_page_s_keyword_counts_say_what_each_counts(ec, folders, make_case):
+    """A live trial: the difference list's heading said "(203)" and the article's side "205 keywords" for the
+    same article: the list leaves out the keywords already conditions of the rule. Each count now says so."""
+    case = make_case([f"w{n:02}" for n in range(10)])
+    url = reverse("classifier:rule", args=[case.article_id])
+    html = ec.get(url, {"kind": "new", "folder": folders["economy"].pk, "c": ["w00", "w01"]}).content.decode()
+    assert "10 keywords in all" in html
+    assert 'Conditions: keywords of this article <span class="muted">(8 not in the rule yet, of 10)</span>' in html
+    searched = ec.post(
+        reverse("classifier:rule_check", args=[case.article_id]),
+        {"kind": "new", "folder": folders["economy"].pk, "c": ["w00", "w01"], "q": "w0"},
+    ).content.decode()
+    assert "(8 found of 8 not in the rule yet, of 10)" in searched
+    html = ec.get(url, {"kind": "new", "folder": folders["economy"].pk}).content.decode()
+    assert 'Conditions: keywords of this article <span class="muted">(10)</span>' in html
 
 
 @pytest.mark.django_db
@@ -571,8 +619,16 @@ def test_affected_list_and_commit_then_undo(ec, sport_kb, make_case):
     assert Classification.objects.get(case=sport_kb["new"], folder=sport_kb["politics"]).state == "accepted"
     assert Classification.objects.get(case=other, folder=sport_kb["politics"]).state == "suggested"
 
-    assert ec.post(reverse("classifier:rule_undo")).status_code == 400  # which rule? never "whatever is last"
-    response = ec.post(reverse("classifier:rule_undo"), {"rule": rule.pk})
+    undo = reverse("classifier:rule_undo")
+    assert ec.post(undo).status_code == 400  # which rule? never "whatever is last"
+    # a live trial: the undo asked nothing. Now a confirm step first says what changes back: the two other
+    # articles it reclassified and the cornerstone case it was committed on
+    for asked in (ec.get(reverse("classifier:rule_undo"), {"rule": rule.pk}), ec.post(undo, {"rule": rule.pk})):
+        html = asked.content.decode()
+        assert asked.status_code == 200 and 'id="undo-confirm"' in html and 'name="confirm"' in html
+        assert "<strong>3 articles</strong> change back" in html
+    assert Rule.objects.filter(pk=rule.pk).exists(), "asked, not undone"
+    response = ec.post(reverse("classifier:rule_undo"), {"rule": rule.pk, "confirm": "1"})
     assert response["Location"] == reverse("classifier:article", args=[article.pk])
     assert not Rule.objects.filter(pk=rule.pk).exists()
     assert not Classification.objects.filter(case=other, folder=sport_kb["politics"]).exists()

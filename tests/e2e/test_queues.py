@@ -60,7 +60,7 @@ def test_select_with_click_shift_click_and_x_then_accept_and_review_with_no_fold
     assert inbox_ids(page) == pending[3:]
 
     # a selection with an article that cannot take the action: refused as a whole, with each reason
-    page.goto(f"{live_server.url}/")
+    page.goto(f"{live_server.url}/?state=any")  # the accepted ones too, reviewed: no longer waiting
     everything = inbox_ids(page)
     done_row = everything.index(accepted[0])
     open_row = everything.index(pending[3])
@@ -148,14 +148,16 @@ def test_assign_queues_read_unread_and_who_reviewed_on_the_article(page, live_se
     page.goto(f"{live_server.url}/?reading=unread")
     assert target not in inbox_ids(page)
     page.goto(f"{live_server.url}/?reading=read")
+    assert inbox_ids(page) == [], "accepted: read, and no longer waiting for review"
+    page.goto(f"{live_server.url}/?reading=read&state=any")
     assert inbox_ids(page) == [target]
     expect(page.locator("table.inbox tbody tr.unread")).to_have_count(0)
 
     # mark it unread from its page (Shift+u; u alone goes back to the view): back in the inbox, unread again
-    page.goto(f"{live_server.url}/articles/{target}/")
+    page.goto(f"{live_server.url}/articles/{target}/?view=state%3Dany")
     page.locator("h1").click()
     page.keyboard.press("Shift+U")
-    expect(page).to_have_url(re.compile(r"/$"))
+    expect(page).to_have_url(re.compile(r"/\?state=any$"))
     expect(page.locator(f'tr[data-href^="/articles/{target}/"]')).to_have_class(re.compile(r"\bunread\b"))
     assert not ArticleRead.objects.filter(user__username="ada", article_id=target).exists()
     assert Article.objects.get(pk=target).assignee == bob

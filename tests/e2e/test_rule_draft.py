@@ -150,3 +150,47 @@ def test_an_answer_to_an_older_draft_never_unticks_a_newer_word(draft_page, live
     held[0].continue_()  # the older draft's answer arrives before the click's own refresh is sent
     expect(page.locator(f'#proposal input[name="c"][value="{first}"]')).to_be_checked()
     expect(page.locator(f'#proposal input[name="c"][value="{second}"]')).to_be_checked()
+
+
+def test_a_stopping_rule_s_draft_and_a_new_rule_s_draft_for_one_article_each_keep_their_own(
+    draft_page, live_server, django_user_model
+):
+    """A live trial: the draft was stored per article, so a stopping rule started on an article and then a new rule
+    for it shared one stored draft, the later overwriting the earlier. Each change keeps its own now."""
+    page = draft_page
+    data = demo_data.load(django_user_model, slugs={WALKING, FOOTBALL})
+    walking, exercise = data["articles"][WALKING], data["folders"]["exercise"]
+    football_case = data["articles"][FOOTBALL].case.pk
+    diabetes = data["folders"]["diabetes"].pk
+    new_url = f"{live_server.url}/articles/{walking.pk}/rule?kind=new"
+    stop_url = f"{live_server.url}/articles/{walking.pk}/rule?kind=stop&wrong={diabetes}"
+    start_draft(page, live_server, data)  # the new rule's draft
+
+    # a stopping rule for the same article, with a condition ticked
+    page.goto(stop_url)
+    expect(page.locator('#proposal input[name="c"]')).to_have_count(0)
+    stop_word = page.locator("#difference-list label.kw input").first.get_attribute("value")
+    page.locator("#difference-list label.kw").first.click()
+    expect(page.locator(f'#proposal input[name="c"][value="{stop_word}"]')).to_be_checked()
+    expect(page).to_have_url(re.compile(r"[?&]c="))  # kept (the URL and the storage are written together)
+
+    # each comes back from a plain link, with its own conditions
+    page.goto(new_url)
+    drafted(page, walking.pk, exercise.pk, football_case)
+    expect(page.locator(f'#proposal input[name="c"][value="{stop_word}"]')).to_have_count(0)
+    page.goto(stop_url)
+    expect(page.locator(f'#proposal input[name="c"][value="{stop_word}"]')).to_be_checked()
+    expect(page.locator('#proposal input[name="c"][value="walking"]')).to_have_count(0)
+    keys = page.evaluate("Object.keys(window.localStorage).filter(k => k.startsWith('wims:rule-draft:')).sort()")
+    assert [k.split(":", 4)[4] for k in keys] == ["new", f"stop:{diabetes}"]
+
+    # unticking the stopping rule's condition forgets its draft only
+    page.locator("#proposal label.kw", has_text=stop_word).click()
+    expect(page.locator(f'#proposal input[name="c"][value="{stop_word}"]')).to_have_count(0)
+    expect(page).not_to_have_url(re.compile(r"[?&]c="))
+    page.goto(stop_url)
+    expect(page.locator("#difference-list label.kw").first).to_be_visible()
+    expect(page.locator('#proposal input[name="c"]')).to_have_count(0)
+    page.goto(new_url)
+    drafted(page, walking.pk, exercise.pk, football_case)
+    assert page.console_errors == []

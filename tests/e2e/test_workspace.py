@@ -45,10 +45,13 @@ def test_classify_and_build_a_rule_with_a_cornerstone_case_then_undo(page, live_
 
 
 def _find_the_article_in_the_inbox(page, live_server, walking, articles, shot):
-    # log in and find the article in the inbox
+    # log in and find the article in the inbox: by default what waits for review, every article but the
+    # cornerstone case (reviewed)
     login(page, live_server)
     expect(page.locator("h1")).to_have_text("Inbox")
-    expect(page.locator("table.inbox tbody tr")).to_have_count(len(articles))
+    expect(page.locator("select[name=state]")).to_have_value("waiting")
+    expect(page.locator("table.inbox tbody tr")).to_have_count(len(articles) - 1)
+    expect(page.locator(f'tr[data-href^="/articles/{articles[CORNERSTONE].pk}/"]')).to_have_count(0)
     shot(page, "inbox")
     page.select_option("select[name=state]", "suggested")
     page.click("form.filters button[type=submit]")
@@ -139,8 +142,16 @@ def _undo_from_the_affected_article(page, rule, affected_row, walking, football)
         "people & walking → Health/Exercise"
     )
 
-    # undo the rule from the article page
+    # undo the rule from the article page: a confirm step first says what changes back (a live trial's undo
+    # asked nothing); cancelling changes nothing
     page.get_by_role("button", name="Undo last rule").click()
+    expect(page.locator("h1")).to_have_text(f"Undo rule {rule.pk}?")
+    expect(page.locator("#undo-articles")).to_contain_text(re.compile(r"^\d+ articles? changes? back"))
+    page.get_by_role("link", name="Cancel").click()
+    expect(page.locator(".suggestion", has_text="Health/Exercise")).to_have_count(1)
+    assert Rule.objects.filter(pk=rule.pk).exists()
+    page.get_by_role("button", name="Undo last rule").click()
+    page.get_by_role("button", name=f"Undo rule {rule.pk}").click()
     expect(page.locator(".messages")).to_contain_text(f"Undone: rule {rule.pk}")
     expect(page.locator(".suggestion", has_text="Health/Exercise")).to_have_count(0)
     assert not Rule.objects.filter(pk=rule.pk).exists()
