@@ -240,7 +240,10 @@ def search(
     scored = scored[:size]
     by_id = (
         Article.objects.select_related("site")
-        .only("id", "title", "url", "collected_at", "published_at", "review_state", "state", "site__id", "site__name")
+        .only(
+            *("id", "title", "url", "collected_at", "published_at", "published_time_given", "review_state", "state"),
+            *("site__id", "site__name"),
+        )
         .in_bulk([pk for pk, _ in scored])
     )
     scores = dict(scored)
