@@ -22,6 +22,8 @@ from search.models import SavedSearch
 from search.query import QuerySyntaxError, parse
 
 REVIEW_STATES = list(workspace.STATES)
+#: a review state filter's values (the article list's, a saved search's): a state, or the inbox's default group
+FILTER_STATES = [WAITING, *REVIEW_STATES]
 #: an article's work state as answers name it (``processing_state``): classifier.vocabulary.WORK_STATES
 PROCESSING_STATES = [work_state(state) for state in Article.State.values]
 #: the answers' old ``state`` (the work state, stored names) and the list's old ``?state=`` (the review state):
@@ -42,7 +44,7 @@ class ReviewStateField(serializers.ChoiceField):
 
     def __init__(self, *, blank: bool = False, waiting: bool = False, **kwargs):
         # ``waiting``: also the inbox's default, the states waiting for an expert (classifier.filtering.WAITING)
-        choices = [*([""] if blank else []), *([WAITING] if waiting else []), *REVIEW_STATES]
+        choices = [*([""] if blank else []), *(FILTER_STATES if waiting else REVIEW_STATES)]
         super().__init__(choices=choices, allow_blank=blank, **kwargs)
 
     def to_internal_value(self, data):
@@ -347,14 +349,20 @@ class FeedSerializer(serializers.ModelSerializer):
 @extend_schema_serializer(deprecate_fields=["state"])
 class SavedSearchSerializer(serializers.ModelSerializer):
     owner = serializers.HiddenField(default=serializers.CurrentUserDefault())
+    # ``waiting``: one of the search page's state choices (the inbox's default), so it can be saved there
     review_state = ReviewStateField(
         source="state",
         blank=True,
+        waiting=True,
         required=False,
-        help_text="The review state it finds, as an article's `review_state` names it; empty for any.",
+        help_text="The review state it finds, as an article's `review_state` names it, or `waiting` (`unreviewed`, "
+        "`suggested` or `correction`, as the inbox lists by default); empty for any.",
     )
     state = ReviewStateField(
-        blank=True, required=False, help_text="Deprecated: `review_state` under its old name (the same value)."
+        blank=True,
+        waiting=True,
+        required=False,
+        help_text="Deprecated: `review_state` under its old name (the same value).",
     )
     rss = serializers.SerializerMethodField(help_text="Its RSS feed (a private one answers only with a feed token).")
     atom = serializers.SerializerMethodField(help_text="Its Atom feed.")

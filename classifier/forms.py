@@ -46,39 +46,35 @@ def expert_choices() -> list[tuple[str, str]]:
     return [(str(pk), name) for pk, name in experts().values_list("pk", "username")]
 
 
+#: the review state filters' choices, the inbox's and search's alike (saved searches store their values): a
+#: group of states (classifier.filtering.STATE_GROUPS), then each state
+STATE_CHOICES = [(WAITING, STATE_GROUPS[WAITING]), (ANY, STATE_GROUPS[ANY]), *STATES.items()]
+
+
 class StateField(forms.ChoiceField):
-    """A review state filter: any state, one of them, or a deprecated name of one (read as today's name, so an
-    old bookmark or link still filters: classifier.filtering.DEPRECATED_STATES)."""
+    """A review state filter (:data:`STATE_CHOICES`): a group of states, one state, or a deprecated name of one
+    (read as today's name, so an old bookmark or link still filters: classifier.filtering.DEPRECATED_STATES).
 
-    def __init__(self, **kwargs):
-        super().__init__(choices=[("", "Any state"), *STATES.items()], required=False, **kwargs)
+    No value reads as ``default``, which the select shows: the inbox lists what waits for review
+    (classifier.filtering.WAITING), a search looks at every state (ANY).
+    """
 
-    def to_python(self, value):
-        return current_state(super().to_python(value))
-
-    def bound_data(self, data, initial):
-        return current_state(super().bound_data(data, initial))  # the select shows the state it filters on
-
-
-class InboxStateField(StateField):
-    """The inbox's review state filter: by default what waits for an expert (classifier.filtering.WAITING), not
-    every article: re-publications and reviewed articles are each one choice away, "Any state" too."""
-
-    def __init__(self, **kwargs):
-        super().__init__(**kwargs)
-        self.choices = [(WAITING, STATE_GROUPS[WAITING]), (ANY, STATE_GROUPS[ANY]), *STATES.items()]
-        self.initial = WAITING
+    def __init__(self, *, default: str, **kwargs):
+        super().__init__(choices=STATE_CHOICES, required=False, initial=default, **kwargs)
+        self.default = default
 
     def to_python(self, value):
-        return super().to_python(value) or WAITING
+        return current_state(super().to_python(value)) or self.default
 
     def bound_data(self, data, initial):
-        return super().bound_data(data, initial) or WAITING
+        # the select shows the state it filters on
+        return current_state(super().bound_data(data, initial)) or self.default
 
 
 class InboxFilterForm(forms.Form):
     site = forms.ModelChoiceField(queryset=Site.objects.order_by("name"), required=False, empty_label="All sites")
-    state = InboxStateField()
+    # an expert's inbox lists what waits for them: re-publications and reviewed articles are each one choice away
+    state = StateField(default=WAITING)
     assigned = forms.ChoiceField(required=False, label="Assigned")
     reading = forms.ChoiceField(choices=[("", "Read or not"), *READING.items()], required=False, label="Read")
     date_from = date_field("From")

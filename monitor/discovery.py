@@ -12,7 +12,7 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from email.utils import parsedate_to_datetime
 from time import struct_time
 from typing import cast
@@ -32,6 +32,8 @@ __all__ = [
     "published_date",
     "page_metadata",
     "parse_date",
+    "PublishedDay",
+    "gives_time",
     "LinkRules",
     "select_candidates",
 ]
@@ -177,6 +179,26 @@ def _json_ld_dates(text: str) -> list[str]:
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 
 
+class PublishedDay(datetime):
+    """A publication date its source gave without a time of day (``2025-03-03``): midnight UTC stands for the
+    day, and pages show the day alone (monitor.models.Article.published_time_given), never a made-up midnight.
+    A datetime still, so it goes wherever a parsed date goes (feed and sitemap dates by URL) unchanged."""
+
+
+def _names_a_day_only(text: str) -> bool:
+    """Whether an ISO 8601 value is a calendar date with no time (``2025-03-03``, ``20250303``)."""
+    try:
+        date.fromisoformat(text.strip())
+    except ValueError:
+        return False
+    return True
+
+
+def gives_time(when: datetime | None) -> bool | None:
+    """Whether a date from :func:`parse_date` came with its time of day (None for no date)."""
+    return None if when is None else not isinstance(when, PublishedDay)
+
+
 def parse_date(value: str | struct_time | None, now: datetime | None = None) -> datetime | None:
     """A timezone-aware datetime from an ISO 8601 or RFC 822 date (a time struct from feedparser too), else None.
 
@@ -207,6 +229,8 @@ def parse_date(value: str | struct_time | None, now: datetime | None = None) -> 
     now = now or datetime.now(UTC)
     if when.year < 1990 or when > now + timedelta(days=2):
         return None
+    if isinstance(value, str) and _names_a_day_only(value):
+        return PublishedDay(when.year, when.month, when.day, tzinfo=UTC)
     return when
 
 
@@ -232,6 +256,10 @@ def links_from_feed(feed: bytes | str, url: str, dates: dict[str, datetime] | No
                 if dates is not None and link not in dates:
                     # dict.get: feedparser's own get maps a missing published to updated, with a warning
                     when = parse_date(dict.get(entry, "published_parsed") or dict.get(entry, "updated_parsed"))
+                    # feedparser's time struct says midnight for a date alone: its text tells
+                    text = dict.get(entry, "published" if dict.get(entry, "published_parsed") else "updated")
+                    if when is not None and _names_a_day_only(text or ""):
+                        when = PublishedDay(when.year, when.month, when.day, tzinfo=UTC)
                     if when is not None:
                         dates[link] = when
                 break

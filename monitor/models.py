@@ -260,6 +260,9 @@ class Article(models.Model):
     url = models.URLField(max_length=2000, help_text="Canonical URL.")
     title = models.CharField(max_length=500, blank=True)
     published_at = models.DateTimeField(null=True, blank=True)
+    # whether the source (feed, sitemap or page) gave the publication's time of day, or only its date (stored as
+    # midnight UTC: shown as the day alone); null: no date, or stored before this was kept (shown as a day)
+    published_time_given = models.BooleanField(null=True, blank=True, editable=False)
     collected_at = models.DateTimeField(auto_now_add=True, db_index=True)
     # The experts' review state, written only by the classifier (classifier.services.refresh_review_states,
     # in the same transaction as every change of the article's classifications), so that the inbox

@@ -36,7 +36,7 @@ from foundation.work import Outcome, Rows, unexpected_error
 
 from . import conf, site_settings
 from .canonical import origin_of, same_site
-from .discovery import LinkRules, links_from_html, select_candidates
+from .discovery import LinkRules, gives_time, links_from_html, select_candidates
 from .finding import Proposal, conditional_headers, find, read_feed, read_sitemap, response_validators
 from .links import Position, UrlTemplates
 from .models import Article, FetchAttempt, Heartbeat, Site, Source
@@ -430,13 +430,20 @@ def create_pending(site: Site, urls: list[str], dates: dict[str, datetime] | Non
     dates = dates or {}
     for url, published in known.items():
         if published is None and dates.get(url) is not None:
-            Article.objects.filter(site=site, url=url, published_at__isnull=True).update(published_at=dates[url])
+            Article.objects.filter(site=site, url=url, published_at__isnull=True).update(
+                published_at=dates[url], published_time_given=gives_time(dates[url])
+            )
     for url in urls:
         if url in known or robots_refuses(site, url):
             continue
         try:
             with transaction.atomic():
-                created.append(Article.objects.create(site=site, url=url, published_at=dates.get(url)).pk)
+                when = dates.get(url)
+                created.append(
+                    Article.objects.create(
+                        site=site, url=url, published_at=when, published_time_given=gives_time(when)
+                    ).pk
+                )
         except IntegrityError:  # another poll of the same site inserted it first; it enqueues the fetch
             pass
     return created
@@ -715,6 +722,7 @@ def _canonical_article(article: Article, canonical: str) -> Article:
         fetch_attempts=article.fetch_attempts,
         due_at=article.due_at,
         published_at=article.published_at,
+        published_time_given=article.published_time_given,
     )
     try:
         with transaction.atomic():

@@ -19,7 +19,7 @@ from filters.charset import charset_from_content_type, wide_codec
 from filters.kind import Kind, page_kind
 from filters.titles import TITLE_SEP
 from monitor.canonical import canonicalise
-from monitor.discovery import page_metadata
+from monitor.discovery import gives_time, page_metadata
 from monitor.models import Article
 
 from .models import ArticleContent, FingerprintBand
@@ -89,7 +89,7 @@ def read_metadata(article: Article, page: filters.Page) -> str | None:
         return None
     canonical, published = page_metadata(page.root, article.final_url or article.url)
     if article.published_at is None:  # a feed's date, when the link came from one, comes first
-        article.published_at = published
+        article.published_at, article.published_time_given = published, gives_time(published)
     if canonical:
         article.canonical_url = canonical[:2000]
     return canonical

@@ -52,6 +52,7 @@ PROCESSED_FIELDS = [
     "lease_until",
     "processed_at",
     "published_at",
+    "published_time_given",
     "canonical_url",
 ]
 

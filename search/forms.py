@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.core.exceptions import ValidationError
 
+from classifier.filtering import ANY
 from classifier.forms import StateField, date_field
 from classifier.models import Folder
 from monitor.models import Site
@@ -23,7 +24,7 @@ class SearchForm(forms.Form):
     q = forms.CharField(required=False, max_length=MAX_QUERY_CHARS, label="Search")
     site = forms.ModelChoiceField(queryset=Site.objects.order_by("name"), required=False, empty_label="All sites")
     folder = FolderChoiceField(queryset=Folder.objects.order_by("path"), required=False, empty_label="Any folder")
-    state = StateField()
+    state = StateField(default=ANY)  # a search looks everywhere, past the inbox's default
     date_from = date_field("From")
     date_to = date_field("To")
 
@@ -41,7 +42,8 @@ class SearchForm(forms.Form):
         return {
             "site": data.get("site"),
             "folder": data.get("folder"),
-            "state": data.get("state") or "",
+            # any state stays "" (SavedSearch.state's "any", as stored before the inbox's default came)
+            "state": "" if data.get("state") in (None, ANY) else data["state"],
             "date_from": data.get("date_from"),
             "date_to": data.get("date_to"),
         }

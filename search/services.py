@@ -13,7 +13,8 @@ One query syntax (search/query.py) on both databases (search/backends.py).
 Filters: ``site`` (a Site or its id); ``folder`` (a Folder or its id): articles accepted *or suggested* in
 the folder or below it (not rejected): a search is how experts find what to review, and the inbox, the
 folder tree's counts and the folder pages show suggestions beside accepted articles too; ``state``: an
-inbox review state (or "failed", which the index never holds); ``date_from`` / ``date_to``: inclusive days
+inbox review state (or "failed", which the index never holds), or a group of them (``waiting``, ``any``;
+empty is any: a search looks everywhere, unlike the inbox); ``date_from`` / ``date_to``: inclusive days
 of *collection* (``collected_at``, in the server's time zone, like the inbox): every article has one,
 while many pages carry no publication date.
 """
@@ -32,6 +33,7 @@ from django.utils.safestring import SafeString, mark_safe
 from classifier.filtering import (
     COUNT_CAP,
     PAGE_SIZE,
+    STATE_GROUPS,
     STATES,
     FolderChip,
     classifications_by_article,
@@ -90,8 +92,8 @@ def reindex(batch: int = REINDEX_BATCH, progress=None) -> int:
 # --------------------------------------------------------------------------- filters
 def _filter_state(qs: QuerySet[Article], state: str) -> QuerySet[Article]:
     state = current_state(state)
-    if state not in STATES:
-        raise QuerySyntaxError(f"Unknown state {state!r}: choose one of {', '.join(STATES)}.")
+    if state not in STATES and state not in STATE_GROUPS:
+        raise QuerySyntaxError(f"Unknown state {state!r}: choose one of {', '.join([*STATE_GROUPS, *STATES])}.")
     return filter_state(qs, state)
 
 
@@ -238,7 +240,10 @@ def search(
     scored = scored[:size]
     by_id = (
         Article.objects.select_related("site")
-        .only("id", "title", "url", "collected_at", "published_at", "review_state", "state", "site__id", "site__name")
+        .only(
+            *("id", "title", "url", "collected_at", "published_at", "published_time_given", "review_state", "state"),
+            *("site__id", "site__name"),
+        )
         .in_bulk([pk for pk, _ in scored])
     )
     scores = dict(scored)

@@ -202,6 +202,7 @@ SPECTACULAR_SETTINGS = {
         "ClassificationStateEnum": "classifier.models.Classification.State",
         "ArticleStateEnum": "monitor.models.Article.State",
         "ReviewStateEnum": "api.serializers.REVIEW_STATES",
+        "ReviewStateFilterEnum": "api.serializers.FILTER_STATES",
         "ProcessingStateEnum": "api.serializers.PROCESSING_STATES",
     },
 }

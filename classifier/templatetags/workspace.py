@@ -1,8 +1,11 @@
 """Small display helpers for the workspace templates (plain text out: templates escape it)."""
 
 import json
+from datetime import UTC
 
 from django import template
+from django.utils import timezone
+from django.utils.dateformat import format as format_date
 from django.utils.html import format_html, format_html_join
 
 from classifier.features import describe
@@ -137,3 +140,19 @@ def folder_state(state, part: str = "word") -> str:
 def no_folder(part: str = "word") -> str:
     """The words for an expert's decision that an article belongs in no folder ("reviewed, no folder")."""
     return _part(NO_FOLDER, part)
+
+
+@register.filter
+def published_on(article) -> str:
+    """When the article was published, as precisely as its source said: with the time of day in the server's
+    time zone (like every date shown), or the day alone when the source gave a date only, read in UTC where
+    monitor.discovery.parse_date put its midnight (a zone west of UTC would show the day before). Articles
+    stored before the precision was kept show the day, as they always did. "" without a date."""
+    when = article.published_at
+    if when is None:
+        return ""
+    if article.published_time_given:
+        return format_date(timezone.localtime(when), "j M Y H:i")
+    if article.published_time_given is False:
+        return format_date(when.astimezone(UTC), "j M Y")
+    return format_date(timezone.localtime(when), "j M Y")

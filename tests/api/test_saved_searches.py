@@ -55,6 +55,16 @@ def test_review_state_names_the_filter_and_state_is_its_deprecated_alias(api_as,
 
 
 @pytest.mark.django_db
+def test_a_saved_search_can_find_what_waits_for_review(api_as):
+    """The search page saves `waiting` (the inbox's default, one of its state choices): the API reads and takes it."""
+    client = api_as("expert")
+    made = client.post("/api/saved-searches/", {"name": "Work", "query": "measles", "review_state": "waiting"})
+    assert made.status_code == 201, made.json()
+    assert SavedSearch.objects.get(pk=made.json()["id"]).state == "waiting"
+    assert client.patch(f"/api/saved-searches/{made.json()['id']}/", {"state": "waiting"}).status_code == 200
+
+
+@pytest.mark.django_db
 def test_another_experts_saved_search_is_not_there_for_you(api_as, users, kb, django_user_model, groups):
     theirs = SavedSearch.objects.create(owner=users["superuser"], name="Theirs", query="rubella")
     client = api_as("expert")

@@ -7,10 +7,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import filters
 from demo import sites as demo_sites
 from monitor import services
-from monitor.discovery import links_from_feed, page_metadata, parse_date, published_date
-from monitor.models import Article
+from monitor.discovery import gives_time, links_from_feed, page_metadata, parse_date, published_date
+from monitor.models import Article, Site
+from processing.extraction import read_metadata
 from tests.monitor.conftest import ground_truth, register, run_tasks
 
 NOW = datetime(2026, 1, 10, 12, 0, tzinfo=UTC)
@@ -167,3 +169,49 @@ def test_fetched_articles_get_their_publication_date(demo, fast_env, key):
             assert from_feed[url] == expected.replace(microsecond=0)
         else:
             assert from_feed[url] is None
+
+
+# --------------------------------------------------------------------------- a date alone, or a date and time
+@pytest.mark.parametrize(
+    "value, time_given",
+    [
+        ("2025-03-03", False),
+        ("  2025-03-03 ", False),
+        ("2025-03-03T00:00:00Z", True),  # midnight said in full is a time
+        ("2025-03-03T08:00", True),
+        ("Mon, 03 Mar 2025 00:00:00 GMT", True),
+    ],
+)
+def test_a_date_alone_is_told_from_a_date_and_time(value, time_given):
+    when = parse_date(value, now=NOW)
+    assert when is not None and when.date() == datetime(2025, 3, 3).date()
+    assert gives_time(when) is time_given
+    assert gives_time(None) is None
+
+
+def test_feed_and_page_dates_keep_whether_they_gave_a_time():
+    atom = """<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><title>t</title>
+    <entry><link href="http://news.test/d.html"/><published>2025-03-04</published></entry>
+    <entry><link href="http://news.test/e.html"/><published>2025-03-04T10:00:00Z</published></entry></feed>"""
+    dates = {}
+    links_from_feed(atom, "http://news.test/atom.xml", dates)
+    assert {url: gives_time(when) for url, when in dates.items()} == {
+        "http://news.test/d.html": False,
+        "http://news.test/e.html": True,
+    }
+    assert gives_time(published_date(page('<meta itemprop="datePublished" content="2025-03-05">'))) is False
+    assert gives_time(published_date(page(body='<time datetime="2025-03-05T07:00Z">x</time>'))) is True
+
+
+@pytest.mark.django_db
+def test_stored_articles_keep_whether_their_date_gave_a_time():
+    site = Site.objects.create(name="S", home_url="http://s.test/")
+    day, timed = parse_date("2025-03-03"), parse_date("2025-03-03T08:00:00Z")
+    services.create_pending(site, ["http://s.test/a", "http://s.test/b", "http://s.test/c"], {"http://s.test/a": day})
+    services.create_pending(site, ["http://s.test/b"], {"http://s.test/b": timed})  # a known link gets the date
+    stored = dict(Article.objects.values_list("url", "published_time_given"))
+    assert stored == {"http://s.test/a": False, "http://s.test/b": True, "http://s.test/c": None}
+    # processing: the page's date when the feed gave none
+    article = Article.objects.get(url="http://s.test/c")
+    read_metadata(article, filters.read_page(page('<meta itemprop="datePublished" content="2025-03-05">').encode()))
+    assert (article.published_at, article.published_time_given) == (datetime(2025, 3, 5, tzinfo=UTC), False)

@@ -125,6 +125,15 @@ def test_state_filter_uses_the_inbox_states(make_article):
         matching_articles("flu", state="bogus")
 
 
+def test_state_filter_takes_the_inbox_groups_and_empty_is_any(make_article):
+    suggested = make_article("Flu", "flu", review_state=ReviewState.SUGGESTED)
+    unreviewed = make_article("Flu", "flu")
+    reviewed = make_article("Flu", "flu", review_state=ReviewState.REVIEWED)
+    assert ids(matching_articles("flu", state="waiting")) == sorted([suggested.pk, unreviewed.pk])
+    every = sorted([suggested.pk, unreviewed.pk, reviewed.pk])
+    assert ids(matching_articles("flu", state="any")) == ids(matching_articles("flu", state="")) == every
+
+
 def test_duplicates_and_failed_articles_are_not_indexed(make_article):
     original = make_article("Flu", "flu season")
     duplicate = make_article("Flu", "flu season", state=Article.State.DUPLICATE, duplicate_of=original)

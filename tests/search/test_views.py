@@ -8,8 +8,10 @@ from django.test import Client
 from django.urls import URLPattern, get_resolver, reverse
 from django.utils import timezone
 
+from classifier.forms import InboxFilterForm
 from foundation.roles import SITE_ADMINISTRATORS, ensure_groups
 from monitor.models import Article
+from search.forms import SearchForm
 from search.models import SavedSearch
 
 pytestmark = pytest.mark.django_db
@@ -242,3 +244,38 @@ def test_failed_state_filter(ec, make_article):
     make_article("Flu", "flu", state=Article.State.FAILED)
     response = ec.get(RESULTS, {"q": "flu", "state": "failed"})
     assert response.status_code == 200 and response.context["page"].total == 0
+
+
+# --------------------------------------------------------------------------- the state filter, as the inbox's
+def test_search_offers_the_inbox_state_choices_and_looks_everywhere_by_default(ec, make_article):
+    assert SearchForm().fields["state"].choices == InboxFilterForm().fields["state"].choices
+    assert ("waiting", "Waiting for review") in SearchForm().fields["state"].choices
+    waiting = make_article("Flu", "flu")
+    reviewed = make_article("Flu", "flu", review_state="reviewed")
+    everywhere = sorted([waiting.pk, reviewed.pk])
+    for params in ({"q": "flu"}, {"q": "flu", "state": ""}, {"q": "flu", "state": "any"}):
+        response = ec.get(RESULTS, params)
+        assert sorted(r.article.pk for r in response.context["page"].results) == everywhere, params
+        assert re.search(r'<option value="any" selected>Any state</option>', response.content.decode()), params
+    response = ec.get(RESULTS, {"q": "flu", "state": "waiting"})
+    assert response.status_code == 200
+    assert [r.article.pk for r in response.context["page"].results] == [waiting.pk]
+    assert '<option value="waiting" selected>Waiting for review</option>' in response.content.decode()
+
+
+def test_saved_searches_keep_any_state_as_empty_and_store_waiting(ec, expert_user, make_article):
+    waiting = make_article("Flu", "flu")
+    reviewed = make_article("Flu", "flu", review_state="reviewed")
+    for state, name in (("any", "Any"), ("", "Blank"), ("waiting", "Waiting")):
+        ec.post(reverse("search:save"), {"q": "flu", "state": state, "name": name})
+    stored = dict(SavedSearch.objects.values_list("name", "state"))
+    assert stored == {"Any": "", "Blank": "", "Waiting": "waiting"}  # "" is any state, as before "waiting" came
+    SavedSearch.objects.create(owner=expert_user, name="Old", query="flu", state="")  # stored before "waiting"
+    found = {}
+    for saved in SavedSearch.objects.filter(owner=expert_user):
+        results = ec.get(reverse("search:saved-open", args=[saved.pk]), follow=True).context["page"].results
+        found[saved.name] = sorted(r.article.pk for r in results)
+    everywhere = sorted([waiting.pk, reviewed.pk])
+    assert found == {"Any": everywhere, "Blank": everywhere, "Old": everywhere, "Waiting": [waiting.pk]}
+    page = ec.get(reverse("search:saved")).content.decode()
+    assert "Waiting for review" in page
