@@ -21,7 +21,6 @@ from api import pagination, selectors
 from api import serializers as s
 from api import services as api_services
 from classifier import services
-from classifier.filtering import WAITING
 from classifier.models import Folder
 from foundation.api_permissions import IsExpert, IsSiteAdministrator
 from monitor.models import Article, Site
@@ -85,9 +84,7 @@ def _deprecated_state_filter(request: Request, response: Response) -> Response:
         summary="Articles, newest first",
         parameters=[
             s.ArticleFilterSerializer,
-            OpenApiParameter(
-                "state", str, enum=[WAITING, *s.REVIEW_STATES], deprecated=True, description=s.STATE_FILTER_HELP
-            ),
+            OpenApiParameter("state", str, enum=s.FILTER_STATES, deprecated=True, description=s.STATE_FILTER_HELP),
         ],
     ),
     retrieve=extend_schema(summary="An article with its core text, suggestions and classifications"),
