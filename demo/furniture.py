@@ -156,7 +156,7 @@ class Report:
 REPORTS: dict[str, Report] = {
     "healthwatch": Report(
         "Special report", "special-report-winter-health-all-our-coverage", "conditions",
-        "Winter health: all our coverage in one place",
+        "Winter health, all our coverage in one place",
         "Special report: how to get through the winter in good health, all our coverage",
         "Flu jabs, colds, short days and long nights: our reporters have spent the season asking what keeps people "
         "well through the winter, from the GP's waiting room to the research lab. Here is every story of the series, "

@@ -16,7 +16,7 @@ import requests
 
 from classifier.selectors import inbox_queryset
 from demo.articles import TOPICS
-from demo.furniture import report_of, writers_of
+from demo.furniture import report_of, report_stories, writers_of
 from demo.registration import demo_site_settings
 from demo.sites import DEMO_SITES, article_url, fixed_context, template_for
 from filters import read_page
@@ -130,6 +130,19 @@ def test_a_special_report_is_a_candidate_by_its_address_and_a_listing_once_fetch
     assert all(v.kind == "listing" and not v.is_article for v in verdicts.values()), verdicts
     assert verdicts["healthwatch"].reason.endswith("dated headline links and little prose")  # by its structure
     assert verdicts["wellbeing"].reason == "schema.org CollectionPage"  # by what it says it is
+
+
+@pytest.mark.parametrize("spec", [s for s in DEMO_SITES if report_of(s)], ids=lambda s: s.key)
+def test_a_special_report_is_promoted_from_its_second_story_and_is_a_listing_from_then_on(spec):
+    tpl, report = template_for(spec), report_of(spec)
+    url = BASE + tpl.report_path(report)
+    for upto in (1, 2, 3, 4, 16):
+        ctx = fixed_context(spec, BASE, upto=upto)
+        promoted = url in links_from_html(tpl.home(ctx), BASE + "/")
+        assert promoted == (upto >= 2), (spec.key, upto)  # a series of one is no series yet
+        if promoted:
+            page = tpl.report(ctx, report, report_stories(report, ctx.published))
+            assert page_kind(read_page(page), url).kind == "listing", (spec.key, upto)
 
 
 def test_feeds_and_sitemaps_are_announced_and_in_step(demo_full):
