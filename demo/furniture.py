@@ -135,3 +135,53 @@ def product_for(topics: tuple[str, ...]) -> Product:
         if product.topic in topics:
             return product
     return PRODUCTS[0]
+
+
+@dataclass(frozen=True)
+class Report:
+    """A desk's collection of its own stories on one theme, a "special report" or an "in depth" page: no story of
+    its own, a short note from the editor and cards of the stories, at an address shaped like a story's (the
+    site's story scheme and a headline's slug), as real news sites publish them. Its address alone reads as an
+    article's, so WebMon fetches it; the page's kind (a listing) keeps it out of the experts' inbox."""
+
+    label: str  # the kicker: "Special report", "In depth"
+    slug: str
+    section: str
+    title: str
+    teaser: str  # the link's text on the home page: a headline
+    intro: str
+    topics: tuple[str, ...]  # the stories it shows first
+
+
+REPORTS: dict[str, Report] = {
+    "healthwatch": Report(
+        "Special report", "special-report-winter-health-all-our-coverage", "conditions",
+        "Winter health, all our coverage in one place",
+        "Special report: how to get through the winter in good health, all our coverage",
+        "Flu jabs, colds, short days and long nights: our reporters have spent the season asking what keeps people "
+        "well through the winter, from the GP's waiting room to the research lab. Here is every story of the series, "
+        "newest first; we add each new one as it is published, and update the older ones when the advice changes.",
+        ("flu", "vaccines", "heart", "sleep", "mental-health"),
+    ),
+    "wellbeing": Report(
+        "In depth", "in-depth-feeling-better-when-the-nights-draw-in", "mind",
+        "Feeling better when the nights draw in",
+        "In depth: feeling better when the nights draw in, the whole series",
+        "Darker evenings can weigh on sleep, mood and motivation. This series brings together our writers' best "
+        "advice for the colder months: small habits, good light, movement you enjoy and when to ask for help. We add "
+        "each new piece as it is published.",
+        ("mental-health", "sleep", "exercise", "flu"),
+    ),
+}  # fmt: skip
+
+
+def report_of(site) -> Report | None:
+    """The special report of a site (a SiteSpec), if its desk publishes one: the Courier does not, nor the scale
+    benchmark's synthetic sites (their figures measure stories, comparable from run to run)."""
+    return REPORTS.get(site.template) if site.special_report else None
+
+
+def report_stories(report: Report, published: tuple, limit: int = 8) -> list:
+    """The (story, date) pairs a report shows: those on its topics first, then the newest others, newest first."""
+    ordered = sorted(published, key=lambda item: 0 if set(item[0].topics) & set(report.topics) else 1)
+    return ordered[:limit]

@@ -9,7 +9,7 @@ from datetime import datetime
 from urllib.parse import quote
 
 from .articles import Article
-from .furniture import product_for
+from .furniture import Report, product_for, report_of, report_stories
 from .pages import (
     FEED_PATHS,
     FIXED_EPOCH,
@@ -62,6 +62,9 @@ class HealthWatchTemplate(Template):
 
     def section_path(self, section: str, page: int = 1) -> str:
         return f"/news/{section}/" + (f"?page={page}" if page > 1 else "")
+
+    def report_path(self, report: Report) -> str:
+        return f"/news/{report.section}/{report.slug}.html"
 
     def match(self, path: str, query: str) -> tuple[str, ...] | None:
         parts = path.strip("/").split("/")
@@ -183,13 +186,36 @@ function validateEmail(f) {{ return f.email.value.indexOf('@') > 0; }}
             self._head(ctx, f"{ctx.site.name} - independent health news", "/")
             + f"""<div id="content"><div id="main">
 <div class="section-title">Latest health news</div>
-{teasers}
+{self._report_promo(ctx)}{teasers}
 <div class="more">{older}<a href="{self.section_path(ctx.site.sections[0])}">More news &raquo;</a></div>
 </div>
 {self._sidebar(ctx)}</div>
 """
             + self._footer(ctx, ' | <a href="/private/staff-notes.html">Staff area</a>')
         )
+
+    def _report_promo(self, ctx: PageContext) -> str:
+        report = report_of(ctx.site)
+        if report is None or len(report_stories(report, ctx.published)) < 2:  # a series of one is no series yet
+            return ""
+        return f"""<div class="promo-report"><span class="label">{e(report.label)}</span> \
+<a href="{self.report_path(report)}">{e(report.teaser)}</a></div>
+"""
+
+    def report(self, ctx: PageContext, report: Report, items: list) -> str:
+        teasers = "\n".join(self._teaser(ctx, a, d) for a, d in items) or '<div class="empty">No stories yet.</div>'
+        section = SECTION_TITLES[report.section]
+        main = f"""<div id="breadcrumb"><a href="/">Home</a> &gt; <a href="{self.section_path(report.section)}">\
+{section}</a> &gt; <span>{e(report.label)}</span></div>
+<div class="report-banner"><div class="kicker">{e(report.label)}</div>
+<h1 class="headline">{e(report.title)}</h1>
+<p class="report-intro">{e(report.intro)}</p>
+<div class="report-meta">Edited by the Health Watch conditions desk | {len(items)} stories</div></div>
+<div class="report-stories">
+{teasers}
+</div>
+<div class="more"><a href="{self.section_path(report.section)}">More from {section} &raquo;</a></div>"""
+        return self.shell(ctx, f"{report.label}: {report.title}", self.report_path(report), main)
 
     def section(self, ctx: PageContext, section: str, page: int = 1) -> str:
         items, pages = paginate(ctx.published_in(section), page, self.page_size)

@@ -1,6 +1,6 @@
 """The demo sites' pages that are not articles, and their routing: the home page's further pages, tag, writer and
-archive listings, the Health Watch shop's products and the Wellbeing Times community's discussions; the sitemaps
-and the Atom feed (``sitemaps.py``) are routed here too.
+archive listings, a special report at a story's address, the Health Watch shop's products and the Wellbeing Times
+community's discussions; the sitemaps and the Atom feed (``sitemaps.py``) are routed here too.
 
 Each template names these pages' addresses in its own way (``/tag/sleep/page/2/``, ``/tags.php?tag=sleep&page=2``,
 ``/topics/sleep/?page=2``...); :func:`route` answers a request whose address is one of them, whatever the order of
@@ -16,7 +16,17 @@ from datetime import datetime
 from functools import partial
 from urllib.parse import parse_qsl, urlsplit
 
-from .furniture import PRODUCTS, THREADS, Product, Thread, topic_title, writer_of, writers_of
+from .furniture import (
+    PRODUCTS,
+    THREADS,
+    Product,
+    Thread,
+    report_of,
+    report_stories,
+    topic_title,
+    writer_of,
+    writers_of,
+)
 from .sitemaps import machine_files
 from .sites import PageContext, Pager, Template, e, month_title, template_for, thread_path
 
@@ -66,12 +76,17 @@ def listings(ctx: PageContext, tpl: Template) -> Iterator[Listing]:
 
 
 def route(ctx: PageContext, path: str, query: str) -> Answer | None:
-    """The page at ``path?query`` if it is one of the site's listings, shop or forum pages, sitemaps or Atom feed."""
+    """The page at ``path?query`` if it is one of the site's listings, its special report, shop or forum pages,
+    sitemaps or Atom feed."""
     tpl = template_for(ctx.site)
     machine = machine_files(ctx).get(path)
     if machine is not None and not query:
         render, content_type = machine
         return render(ctx), content_type, ctx.published[0][1] if ctx.published else None
+    report = report_of(ctx.site)
+    if report is not None and same_address(tpl.report_path(report), path, query):
+        items = report_stories(report, ctx.published)
+        return tpl.report(ctx, report, items), HTML_TYPE, max((d for _, d in items), default=None)
     if ctx.site.template == "healthwatch" and path.startswith("/shop/"):
         return shop_page(ctx, tpl, path)
     if ctx.site.template == "wellbeing" and path.startswith("/community/"):

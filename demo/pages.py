@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from urllib.parse import parse_qs
 
 from .articles import SECTIONS, Article
-from .furniture import topic_title, writer_of
+from .furniture import Report, topic_title, writer_of
 
 DEFAULT_PORT = 8001
 TEMPLATES = ("healthwatch", "courier", "wellbeing")
@@ -34,6 +34,8 @@ class SiteSpec:
     articles: tuple[Article, ...]
     hostname: str = ""
     sections: tuple[str, ...] = field(default=())
+    #: whether it publishes its template's special report (``furniture.REPORTS``): a listing at a story's address
+    special_report: bool = True
 
     def __post_init__(self) -> None:
         if self.template not in TEMPLATES:
@@ -220,6 +222,10 @@ class Template:
         """The archive of a month (``2025/03``); a site with one archive of everything ignores the month."""
         raise NotImplementedError
 
+    def report_path(self, report: Report) -> str:
+        """A special report's address: the site's story scheme, a headline's slug (only a page's kind tells)."""
+        raise NotImplementedError
+
     def archive_months(self, ctx: PageContext) -> list[str]:
         """The months the archive lists (``["2025/03"]``), newest first; one ``""`` for an archive of everything."""
         return [""]
@@ -231,6 +237,10 @@ class Template:
 
     def listing(self, ctx: PageContext, title: str, canonical: str, items: list, pager: Pager, intro: str = "") -> str:
         """A list of stories that is no section: a tag's, a writer's, the archive, the home page's next pages."""
+        raise NotImplementedError
+
+    def report(self, ctx: PageContext, report: Report, items: list) -> str:
+        """A special report: the editor's note and cards of its stories (``items``: (story, date), in order)."""
         raise NotImplementedError
 
     def _tag_links(self, topics: tuple[str, ...] | list[str], where: str = "tag", sep: str = ", ") -> str:

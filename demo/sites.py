@@ -21,6 +21,7 @@ from email.utils import format_datetime
 
 from .articles import Article, articles_for_site
 from .courier import CourierTemplate
+from .furniture import report_of
 from .healthwatch import HealthWatchTemplate
 from .pages import (
     DEFAULT_PORT,
@@ -126,6 +127,7 @@ def synthetic_sites(n: int, first_address: str = "127.1.0.1", *, distinct_text: 
             template=template,
             articles=rotated,
             hostname=f"site{i:04d}.demo.test",
+            special_report=False,  # the scale benchmark measures stories
         )
 
 
@@ -232,3 +234,9 @@ def render_home_page(site_key: str, base_url: str | None = None) -> str:
 def article_url(site: SiteSpec, article: Article, base_url: str) -> str:
     """The canonical absolute URL of an article."""
     return base_url + template_for(site).article_path(article)
+
+
+def report_url(site: SiteSpec, base_url: str) -> str | None:
+    """The canonical absolute URL of the site's special report, a listing at a story's address (None: no report)."""
+    report = report_of(site)
+    return base_url + template_for(site).report_path(report) if report else None

@@ -11,7 +11,7 @@ from datetime import datetime
 from urllib.parse import quote
 
 from .articles import Article
-from .furniture import thread_for
+from .furniture import Report, report_of, report_stories, thread_for
 from .pages import (
     FEED_PATHS,
     FIXED_EPOCH,
@@ -58,6 +58,9 @@ class WellbeingTemplate(Template):
 
     def section_path(self, section: str, page: int = 1) -> str:
         return f"/{section}/" + (f"?page={page}" if page > 1 else "")
+
+    def report_path(self, report: Report) -> str:
+        return f"/{report.section}/{report.slug}/"
 
     def match(self, path: str, query: str) -> tuple[str, ...] | None:
         parts = [p for p in path.split("/") if p]
@@ -193,13 +196,39 @@ function wbtConsent(ok) {{ localStorage.setItem('wbt-consent', ok ? 'all' : 'ess
         older = ""
         if len(ctx.published) > self.front_size:
             older = f'<a rel="next" href="{self.link(self.front_path(2), "pager")}">Older stories</a> '
-        main = f"""<section class="latest"><h1 class="visually-hidden">{e(ctx.site.name)}</h1>
+        main = f"""{self._report_promo(ctx)}<section class="latest"><h1 class="visually-hidden">{e(ctx.site.name)}</h1>
 <h2>Latest stories</h2>
 {cards}
 <p class="more">{older}<a href="{self.link(self.section_path(ctx.site.sections[0]), "home")}">See more stories</a></p>
 </section>"""
         staff = f' <a href="{self.link("/private/staff-notes.html", "footer")}">Contributors</a>'
         return self._page(ctx, "Health and wellbeing news", "/", main, footer_extra=staff)
+
+    def _report_promo(self, ctx: PageContext) -> str:
+        report = report_of(ctx.site)
+        if report is None or len(report_stories(report, ctx.published)) < 2:  # a series of one is no series yet
+            return ""
+        return f"""<section class="series-promo"><p class="kicker">{e(report.label)}</p>
+<h2><a href="{self.link(self.report_path(report), "promo")}">{e(report.teaser)}</a></h2></section>
+"""
+
+    def report(self, ctx: PageContext, report: Report, items: list) -> str:
+        cards = "\n".join(self._card(ctx, a, d, "series") for a, d in items) or "<p>Nothing here yet.</p>"
+        section = SECTION_TITLES[report.section]
+        main = f"""<nav class="breadcrumbs" aria-label="Breadcrumb"><a href="{self.link("/", "crumb")}">Home</a> \
+&rsaquo; <a href="{self.link(self.section_path(report.section), "crumb")}">{section}</a> &rsaquo; \
+<span>{e(report.label)}</span></nav>
+<section class="series"><header class="series-header"><p class="kicker">{e(report.label)}</p>
+<h1>{e(report.title)}</h1>
+<p class="dek">{e(report.intro)}</p>
+<p class="series-meta">A Wellbeing Times series &middot; {len(items)} stories</p></header>
+{cards}
+<p class="more"><a href="{self.link(self.section_path(report.section), "series")}">More from {section}</a></p>
+</section>"""
+        # a series is a collection to the site's SEO plug-in, as its archives are: the page says what it is
+        ld = '{"@context":"https://schema.org","@type":"CollectionPage","name":' + json_str(report.title) + "}"
+        head = f'<script type="application/ld+json">{ld}</script>\n'
+        return self._page(ctx, f"{report.label}: {report.title}", self.report_path(report), main, head_extra=head)
 
     def section(self, ctx: PageContext, section: str, page: int = 1) -> str:
         items, pages = paginate(ctx.published_in(section), page, self.page_size)

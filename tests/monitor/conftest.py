@@ -14,6 +14,7 @@ import requests
 
 from demo import DemoServer
 from demo.registration import demo_site_settings
+from demo.sites import report_url
 from foundation.work import Outcome
 from monitor.models import Site
 
@@ -67,6 +68,20 @@ def ground_truth(server, key: str) -> dict[str, dict]:
     return {a["url"]: a for a in control(server, key, "GET", "articles.json")["articles"]}
 
 
+def special_report(server, key: str) -> set[str]:
+    """The site's special report (demo.furniture.REPORTS), none or one: a list of stories at a story's address, which
+    a poll fetches as it fetches a story and processing keeps out as no article (state ``not_article``)."""
+    url = report_url(server.sites[key], server.base_url(key))
+    return {url} if url else set()
+
+
+def poll_outcomes(stories: int, reports: int = 1) -> list[tuple[str, str]]:
+    """A poll's tasks and results, sorted as ``sorted((name, outcome.result) ...)`` gives them: every story and
+    special report fetched, the stories processed, the reports kept out (Health Watch and Wellbeing have one)."""
+    fetched = [("fetch", "fetched")] * (stories + reports)
+    return fetched + [("process", "not_article")] * reports + [("process", "processed")] * stories
+
+
 def request_log(server, key: str, path_prefix: str = "/") -> list[dict]:
     return control(server, key, "GET", "requests.json", path_prefix=path_prefix)["requests"]
 
@@ -81,7 +96,7 @@ def wait_for(predicate, timeout: float = 60, interval: float = 0.3, message: str
     raise AssertionError(f"timed out after {timeout}s waiting for {message}")
 
 
-TERMINAL = ("processed", "failed", "duplicate")
+TERMINAL = ("processed", "failed", "duplicate", "not_article")  # not_article: kept out by its kind
 
 
 def run_until(predicate, timeout: float = 90, tick: float = 1.5, message: str = "WebMon to finish"):

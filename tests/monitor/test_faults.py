@@ -8,7 +8,16 @@ import pytest
 from classifier.models import Case
 from demo.faults import WRONG_CHARSET_TEXT
 from monitor.models import Article, FetchAttempt, Site
-from tests.monitor.conftest import FAST_ENV, TERMINAL, control, ground_truth, register, request_log, run_until
+from tests.monitor.conftest import (
+    FAST_ENV,
+    TERMINAL,
+    control,
+    ground_truth,
+    register,
+    request_log,
+    run_until,
+    special_report,
+)
 
 KEYS = ("healthwatch", "courier", "wellbeing")
 
@@ -79,7 +88,9 @@ def test_each_fault_gives_the_right_retry_or_recorded_error(demo, start_worker, 
         fixed[url] = Article.objects.create(site=sites["wellbeing"], url=url).pk
 
     start_worker(concurrency=4, pool="threads", extra_env=FAST_ENV)
-    everything = set(expected) | set(fixed) | set(urls["courier"])
+    # the special reports too: lists of stories at a story's address, fetched and kept out
+    reports = {url for key in KEYS for url in special_report(demo, key)}
+    everything = set(expected) | set(fixed) | set(urls["courier"]) | reports
     run_until(
         lambda: set(Article.objects.filter(state__in=TERMINAL).values_list("url", flat=True)) >= everything,
         timeout=120,
@@ -87,6 +98,7 @@ def test_each_fault_gives_the_right_retry_or_recorded_error(demo, start_worker, 
     )
 
     assert Article.objects.count() == len(everything), "nothing lost, nothing duplicated"
+    assert set(Article.objects.filter(url__in=reports).values_list("state", flat=True)) == {"not_article"}
     assert set(Article.objects.filter(url__in=urls["courier"], state="processed").values_list("url", flat=True)) == set(
         urls["courier"]
     )

@@ -8,7 +8,7 @@ from monitor import services
 from monitor.models import Article, FetchAttempt
 from processing.services import process_article
 from tests.metrics import key, scrape
-from tests.monitor.conftest import register, run_tasks
+from tests.monitor.conftest import register, run_tasks, special_report
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -22,7 +22,8 @@ def test_a_poll_its_fetches_and_processing_move_the_counts(demo, fast_env, clien
     def moved(name: str, **labels: str) -> float:
         return after.get(key(name, **labels), 0) - before.get(key(name, **labels), 0)
 
-    assert sorted(o.result for _, _, o in ran) == ["fetched"] * 4 + ["processed"] * 4
+    # the four stories and the special report (a listing at a story's address, kept out once processed)
+    assert sorted(o.result for _, _, o in ran) == ["fetched"] * 5 + ["not_article"] + ["processed"] * 4
     fetches = FetchAttempt.objects.filter(site=site)
     # every request of the fetch log is counted, by kind and outcome, and timed
     for kind, outcome in set(fetches.values_list("kind", "outcome")):
@@ -30,18 +31,19 @@ def test_a_poll_its_fetches_and_processing_move_the_counts(demo, fast_env, clien
             moved("wims_fetches_total", kind=kind, outcome=outcome)
             == fetches.filter(kind=kind, outcome=outcome).count()
         )
-    assert moved("wims_fetches_total", kind="article", outcome="ok") == 4
-    assert moved("wims_fetch_duration_seconds_count", kind="article") == 4
-    assert moved("wims_fetch_duration_seconds_bucket", kind="article", le="+Inf") == 4
+    assert moved("wims_fetches_total", kind="article", outcome="ok") == 5
+    assert moved("wims_fetch_duration_seconds_count", kind="article") == 5
+    assert moved("wims_fetch_duration_seconds_bucket", kind="article", le="+Inf") == 5
     assert moved("wims_fetch_duration_seconds_sum", kind="article") > 0
     assert moved("wims_processing_duration_seconds_count", outcome="processed") == 4
     assert moved("wims_processing_duration_seconds_sum", outcome="processed") > 0
     assert after[key("wims_articles", state="processed")] == 4
+    assert after[key("wims_articles", state="not_article")] == len(special_report(demo, "healthwatch")) == 1
     assert after[key("wims_articles", state="queued")] == 0
     assert after[key("wims_oldest_overdue_article_age_seconds")] == 0
 
     # the same article again: not claimed, so not processed, and not timed
-    process_article(Article.objects.filter(site=site).first().pk)
+    process_article(Article.objects.filter(site=site, state="processed").first().pk)
     assert (
         scrape(client)[key("wims_processing_duration_seconds_count", outcome="processed")]
         == after[key("wims_processing_duration_seconds_count", outcome="processed")]

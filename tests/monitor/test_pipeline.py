@@ -7,13 +7,26 @@ import filters
 from classifier.models import Case, Classification
 from filters.metrics import shingle_scores
 from monitor.models import Article, FetchAttempt, Site
-from tests.monitor.conftest import FAST_ENV, TERMINAL, ground_truth, register, request_log, run_until, seed_rule
+from tests.monitor.conftest import (
+    FAST_ENV,
+    TERMINAL,
+    ground_truth,
+    register,
+    request_log,
+    run_until,
+    seed_rule,
+    special_report,
+)
 
 KEYS = ("healthwatch", "courier", "wellbeing")
 
 
 def processed_urls() -> set[str]:
     return set(Article.objects.filter(state="processed").values_list("url", flat=True))
+
+
+def kept_out_urls() -> set[str]:
+    return set(Article.objects.filter(state="not_article").values_list("url", flat=True))
 
 
 @pytest.mark.worker
@@ -25,7 +38,12 @@ def test_new_articles_are_found_fetched_and_classified(demo, start_worker, fast_
 
     truth = {url: item for key in KEYS for url, item in ground_truth(demo, key).items()}
     assert len(truth) == 12
-    run_until(lambda: set(truth) <= processed_urls(), message="the 12 published articles")
+    # and the special reports: lists of stories at a story's address, fetched and kept out as listings
+    reports = {url for key in KEYS for url in special_report(demo, key)}
+    run_until(
+        lambda: set(truth) <= processed_urls() and reports <= kept_out_urls(),
+        message="the 12 published articles and the 2 special reports",
+    )
 
     # An article published later is found by the next poll, wherever it appears on the page.
     new = {key: demo.publish(key) for key in KEYS}
@@ -34,7 +52,10 @@ def test_new_articles_are_found_fetched_and_classified(demo, start_worker, fast_
     assert len(truth) == 15
     run_until(lambda: set(truth) <= processed_urls(), message="the 3 new articles")
 
-    webmon = Article.objects.exclude(site__name="Seed")
+    # one row per article and special report (a listing at a story's address, kept out), nothing else (no section
+    # pages, no /private/)
+    assert len(reports) == 2 and Article.objects.filter(url__in=reports).count() == 2
+    webmon = Article.objects.exclude(site__name="Seed").exclude(url__in=reports)
     assert webmon.count() == 15, "one row per article, nothing else (no section pages, no /private/)"
     assert not webmon.exclude(state__in=TERMINAL).exists()
     for article in webmon:

@@ -14,7 +14,16 @@ from django.utils import timezone
 
 from monitor import services
 from monitor.models import Article, FetchAttempt, Site
-from tests.monitor.conftest import FAST_ENV, TERMINAL, control, ground_truth, register, request_log, run_until
+from tests.monitor.conftest import (
+    FAST_ENV,
+    TERMINAL,
+    control,
+    ground_truth,
+    register,
+    request_log,
+    run_until,
+    special_report,
+)
 
 DELAY = 0.6
 # A longer sweep grace than FAST_ENV's: with one thread, the embedded broker (about one message a second)
@@ -73,9 +82,10 @@ def test_a_lost_continuation_is_resumed_after_its_lease_without_reading_a_source
     log = paths(demo, "healthwatch")
     assert sorted(log) == sorted(["/robots.txt", *sources]), "every source read once, robots.txt once"
     site.refresh_from_db()
-    published = set(ground_truth(demo, "healthwatch"))
+    # the stories, and the special report (a list of stories at a story's address: fetched, then kept out)
+    published = set(ground_truth(demo, "healthwatch")) | special_report(demo, "healthwatch")
     assert set(Article.objects.filter(site=site).values_list("url", flat=True)) == published
-    assert site.articles_found_last_poll == len(published) == 4, "counted across the continuations"
+    assert site.articles_found_last_poll == len(published) == 5, "counted across the continuations"
     assert services.PROGRESS_KEY not in site.validators
     assert set(site.validators) == {site.home_url, *site.watched_urls, site.feed_url}
     assert site.consecutive_failures == 0 and not site.last_error and site.last_success_at
@@ -92,17 +102,21 @@ def test_one_thread_polls_three_busy_hosts_at_once_with_exact_politeness(demo, s
     worker = start_worker(concurrency=1, pool="threads", extra_env=ENV)
     truth = {key: set(ground_truth(demo, key)) for key in sites}
     everything = set().union(*truth.values())
+    # and the special reports of Health Watch and the Wellbeing Times: fetched as stories, kept out as listings
+    reports = {key: special_report(demo, key) for key in sites}
+    kept_out = set().union(*reports.values())
     # The articles may all be processed before the last poll has read its last section (the home page lists
     # them all): wait for both.
     run_until(
         lambda: (
             set(Article.objects.filter(state="processed").values_list("url", flat=True)) >= everything
+            and set(Article.objects.filter(state="not_article").values_list("url", flat=True)) >= kept_out
             and Site.objects.filter(last_poll_at__isnull=False).count() == 3
         ),
         timeout=120,
-        message="the 12 published articles and the three polls",
+        message="the 12 published articles, the 2 special reports and the three polls",
     )
-    assert Article.objects.count() == 12
+    assert Article.objects.count() == 12 + len(kept_out) == 14
     assert "deferred" in worker.log(), "polls were continued"
 
     spans = {}
@@ -118,7 +132,8 @@ def test_one_thread_polls_three_busy_hosts_at_once_with_exact_politeness(demo, s
         stamps = sorted(r["time"] for r in log)
         gaps = [b - a for a, b in zip(stamps, stamps[1:], strict=False)]
         assert min(gaps) >= DELAY - 0.1, (key, gaps)  # see test_reliability: arrival-time slack
-        assert site.articles_found_last_poll == 4 and site.consecutive_failures == 0 and not site.last_error
+        found = 4 + len(reports[key])
+        assert site.articles_found_last_poll == found and site.consecutive_failures == 0 and not site.last_error
         assert services.PROGRESS_KEY not in site.validators
     # The polls overlapped in time (one thread): none held the thread while waiting for its host.
     starts, ends = [s for s, _ in spans.values()], [e for _, e in spans.values()]
@@ -135,7 +150,7 @@ def test_one_thread_polls_three_busy_hosts_at_once_with_exact_politeness(demo, s
         lambda: (
             Site.objects.filter(last_poll_at__gte=since).count() == 3
             and not Article.objects.exclude(state__in=TERMINAL).exists()
-            and Article.objects.count() == 15
+            and Article.objects.count() == 15 + len(kept_out)
         ),
         timeout=120,
         message="the second cycle",

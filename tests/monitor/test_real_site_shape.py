@@ -1,7 +1,8 @@
 """The demo sites have the real web's shape (issue 33, item 4): navigation, tag, writer, archive and pagination
 links, footers, share links, a shop or a forum, sitemaps and feeds. Registered as an administrator registers a real
 site (no include pattern, *Only articles*), WebMon takes every article link of their home and section pages and
-nothing else, and the inbox holds only the articles."""
+nothing else but a special report at a story's address, as on real sites (its page's kind keeps it out), and the inbox
+holds only the articles."""
 
 from __future__ import annotations
 
@@ -15,9 +16,11 @@ import requests
 
 from classifier.selectors import inbox_queryset
 from demo.articles import TOPICS
-from demo.furniture import writers_of
+from demo.furniture import report_of, report_stories, writers_of
 from demo.registration import demo_site_settings
 from demo.sites import DEMO_SITES, article_url, fixed_context, template_for
+from filters import read_page
+from filters.kind import link_kind, page_kind
 from monitor import services
 from monitor.canonical import canonicalise
 from monitor.discovery import links_from_feed, links_from_html, select_candidates
@@ -44,6 +47,7 @@ def known_links(spec) -> dict[str, set[str | None]]:
         "pagination": at([tpl.front_path(p) for p in pages[1:]])
         | at(tpl.section_path(s, p) for s in spec.sections for p in pages[1:]),
         "archive": at(tpl.archive_path(m, p) for m in tpl.archive_months(ctx) for p in pages),
+        "report": at([tpl.report_path(r)] if (r := report_of(spec)) else []),
     }  # fmt: skip
 
 
@@ -69,7 +73,11 @@ def test_every_article_link_is_a_candidate_and_nothing_else(spec):
         candidates = select_candidates(links, rules, positions)
         articles = [u for u in links if u in known["article"]]
         assert articles, (spec.key, name)
-        assert candidates == articles, (spec.key, name, sorted(set(candidates) ^ set(articles)))
+        # a special report's address is a story's: no address tells it, so it is fetched (and its kind keeps it out)
+        expected = [u for u in links if u in known["article"] | known["report"]]
+        assert candidates == expected, (spec.key, name, sorted(set(candidates) ^ set(expected)))
+        if name == "home":
+            assert set(candidates) >= known["report"], "the home page promotes the special report"
     # the pages are no cleaner than the web: each kind of link that is no article is there
     links = set(links_from_html(pages_of(spec)["home"], BASE + "/"))
     for kind in ("section", "tag", "author", "pagination", "archive"):
@@ -95,6 +103,46 @@ def demo_full():
 
     with DemoServer(port=0, interval=None, start_published=10) as server:
         yield server
+
+
+def test_a_special_report_is_a_candidate_by_its_address_and_a_listing_once_fetched(demo_full):
+    """Real sites publish collections at a story's address ("special report", "in depth"): discovery cannot tell
+    them by their address, the page-kind stage can, by the page (cards of dated headlines; a CollectionPage)."""
+    http = requests.Session()
+    verdicts = {}
+    for spec in DEMO_SITES:
+        report = report_of(spec)
+        if report is None:
+            continue
+        base = demo_full.base_url(spec.key)
+        rules = services._rules(Site(**demo_site_settings(spec, base)), learned=False)
+        positions: dict = {}
+        links = links_from_html(http.get(base + "/", timeout=5).content, base + "/", positions)
+        url = base + template_for(spec).report_path(report)
+        assert url in select_candidates(links, rules, positions), spec.key
+        assert link_kind(url) is None, "its address alone says nothing against an article"
+        answer = http.get(url, timeout=5)
+        assert answer.status_code == 200 and report.title in answer.text
+        cards = {u for u in links_from_html(answer.content, url) if u in ground_truth(demo_full, spec.key)}
+        assert len(cards) >= 8, "its cards link the site's real stories"
+        verdicts[spec.key] = page_kind(read_page(answer.content), url)
+    assert set(verdicts) == {"healthwatch", "wellbeing"}
+    assert all(v.kind == "listing" and not v.is_article for v in verdicts.values()), verdicts
+    assert verdicts["healthwatch"].reason.endswith("dated headline links and little prose")  # by its structure
+    assert verdicts["wellbeing"].reason == "schema.org CollectionPage"  # by what it says it is
+
+
+@pytest.mark.parametrize("spec", [s for s in DEMO_SITES if report_of(s)], ids=lambda s: s.key)
+def test_a_special_report_is_promoted_from_its_second_story_and_is_a_listing_from_then_on(spec):
+    tpl, report = template_for(spec), report_of(spec)
+    url = BASE + tpl.report_path(report)
+    for upto in (1, 2, 3, 4, 16):
+        ctx = fixed_context(spec, BASE, upto=upto)
+        promoted = url in links_from_html(tpl.home(ctx), BASE + "/")
+        assert promoted == (upto >= 2), (spec.key, upto)  # a series of one is no series yet
+        if promoted:
+            page = tpl.report(ctx, report, report_stories(report, ctx.published))
+            assert page_kind(read_page(page), url).kind == "listing", (spec.key, upto)
 
 
 def test_feeds_and_sitemaps_are_announced_and_in_step(demo_full):
@@ -151,25 +199,35 @@ def test_every_page_the_sites_link_is_served(demo_full):
 @pytest.mark.django_db(transaction=True)
 def test_a_poll_of_the_demo_sites_puts_only_their_articles_in_the_inbox(demo, fast_env):
     """Live: the three sites polled with their real rules (no include pattern, Only articles), every article
-    link fetched and processed; no tag, writer, archive, pagination, shop, forum or footer page is fetched."""
+    link fetched and processed; no tag, writer, archive, pagination, shop, forum or footer page is fetched. The
+    special reports, at a story's address, are fetched and kept out as listings, with the reason, in *Pages kept
+    out*: what the demo shows the site administrator there."""
     for key, more in (("healthwatch", 5), ("courier", 3), ("wellbeing", 6)):  # enough for the home's page 2
         for _ in range(more):
             demo.publish(key)
     truth: dict[str, str] = {}
+    reports: set[str] = set()
     for spec in DEMO_SITES:
+        tpl = template_for(spec)
         home = requests.get(demo.home_url(spec.key), timeout=5).text
-        assert template_for(spec).front_path(2) in home, "the home page links its next page"
+        assert tpl.front_path(2) in home, "the home page links its next page"
         site = register(demo, spec.key)
         run_tasks(services.poll_site(site.pk))
         truth |= {url: spec.key for url in ground_truth(demo, spec.key)}
-        sources = {"/robots.txt", "/", *(template_for(spec).section_path(s) for s in spec.sections), spec.feed_path}
-        stories = {_path(u) for u in truth}
+        report = report_of(spec)
+        reports |= {demo.url(spec.key, tpl.report_path(report))} if report else set()
+        sources = {"/robots.txt", "/", *(tpl.section_path(s) for s in spec.sections), spec.feed_path}
+        stories = {_path(u) for u in truth | dict.fromkeys(reports)}
         fetched = {_path(r["path"] + (f"?{r['query']}" if r["query"] else "")) for r in request_log(demo, spec.key)}
         assert fetched - sources <= stories, sorted(fetched - sources - stories)
     inbox = dict(inbox_queryset().values_list("canonical_url", "state"))
     assert set(inbox) == set(truth), sorted(set(inbox) ^ set(truth))
     assert set(inbox.values()) == {"processed"}
-    assert not Article.objects.exclude(canonical_url__in=truth).exists()
+    kept_out = Article.objects.exclude(canonical_url__in=truth).select_related("content")
+    assert {a.canonical_url for a in kept_out} == reports and len(reports) == 2
+    for page in kept_out:
+        assert page.state == Article.State.NOT_ARTICLE, (page.url, page.state)
+        assert page.content.kind == "listing" and page.content.kind_reason, page.url
 
 
 def _path(url: str) -> str:

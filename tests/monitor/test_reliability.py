@@ -10,7 +10,16 @@ from foundation.work import enqueue
 from monitor import services
 from monitor.models import Article
 from monitor.tasks import fetch_article, poll_site
-from tests.monitor.conftest import FAST_ENV, control, ground_truth, register, request_log, run_until, wait_for
+from tests.monitor.conftest import (
+    FAST_ENV,
+    control,
+    ground_truth,
+    register,
+    request_log,
+    run_until,
+    special_report,
+    wait_for,
+)
 
 
 @pytest.mark.worker
@@ -20,7 +29,8 @@ def test_worker_killed_mid_fetch_loses_and_duplicates_nothing(demo, start_worker
     slow = urls[0]
     control(demo, "healthwatch", "POST", "fault", mode="slow", seconds="20", count="1", path_prefix=urlsplit(slow).path)
     polled = services.poll_site(site.pk)
-    assert len(polled.enqueue) == 4
+    report = special_report(demo, "healthwatch")  # a list of stories at a story's address: fetched, kept out
+    assert len(polled.enqueue) == 4 + len(report) == 5
 
     # The first worker waits long enough to be caught inside the slow request; its lease is short so that
     # the test need not wait the production lease out, yet longer than its tasks' hard time limit (10 + 20 s),
@@ -40,11 +50,14 @@ def test_worker_killed_mid_fetch_loses_and_duplicates_nothing(demo, start_worker
 
     start_worker(queues="celery,poll,fetch,process", concurrency=2, pool="threads", extra_env=FAST_ENV)
     run_until(
-        lambda: Article.objects.filter(state="processed").count() == 4,
+        lambda: (
+            Article.objects.filter(state="processed").count() == 4
+            and Article.objects.filter(state="not_article").count() == 1
+        ),
         timeout=90,  # the lost fetch is taken over once its lease (31 s) has run out
-        message="all four articles processed after the crash",
+        message="all four articles processed after the crash, the special report kept out",
     )
-    assert sorted(Article.objects.values_list("url", flat=True)) == urls, "nothing duplicated"
+    assert sorted(Article.objects.values_list("url", flat=True)) == sorted([*urls, *report]), "nothing duplicated"
     assert Case.objects.count() == 4
     lost = Article.objects.get(url=slow)
     assert lost.fetch_attempts == 2, "the killed attempt counts, the second one succeeded"
@@ -97,14 +110,14 @@ def test_a_poll_with_many_new_articles_defers_few_fetches(demo, start_worker, fa
     poll_site.delay(site.pk)
     wait_for(
         lambda: (
-            Article.objects.filter(site=site).count() >= 16
+            Article.objects.filter(site=site).count() >= 17
             and not Article.objects.filter(site=site, state__in=["pending", "fetching"]).exists()
         ),
         timeout=90,
-        message="the poll's sixteen fetches",
+        message="the poll's seventeen fetches (sixteen stories and the special report)",
     )
     fetched = Article.objects.filter(site=site).exclude(state="failed").count()
     deferred = sum(1 for line in worker.log().splitlines() if "monitor.fetch_article" in line and "'deferred" in line)
-    assert fetched == 16
+    assert fetched == 16 + len(special_report(demo, "wellbeing")) == 17
     # 127 before (N²/2); now one each, two for a message so late that its held slot went by.
     assert deferred <= 2 * fetched, f"{deferred} deferred fetches for {fetched} articles"

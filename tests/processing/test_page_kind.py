@@ -12,6 +12,7 @@ from django.utils.html import escape
 from classifier.models import Case
 from classifier.selectors import inbox_queryset
 from demo.articles import articles_for_site
+from demo.furniture import report_of, report_stories
 from demo.sites import (
     INFO_PAGES,
     article_url,
@@ -156,3 +157,23 @@ def test_a_site_page_naming_the_home_page_as_canonical_is_kept_out_not_a_duplica
     about.refresh_from_db()
     assert about.state == Article.State.NOT_ARTICLE and about.duplicate_of_id is None
     assert not Article.objects.filter(url=f"{BASE}/").exists(), "its canonical is not followed"
+
+
+def test_a_special_report_at_a_story_s_address_is_listed_in_pages_kept_out(client):
+    """The demo's special report (issue 33): a page at a story's address that collects stories is kept out, and
+    the site administrator finds it in *Pages kept out* with its kind and WIMS's reason."""
+    spec = get_site("healthwatch")
+    site = Site.objects.create(name=spec.name, home_url=f"{BASE}/", allow_private_addresses=True, articles_only=True)
+    ctx, tpl = fixed_context(spec, BASE), template_for(spec)
+    report = report_of(spec)
+    page = stored(site, BASE + tpl.report_path(report), tpl.report(ctx, report, report_stories(report, ctx.published)))
+    assert process_article(page.pk).result == "not_article"
+    page = Article.objects.select_related("content").get(pk=page.pk)
+    assert page.state == Article.State.NOT_ARTICLE and page.content.kind == "listing"
+    assert re.fullmatch(r"\d+ dated headline links and little prose", page.content.kind_reason)
+    admin = get_user_model().objects.create_user("siteadmin", password="pw-for-tests-only", is_staff=True)
+    admin.groups.add(ensure_groups()[SITE_ADMINISTRATORS])
+    client.force_login(admin)
+    listing = client.get(reverse("admin:processing_notarticle_changelist")).content.decode()
+    assert escape(f"{report.label}: {report.title}") in listing and page.url in listing
+    assert ">listing<" in listing and escape(page.content.kind_reason) in listing
