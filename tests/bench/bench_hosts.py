@@ -47,7 +47,7 @@ os.environ.setdefault("CELERY_RESULT_BACKEND", os.environ["CELERY_BROKER_URL"])
 from tests.bench import bench_webmon as webmon  # noqa: E402 - after the defaults above (it sets its own)
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
-TERMINAL = ("processed", "failed", "duplicate")
+TERMINAL = ("processed", "failed", "duplicate", "not_article")  # not_article: kept out by its kind
 
 
 # --------------------------------------------------------------------------- measuring

@@ -284,7 +284,7 @@ def run(n_workers: int, args) -> dict:
     result = {"workers": n_workers, "threads": threads, "split": args.split, "load_before": os.getloadavg()[0]}
     try:
         wait_ready()
-        terminal = ("processed", "failed", "duplicate")
+        terminal = ("processed", "failed", "duplicate", "not_article")  # not_article: kept out by its kind
         n = args.sites
 
         def cycle(label: str, since, expected_articles: int) -> None:
