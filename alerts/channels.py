@@ -193,7 +193,9 @@ class FoldedHeader:
         self.name, self.value = name, " ".join(value.split())  # one line: no header injection, no odd spaces
 
     def encode(self, linesep: str = "\n", maxlinelen: int | None = None, **_) -> str:
-        policy = email.policy.SMTP.clone(linesep=linesep, max_line_length=maxlinelen or 78)
+        # refold_source "all": the default ("long") returns a value that fits one line as it is, non-ASCII
+        # characters unencoded, which SMTP and the file backend refuse (a live trial's "Santé" alerts never went)
+        policy = email.policy.SMTP.clone(linesep=linesep, max_line_length=maxlinelen or 78, refold_source="all")
         return policy.fold(self.name, self.value)[len(self.name) + 2 : -len(linesep)]
 
     def __str__(self) -> str:

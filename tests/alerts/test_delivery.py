@@ -83,6 +83,25 @@ def test_a_long_non_ascii_subject_folds_as_rfc_5322_says(reader, editor, tree, m
     assert parsed["List-Unsubscribe"].strip().startswith("<http")  # the other headers are still there
 
 
+@pytest.mark.parametrize("title", ["Santé : un bilan", "“Asthma” clinics"])
+def test_a_short_non_ascii_subject_is_encoded_and_sent(
+    title, reader, editor, tree, make_article, suggest, settings, tmp_path
+):
+    """A live trial: a Subject that fits one line went out with its non-ASCII characters unencoded, and the
+    file backend `make run` uses (as SMTP would) refused it: UnicodeEncodeError, the alert never sent."""
+    settings.EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    settings.EMAIL_FILE_PATH = str(tmp_path)
+    subscribe(reader, tree["health"])
+    kb_services.accept(suggest(make_article(title=title), tree["measles"]), editor)
+    assert scan_and_send() == ["sent 1 by email"]
+    (written,) = tmp_path.iterdir()
+    raw = written.read_bytes()
+    head = raw.split(b"\n\n", 1)[0].decode("ascii")  # RFC 2047: encoded words, never raw UTF-8 in a header
+    assert "=?utf-8?" in head
+    parsed = email.message_from_bytes(raw, policy=email.policy.default)
+    assert parsed["Subject"] == f"[WIMS] {tree['health'].path}: {title}"
+
+
 def test_only_accepts_in_the_subtree_after_the_subscription_count(reader, editor, tree, make_article, suggest):
     before = suggest(make_article(title="Before"), tree["measles"])
     kb_services.accept(before, editor)
