@@ -26,6 +26,13 @@ def condition(feature: str) -> str:
 
 
 @register.filter
+def paragraphs(text: str) -> str:
+    """Core text as paragraphs, escaped: it keeps one block (a paragraph, a subhead, a list item) per line, which
+    ``linebreaks`` joined into one paragraph of plain lines with no space between them (a live trial)."""
+    return format_html_join("\n", "<p>{}</p>", ((line,) for line in (text or "").splitlines() if line.strip()))
+
+
+@register.filter
 def rule_text(rule) -> str:
     """A rule as an expert reads it: "goal & "prime minister" & not site is bbc.co.uk → Politics"."""
     words = [describe(w) for w in rule.conditions] + [f"not {describe(w)}" for w in rule.absent]

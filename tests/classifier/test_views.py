@@ -236,6 +236,19 @@ def test_article_page_escapes_core_text_and_shows_why(ec, sport_kb):
 
 
 @pytest.mark.django_db
+def test_the_core_text_reads_as_paragraphs_one_per_block(ec, sport_kb):
+    """A live trial: the core text keeps one block (paragraph, subhead, list item) per line, and linebreaks made
+    them one paragraph of plain lines with no spacing between them."""
+    article = article_of(sport_kb["new"])
+    text = "Clinics open in Elmstead.\nNurses will see <b>patients</b> at home.\n\nWhat happens next"
+    ArticleContent.objects.update_or_create(article=article, defaults={"core_text": text})
+    html = ec.get(reverse("classifier:article", args=[article.pk])).content.decode()
+    core = html.split('id="core-text">', 1)[1].split("</div>", 1)[0]
+    assert core.count("<p>") == 3 and "<br>" not in core
+    assert "<p>Nurses will see &lt;b&gt;patients&lt;/b&gt; at home.</p>" in core
+
+
+@pytest.mark.django_db
 def test_article_page_shows_docview_elements_escaped_and_copes_without_them(ec, sport_kb):
     article = article_of(sport_kb["new"])
     url = reverse("classifier:article", args=[article.pk])
