@@ -119,7 +119,11 @@
     }
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
       var submit = document.getElementById("commit") || document.getElementById("save-labels");
-      if (submit && !submit.disabled) { event.preventDefault(); submit.click(); }
+      if (!submit) return;
+      event.preventDefault();
+      // a disabled button says nothing when pressed: say why (its title) rather than ignore the keys
+      if (submit.disabled) flash("Not yet: " + (submit.title || "the form is not complete") + ".");
+      else submit.click();
       return;
     }
     if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;

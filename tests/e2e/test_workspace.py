@@ -236,6 +236,22 @@ def test_reject_starts_a_stopping_rule_and_folders_explain(page, live_server, dj
     shot(page, "folder")
 
 
+def test_refining_by_keyboard_starts_on_the_folder_and_a_blocked_commit_says_why(page, live_server, django_user_model):
+    """A live trial: after `e` the focus stayed on the page (a keyboard user tabbed to the folder chooser), and
+    Ctrl+Enter with the commit disabled did nothing, its reason only in the button's tooltip."""
+    data = demo_data.load(django_user_model, slugs={WALKING, FOOTBALL})
+    login(page, live_server)
+    page.goto(f"{live_server.url}/articles/{data['articles'][WALKING].pk}/")
+    page.keyboard.press("1")
+    page.keyboard.press("e")  # reject the suggestion and refine it to the right folder
+    expect(page).to_have_url(re.compile(r"kind=refine"))
+    expect(page.locator("#folder-select")).to_be_focused()
+    page.select_option("#folder-select", str(data["folders"]["exercise"].pk))
+    expect(page.locator("#commit")).to_be_disabled()
+    page.keyboard.press("Control+Enter")
+    expect(page.locator(".messages")).to_contain_text("Not yet: pick at least one keyword first.")
+
+
 def test_filter_view_marking_mode(page, live_server, django_user_model, shot):
     data = demo_data.load(django_user_model, slugs={WALKING})
     walking = data["articles"][WALKING]
