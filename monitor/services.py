@@ -216,7 +216,7 @@ def _poll(site: Site) -> Outcome:
         if url in progress["done"]:
             continue
         headers = conditional_headers(validators.get(url))
-        started = time.monotonic()
+        started, waited = time.monotonic(), hook.waited
         try:
             if kind == FetchAttempt.Kind.SITEMAP:
                 errors += _poll_sitemap(site, url, validators, rules, links, dates, turn)
@@ -234,7 +234,7 @@ def _poll(site: Site) -> Outcome:
                 kind,
                 url,
                 "retry" if exc.transient else "failed",
-                started=started,
+                started=hook.answered_from(started, waited),
                 status=exc.status,
                 nbytes=exc.nbytes,
                 error=str(exc),
@@ -245,9 +245,17 @@ def _poll(site: Site) -> Outcome:
             continue
         progress["done"].append(url)
         if resp.status == 304:
-            _record(site, kind, url, "not_modified", started=started, status=304)
+            _record(site, kind, url, "not_modified", started=hook.answered_from(started, waited), status=304)
             continue
-        _record(site, kind, url, "ok", started=started, status=resp.status, nbytes=len(resp.body))
+        _record(
+            site,
+            kind,
+            url,
+            "ok",
+            started=hook.answered_from(started, waited),
+            status=resp.status,
+            nbytes=len(resp.body),
+        )
         try:
             found = (
                 read_feed(resp.body, resp.url, dates)
@@ -512,8 +520,9 @@ def _fetch(article_id: int) -> Outcome:
     site = article.site
     started = time.monotonic()
     attempt = article.fetch_attempts
+    hook = _hook(site, article)
     try:
-        resp = fetch(article.url, allow_private=site.allow_private_addresses, before_request=_hook(site, article))
+        resp = fetch(article.url, allow_private=site.allow_private_addresses, before_request=hook)
         _check_page(resp)
     except Deferred as exc:
         Article.objects.filter(pk=article_id, state=S.FETCHING).update(
@@ -534,7 +543,7 @@ def _fetch(article_id: int) -> Outcome:
             "retry" if retry else "failed",
             article=article,
             attempt=attempt,
-            started=started,
+            started=hook.answered_from(started),
             status=exc.status,
             nbytes=exc.nbytes,
             error=str(exc),
@@ -564,7 +573,7 @@ def _fetch(article_id: int) -> Outcome:
             "ok",
             article=article,
             attempt=attempt,
-            started=started,
+            started=hook.answered_from(started),
             status=resp.status,
             nbytes=len(resp.body),
         )
