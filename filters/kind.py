@@ -31,6 +31,7 @@ __all__ = [
     "UrlShape",
     "gather",
     "url_shape",
+    "further_page",
     "facts",
     "settle",
     "weigh",
@@ -137,6 +138,20 @@ _FORUM_HOST = re.compile(r"^(?:forums?|community|discuss|discourse|answers)\.")
 _ARTICLE_PATH = re.compile(
     r"/(?:blogs?|news|articles?|posts?|stories|story|insights?|press|magazine|features|opinion|columns?)/[^/]"
 )
+
+
+#: a listing's further pages: WordPress's /page/2/, and ?page=2, ?paged=2, ?pg=2 among any other parameters
+_FURTHER_PATH = re.compile(r"/page/\d+/?$")
+_FURTHER_QUERY = re.compile(r"(?:^|&)(?:page|paged|pg)=\d+(?:&|$)")
+
+
+def further_page(url: str) -> bool:
+    """The address is a listing's further page (``/page/2/``, ``?page=2``): the one definition by which discovery
+    refuses such links (:func:`link_kind`) and the page kind reads a page fetched anyway (an include pattern lets
+    them through; :func:`settle`).  A long article's further pages have such addresses too: the address alone
+    never settles a page."""
+    parts = urlsplit(url.strip().lower())
+    return bool(_FURTHER_PATH.search(parts.path or "/") or _FURTHER_QUERY.search(parts.query))
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,6 +305,7 @@ def facts(ev: Evidence, shape: UrlShape) -> dict[str, bool]:
         "title_docs": _DOCS_TITLE.search(ev.title) is not None,
         "url_service": _SERVICE_PATH.search(path) is not None,
         "url_listing": shape.kind is Kind.LISTING,
+        "further_page": further_page(ev.url),
         "prices": ev.prices >= 3,
         "heading_links": ev.heading_links >= 8,
         "cards": ev.articles >= 5,
@@ -344,6 +360,10 @@ def settle(ev: Evidence, shape: UrlShape, found: dict[str, bool]) -> PageKind | 
         return PageKind(Kind.SERVICE, "a site's home page")
     if ev.dated_cards >= 4 and not schema_article:  # counted on pages with little prose only
         return PageKind(Kind.LISTING, f"{ev.dated_cards} dated headline links and little prose")
+    # fetched though discovery refuses its link (an include pattern lets it through): a long article's further page
+    # has its body of prose, a listing's a few cards, whose first date reads as the headline's byline
+    if found["further_page"] and not found["body_of_prose"]:
+        return PageKind(Kind.LISTING, "a listing's further page, and no body of prose")
     strong = schema_article or found["byline_date"] or shape.dated
     blog = shape.article_path or found["byline_by"]
     # a short list is a list too (an old site's tag page of one or two stories): dated headline cards and no body
@@ -435,7 +455,6 @@ _NO_STORY: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         Kind.LISTING,
         "a writer's page",
     ),
-    (re.compile(r"/page/\d+/?$"), Kind.LISTING, "a listing's further page"),
     (
         re.compile(r"/(?:19|20)\d\d/(?:[01]?\d/(?:[0-3]?\d/)?)?(?:index\.\w{2,5})?$"),
         Kind.LISTING,
@@ -448,7 +467,6 @@ _NO_STORY: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
 _STORY_SEGMENT = re.compile(r"^[^\W_]+(?:[-_.][^\W_]+){2,}$|\d{5,}")
 _SLUG = re.compile(r"^[^\W_]+(?:[-_.][^\W_]+)+$")
 _INDEX_FILE = re.compile(r"^(?:index|default)\.\w{2,5}$")
-_PAGE_QUERY = re.compile(r"(?:^|&)(?:page|paged|pg)=\d+(?:&|$)")
 
 
 def link_kind(url: str) -> PageKind | None:
@@ -477,7 +495,7 @@ def link_kind(url: str) -> PageKind | None:
     for pattern, kind, why in _NO_STORY:
         if pattern.search(path):
             return PageKind(kind, why)
-    if _PAGE_QUERY.search(parts.query):
+    if further_page(url):
         return PageKind(Kind.LISTING, "a listing's further page")
     front = path.endswith("/") or (segments and _INDEX_FILE.match(segments[-1]))  # /world/ or /world/index.html
     segments = [s for s in segments if not _LOCALE.match(s)]

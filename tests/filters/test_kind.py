@@ -10,7 +10,18 @@ import pytest
 
 import filters
 from filters import html5
-from filters.kind import Kind, PageKind, facts, gather, judge, link_kind, metadata_kind, page_kind, url_shape
+from filters.kind import (
+    Kind,
+    PageKind,
+    facts,
+    further_page,
+    gather,
+    judge,
+    link_kind,
+    metadata_kind,
+    page_kind,
+    url_shape,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -260,6 +271,59 @@ def test_a_short_story_list_of_an_old_site_is_a_listing():
     # an old article beside the same card keeps its body: no list (the card is not even counted)
     article = old.format(rows=f"<TR><TD>{BODY}</TD></TR>" + card.format(title=STORIES[0]))
     assert kind_of(article, "https://courier.example/story.php?id=2").is_article
+
+
+def test_a_listing_s_further_page_is_a_listing():
+    """A section's second page, fetched because an include pattern lets its link through: two story cards under
+    the section's <h1>, the first card's date read as the headline's byline (a live trial's Wellbeing Times
+    /mind/?page=2 reached the inbox as "an article: a dated byline"). Its address says what discovery refuses it
+    for; a long article's further page keeps its body of prose and stays an article."""
+    cards = "".join(
+        f'<article class="card"><h3><a href="/mind/story-{i}/">{title}</a></h3><p>{SENTENCES[i]}</p>'
+        f'<p class="meta"><a href="/writers/ruth/" rel="author">Ruth Adeyemi</a> &middot; '
+        f'<time datetime="2025-03-0{i + 2}">{i + 2} March 2025</time></p></article>'
+        for i, title in enumerate(STORIES[:2])
+    )
+    pager = '<nav class="pagination"><a rel="prev" href="/mind/">Newer stories</a></nav>'
+    listing = page(body=f"<main><section><h1>Mind</h1>{cards}{pager}</section></main>", title="Mind | Daily")
+    for url in (
+        "https://news.example/mind/?page=2",
+        "https://news.example/mind/?utm_source=x&page=2",
+        "https://news.example/mind/page/2/",
+    ):
+        assert kind_of(listing, url) == PageKind(Kind.LISTING, "a listing's further page, and no body of prose"), url
+    story = page(body=f"<main><h1>The council votes to rebuild the bridge</h1><p>7 March 2025</p>{BODY}</main>")
+    assert kind_of(story, "https://news.example/story.php?id=7&page=2").is_article
+
+
+def test_the_demo_s_section_further_page_is_a_listing():
+    """The live trial's page: the Wellbeing Times' /mind/?page=2 once the site has published 40 stories (ten in
+    Mind, eight a page), as its server renders it from its timeline."""
+    pytest.importorskip("demo")
+    from demo.pages import PageContext
+    from demo.sites import get_site, template_for
+    from demo.timeline import SiteState
+
+    spec, base = get_site("wellbeing"), "http://127.0.0.13:8952"
+    ctx = PageContext(spec, base, SiteState(spec, None, 40, lambda: 1_780_000_000.0).published())
+    html = template_for(spec).section(ctx, "mind", 2)
+    assert html.count('<article class="card">') == 2 and "Newer stories" in html
+    for url in (f"{base}/mind/?page=2", f"{base}/mind/?page=2&utm_source=wbt&utm_medium=pager&utm_campaign=organic"):
+        assert kind_of(html, url).kind is Kind.LISTING, kind_of(html, url)
+
+
+@pytest.mark.parametrize(
+    ("url", "reason"),
+    [
+        ("https://news.example/mind/?page=2", "a listing's further page"),
+        ("https://news.example/?paged=3&cat=4", "a listing's further page"),
+        ("https://news.example/blog/page/3/", "a listing's further page"),
+        ("https://news.example/2025/03/page/2/", "a listing's further page"),
+    ],
+)
+def test_a_further_page_s_link_is_refused_by_the_same_definition(url, reason):
+    assert further_page(url)
+    assert link_kind(url) == PageKind(Kind.LISTING, reason)
 
 
 def test_a_service_s_address_with_little_prose_is_a_service_even_on_an_old_page():
