@@ -27,7 +27,7 @@ from filters.kind import forum_front
 
 from .discovery import LinkRules, links_from_feed, links_from_html
 from .links import Position
-from .net import FetchError, Response
+from .net import AddressRefused, FetchError, Response
 from .sources import (
     Sitemap,
     SitemapEntry,
@@ -114,6 +114,9 @@ class Proposal:
     home: Found | None = None
     #: the home page could not be read, a sitemap address answered nothing, …
     notes: list[str] = field(default_factory=list)
+    #: the home page resolves to a private address that the site may not use: nothing can be found or polled until
+    #: a superuser allows it (the preview says so)
+    private_refused: bool = False
 
 
 class _Counted:
@@ -166,6 +169,7 @@ def find(
         home = counted(home_url, {}, 0, "section")
     except FetchError as exc:
         proposal.notes.append(f"the home page could not be read: {exc}")
+        proposal.private_refused = isinstance(exc, AddressRefused) and exc.private
         return proposal
     feeds = announced_feeds(home.body, home.url)[:MAX_FEEDS]
     for feed in feeds:
