@@ -203,10 +203,13 @@ def _propose_sections(page: bytes, url: str, judge: _Judge, proposal: Proposal, 
     """The home page's most prominent section pages. The home page and feeds already list what sections list: a
     section is ticked only when nothing else is (``ticked``), and not when its address may be an article's (the
     link rules would fetch it as one), nor, for a site registered at a section, when it is another part of the
-    host (the parent site's)."""
-    for section in prominent_sections(page, url, limit=MAX_SECTIONS):
+    host (the parent site's). One typed in on the site is left out: the preview lists it as polled in any case."""
+    rules = judge.rules
+    # a section page typed in on the site is polled already: proposed again, unticked, it read as not watched
+    found = prominent_sections(page, url, limit=MAX_SECTIONS + len(rules.watched))
+    for section in [section for section in found if not rules.watches(section.url)][:MAX_SECTIONS]:
         reason, keep = f"linked from the home page: {section.reason}", ticked
-        if judge.rules.accepts(section.url):
+        if rules.accepts(section.url):
             keep, reason = False, reason + "; its address may be an article's"
         elif judge.section is not None and not judge.section.holds(section.url):
             keep, reason = False, f"{reason}; another part of the site than {judge.section.label}"
