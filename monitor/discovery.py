@@ -293,6 +293,10 @@ class LinkRules:
     def accepts(self, url: str, position: Position | None = None) -> bool:
         return self.judge(url, position)[0]
 
+    def watches(self, url: str) -> bool:
+        """Whether ``url`` is the home page or a page or feed typed in on the site (a poll reads it in any case)."""
+        return canonicalise(url) in self._watched
+
     def judge(self, url: str, position: Position | None = None) -> tuple[bool, str]:
         """Whether ``url`` is an article candidate, with the reason in words (the admin's preview shows it).
 

@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from urllib.parse import parse_qsl, urlsplit
 
 from django.utils.translation import ngettext
 
@@ -26,7 +27,7 @@ from filters.kind import forum_front
 
 from .discovery import LinkRules, links_from_feed, links_from_html
 from .links import Position
-from .net import FetchError, Response
+from .net import AddressRefused, FetchError, Response
 from .sources import (
     Sitemap,
     SitemapEntry,
@@ -113,6 +114,9 @@ class Proposal:
     home: Found | None = None
     #: the home page could not be read, a sitemap address answered nothing, …
     notes: list[str] = field(default_factory=list)
+    #: the home page resolves to a private address that the site may not use: nothing can be found or polled until
+    #: a superuser allows it (the preview says so)
+    private_refused: bool = False
 
 
 class _Counted:
@@ -160,17 +164,18 @@ def find(
     deadline = time.monotonic() + budget
     proposal = Proposal(home_url)
     counted = _Counted(get, max_pages)
-    judge = _Judge(rules, refuses)
+    judge = _Judge(rules, refuses, Section.of(home_url))
     try:
         home = counted(home_url, {}, 0, "section")
     except FetchError as exc:
         proposal.notes.append(f"the home page could not be read: {exc}")
+        proposal.private_refused = isinstance(exc, AddressRefused) and exc.private
         return proposal
     feeds = announced_feeds(home.body, home.url)[:MAX_FEEDS]
     for feed in feeds:
         proposal.sources.append(Found(feed.url, "feed", feed.reason))
     sitemaps = _find_sitemaps(robots_txt, home.url, counted, judge, now, max_age, max_links, deadline, proposal)
-    _propose_sections(home.body, home.url, rules, proposal, ticked=not feeds and not any(s.keep for s in sitemaps))
+    _propose_sections(home.body, home.url, judge, proposal, ticked=not feeds and not any(s.keep for s in sitemaps))
     known = {found.url: f"a {found.kind} proposed here" for found in proposal.sources}
     known.update((feed.url, f"a feed's address: {feed.reason}") for feed in feeds)
     if read:  # the home page, already fetched, is shown as a poll reads it (no request more)
@@ -182,7 +187,8 @@ def find(
         except ValueError as exc:
             proposal.home.error = str(exc)
     for found in proposal.sources:
-        if found.kind == "sitemap" or not read:
+        # a section's site reads its feeds even unasked: whether one is ticked depends on what it lists
+        if found.kind == "sitemap" or not (read or (found.kind == "feed" and judge.section is not None)):
             continue
         spent = counted.spent() or (f"its {budget:g} s were spent" if time.monotonic() > deadline else "")
         if spent:
@@ -193,14 +199,20 @@ def find(
     return proposal
 
 
-def _propose_sections(page: bytes, url: str, rules: LinkRules, proposal: Proposal, *, ticked: bool) -> None:
+def _propose_sections(page: bytes, url: str, judge: _Judge, proposal: Proposal, *, ticked: bool) -> None:
     """The home page's most prominent section pages. The home page and feeds already list what sections list: a
     section is ticked only when nothing else is (``ticked``), and not when its address may be an article's (the
-    link rules would fetch it as one)."""
-    for section in prominent_sections(page, url, limit=MAX_SECTIONS):
+    link rules would fetch it as one), nor, for a site registered at a section, when it is another part of the
+    host (the parent site's). One typed in on the site is left out: the preview lists it as polled in any case."""
+    rules = judge.rules
+    # a section page typed in on the site is polled already: proposed again, unticked, it read as not watched
+    found = prominent_sections(page, url, limit=MAX_SECTIONS + len(rules.watched))
+    for section in [section for section in found if not rules.watches(section.url)][:MAX_SECTIONS]:
         reason, keep = f"linked from the home page: {section.reason}", ticked
         if rules.accepts(section.url):
             keep, reason = False, reason + "; its address may be an article's"
+        elif judge.section is not None and not judge.section.holds(section.url):
+            keep, reason = False, f"{reason}; another part of the site than {judge.section.label}"
         proposal.sources.append(Found(section.url, "section", reason, keep))
 
 
@@ -238,6 +250,7 @@ def _find_sitemaps(
         item = Found(candidate.url, "sitemap", candidate.reason, summary=_walk_summary(result))
         _judge_entries(item, result.entries(), judge, now, max_age, max_links)
         item.keep = first.kind == "index" or bool(item.total)
+        judge.confine(item, [entry.url for entry in result.entries()])
         found.append(item)
     proposal.sources += found
     return found
@@ -271,13 +284,71 @@ class _Judge:
     """The verdict on a link as a poll decides it: robots.txt (a poll leaves a disallowed link out), then the link
     rules. robots.txt speaks first: no include pattern can make a poll fetch what it disallows."""
 
-    def __init__(self, rules: LinkRules, refuses: Refuses | None) -> None:
-        self.rules, self.refuses = rules, refuses
+    def __init__(self, rules: LinkRules, refuses: Refuses | None, section: Section | None = None) -> None:
+        self.rules, self.refuses, self.section = rules, refuses, section
+
+    def confine(self, item: Found, links: list[str]) -> None:
+        """For a site registered at a section: a feed or sitemap is ticked only when most of the links it yields
+        (all of them, not only those listed) lie under the section; the others list the whole site, whose articles
+        are the parent site's."""
+        if self.section is None or item.kind == "section" or not item.keep:
+            return
+        under = sum(self.section.holds(url) for url in links)
+        if under * 2 <= len(links):
+            item.keep = False
+            where = self.section.label
+            item.reason += (
+                f"; lists the whole site: {len(links)} links, {under} under {where}"
+                if links
+                else (f"; not ticked: nothing it lists was read to show that it lies under {where}")
+            )
 
     def __call__(self, url: str, position: Position | None = None) -> tuple[bool, str]:
         if self.refuses is not None and self.refuses(url):
             return False, DISALLOWED
         return self.rules.judge(url, position)
+
+
+@dataclass(frozen=True)
+class Section:
+    """The part of a host that a site registered below its root covers: a path (``/mind/``) or a page and its
+    query (``/section.php?s=prevention``)."""
+
+    host: str
+    path: str
+    query: frozenset[tuple[str, str]]
+
+    @classmethod
+    def of(cls, home_url: str) -> Section | None:
+        """The section of the home page's address; None for a site registered at its host's root (``/``,
+        ``/index.html``)."""
+        parts = urlsplit(home_url)
+        query = frozenset(parse_qsl(parts.query))
+        path = parts.path or "/"
+        if not query:  # a page's address covers its folder: /mind/index.html is /mind/, /index.php the root
+            last = path.rsplit("/", 1)[-1]
+            path = path[: len(path) - len(last)] if "." in last else path.rstrip("/") + "/"
+            if path == "/":
+                return None
+        return cls(_host(parts.netloc), path, query)
+
+    @property
+    def label(self) -> str:
+        return self.path + ("?" + "&".join(f"{k}={v}" for k, v in sorted(self.query)) if self.query else "")
+
+    def holds(self, url: str) -> bool:
+        """Whether the link lies under the section: below its path, or the same page with its query."""
+        parts = urlsplit(url)
+        if _host(parts.netloc) != self.host:
+            return False
+        if self.query:
+            return parts.path == self.path and self.query <= frozenset(parse_qsl(parts.query))
+        return (parts.path or "/").startswith(self.path) or parts.path == self.path.rstrip("/")
+
+
+def _host(netloc: str) -> str:
+    """A link's host as a section compares it: a sitemap may name www.host for a site registered at host."""
+    return netloc.lower().removeprefix("www.")
 
 
 def _judge_entries(
@@ -309,6 +380,7 @@ def _preview(item: Found, get: Get, judge: _Judge, known: dict[str, str]) -> Non
         item.error, item.keep = str(exc), False
         return
     _judge_links(item, links, judge, known, positions)
+    judge.confine(item, links)
     forum = forum_front(item.url, links) if item.kind == "section" else None
     if forum is not None:  # its address read as a section front's: the page it lists says otherwise
         item.keep, item.reason = False, f"{item.reason}; a forum, not a news section: {forum.reason}"

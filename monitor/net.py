@@ -66,10 +66,12 @@ class FetchError(Exception):
 
 
 class AddressRefused(FetchError):
-    """The URL resolves to an address WIMS must not connect to (permanent)."""
+    """The URL resolves to an address WIMS must not connect to (permanent). ``private``: a private or loopback
+    address, which a superuser may allow the site to reach (Site.allow_private_addresses)."""
 
-    def __init__(self, message: str, url: str = ""):
+    def __init__(self, message: str, url: str = "", *, private: bool = False):
         super().__init__(message, transient=False, url=url)
+        self.private = private
 
 
 class Deferred(Exception):  # noqa: N818 - not an error: the caller should come back later
@@ -149,8 +151,9 @@ def check_host(host: str, port: int, url: str = "", allow_private: bool = False)
     for info in infos:
         address = cast(str, info[4][0])  # the host of an AF_INET / AF_INET6 socket address
         if not address_allowed(address, allow_private):
-            kind = "a private address that this site may not use" if not allow_private else "a refused address"
-            raise AddressRefused(f"refused: {host} resolves to {kind}: {address}", url=url)
+            private = not allow_private and address_allowed(address, True)
+            kind = "a private address that this site may not use" if private else "a refused address"
+            raise AddressRefused(f"refused: {host} resolves to {kind}: {address}", url=url, private=private)
 
 
 class _Watchdog:

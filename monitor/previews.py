@@ -95,6 +95,7 @@ def to_json(proposal: Proposal) -> dict:
             "sources": [_found(item, links) for item in proposal.sources[:MAX_SOURCES]],
             "home": _found(proposal.home, links) if proposal.home is not None else None,
             "notes": [_cut(note) for note in proposal.notes[:MAX_NOTES]],
+            "private_refused": proposal.private_refused,
         }
         if links == 0 or len(json.dumps(data)) <= MAX_BYTES:
             return data
@@ -113,4 +114,5 @@ def from_json(data: dict) -> Proposal:
         [_found_from(item) for item in data["sources"]],
         _found_from(home) if home else None,
         list(data["notes"]),
+        bool(data.get("private_refused")),  # absent from a row stored before it was recorded
     )

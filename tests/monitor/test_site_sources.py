@@ -589,6 +589,16 @@ def test_typed_in_sections_and_feed_keep_working_beside_the_sources_found(web, f
     assert web.base + "/2026/11/world-story.html" in urls and web.base + "/2026/11/feed-story-1.html" in urls
 
 
+def test_find_sources_leaves_out_the_section_pages_typed_in(web, fast_env):
+    """A live trial: *Find sources* proposed the section pages typed in on the site (polled already) as new sources,
+    unticked, as if they were not watched. They are left out: the preview lists them as polled in any case."""
+    serve_news_site(web, timezone.now())
+    site = new_site(web, find_sources=False, section_urls=f"{web.base}/\n{web.base}/world/")
+    proposed = {found.url.removeprefix(web.base) for found in services.find_sources(site).sources}
+    assert "/world/" not in proposed and {"/politics/", "/sport/"} <= proposed, proposed
+    assert (web.base + "/world/", "section") in site.polled_sources()
+
+
 def test_a_source_of_a_site_on_private_addresses_stays_on_its_host(web):
     from django.core.exceptions import ValidationError
 

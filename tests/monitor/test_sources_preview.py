@@ -217,3 +217,28 @@ def test_the_stored_preview_is_bounded():
     back = previews.from_json(json.loads(json.dumps(data)))
     assert len(back.sources) == previews.MAX_SOURCES and back.sources[0].total == 60
     assert 0 < len(back.sources[0].links) < 60 and len(back.home.url) == previews.MAX_URL
+
+
+@pytest.mark.parametrize("superuser", [True, False], ids=["superuser", "site administrator"])
+def test_a_private_site_not_allowed_private_addresses_says_who_may_allow_them(demo, client, superuser):
+    """A live trial: the preview of a demo site (127.0.0.13) registered without *Allow private addresses* said only
+    "refused: … resolves to a private address that this site may not use … No feed, sitemap or section page was
+    found". It now says what to do: a superuser ticks *Allow private addresses*; anyone else asks one."""
+    from django.contrib.auth import get_user_model
+
+    from foundation import roles
+
+    users = get_user_model().objects
+    if superuser:
+        user = users.create_superuser("root", password="pw-Long-enough-1")
+    else:
+        user = users.create_user("siteadmin", password="pw-Long-enough-1", is_staff=True)
+        user.groups.add(roles.ensure_groups()[roles.SITE_ADMINISTRATORS])
+    client.force_login(user)
+    site = home_only(demo, "wellbeing")
+    Site.objects.filter(pk=site.pk).update(allow_private_addresses=False)
+    page = " ".join(client.get(f"/admin/monitor/site/{site.pk}/sources/").content.decode().split())
+    assert "resolves to a private address that this site may not use" in page
+    assert ("Tick <em>Allow private addresses</em> on" in page) is superuser
+    assert ("Only a superuser may allow it: ask one to tick <em>Allow private addresses</em>" in page) is not superuser
+    assert "will be polled" not in page, "a refused site is not polled either"
