@@ -7,8 +7,8 @@ Notification URLs and private addresses (SSRF): like WebMon's sites, a URL whose
 link-local or otherwise refused by ``monitor.net.address_allowed`` is refused unless a superuser allowed
 private addresses on the subscription. A notification string may hold several URLs: it is split as Apprise
 splits it when sending (``parse_urls``), and each URL is checked when the string is saved and before each send,
-for a clear message: its scheme must be one of :data:`SCHEMES` (network services WIMS supports; never one that
-delivers on this machine, such as ``syslog://``), no parameter may read a file on this machine
+for a clear message: its scheme must be one of :data:`SCHEMES` (alerts/schemes.py: network services WIMS
+supports; never one that delivers on this machine, such as ``syslog://``), no parameter may read a file on this machine
 (:data:`LOCAL_PARAMETERS`), and its host (services with a fixed endpoint, Slack, Discord, Telegram…, carry
 tokens where a host would be, so only URLs whose Apprise template has a ``{host}``) and every host its
 parameters name (``mailto``'s ``smtp=``, any URL given as a parameter) are held to the address rule. Every
@@ -33,22 +33,11 @@ from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 
 from alerts import guard
+from alerts.schemes import SCHEMES
 from monitor.net import address_allowed
 
 __all__ = ["SCHEMES", "DeliveryError", "Message", "check_notify_url", "send_email", "send_notification"]
 
-#: The Apprise services WIMS sends to: network services reached at a host or service the subscriber names.
-#: Whatever else Apprise knows is refused, first of all what delivers on this machine (syslog://, the desktop's
-#: dbus:// or windows://): each scheme here had its parameters reviewed for hosts and files (below).
-SCHEMES = frozenset(
-    {
-        *("json", "jsons", "xml", "xmls", "form", "forms"),  # webhooks
-        *("ntfy", "ntfys", "gotify", "gotifys", "pover"),  # push services
-        *("slack", "discord", "tgram", "workflow", "workflows"),  # chat: Slack, Discord, Telegram, Microsoft Teams
-        *("matrix", "matrixs", "mmost", "mmosts", "rocket", "rockets"),  # chat servers: Matrix, Mattermost, Rocket.Chat
-        *("mailto", "mailtos"),  # e-mail through an SMTP server
-    }
-)
 #: parameters whose value is a host (or host:port) the service connects to; a parameter whose value is a URL
 #: is checked too, whatever its name
 HOST_PARAMETERS = frozenset({"smtp"})

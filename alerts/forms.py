@@ -36,10 +36,6 @@ class SubscriptionForm(forms.ModelForm):
         ]
         widgets = {"send_time": forms.TimeInput(attrs={"type": "time"}, format="%H:%M")}
         labels = {"notify_url": "Notification URL", "send_time": "Time of day"}
-        help_texts = {
-            "notify_url": "One or more Apprise URLs (separated by spaces or commas) of the services WIMS sends to, "
-            "e.g. json://host/path, ntfys://ntfy.sh/topic, slack://…, workflows://… (Microsoft Teams), matrixs://…"
-        }
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)

@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
 
-from alerts import schedule
+from alerts import schedule, schemes
 
 
 def validate_time_zone(value: str) -> None:
@@ -61,7 +61,8 @@ class Subscription(models.Model):
     notify_url = models.CharField(
         max_length=2000,
         blank=True,
-        help_text="An Apprise URL, e.g. json://host/path, ntfys://ntfy.sh/topic, slack://…, msteams://…, matrixs://…",
+        help_text="One or more Apprise URLs (separated by spaces or commas) of the services WIMS sends to: "
+        f"{schemes.services_text()}.",
     )
     allow_private_addresses = models.BooleanField(
         default=False,

@@ -202,6 +202,8 @@ def article_detail(request, pk):
             "older_url": _article_url(position.older.pk, view) if position.older else None,
             "newer_url": _article_url(position.newer.pk, view) if position.newer else None,
             "experts": expert_choices(),
+            # the last rule's undo button is live only for whom the undo serves (its author, a KB administrator)
+            "undo_refused": services.undo_refusal(request.user, page["last_rule"].pk) if page["last_rule"] else "",
         },
     )
 
@@ -521,7 +523,13 @@ def rule_detail(request, pk):
     return render(
         request,
         "classifier/rule_detail.html",
-        {**page, "rule": rule_obj, "just_committed": bool(committed), "back_to_article": back},
+        {
+            **page,
+            "rule": rule_obj,
+            "just_committed": bool(committed),
+            "back_to_article": back,
+            "undo_refused": services.undo_refusal(request.user, page["last_rule_id"]) if page["is_last"] else "",
+        },
     )
 
 

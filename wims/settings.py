@@ -440,9 +440,17 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "filters": {"permission_denied": {"()": "wims.log_filters.PermissionDeniedWithoutTraceback"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        # Django's own "django" handlers (a console one under DEBUG; mail to ADMINS, which WIMS does not set)
+        # printed every record a second time beside the root's console: the root's alone
+        "django": {"handlers": [], "propagate": True},
+        # every 403 came with its full traceback, as if it were an error
+        "django.request": {"filters": ["permission_denied"]},
+    },
 }
 
 # WebMon's crawling tunables (seconds unless named otherwise), read by the code through monitor/conf.py, whose

@@ -6,6 +6,7 @@ from django.shortcuts import redirect
 from django.templatetags.static import static
 from django.urls import include, path
 
+from wims.accounts import LoginView
 from wims.health import healthz
 from wims.metrics import metrics_view
 
@@ -21,6 +22,7 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("metrics", metrics_view, name="metrics"),
     path("admin/", admin.site.urls),
+    path("accounts/login/", LoginView.as_view(), name="login"),  # before auth.urls: lands each role on its page
     path("accounts/", include("django.contrib.auth.urls")),
     path("feeds/", include("feeds.urls")),
     path("search/", include("search.urls")),

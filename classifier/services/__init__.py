@@ -59,7 +59,7 @@ from classifier.services.review import (
     mark_unread,
     reject,
 )
-from classifier.services.rules import UndoPreview, commit_rule, undo_last_rule, undo_preview
+from classifier.services.rules import UndoPreview, commit_rule, undo_last_rule, undo_preview, undo_refusal
 from classifier.services.shared import CHUNK
 from classifier.services.validation import (
     AffectedCase,
@@ -101,6 +101,7 @@ __all__ = [
     "undo_last_rule",
     "UndoPreview",
     "undo_preview",
+    "undo_refusal",
     # review, bulk actions, read marks
     "BULK_MAX",
     "NOT_PROCESSED",

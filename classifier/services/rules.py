@@ -318,13 +318,20 @@ class _UndoPlan:
     stones: set[int]  # their cornerstone cases
 
 
-def _undo_plan(snapshot: kb.Snapshot, user, rule_id: int | None) -> _UndoPlan:
+def _undone_rules(snapshot: kb.Snapshot, user, rule_id: int | None) -> tuple[AuditEntry | None, list[int]]:
+    """The commit of the last rule and the ids of the rules it stored, when ``user`` may undo them: every refusal
+    of an undo (not the last rule, not theirs, a child rule under them) is raised here, before any re-inference."""
     last = _last_rule(user, rule_id)
     entry = _commit_entry(last.pk)
     group = entry.details["rules"] if entry else []
     ids = sorted({i for i in group if i in snapshot.tree} | {last.pk})
     if Rule.objects.filter(parent_id__in=ids).exclude(id__in=ids).exists():
         raise ValidationError(f"rule {last.pk} has child rules and cannot be undone")
+    return entry, ids
+
+
+def _undo_plan(snapshot: kb.Snapshot, user, rule_id: int | None) -> _UndoPlan:
+    entry, ids = _undone_rules(snapshot, user, rule_id)
     rules = list(Rule.objects.filter(id__in=ids))
     stones, cornerstones = _cornerstones_after_undo(snapshot, rules, ids)
     new = snapshot.derive(remove=ids, cornerstones=cornerstones)
@@ -352,6 +359,17 @@ def undo_preview(user, rule_id: int) -> UndoPreview:
         changing.update(item["case"] for item in details.get("cornerstones", []) if item["decisions_before"])
     articles = Case.objects.filter(pk__in=changing, article__isnull=False).count()
     return UndoPreview(plan.ids, articles)
+
+
+def undo_refusal(user, rule_id: int) -> str:
+    """Why :func:`undo_last_rule` would refuse ``user`` the undo of rule ``rule_id``, or "" when it would not: the
+    pages show their undo button only to whom it serves. The undo's own checks on the published knowledge base,
+    without the re-inference of :func:`undo_preview` (a few queries, cheap enough for every article page)."""
+    try:
+        _undone_rules(kb.current(), user, rule_id)
+    except ValidationError as exc:
+        return "; ".join(exc.messages)
+    return ""
 
 
 def _suggestions_changing(desired: dict[int, dict[int, int]]) -> set[int]:

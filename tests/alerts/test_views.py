@@ -322,3 +322,18 @@ def test_a_saved_search_subscription_links_to_its_saved_search(rc, reader):
     services.save_subscription(Subscription(user=reader, saved_search=saved))
     page = rc.get(reverse("alerts:list")).content.decode()
     assert f'<a href="{reverse("search:saved-open", args=[saved.pk])}">Vaccines watch</a>' in page
+
+
+def test_the_form_advertises_only_the_schemes_wims_sends_to(rc, tree):
+    """A live trial: the form and the model's help text offered msteams://, which WIMS refuses (Apprise 2 has no
+    msteams:// any more; Microsoft Teams is workflows://). Every scheme the page names is one WIMS accepts, and
+    the help text lists them all, from the one list."""
+    import re
+
+    from alerts.schemes import SCHEMES
+
+    page = rc.get(reverse("alerts:create")).content.decode()
+    named = set(re.findall(r"\b([a-z]+)://", page)) - {"http", "https"}
+    assert named == SCHEMES, named ^ SCHEMES
+    help_text = Subscription._meta.get_field("notify_url").help_text
+    assert set(re.findall(r"\b([a-z]+)://", help_text)) == SCHEMES

@@ -783,3 +783,27 @@ def test_the_article_page_says_who_made_the_last_rule_and_its_undo_names_it(ec, 
     html = ec.get(reverse("classifier:article", args=[article.pk])).content.decode()
     assert f'name="rule" value="{last.pk}"' in html
     assert f"by {last.created_by.get_username()}" in html
+
+
+def test_the_undo_button_is_live_only_for_whom_the_undo_serves(client, ec, sport_kb, make_expert):
+    """A live trial: the undo button was shown to every expert, and refused only after the click (another
+    expert's rule). Now it is disabled with the undo's own reason; its author's stays live."""
+    article = article_of(sport_kb["new"])
+    rule = sport_kb["rule"]
+    pages = [reverse("classifier:article", args=[article.pk]), reverse("classifier:rule_detail", args=[rule.pk])]
+    for url in pages:
+        html = ec.get(url).content.decode()
+        assert f'name="rule" value="{rule.pk}"' in html and "disabled" not in html.split('class="danger"')[1][:40]
+        assert "undo-refused-reason" not in html
+    client.force_login(make_expert("bob"))
+    for url in pages:
+        html = client.get(url).content.decode()
+        button = re.search(r'<button type="submit" class="danger" id="undo[^"]*"[^>]*>', html).group(0)
+        assert "disabled" in button, url
+        reason = re.search(r'id="undo-refused-reason">([^<]*)<', html).group(1)
+        assert reason == escape(
+            f"Cannot be undone: rule {rule.pk} was made by ada: only they or a knowledge-base administrator may undo it"
+        )
+    # the same reason the undo gives when asked anyway
+    confirm = client.get(reverse("classifier:rule_undo"), {"rule": rule.pk}).content.decode()
+    assert escape(f"Rule {rule.pk} was made by ada") in confirm
