@@ -651,6 +651,10 @@ def rule_page(rule: Rule, committed: dict | None, limit: int) -> dict:
             for link in accepted
         ],
         "affected": [{"article": a, "rows": chips.get(a.pk, [])} for a in affected],
+        # what the rule does now, whenever the page is opened (the list above is the commit's, while the session
+        # that committed it lasts): the articles it files, and the rules made under it since
+        "concludes_now": Classification.objects.filter(rule=rule).exclude(state=Classification.State.REJECTED).count(),
+        "children": list(rule.children.select_related("folder").order_by("pk")),
         "is_last": (last := last_rule_id()) in rule_ids,
         "last_rule_id": last,
     }

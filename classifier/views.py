@@ -16,6 +16,8 @@ from django.core.exceptions import ValidationError
 from django.http import HttpResponseBadRequest, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -497,7 +499,12 @@ def rule_commit(request, pk):
         context["errors"].append(_error_text(exc))
         return render(request, "classifier/rule.html", context, status=400)
     # the commit page lists the articles this rule reclassified, as computed right before the commit
-    request.session[f"committed-{rules[0].pk}"] = {"rules": [r.pk for r in rules], "cases": affected_ids}
+    request.session[f"committed-{rules[0].pk}"] = {
+        "rules": [r.pk for r in rules],
+        "cases": affected_ids,
+        "at": timezone.now().isoformat(),
+        "fresh": True,  # the page says "Rule committed" once, right after the commit (rule_detail)
+    }
     numbers = ", ".join(str(r.pk) for r in rules)
     messages.success(
         request,
@@ -516,6 +523,9 @@ def rule_detail(request, pk):
     """A rule: its path, its cornerstone case with its folders now, and the articles it reclassified."""
     rule_obj = get_object_or_404(Rule.objects.select_related("folder", "cornerstone", "created_by"), pk=pk)
     committed = request.session.get(f"committed-{pk}")
+    fresh = bool(committed and committed.get("fresh"))
+    if fresh:  # opened again later, it is the rule's page: a live trial read "Rule committed" an hour on
+        request.session[f"committed-{pk}"] = {**committed, "fresh": False}
     page = selectors.rule_page(rule_obj, committed, AFFECTED_LIMIT)
     stone = page["stone_article"]
     # just committed from an article: the way back to it, in the inbox view it was opened in
@@ -526,7 +536,9 @@ def rule_detail(request, pk):
         {
             **page,
             "rule": rule_obj,
-            "just_committed": bool(committed),
+            "just_committed": fresh,
+            "commit_list": bool(committed),
+            "committed_at": parse_datetime(committed.get("at", "")) if committed else None,
             "back_to_article": back,
             "undo_refused": services.undo_refusal(request.user, page["last_rule_id"]) if page["is_last"] else "",
         },

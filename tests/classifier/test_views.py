@@ -631,6 +631,12 @@ def test_affected_list_and_commit_then_undo(ec, sport_kb, make_case):
     }
     assert Classification.objects.get(case=sport_kb["new"], folder=sport_kb["politics"]).state == "accepted"
     assert Classification.objects.get(case=other, folder=sport_kb["politics"]).state == "suggested"
+    # a live trial: opened again later, the page was still "Rule committed" and said nothing of what the rule
+    # does now. Once: the commit's page; after: the rule's, with what it files now beside the commit's list
+    again = ec.get(response["Location"]).content.decode()
+    assert "Rule committed" not in again and f"<h1>Rule {rule.pk}</h1>" in again
+    assert "It files <strong>3</strong> articles in Politics now" in again
+    assert "Other articles its commit reclassified (" in again
 
     undo = reverse("classifier:rule_undo")
     assert ec.post(undo).status_code == 400  # which rule? never "whatever is last"
@@ -807,3 +813,19 @@ def test_the_undo_button_is_live_only_for_whom_the_undo_serves(client, ec, sport
     # the same reason the undo gives when asked anyway
     confirm = client.get(reverse("classifier:rule_undo"), {"rule": rule.pk}).content.decode()
     assert escape(f"Rule {rule.pk} was made by ada") in confirm
+
+
+@pytest.mark.django_db
+def test_the_rule_page_lists_the_rules_made_under_it(ec, sport_kb):
+    """A live trial: a rule's page did not list its refining and stopping rules."""
+    stop = services.commit_rule(
+        sport_kb["new"],
+        "stop",
+        sport_kb["rule"].created_by,
+        wrong_folder=sport_kb["football"],
+        conditions=["election"],
+        accepted_cornerstones=[],
+    )[0]
+    html = ec.get(reverse("classifier:rule_detail", args=[sport_kb["rule"].pk])).content.decode()
+    assert "with 1 rule under it" in html
+    assert f'<a href="{reverse("classifier:rule_detail", args=[stop.pk])}">Rule {stop.pk}</a> (stopping)' in html
