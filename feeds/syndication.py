@@ -101,9 +101,29 @@ def summary_text(core_text: str | None, limit: int | None = None) -> str:
     return html.escape(text, quote=False)
 
 
+#: letters that Unicode does not decompose into a base letter, which slugify would drop ("Cœur" -> "cur")
+_LIGATURES = str.maketrans(
+    {
+        "œ": "oe",
+        "Œ": "OE",
+        "æ": "ae",
+        "Æ": "AE",
+        "ß": "ss",
+        "ø": "o",
+        "Ø": "O",
+        "ł": "l",
+        "Ł": "L",
+        "đ": "d",
+        "Đ": "D",
+        "þ": "th",
+        "Þ": "TH",
+    }
+)
+
+
 def folder_slug(folder: Folder) -> str:
     """The readable part of a folder's feed URL; the id is what identifies the folder."""
-    return slugify(folder.path.replace(Folder.SEPARATOR, " ")) or "folder"
+    return slugify(folder.path.replace(Folder.SEPARATOR, " ").translate(_LIGATURES)) or "folder"
 
 
 def tag_authority() -> str:

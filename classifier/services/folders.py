@@ -33,7 +33,8 @@ def split_path(path: str) -> list[str]:
 
 @transaction.atomic
 def create_folder(path: str, user, public: bool = True) -> Folder:
-    """The folder at ``path`` ("Health/Diabetes"), creating it and any missing parents; idempotent.
+    """The folder at ``path`` ("Health/Diabetes"), creating it and any missing parents; idempotent, and the same
+    folder whatever the case of its names ("health/diabetes").
 
     ``public`` applies to the folders it creates; an existing folder is returned unchanged. Privacy is
     inherited: a folder created under a private one is private whatever ``public`` says (its public feed
@@ -42,7 +43,8 @@ def create_folder(path: str, user, public: bool = True) -> Folder:
     parent = None
     folder: Folder | None = None
     for part in split_path(path):
-        folder = Folder.objects.filter(parent=parent, name=part).first()
+        # case aside: "health/diabetes" is the Health/Diabetes folder, not a second one beside it (a live trial)
+        folder = Folder.objects.filter(parent=parent, name__iexact=part).order_by("pk").first()
         if folder is None:
             folder = Folder(parent=parent, name=part, public=public and (parent is None or parent.public))
             folder.path = folder.compute_path()
@@ -88,7 +90,7 @@ def _repath(folder: Folder, old_path: str) -> int:
 
 
 def _check_sibling_free(parent: Folder | None, name: str, exclude: int) -> None:
-    if Folder.objects.filter(parent=parent, name=name).exclude(pk=exclude).exists():
+    if Folder.objects.filter(parent=parent, name__iexact=name).exclude(pk=exclude).exists():
         where = parent.path if parent else "the top level"
         raise ValidationError(f"a folder named {name!r} already exists in {where}")
 

@@ -331,3 +331,14 @@ def test_actions_answer_get_with_405_but_delete_shows_its_confirm_step(ec, exper
         assert ec.get(reverse(f"classifier:{name}", args=[folder.pk])).status_code == 405
     assert ec.get(reverse("classifier:folder_delete", args=[folder.pk])).status_code == 200
     assert Folder.objects.filter(pk=folder.pk).exists()
+
+
+def test_a_folder_differs_by_more_than_the_case_of_its_name(ec, kb_tree, expert_user):
+    """A live trial: "health/diabetes" was created beside Health/Diabetes."""
+    assert services.create_folder("health/DIABETES", expert_user) == kb_tree["diabetes"]
+    assert not Folder.objects.filter(path="health/DIABETES").exists()
+    response = ec.post(reverse("classifier:folder_rename", args=[kb_tree["sugar"].pk]), {"name": "HEALTH"}, follow=True)
+    assert "already exists in the top level" in " ".join(messages_of(response))
+    # the folder's own name in another case is a rename of it, not a clash
+    services.rename_folder(kb_tree["sugar"], "SUGAR", expert_user)
+    assert Folder.objects.get(pk=kb_tree["sugar"].pk).path == "SUGAR"

@@ -499,3 +499,13 @@ def test_postgresql_statement_gives_the_same_feed_version_as_the_orm_path(editor
     with_orm = [(s.state(3).rows, s.state(3).categories, s.state(3).etag) for s in scopes]
     assert on_postgres == with_orm
     assert any(rows for rows, _, _ in on_postgres)
+
+
+@pytest.mark.django_db
+def test_a_folder_slug_keeps_its_ligatures_as_letters():
+    """A live trial: the slug of "Santé/Cœur" was "sante-cur"."""
+    from classifier.models import Folder
+    from feeds.syndication import folder_slug
+
+    assert folder_slug(Folder(name="Cœur", path="Santé/Cœur")) == "sante-coeur"
+    assert folder_slug(Folder(name="Straße", path="Æsop/Straße")) == "aesop-strasse"
