@@ -140,18 +140,26 @@ _ARTICLE_PATH = re.compile(
 )
 
 
-#: a listing's further pages: WordPress's /page/2/, and ?page=2, ?paged=2, ?pg=2 among any other parameters
-_FURTHER_PATH = re.compile(r"/page/\d+/?$")
-_FURTHER_QUERY = re.compile(r"(?:^|&)(?:page|paged|pg)=\d+(?:&|$)")
+#: a listing's numbered pages: WordPress's /page/2/, and ?page=2, ?paged=2, ?pg=2 among any other parameters
+_FURTHER_PATH = re.compile(r"/page/(\d+)/?$")
+_FURTHER_QUERY = re.compile(r"(?:^|&)(?:page|paged|pg)=(\d+)(?:&|$)")
+
+
+def page_number(url: str) -> int | None:
+    """The page number an address names (``/page/2/``, ``?page=2``), else None: the one definition by which
+    discovery refuses such links (:func:`link_kind`, any number: ``?page=1`` is the listing again) and the page kind
+    reads a page fetched anyway (:func:`further_page`)."""
+    parts = urlsplit(url.strip().lower())
+    found = _FURTHER_PATH.search(parts.path or "/") or _FURTHER_QUERY.search(parts.query)
+    return int(found.group(1)) if found else None
 
 
 def further_page(url: str) -> bool:
-    """The address is a listing's further page (``/page/2/``, ``?page=2``): the one definition by which discovery
-    refuses such links (:func:`link_kind`) and the page kind reads a page fetched anyway (an include pattern lets
-    them through; :func:`settle`).  A long article's further pages have such addresses too: the address alone
-    never settles a page."""
-    parts = urlsplit(url.strip().lower())
-    return bool(_FURTHER_PATH.search(parts.path or "/") or _FURTHER_QUERY.search(parts.query))
+    """The address is a listing's further page (``/page/2/``, ``?page=2``; an include pattern lets them through:
+    :func:`settle`). Not page 1: ``story?page=1`` is an article's own address as often as a listing's. A long
+    article's further pages have such addresses too: the address alone never settles a page."""
+    number = page_number(url)
+    return number is not None and number >= 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -495,7 +503,7 @@ def link_kind(url: str) -> PageKind | None:
     for pattern, kind, why in _NO_STORY:
         if pattern.search(path):
             return PageKind(kind, why)
-    if further_page(url):
+    if page_number(url) is not None:
         return PageKind(Kind.LISTING, "a listing's further page")
     front = path.endswith("/") or (segments and _INDEX_FILE.match(segments[-1]))  # /world/ or /world/index.html
     segments = [s for s in segments if not _LOCALE.match(s)]

@@ -229,33 +229,18 @@ def _poll(site: Site) -> Outcome:
             return _defer_poll(site, progress, validators, candidates, dates, exc.delay, now)
         except FetchError as exc:
             errors.append(f"{url}: {exc}")
-            _record(
-                site,
-                kind,
-                url,
-                "retry" if exc.transient else "failed",
-                started=hook.answered_from(started, waited),
-                status=exc.status,
-                nbytes=exc.nbytes,
-                error=str(exc),
-            )
+            outcome, answered = "retry" if exc.transient else "failed", hook.answered_from(started, waited)
+            _record(site, kind, url, outcome, started=answered, status=exc.status, nbytes=exc.nbytes, error=str(exc))
             if exc.retry_after:
                 _push_back_host(url, exc.retry_after)
             progress["done"].append(url)
             continue
         progress["done"].append(url)
+        answered = hook.answered_from(started, waited)  # the site's answer, not the wait for the host's turn
         if resp.status == 304:
-            _record(site, kind, url, "not_modified", started=hook.answered_from(started, waited), status=304)
+            _record(site, kind, url, "not_modified", started=answered, status=304)
             continue
-        _record(
-            site,
-            kind,
-            url,
-            "ok",
-            started=hook.answered_from(started, waited),
-            status=resp.status,
-            nbytes=len(resp.body),
-        )
+        _record(site, kind, url, "ok", started=answered, status=resp.status, nbytes=len(resp.body))
         try:
             found = (
                 read_feed(resp.body, resp.url, dates)

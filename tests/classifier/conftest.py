@@ -166,3 +166,18 @@ def assert_suggestions_match_inference():
 def check_kb():
     """check_kb(): assert the stored suggestions equal inferring every case from scratch."""
     return assert_suggestions_match_inference
+
+
+@pytest.fixture
+def sport_kb(folders, make_case, expert_user):
+    """Two rules and three cases: a football cornerstone, a new article, and a politics article."""
+    stone = make_case("goal match striker league")
+    rule = services.commit_rule(stone, "new", expert_user, folder=folders["football"], conditions=["goal"])[0]
+    new = make_case("goal match election vote")
+    politics = make_case("election vote parliament")
+    return {**folders, "stone": stone, "rule": rule, "new": new, "vote": politics}
+
+
+def article_of(case):
+    """The article of a stored case."""
+    return Article.objects.get(pk=case.article_id)

@@ -326,6 +326,13 @@ def test_a_further_page_s_link_is_refused_by_the_same_definition(url, reason):
     assert link_kind(url) == PageKind(Kind.LISTING, reason)
 
 
+def test_page_one_is_no_further_page_but_its_link_is_still_refused():
+    """CI at 02b7a10: an article fetched at its alias ``…/sleep-hygiene-basics/?page=1`` was kept out as "a listing's
+    further page" before its rel=canonical could move it; page 1 is the listing itself, or the article."""
+    assert not further_page("https://news.example/body/sleep-hygiene-basics/?page=1")
+    assert link_kind("https://news.example/mind/?page=1") == PageKind(Kind.LISTING, "a listing's further page")
+
+
 def test_a_service_s_address_with_little_prose_is_a_service_even_on_an_old_page():
     """An old site's about page (no metadata, so "an old page") with a long headline and a few lines."""
     old = (
