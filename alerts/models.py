@@ -94,7 +94,9 @@ class Subscription(models.Model):
     def target_name(self) -> str:
         if self.folder_id:
             return self.folder.path  # type: ignore[union-attr]  # folder_id set: a Folder
-        return f"saved search “{self.saved_search}”"
+        name = str(self.saved_search)
+        # a name with quotes of its own is not quoted again (a live trial: "““Asthma watch” — santé”")
+        return f"saved search {name}" if any(mark in name for mark in '“”"«»') else f"saved search “{name}”"
 
 
 def keep_sent(collector, field, sub_objs, using) -> None:

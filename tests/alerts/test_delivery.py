@@ -386,3 +386,14 @@ def test_moving_a_subscription_to_another_folder_starts_it_afresh(reader, editor
     assert scan_and_send() == [], "what the new folder got before the move is not sent"
     kb_services.accept(suggest(make_article(title="Later sport"), tree["sport"]), editor)
     assert scan_and_send() == ["sent 1 by email"] and "Later sport" in mail.outbox[0].subject
+
+
+def test_a_saved_search_named_with_quotes_is_not_quoted_twice():
+    """A second live check: the subject read "[WIMS] saved search ““Asthma watch” — santé”: …"."""
+    from search.models import SavedSearch
+
+    def named(name):
+        return Subscription(saved_search=SavedSearch(name=name)).target_name
+
+    assert named("Asthma watch") == "saved search “Asthma watch”"
+    assert named("“Asthma watch” — santé") == "saved search “Asthma watch” — santé"

@@ -242,3 +242,5 @@ def test_a_private_site_not_allowed_private_addresses_says_who_may_allow_them(de
     assert ("Tick <em>Allow private addresses</em> on" in page) is superuser
     assert ("Only a superuser may allow it: ask one to tick <em>Allow private addresses</em>" in page) is not superuser
     assert "will be polled" not in page, "a refused site is not polled either"
+    # nor "polled now" beside "nothing can be polled" (a second live check)
+    assert "Polled now" not in page and "Polled once a superuser allows it (below), whatever is ticked" in page
