@@ -25,6 +25,7 @@ from django.utils.translation import ngettext
 
 from filters.kind import forum_front
 
+from .canonical import same_site
 from .discovery import LinkRules, links_from_feed, links_from_html
 from .links import Position
 from .net import AddressRefused, FetchError, Response
@@ -314,7 +315,7 @@ class Section:
     """The part of a host that a site registered below its root covers: a path (``/mind/``) or a page and its
     query (``/section.php?s=prevention``)."""
 
-    host: str
+    home_url: str  # the site's home page: a link on its host ("www." aside) may lie under the section
     path: str
     query: frozenset[tuple[str, str]]
 
@@ -330,7 +331,7 @@ class Section:
             path = path[: len(path) - len(last)] if "." in last else path.rstrip("/") + "/"
             if path == "/":
                 return None
-        return cls(_host(parts.netloc), path, query)
+        return cls(home_url, path, query)
 
     @property
     def label(self) -> str:
@@ -338,17 +339,12 @@ class Section:
 
     def holds(self, url: str) -> bool:
         """Whether the link lies under the section: below its path, or the same page with its query."""
-        parts = urlsplit(url)
-        if _host(parts.netloc) != self.host:
+        if not same_site(url, self.home_url):  # a sitemap may name www.host for a site registered at host
             return False
+        parts = urlsplit(url)
         if self.query:
             return parts.path == self.path and self.query <= frozenset(parse_qsl(parts.query))
         return (parts.path or "/").startswith(self.path) or parts.path == self.path.rstrip("/")
-
-
-def _host(netloc: str) -> str:
-    """A link's host as a section compares it: a sitemap may name www.host for a site registered at host."""
-    return netloc.lower().removeprefix("www.")
 
 
 def _judge_entries(

@@ -355,8 +355,8 @@ def undo_preview(user, rule_id: int) -> UndoPreview:
     changing = _suggestions_changing(desired)
     if plan.entry is not None:  # the commit's own decisions, on its case and the cornerstone cases it accepted
         details = plan.entry.details
-        changing.update(c for c, items in [(details["case"], details.get("decisions_before"))] if items)
-        changing.update(item["case"] for item in details.get("cornerstones", []) if item["decisions_before"])
+        restored = [details, *details.get("cornerstones", [])]  # each names its case and the decisions it undoes
+        changing.update(item["case"] for item in restored if item.get("decisions_before"))
     articles = Case.objects.filter(pk__in=changing, article__isnull=False).count()
     return UndoPreview(plan.ids, articles)
 
