@@ -566,6 +566,10 @@ def _absent_key(excludes: int, nearly_all: int, prior: bool, cst_weight: float, 
     return (tier, -excludes if tier else 0, -excludes, not prior, -cst_weight, word)
 
 
+#: the suggested rule's reach, and a stopping rule's scope, are read case by case (keywords, inference, decisions)
+#: up to this many other stored cases holding its words; beyond, it is their count alone (exact for a new rule,
+#: which fires on all of them), and a stopping rule's list counts the decisions on every stored case
+REACH_READ = 1000
 #: the first ranked conditions the suggested rule may lead with or narrow its reach with (suggested_rule)
 SUGGESTION_POOL = 5
 #: the suggested rule takes one more word while it reaches more than this many other stored articles
@@ -603,12 +607,12 @@ def suggested_rule(
     distinctive of this article (:func:`_distinctive_word`): of the first :data:`STOP_POOL` of its own DocView
     keywords in rank order (plain words, however far down the ranking puts them), the one with the smallest
     reach (up to :data:`WIDE_REACH` alike), then the heaviest, and it narrows with those keywords (step 3).
-    Its ranking leads with common words: most stored articles holding "years" or "clinics" are not in the
-    wrong folder, so the decisions are sure of them, and "IF clinics THEN withhold Health/Sleep" would hide
-    the folder from every sleep-clinic story. A new or refining rule still leads as above: the ranking already
-    puts the heavier own keyword first among words the decisions are as sure of, and a word they are surer of
-    ("exercises" before "anxious" for Health/Mental health) is stored evidence that the article's keyword
-    weights are not; step 3 adds the next word while the rule is wide.
+    Its ranking may still lead with a common word the few decided articles of its scope are sure of, and "IF
+    clinics THEN withhold Health/Sleep" would hide the folder from every sleep-clinic story not yet decided. A
+    new or refining rule still leads as above: the ranking already puts the heavier own keyword first among
+    words the decisions are as sure of, and a word they are surer of ("exercises" before "anxious" for
+    Health/Mental health) is stored evidence that the article's keyword weights are not; step 3 adds the next
+    word while the rule is wide.
     """
     conditions = ranked.conditions
     if not conditions:

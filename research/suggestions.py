@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, cast
 
 from classifier.acquisition import (
+    REACH_READ,
     RankedDifferences,
     RankedWord,
     RuleProposal,
@@ -38,6 +39,20 @@ from classifier.engine import RuleTree
 from classifier.index import KeywordIndex
 from classifier.kinds import RuleKind
 from filters.docview import keywords as docview_keywords
+
+#: a stopping rule's scope: the accepted cases a rule it sits under fires on, each (its words, its folders)
+Scope = list[tuple[frozenset[str], frozenset[int]]]
+
+
+def _path_words(tree: RuleTree, rule_id: int) -> frozenset[str]:
+    """The words every case a rule fires on holds: its conditions and those of the rules above it."""
+    words: set[str] = set()
+    rule = tree.get(rule_id)
+    while True:
+        words |= rule.conditions
+        if rule.parent_id is None:
+            return frozenset(words)
+        rule = tree.get(rule.parent_id)
 
 
 class Drafting(Protocol):
@@ -83,6 +98,8 @@ class PageView:
     #: every condition the expert wanted, with the list it was wanted from (research.suggestion_bound)
     choices: list[Choice] = field(default_factory=list)
     folder_cases: Counter[int] = field(default_factory=Counter)  # folder -> accepted cases
+    #: every accepted case's words and folders, in the order decided (a stopping rule's scope is read from them)
+    accepted_cases: list[tuple[frozenset[str], frozenset[int]]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.limit is not None and self.limit < 1:
@@ -91,6 +108,7 @@ class PageView:
         self._tree_version: int | None = None
         self._drafting: tuple[RuleKind, int | None, int] = (RuleKind.NEW, None, 0)  # the draft last ranked
         self._folders_now: dict[int, frozenset[int]] = {}  # cornerstone case -> its folders, for that tree
+        self._scope: tuple[tuple[int, int, frozenset[int]], Scope | None] | None = None  # the last scope read
 
     # ------------------------------------------------------------------ the knowledge base as the stream fills it
     def arrive(self, case: Iterable[str], weights: Mapping[str, float]) -> None:
@@ -103,25 +121,53 @@ class PageView:
         """The expert is done with a case: it is accepted in ``folders`` (its gold ones)."""
         folders = list(folders)
         self.folder_cases.update(folders)
+        self.accepted_cases.append((frozenset(case), frozenset(folders)))
         for word in set(case):
             self.holding[word] += 1
             counts = self.agreeing.setdefault(word, Counter())
             for folder in folders:
                 counts[folder] += 1
 
-    def decisions(self, words: Iterable[str], folder: int | None, wrong: int | None) -> dict[str, tuple[int, int]]:
+    def decisions(
+        self, words: Iterable[str], folder: int | None, wrong: int | None, scope: Scope | None = None
+    ) -> dict[str, tuple[int, int]]:
         """As classifier.services.validation's: word -> (accepted cases holding it whose decision agrees with the
-        rule: accepted in ``folder``, for a stopping rule not accepted in ``wrong``; accepted cases holding it)."""
+        rule: accepted in ``folder``, for a stopping rule not accepted in ``wrong``; accepted cases holding it).
+        A stopping rule's ``scope`` (:meth:`scope`): counted only among those cases, as there."""
         target = folder if folder is not None else wrong
         result: dict[str, tuple[int, int]] = {}
         if target is None:
             return result
+        if folder is None and scope is not None:
+            wanted = frozenset(words)
+            holding: Counter[str] = Counter()
+            agreeing: Counter[str] = Counter()
+            for case_words, folders in scope:
+                shared = wanted & case_words
+                holding.update(shared)
+                if target not in folders:
+                    agreeing.update(shared)
+            return {word: (agreeing[word], n) for word, n in holding.items()}
         for word in words:
             n = self.holding.get(word, 0)
             if n:
                 hit = self.agreeing[word].get(target, 0)
                 result[word] = (hit if folder is not None else n - hit, n)
         return result
+
+    def scope(self, tree: RuleTree, proposal: RuleProposal) -> Scope | None:
+        """A stopping rule's scope, as classifier.services.validation reads it: the accepted cases a rule it sits
+        under fires on (every stored case here is accepted once the expert is done with it); None past
+        REACH_READ cases holding the words of those rules' paths, where the page counts over every case."""
+        parents = frozenset(i for i in proposal.parent_ids if i is not None)
+        key = (tree.max_id, len(self.accepted_cases), parents)
+        if self._scope is not None and self._scope[0] == key:
+            return self._scope[1]
+        paths = [_path_words(tree, i) for i in sorted(parents)]
+        held = [item for item in self.accepted_cases if any(path <= item[0] for path in paths)]
+        scope = None if len(held) > REACH_READ else [item for item in held if tree.explain(item[0]).fired & parents]
+        self._scope = (key, scope)
+        return scope
 
     # ------------------------------------------------------------------ the page
     def ranked(
@@ -135,10 +181,11 @@ class PageView:
             if cid != case_id and not expert._acceptable(cid, before, after)
         }
         self._drafting = (proposal.kind, proposal.folder, len(proposal.conditions))
+        scope = self.scope(expert.tree, proposal) if proposal.kind == RuleKind.STOP else None
         return suggestions(
             case,
             offending,
-            lambda front: self.decisions(front, proposal.folder, wrong),
+            lambda front: self.decisions(front, proposal.folder, wrong, scope),
             prior=prior_words(expert.tree, proposal, wrong),
             chosen=proposal.conditions | proposal.absent,
             keywords=self.keywords,

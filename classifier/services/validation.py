@@ -19,6 +19,7 @@ from django.db.models import Count, Q
 
 from classifier import kb
 from classifier.acquisition import (
+    REACH_READ,
     RankedDifferences,
     RuleProposal,
     changed_cases,
@@ -102,9 +103,8 @@ class Reach:
     exact: bool = True  # False: ``files`` is how many hold its words, the most it can fire on (REACH_READ)
 
 
-#: the suggested rule's reach is read case by case (keywords, inference, decisions) up to this many other stored
-#: cases holding its words; beyond, it is their count alone (exact for a new rule, which fires on all of them)
-REACH_READ = 1000
+#: a stopping rule's scope: the stored cases a rule it sits under fires on, each (id, its words)
+Scope = list[tuple[int, frozenset[str]]]
 
 
 @dataclass
@@ -265,13 +265,21 @@ def kept_changes(
     return changed_cases(snapshot.tree, proposal, _kept_keywords(snapshot, kept, case_id))
 
 
-def _decisions(words: Iterable[str], folder_id: int | None, wrong_id: int | None) -> dict[str, tuple[int, int]]:
+def _decisions(
+    words: Iterable[str], folder_id: int | None, wrong_id: int | None, scope: Scope | None = None
+) -> dict[str, tuple[int, int]]:
     """word -> (agreeing, holding): of the stored cases with an accepted folder that hold it, how many there are
     and how many of them the rule's decision agrees with: accepted in ``folder_id`` (a new or refining rule), or
-    not accepted in ``wrong_id`` (a stopping rule). Words no such case holds are left out (precision unknown)."""
+    not accepted in ``wrong_id`` (a stopping rule). Words no such case holds are left out (precision unknown).
+
+    A stopping rule's ``scope`` (:func:`_withheld_scope`): only the cases the rule it sits under fires on are
+    counted, as only those can it change. Counted over every stored case, the words of most articles ("years",
+    "clinics") looked sure -- most articles holding them are not in the wrong folder -- and led its list."""
     target = folder_id if folder_id is not None else wrong_id
     if target is None:
         return {}
+    if folder_id is None and scope is not None:
+        return _decisions_in_scope(frozenset(words), target, scope)
     accepted = Classification.objects.filter(state=Classification.State.ACCEPTED)
     # each index row is one (word, case): semi-joins on the accepted cases count each case once, where a join
     # with the classifications counted every accepted folder of a case and needed COUNT DISTINCT
@@ -289,6 +297,25 @@ def _decisions(words: Iterable[str], folder_id: int | None, wrong_id: int | None
         for word, n, hit in rows:
             result[word] = (hit if folder_id is not None else n - hit, n)
     return result
+
+
+def _decisions_in_scope(words: frozenset[str], wrong_id: int, scope: Scope) -> dict[str, tuple[int, int]]:
+    """:func:`_decisions` of a stopping rule over the cases of its ``scope`` with an accepted folder, whose words
+    the scope holds already: one read of their decisions."""
+    accepted: dict[int, set[int]] = collections.defaultdict(set)
+    for ids in chunks(sorted(pk for pk, _words in scope)):
+        stored = Classification.objects.filter(case_id__in=ids, state=Classification.State.ACCEPTED)
+        for row_case, folder_id in stored.values_list("case_id", "folder_id"):
+            accepted[row_case].add(folder_id)
+    holding: collections.Counter[str] = collections.Counter()
+    agreeing: collections.Counter[str] = collections.Counter()
+    for pk, case_words in scope:
+        if pk in accepted:
+            shared = words & case_words
+            holding.update(shared)
+            if wrong_id not in accepted[pk]:
+                agreeing.update(shared)
+    return {word: (agreeing[word], n) for word, n in holding.items()}
 
 
 def validate_rule(
@@ -347,9 +374,11 @@ def validate_rule(
     selected, selected_words = _selected_keywords(snapshot, selected_cornerstones)
     diff = [w for w in engine_difference_list(words, selected_words) if w not in proposal.conditions]
     offending = {i: stone_words[i] for i in changed if i not in accepted}
-    differences = _ranked_differences(snapshot.tree, case, proposal, offending, as_folder_id(wrong_folder), search)
+    scope = _withheld_scope(snapshot.tree, proposal, case.pk) if proposal.kind == RuleKind.STOP else None
+    wrong_id = as_folder_id(wrong_folder)
+    differences = _ranked_differences(snapshot.tree, case, proposal, offending, wrong_id, search, scope)
     empty = not (proposal.conditions or proposal.absent)
-    suggested, reach = _suggestion(snapshot, case, proposal, differences, offending) if empty else ((), None)
+    suggested, reach = _suggestion(snapshot, case, proposal, differences, offending, scope) if empty else ((), None)
     return Validation(case, proposal, stones, diff, selected, snapshot.version, differences, suggested, reach)
 
 
@@ -359,12 +388,13 @@ def _suggestion(
     proposal: RuleProposal,
     differences: RankedDifferences,
     offending: Mapping[int, frozenset[str]],
+    scope: Scope | None,
 ) -> tuple[tuple[str, ...], Reach | None]:
     """The one-click rule (acquisition.suggested_rule: the article's proper names give way, and its reach over
     the stored cases is narrowed, counted on their keyword index; a stopping rule's over the cases it would
-    withhold the folder from, :func:`_withheld_reach`) and how far it reaches."""
+    withhold the folder from, :func:`_withheld_reach` over its ``scope``) and how far it reaches."""
     stop = proposal.kind == RuleKind.STOP
-    withheld = _withheld_reach(snapshot.tree, proposal, case.pk) if stop else None
+    withheld = _withheld_reach(scope) if scope is not None else None
     words = suggested_rule(
         differences,
         offending,
@@ -379,18 +409,23 @@ def _suggestion(
     return words, suggested_reach(snapshot.tree, case.pk, proposal.with_conditions(words))
 
 
-def _withheld_reach(tree: RuleTree, proposal: RuleProposal, case_id: int) -> Callable[[frozenset[str]], int] | None:
-    """For a stopping rule: words -> how many stored cases other than ``case_id`` it would withhold the wrong
-    folder from with those words as its conditions: the cases a rule it sits under fires on (read once through
-    the keyword index) holding them all, as :func:`suggested_reach` counts them. None past :data:`REACH_READ`
-    such cases (the caller counts the cases holding the words instead)."""
+def _withheld_scope(tree: RuleTree, proposal: RuleProposal, case_id: int) -> Scope | None:
+    """For a stopping rule: the stored cases other than ``case_id`` that a rule it sits under fires on (read once
+    through the keyword index), with their words: the only cases it can withhold the wrong folder from. None
+    past :data:`REACH_READ` cases holding the words of those rules' paths (the callers count over every stored
+    case instead)."""
     parents = frozenset(i for i in proposal.parent_ids if i is not None)
     rows = ((pk, words) for pk, words in cases_reached(tree, [tree.get(i) for i in sorted(parents)]) if pk != case_id)
-    read = [words for _pk, words in islice(rows, REACH_READ + 1)]
+    read = list(islice(rows, REACH_READ + 1))
     if len(read) > REACH_READ:
         return None
-    scope = [words for words in read if tree.explain(words).fired & parents]
-    return lambda chosen: sum(1 for words in scope if chosen <= words)
+    return [(pk, words) for pk, words in read if tree.explain(words).fired & parents]
+
+
+def _withheld_reach(scope: Scope) -> Callable[[frozenset[str]], int]:
+    """words -> how many cases of a stopping rule's ``scope`` (:func:`_withheld_scope`) it would withhold the
+    wrong folder from with those words as its conditions, as :func:`suggested_reach` counts them."""
+    return lambda chosen: sum(1 for _pk, words in scope if chosen <= words)
 
 
 def suggested_reach(tree: RuleTree, case_id: int, proposal: RuleProposal) -> Reach:
@@ -428,6 +463,7 @@ def _ranked_differences(
     offending: Mapping[int, frozenset[str]],
     wrong_id: int | None,
     search: str,
+    scope: Scope | None = None,
 ) -> RankedDifferences:
     """Both difference lists against the ``offending`` cases, ranked as the simulated expert reads them
     (acquisition.suggestions): the stored decisions' precision, earlier rules' words, the article's own DocView
@@ -436,7 +472,7 @@ def _ranked_differences(
     return suggestions(
         words,
         offending,
-        lambda front: _decisions(front, proposal.folder, wrong_id),
+        lambda front: _decisions(front, proposal.folder, wrong_id, scope),
         prior=prior_words(tree, proposal, wrong_id),
         chosen=proposal.conditions | proposal.absent,
         weights=_token_weights(case),

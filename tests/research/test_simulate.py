@@ -785,3 +785,26 @@ def test_suggestion_bound_reports_where_the_page_and_a_fitted_ranking_put_the_wa
     assert suggestion_bound.main(["--dataset", str(data)]) == 0
     out = capsys.readouterr().out
     assert "a new rule's first word" in out and "the best fitted ranking (in sample)" in out
+
+
+def test_the_simulated_page_counts_a_stopping_rules_decisions_where_its_parent_fires():
+    """As the rule page: a stopping rule can change only the cases the rule it sits under fires on, so its
+    list's precision counts the decisions there; over every case, a word of most cases looked sure."""
+    from classifier.acquisition import proposal_for
+    from classifier.engine import Rule, RuleTree
+    from research.suggestions import PageView
+
+    view = PageView({"sport": 1, "business": 2})
+    tree = RuleTree([Rule(1, None, 1, frozenset({"match"}))])
+    for words, folder in [("match goal years", 1), ("match years", 1), ("years shares", 2), ("years bank", 2)]:
+        view.decided(frozenset(words.split()), [folder])
+    case = frozenset({"match", "years", "chess"})
+    proposal = proposal_for(tree, case, "stop", wrong_folder=1)
+    scope = view.scope(tree, proposal)
+    assert scope is not None and sorted(sorted(words) for words, _folders in scope) == [
+        ["goal", "match", "years"],
+        ["match", "years"],
+    ]
+    # "years": every case the sport rule files holding it is rightly in sport; over every case, half agree
+    assert view.decisions(["years", "chess"], None, 1, scope) == {"years": (0, 2)}
+    assert view.decisions(["years", "chess"], None, 1) == {"years": (2, 4)}
