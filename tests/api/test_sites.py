@@ -208,3 +208,35 @@ def test_a_change_during_a_poll_keeps_its_lease(api_as, site, method, path, bodi
     assert send(path.format(pk=site.pk), bodies[1], format="json").status_code == 200
     site.refresh_from_db()
     assert site.next_poll_at is None
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("interval, due_in", [(60, -240), (3600, 3300)])
+def test_a_new_interval_counts_from_the_last_poll(api_as, site, interval, due_in):
+    """A live trial: shortened from 10 minutes to 1, the site still waited for the poll planned 10 minutes after
+    the last; the new interval now counts from the last poll (4 minutes ago: due at once, or in 55 minutes)."""
+    now = timezone.now()
+    polled = now - timedelta(minutes=5)
+    Site.objects.filter(pk=site.pk).update(
+        poll_interval=600, last_poll_at=polled, next_poll_at=polled + timedelta(seconds=600), consecutive_failures=0
+    )
+    response = api_as("site_admin").patch(f"/api/sites/{site.pk}/", {"poll_interval": interval}, format="json")
+    assert response.status_code == 200, response.json()
+    site.refresh_from_db()
+    assert site.next_poll_at == polled + timedelta(seconds=interval)
+    assert abs((site.next_poll_at - now).total_seconds() - due_in) < 61
+
+
+@pytest.mark.django_db
+def test_a_new_interval_leaves_a_polls_lease_and_a_failing_sites_back_off(api_as, site):
+    lease = timezone.now() + timedelta(minutes=15)
+    polled = timezone.now() - timedelta(minutes=5)
+    Site.objects.filter(pk=site.pk).update(last_poll_at=polled, poll_queued_at=timezone.now(), next_poll_at=lease)
+    client = api_as("site_admin")
+    assert client.patch(f"/api/sites/{site.pk}/", {"poll_interval": 60}, format="json").status_code == 200
+    site.refresh_from_db()
+    assert site.next_poll_at == lease
+    Site.objects.filter(pk=site.pk).update(poll_queued_at=None, consecutive_failures=2)
+    assert client.patch(f"/api/sites/{site.pk}/", {"poll_interval": 120}, format="json").status_code == 200
+    site.refresh_from_db()
+    assert site.next_poll_at == lease
