@@ -39,7 +39,7 @@ class Evidence:
     headline: str = ""
     headline_words: int = 0  # of the first <h1>
     title_words: int = 0  # of the longest part of the <title>
-    byline_date: bool = False  # a date in the text just after the first <h1>
+    byline_date: bool = False  # a date in the text just after the first <h1> (before a dated card's headline)
     byline_by: bool = False  # "By <Name>" or a reading time just after the first <h1>
     h1: int = 0
     times: int = 0  # <time> elements
@@ -259,9 +259,9 @@ def gather(page: Page, url: str | None = None) -> Evidence:
         ev.edit_links = len(_EDIT.findall(links))
     ev.calls = len(calls)
     ev.carts = sum(1 for shop in calls if shop)
-    _headline(walk)
     if ev.prose_run < _LIST_PROSE:
         ev.dated_cards = _dated_cards(walk.headlines)
+    _headline(walk)
     return ev
 
 
@@ -366,5 +366,22 @@ def _headline(walk: _Walk) -> None:
     text = " ".join(text.split())
     start = text.find(headline[:50])
     zone = text[start + len(headline) : start + len(headline) + 600] if start >= 0 else text[:800]
+    # on a page of dated cards and little prose, a card's headline (a link in a heading) ends the zone: a section
+    # front's <h1> ("Mind") is followed by its first card, whose date is that story's, no byline of the page (a
+    # small section of two cards read as "an article: a dated byline"). Not on an article's page of prose: its
+    # byline may link its author in a heading (the tuning split has two)
+    for link in walk.headlines if ev.dated_cards else ():
+        if not _in_heading(link):
+            continue
+        words = " ".join(link.text(deep=True).split())[:50]
+        cut = zone.find(words) if words and words not in headline else -1  # not the <h1>'s own link
+        if cut >= 0:
+            zone = zone[:cut]
     ev.byline_date = _TEXT_DATE.search(zone) is not None
     ev.byline_by = _BYLINE.search(zone) is not None
+
+
+def _in_heading(link: Any) -> bool:
+    """The link sits in an <h2> to <h4>: its parent or grandparent is one (``<h3><span><a>``)."""
+    up = link.parent
+    return up is not None and (up.tag in _HEADINGS or (up.parent is not None and up.parent.tag in _HEADINGS))

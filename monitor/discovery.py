@@ -16,6 +16,7 @@ from datetime import UTC, date, datetime, timedelta
 from email.utils import parsedate_to_datetime
 from time import struct_time
 from typing import cast
+from urllib.parse import parse_qsl, urlsplit
 
 import feedparser
 from lxml import etree, html
@@ -35,6 +36,7 @@ __all__ = [
     "PublishedDay",
     "gives_time",
     "LinkRules",
+    "Section",
     "select_candidates",
 ]
 
@@ -266,6 +268,43 @@ def links_from_feed(feed: bytes | str, url: str, dates: dict[str, datetime] | No
     return list(seen)
 
 
+@dataclass(frozen=True)
+class Section:
+    """The part of a host that a site registered below its root covers: a path (``/mind/``) or a page and its
+    query (``/section.php?s=prevention``)."""
+
+    home_url: str  # the site's home page: a link on its host ("www." aside) may lie under the section
+    path: str
+    query: frozenset[tuple[str, str]]
+
+    @classmethod
+    def of(cls, home_url: str) -> Section | None:
+        """The section of the home page's address; None for a site registered at its host's root (``/``,
+        ``/index.html``)."""
+        parts = urlsplit(home_url)
+        query = frozenset(parse_qsl(parts.query))
+        path = parts.path or "/"
+        if not query:  # a page's address covers its folder: /mind/index.html is /mind/, /index.php the root
+            last = path.rsplit("/", 1)[-1]
+            path = path[: len(path) - len(last)] if "." in last else path.rstrip("/") + "/"
+            if path == "/":
+                return None
+        return cls(home_url, path, query)
+
+    @property
+    def label(self) -> str:
+        return self.path + ("?" + "&".join(f"{k}={v}" for k, v in sorted(self.query)) if self.query else "")
+
+    def holds(self, url: str) -> bool:
+        """Whether the link lies under the section: below its path, or the same page with its query."""
+        if not same_site(url, self.home_url):  # a sitemap may name www.host for a site registered at host
+            return False
+        parts = urlsplit(url)
+        if self.query:
+            return parts.path == self.path and self.query <= frozenset(parse_qsl(parts.query))
+        return (parts.path or "/").startswith(self.path) or parts.path == self.path.rstrip("/")
+
+
 @dataclass
 class LinkRules:
     """Which links of a site are article candidates, and why (:meth:`judge`)."""
@@ -284,11 +323,14 @@ class LinkRules:
     sibling_hosts: bool = False
     #: the site's URL templates with what their fetched pages were (monitor.links.UrlTemplates)
     templates: UrlTemplates = field(default_factory=UrlTemplates)
+    #: the part of its host the site covers when registered below the host's root (``/mind/``), else None
+    section: Section | None = field(init=False, default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self._include = [re.compile(p) for p in self.include]
         self._exclude = [re.compile(p) for p in self.exclude]
         self._watched = {canonicalise(u) for u in [self.home_url, *self.watched]}
+        self.section = Section.of(self.home_url)
 
     def accepts(self, url: str, position: Position | None = None) -> bool:
         return self.judge(url, position)[0]
@@ -341,9 +383,50 @@ class LinkRules:
             return learned.article, learned.reason
         if position in NOT_CANDIDATE:
             return False, WHERE[position]
-        if position is Position.STORY or position is Position.CONTENT:
+        if position in (Position.STORY, Position.CONTENT, Position.ASIDE_STORY):
             return True, WHERE[position]
         return True, "its address may be an article's"
+
+    def judge_all(
+        self, links: Iterable[str], positions: dict[str, Position] | None = None
+    ) -> dict[str, tuple[bool, str]]:
+        """The verdict on each link of a poll's pages (:meth:`judge`), by link in first-seen order, with what the
+        pages say as a whole: on a site registered at a section, the headlines of a sidebar outside the section."""
+        where = positions or {}
+        verdicts = {url: self.judge(url, where.get(url)) for url in links}
+        if self.section is not None:
+            outside = f"outside the section {self.section.label}, only in a sidebar's list of headlines"
+            for url in self._others_sidebar(verdicts, where):
+                verdicts[url] = (False, outside)
+        return verdicts
+
+    def _others_sidebar(self, verdicts: dict[str, tuple[bool, str]], where: dict[str, Position]) -> list[str]:
+        """The candidates of a site registered at a section that lie outside it and sit only in a sidebar's list of
+        headlines: a section page's "Trending" or "Most read" box lists the whole site's stories (a live trial:
+        4 of the 6 articles of a /mind/ site were /family/'s). Not a filter on the path: a section front may list
+        its own stories at addresses outside its path (/health/ listing /2026/11/28/a-story), so the page's own
+        story lists (cards, main content) must show that the site files its stories under the section (at least
+        SECTION_EVIDENCE of their candidates under it, and more than outside it) before the rest is left out;
+        a story its cards or content link stays a candidate wherever its address lies. Only on evidence (articles
+        only, no include pattern: the administrator's patterns say what is taken)."""
+        section = self.section
+        if section is None or not self.articles_only or self._include:
+            return []
+        listed = [url for url, (ok, _) in verdicts.items() if ok and where.get(url) in _LISTED]
+        under = sum(section.holds(url) for url in listed)
+        if under < SECTION_EVIDENCE or under * 2 <= len(listed):
+            return []
+        return [
+            url
+            for url, (ok, _) in verdicts.items()
+            if ok and where.get(url) is Position.ASIDE_STORY and not section.holds(url)
+        ]
+
+
+#: positions of a page's own story lists, whose candidates show where a section site files its stories
+_LISTED = (Position.STORY, Position.CONTENT)
+#: candidates of those lists under the section, at least, before a sidebar's headlines outside it are left out
+SECTION_EVIDENCE = 2
 
 
 def select_candidates(
@@ -351,8 +434,4 @@ def select_candidates(
 ) -> list[str]:
     """The links that are article candidates, without repeats, in first-seen order; ``positions``: where each
     sits on the page it was found on (:func:`links_from_html`; a link missing from it has none known)."""
-    seen: dict[str, None] = {}
-    for link in links:
-        if link not in seen and rules.accepts(link, positions.get(link) if positions else None):
-            seen[link] = None
-    return list(seen)
+    return [url for url, (taken, _) in rules.judge_all(links, positions).items() if taken]

@@ -19,14 +19,12 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from urllib.parse import parse_qsl, urlsplit
 
 from django.utils.translation import ngettext
 
 from filters.kind import forum_front
 
-from .canonical import same_site
-from .discovery import LinkRules, links_from_feed, links_from_html
+from .discovery import LinkRules, Section, links_from_feed, links_from_html
 from .links import Position
 from .net import AddressRefused, FetchError, Response
 from .sources import (
@@ -309,42 +307,13 @@ class _Judge:
             return False, DISALLOWED
         return self.rules.judge(url, position)
 
-
-@dataclass(frozen=True)
-class Section:
-    """The part of a host that a site registered below its root covers: a path (``/mind/``) or a page and its
-    query (``/section.php?s=prevention``)."""
-
-    home_url: str  # the site's home page: a link on its host ("www." aside) may lie under the section
-    path: str
-    query: frozenset[tuple[str, str]]
-
-    @classmethod
-    def of(cls, home_url: str) -> Section | None:
-        """The section of the home page's address; None for a site registered at its host's root (``/``,
-        ``/index.html``)."""
-        parts = urlsplit(home_url)
-        query = frozenset(parse_qsl(parts.query))
-        path = parts.path or "/"
-        if not query:  # a page's address covers its folder: /mind/index.html is /mind/, /index.php the root
-            last = path.rsplit("/", 1)[-1]
-            path = path[: len(path) - len(last)] if "." in last else path.rstrip("/") + "/"
-            if path == "/":
-                return None
-        return cls(home_url, path, query)
-
-    @property
-    def label(self) -> str:
-        return self.path + ("?" + "&".join(f"{k}={v}" for k, v in sorted(self.query)) if self.query else "")
-
-    def holds(self, url: str) -> bool:
-        """Whether the link lies under the section: below its path, or the same page with its query."""
-        if not same_site(url, self.home_url):  # a sitemap may name www.host for a site registered at host
-            return False
-        parts = urlsplit(url)
-        if self.query:
-            return parts.path == self.path and self.query <= frozenset(parse_qsl(parts.query))
-        return (parts.path or "/").startswith(self.path) or parts.path == self.path.rstrip("/")
+    def page(self, links: list[str], positions: dict[str, Position]) -> dict[str, tuple[bool, str]]:
+        """The verdicts on a page's links as a poll gives them (LinkRules.judge_all: what the page says as a whole
+        counts too), robots.txt first."""
+        verdicts = self.rules.judge_all(links, positions)
+        if self.refuses is not None:
+            verdicts.update((url, (False, DISALLOWED)) for url in verdicts if self.refuses(url))
+        return verdicts
 
 
 def _judge_entries(
@@ -388,11 +357,8 @@ def _judge_links(
     """The verdict on each link of a page or feed, those taken first, as a poll gives it: with where the link sits on
     the page (``positions``; a feed's links have none). A link to a source proposed (``known``: its reason) is no
     article, and the verdict says what it is."""
-    where = positions or {}
-    verdicts = [
-        LinkVerdict(url, False, known[url]) if url in known else LinkVerdict(url, *judge(url, where.get(url)))
-        for url in links
-    ]
+    judged = judge.page([url for url in links if url not in known], positions or {})
+    verdicts = [LinkVerdict(url, *((False, known[url]) if url in known else judged[url])) for url in links]
     item.total, item.taken = len(verdicts), sum(v.taken for v in verdicts)
     item.links = sorted(verdicts, key=lambda v: not v.taken)[:PREVIEW_LINKS]
 

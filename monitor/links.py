@@ -6,9 +6,9 @@ Pure (no Django). Two pieces, each giving a reason in words for the site adminis
 * :func:`anchor_positions` - where each ``<a href>`` of a parsed page sits: in the navigation (``<nav>``,
   ``<header>``, ``role="navigation"``, an id or class naming a menu, or a list of short links such as a section
   bar or a sidebar), in a footer (or a share box), in an aside, in a story list (a link whose text is a headline,
-  as the cards of a home page have), in the main content (``<main>``, ``<article>``, ``role="main"``), or
-  nowhere telling. A link found on a page more than once takes its best position (:func:`best`): a story
-  linked from a card and from the menu is a story.
+  as the cards of a home page have; in an aside, a sidebar's list of headlines), in the main content
+  (``<main>``, ``<article>``, ``role="main"``), or nowhere telling. A link found on a page more than once takes
+  its best position (:func:`best`): a story linked from a card and from the menu is a story.
 * :class:`UrlTemplates` - URL templates (:func:`url_template`: a path's numbers, slugs and words generalised,
   ``/news/{slug}-{n}``, ``/tag/{word}``) learned from the site's pages already fetched, each page an article
   or not (monitor's own ``Article.state``: ``not_article`` is what processing decided a page was not). A
@@ -50,6 +50,9 @@ class Position(StrEnum):
 
     STORY = "story"  # its text is a headline: a card of a story list, a list of headlines
     CONTENT = "content"  # inside the page's main content
+    #: a headline in an aside or sidebar ("Trending", "Most read"): an article still, but maybe of any part of the
+    #: site (a site registered at a section takes it only under its section: monitor.discovery.LinkRules.judge_all)
+    ASIDE_STORY = "aside story"
     ASIDE = "aside"  # in an aside or a sidebar (related links, promotions)
     NAVIGATION = "navigation"  # in a menu, the header, a list of short links
     FOOTER = "footer"  # in the footer, a legal or share box
@@ -66,6 +69,7 @@ _ORDER = {p: i for i, p in enumerate(Position)}
 WHERE = {
     Position.STORY: "in a story list (its text is a headline)",
     Position.CONTENT: "in the page's main content",
+    Position.ASIDE_STORY: "in a sidebar's list of headlines",
     Position.PAGE: "on the page",
     Position.ASIDE: "only in an aside or sidebar",
     Position.NAVIGATION: "only in the page's navigation",
@@ -197,7 +201,7 @@ def _position(anchor: html.HtmlElement, region: _Region, text: str, lists: dict[
     if region.nav and not (region.heading and words >= HEADLINE_WORDS):  # a headline in a menu's region: a story
         return Position.NAVIGATION
     if words >= HEADLINE_WORDS:
-        return Position.STORY
+        return Position.ASIDE_STORY if region.aside else Position.STORY
     if region.aside:
         return Position.ASIDE
     if _in_short_link_list(anchor, lists):

@@ -585,3 +585,46 @@ def test_a_forums_front_is_told_by_the_threads_under_its_address():
     assert forum_front(f"{base}/world/", with_comments) is None
     assert forum_front(f"{base}/section.php?s=patients", threads) is None, "no links under its address"
     assert forum_front(f"{base}/", threads) is None, "the home page"
+
+
+def test_a_small_section_s_first_page_is_no_article():
+    """A section front of two or three cards (the Wellbeing Times' /mind/ early on): the first card's date after the
+    section's <h1> was read as the headline's dated byline, so the page was "an article: a dated byline". A card's
+    headline ends the byline's zone; an article's byline before its related headlines still counts."""
+    cards = "".join(
+        f'<article class="card"><h3><a href="/mind/story-{i}/">{title}</a></h3><p>{SENTENCES[i]}</p>'
+        f'<p class="meta"><a href="/writers/ruth/" rel="author">Ruth Adeyemi</a> &middot; '
+        f'<time datetime="2025-03-0{i + 2}">{i + 2} March 2025</time></p></article>'
+        for i, title in enumerate(STORIES[:2])
+    )
+    front = page(body=f"<main><section><h1>Mind</h1>{cards}</section></main>", title="Mind | Daily")
+    ev = gather(filters.read_page(front), "https://news.example/mind/")
+    assert not ev.byline_date
+    assert kind_of(front, "https://news.example/mind/") == PageKind(
+        Kind.LISTING, "2 dated headline links and no body of prose"
+    )
+    related = f'<ul class="related"><li><a href="/mind/other/">{STORIES[0]}</a></li></ul>'
+    story = page(
+        body=f"<main><h1><a href='/mind/x/'>The council votes to rebuild the bridge</a></h1>"
+        f"<p class=byline>By Ruth Adeyemi, 7 March 2025</p>{related}{BODY}</main>"
+    )
+    assert gather(filters.read_page(story), "https://news.example/mind/x/").byline_date
+
+
+@pytest.mark.parametrize("cards", [2, 3])
+def test_the_demo_s_small_section_front_is_no_article(cards):
+    """The Wellbeing Times' /mind/ front early on, as its server renders it: two or three cards."""
+    pytest.importorskip("demo")
+    from dataclasses import replace
+
+    from demo.pages import PageContext
+    from demo.sites import get_site, template_for
+    from demo.timeline import SiteState
+
+    spec, base = get_site("wellbeing"), "http://127.0.0.13:8952"
+    ctx = PageContext(spec, base, SiteState(spec, None, 40, lambda: 1_780_000_000.0).published())
+    mind = [pair for pair in ctx.published if pair[0].section == "mind"][:cards]
+    html = template_for(spec).section(replace(ctx, published=mind), "mind", 1)
+    assert html.count('<article class="card">') == cards
+    verdict = kind_of(html, base + "/mind/")
+    assert verdict == PageKind(Kind.LISTING, f"{cards} dated headline links and no body of prose")

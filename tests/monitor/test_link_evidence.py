@@ -197,3 +197,54 @@ def test_the_suffix_list_is_the_snapshot_tldextract_ships_never_fetched_nor_cach
     assert canonical._SUFFIXES.suffix_list_urls == ()  # no URL to fetch the list from at run time
     assert canonical._SUFFIXES.fallback_to_snapshot
     assert not canonical._SUFFIXES._cache.enabled  # nothing written to a cache folder
+
+
+def section_page(cards: list[str], sidebar: list[str], prose: str = "") -> str:
+    """A section front: its cards (headlines), a sentence of prose linking ``prose``, a "Trending" sidebar."""
+    card = '<article class="card"><h3><a href="{}">A headline of four words or more</a></h3></article>'
+    item = '<li><a href="{}">Another headline that is trending now</a></li>'
+    aside = '<aside class="sidebar"><h2>Trending</h2><ol>' + "".join(item.format(u) for u in sidebar) + "</ol></aside>"
+    said = f'<p>As <a href="{prose}">reported</a> before.</p>' if prose else ""
+    return f"<html><body><main>{''.join(card.format(u) for u in cards)}{said}</main>{aside}</body></html>"
+
+
+def test_a_section_sites_sidebar_headlines_of_other_sections_are_no_candidates():
+    """Issue 33, a live trial: a site registered at /mind/ took the "Trending" sidebar's stories of /family/."""
+    home = BASE + "mind/"
+    mind = [home + "calm-breathing/", home + "winter-light/"]
+    family = [BASE + "family/sleep-for-toddlers/", BASE + "family/school-lunches/"]
+    page = section_page(mind, [*family, mind[0]], prose=BASE + "body/walking-football/")
+    positions: dict[str, Position] = {}
+    links = links_from_html(page, home, positions)
+    assert positions[family[0]] is Position.ASIDE_STORY and positions[mind[0]] is Position.STORY
+    rules = LinkRules(home, articles_only=True)
+    verdicts = rules.judge_all(links, positions)
+    assert select_candidates(links, rules, positions) == [*mind, BASE + "body/walking-football/"]
+    for url in family:
+        assert verdicts[url] == (False, "outside the section /mind/, only in a sidebar's list of headlines")
+    # the same page on a site at the host's root, on one with an include pattern or of any pages: all taken
+    for other in (
+        LinkRules(BASE, articles_only=True),
+        LinkRules(home, include=["/(mind|family)/"], articles_only=True),
+        LinkRules(home),
+    ):
+        assert set(family) <= set(select_candidates(links, other, positions)), other
+    assert LinkRules(BASE, articles_only=True).judge_all(links, positions)[family[0]] == (
+        True,
+        "in a sidebar's list of headlines",
+    )
+
+
+def test_a_section_front_listing_stories_at_root_level_addresses_keeps_them_all():
+    """A real section front (/health/) may list its stories at dated addresses outside its path: its cards, and its
+    sidebar too (nothing shows that the site files its stories under /health/), stay candidates."""
+    home = BASE + "health/"
+    cards = [BASE + f"2026/11/2{day}/health-story-{day}/" for day in range(6)]
+    sidebar = [BASE + "2026/11/28/a-sport-story/", BASE + "2026/11/27/a-money-story/"]
+    positions: dict[str, Position] = {}
+    links = links_from_html(section_page(cards, sidebar), home, positions)
+    rules = LinkRules(home, articles_only=True)
+    assert select_candidates(links, rules, positions) == [*cards, *sidebar]
+    # one card under the section is no evidence that its stories are filed there
+    links = links_from_html(section_page([home + "a-health-story/", *cards], sidebar), home, positions)
+    assert set(sidebar) <= set(select_candidates(links, rules, positions))

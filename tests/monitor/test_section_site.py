@@ -7,10 +7,12 @@ they yield lies under the section, and the first poll's automatic keep follows t
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth import get_user_model
 
+from foundation import roles
 from monitor import services
 from monitor.finding import Section
-from tests.monitor.conftest import register
+from tests.monitor.conftest import ground_truth, register, special_report
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -57,3 +59,40 @@ def test_a_sections_links_are_those_below_its_path_or_with_its_query():
     assert query is not None and query.label == "/section.php?s=prevention"
     assert query.holds("https://news.example/section.php?s=prevention&page=2")
     assert not query.holds("https://news.example/story.php?id=a-story")
+
+
+@pytest.fixture
+def site_admin(client):
+    user = get_user_model().objects.create_user("siteadmin", password="pw-Long-enough-1", is_staff=True)
+    user.groups.add(roles.ensure_groups()[roles.SITE_ADMINISTRATORS])
+    client.force_login(user)
+    return client
+
+
+def test_a_section_sites_poll_takes_its_own_articles_not_the_sidebars_headlines_of_other_sections(demo, fast_env):
+    """A live trial: 4 of the 6 articles of the Wellbeing Times' /mind/ registered as a site came from /body/ and
+    /family/, the headlines of the page's "Trending" sidebar (site-wide). Only /mind/'s own articles are taken."""
+    site = section_site(demo, "wellbeing", "/mind/")
+    assert site.articles_only and not site.include_list
+    services.poll_site(site.pk)
+    taken = set(site.articles.values_list("url", flat=True))
+    truth = set(ground_truth(demo, "wellbeing"))
+    mind = {url for url in truth if "/mind/" in url}
+    assert mind and mind <= taken, mind - taken
+    assert taken - special_report(demo, "wellbeing") == mind, sorted(taken - mind)
+
+
+def test_the_sources_preview_says_why_another_sections_headline_is_no_candidate(demo, fast_env, site_admin):
+    site = section_site(demo, "wellbeing", "/mind/")
+    base = demo.base_url("wellbeing").rstrip("/")
+    others = sorted(url for url in ground_truth(demo, "wellbeing") if "/mind/" not in url)
+    proposal = services.find_sources(site)
+    assert proposal.home is not None
+    verdicts = {link.url: link for link in proposal.home.links}
+    sidebar = [url for url in others if url in verdicts]
+    assert sidebar, "the page's Trending sidebar links other sections' stories"
+    for url in sidebar:
+        assert not verdicts[url].taken, (url, verdicts[url].reason)
+        assert verdicts[url].reason.startswith("outside the section /mind/"), verdicts[url].reason
+    page = site_admin.get(f"/admin/monitor/site/{site.pk}/sources/").content.decode()
+    assert f"<td>{sidebar[0]}</td><td>no</td><td>outside the section /mind/" in page, base
