@@ -219,6 +219,7 @@ def inbox_page(
         "url",
         "collected_at",
         "published_at",
+        "published_time_given",
         "review_state",
         "state",
         "last_error",
