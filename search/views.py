@@ -153,7 +153,8 @@ def open_result(request):
     """/search/open?q=…&rank=N: the article of the search's N-th result (the article page's newer and older links
     when it was opened from search results); past the last result, back to the results with a word."""
     form = SearchForm(request.GET)
-    rank = _page_number(request.GET.get("rank"))
+    raw = request.GET.get("rank", "")
+    rank = int(raw) if raw.isascii() and raw.isdigit() and 0 < int(raw) <= MAX_PAGE * services.PAGE_SIZE else 1
     keep = [(k, v) for k, v in request.GET.items() if k in form.fields and k != "page" and v]
     if not (form.is_valid() and form.cleaned_data["q"].strip()):
         return HttpResponseRedirect(_results_url(keep))
@@ -167,5 +168,6 @@ def open_result(request):
     if page.results and 0 <= index < len(page.results):
         return HttpResponseRedirect(page.results[index].href)
     messages.info(request, "That was the last result of this search.")
-    back = number if page.results else number - 1  # the page holding the last result
+    # the page holding the last result: this one, or (a rank far past them) the one the total ends on
+    back = number if page.results else min(number - 1, -(-page.total // page.size))
     return HttpResponseRedirect(_results_url([*keep, ("page", back)] if back > 1 else keep))

@@ -163,6 +163,8 @@ def test_a_result_opens_its_article_with_its_search_and_rank_and_open_steps_by_r
     assert opened["Location"] == second.results[0].href  # rank 51 is page 2's first
     past = ec.get(reverse("search:open"), {"q": "flu", "site": site.pk, "rank": 53})
     assert past["Location"] == f"{RESULTS}?q=flu&site={site.pk}&page=2"
+    far = ec.get(reverse("search:open"), {"q": "flu", "site": site.pk, "rank": 10_001})  # page 201: empty
+    assert far["Location"] == f"{RESULTS}?q=flu&site={site.pk}&page=2"
     assert ec.get(reverse("search:open"), {"q": "", "rank": 2})["Location"] == RESULTS
 
 
