@@ -142,6 +142,16 @@ def _deprecated_state() -> serializers.ChoiceField:
     return serializers.ChoiceField(choices=Article.State.choices, read_only=True, help_text=DEPRECATED_STATE_HELP)
 
 
+def _published_time_given() -> serializers.BooleanField:
+    return serializers.BooleanField(
+        read_only=True,
+        allow_null=True,
+        help_text="Whether the feed, sitemap or page gave the time of day of `published_at`: false when it gave the "
+        "day alone (stored as midnight UTC: read it as a day, not a time); null when no date was given, or for "
+        "articles stored before this was kept.",
+    )
+
+
 #: what the list and the detail both say of an article
 ARTICLE_FIELDS = [
     "id",
@@ -149,6 +159,7 @@ ARTICLE_FIELDS = [
     "title",
     "site",
     "published_at",
+    "published_time_given",
     "collected_at",
     "processing_state",
     "review_state",
@@ -159,6 +170,7 @@ ARTICLE_FIELDS = [
 @extend_schema_serializer(deprecate_fields=["state"])
 class ArticleListSerializer(serializers.ModelSerializer):
     site = SiteRefSerializer()
+    published_time_given = _published_time_given()
     processing_state = _processing_state()
     state = _deprecated_state()
     review_state = ArticleStateField(help_text="As the workspace shows it: a review state, or failed or duplicate.")
@@ -177,6 +189,7 @@ class ArticleListSerializer(serializers.ModelSerializer):
 @extend_schema_serializer(deprecate_fields=["state"])
 class ArticleDetailSerializer(serializers.ModelSerializer):
     site = SiteRefSerializer()
+    published_time_given = _published_time_given()
     core_text = serializers.CharField(
         source="content.core_text", read_only=True, default="", help_text="Core content after the noise filters."
     )

@@ -92,8 +92,9 @@ PAGES: dict[str, tuple[str, ...]] = {
 
 
 def page_keys(page: str, *, may_search: bool = True) -> list[Key]:
-    """The keys one page offers, as its ? dialog lists them (the help key last)."""
-    names = [n for n in EVERYWHERE if may_search or n != "search"] + list(PAGES[page]) + ["help"]
+    """The keys one page offers, as its ? dialog lists them (the help key last). The header's inbox, folders and
+    search are the experts' (``may_search``): to anyone else it shows none of them, so their keys do nothing."""
+    names = [n for n in EVERYWHERE if may_search] + list(PAGES[page]) + ["help"]
     return [KEYS[name] for name in names]
 
 

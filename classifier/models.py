@@ -9,6 +9,7 @@ import uuid
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.db.models.functions import Concat
 from django.utils import timezone
 
 from classifier.kinds import RuleKind
@@ -69,8 +70,18 @@ class Folder(models.Model):
     def subtree_q(self, prefix: str = "", *, itself: bool = True) -> models.Q:
         """Folders below this one (and itself unless ``itself=False``), through a relation ``prefix``
         ("folder__") when filtering other models."""
-        below = models.Q(**{f"{prefix}path__startswith": self.descendant_prefix})
-        return models.Q(**{f"{prefix}path": self.path}) | below if itself else below
+        return self.subtree_of(self.path, prefix, itself=itself)
+
+    @classmethod
+    def subtree_of(cls, path: str | models.Expression, prefix: str = "", *, itself: bool = True) -> models.Q:
+        """subtree_q of a path, or of an expression of one: ``OuterRef("path")`` spells each outer folder's subtree
+        in a subquery (Django escapes LIKE's wildcards in an expression's value as in a string's)."""
+        if isinstance(path, str):
+            start: str | models.Expression = path + cls.SEPARATOR
+        else:
+            start = Concat(path, models.Value(cls.SEPARATOR), output_field=models.CharField())
+        below = models.Q(**{f"{prefix}path__startswith": start})
+        return models.Q(**{f"{prefix}path": path}) | below if itself else below
 
     def ancestor_paths(self) -> list[str]:
         """The paths of the folders above this one, root first."""

@@ -9,6 +9,7 @@ from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.urls import resolve, reverse
 
 from foundation.roles import is_site_administrator, request_user_is_expert
 
@@ -24,6 +25,7 @@ def _role_required(check, role_name: str):
             return view(request, *args, **kwargs)
 
         wrapped.required_role = role_name  # lets a test assert that every URL is protected
+        wrapped.permits = check  # lets the header ask the view itself whether to show its link (may_open)
         return wrapped
 
     return decorator
@@ -33,3 +35,13 @@ def _role_required(check, role_name: str):
 expert_required = _role_required(request_user_is_expert, "experts")
 #: Site administrators register and manage sites.
 site_administrator_required = _role_required(is_site_administrator, "site administrators")
+
+
+def may_open(user, url_name: str) -> bool:
+    """Whether this signed-in user may open the page named ``url_name``: the check of the view's own role
+    decorator, so a link is shown exactly to those its page admits. A view without one admits any signed-in user
+    (Django's ``login_required`` ones, the public pages)."""
+    if not user.is_authenticated:
+        return False
+    check = getattr(resolve(reverse(url_name)).func, "permits", None)
+    return check is None or check(user)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db.models import Count, Prefetch, Q, Subquery
+from django.db.models import Count, Func, IntegerField, OuterRef, Prefetch, Q, Subquery
 from django.db.models.fields.json import KeyTextTransform
 from django.http import Http404
 from django.utils.dateparse import parse_datetime
@@ -219,6 +219,7 @@ def inbox_page(
         "url",
         "collected_at",
         "published_at",
+        "published_time_given",
         "review_state",
         "state",
         "last_error",
@@ -317,14 +318,26 @@ class FolderNode:
     depth: int
     accepted: int = 0
     suggested: int = 0
+    subtree: int = 0  # articles at or below the folder, each once however many of those folders hold it
 
     @property
     def count(self) -> int:
         return self.accepted + self.suggested
 
 
+def _subtree_count() -> Subquery:
+    """The outer folder's subtree count: its cases accepted or suggested at or below it, distinct (an article in
+    Health and in Health/Measles is one of Health's)."""
+    standing = Classification.objects.exclude(state=Classification.State.REJECTED).filter(
+        Folder.subtree_of(OuterRef("path"), "folder__")
+    )
+    distinct = Func("case_id", function="COUNT", template="COUNT(DISTINCT %(expressions)s)")
+    return Subquery(standing.order_by().values(n=distinct), output_field=IntegerField())
+
+
 def folder_tree() -> list[FolderNode]:
-    """Every folder in path order (a depth-first tree walk) with its article counts, in two queries."""
+    """Every folder in path order (a depth-first tree walk) with its article counts and its subtree's, in two
+    queries."""
     counts: dict[tuple[int, str], int] = {
         (row["folder_id"], row["state"]): row["n"]
         for row in Classification.objects.exclude(state=Classification.State.REJECTED)
@@ -333,13 +346,14 @@ def folder_tree() -> list[FolderNode]:
         .order_by()
     }
     nodes = []
-    for folder in Folder.objects.order_by("path"):
+    for folder in Folder.objects.annotate(subtree=_subtree_count()).order_by("path"):
         nodes.append(
             FolderNode(
                 folder,
                 folder.path.count(Folder.SEPARATOR),
                 accepted=counts.get((folder.pk, Classification.State.ACCEPTED), 0),
                 suggested=counts.get((folder.pk, Classification.State.SUGGESTED), 0),
+                subtree=folder.subtree or 0,
             )
         )
     # path order puts "A/B" after "A B"; sort by the segments so children follow their parent

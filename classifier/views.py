@@ -8,7 +8,7 @@ JavaScript endpoints read the token from the form they post.
 from __future__ import annotations
 
 import dataclasses
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from django.conf import settings
 from django.contrib import messages
@@ -112,6 +112,24 @@ def _advance(request, article: Article):
     return redirect(_article_url(following.pk, view))
 
 
+def _from_search(request) -> dict:
+    """An article page opened from search results (search.views: ``search``, the results' query string, and
+    ``rank``): its list is that page of results, and newer / older are the results before and after it, found
+    by search:open. Empty when it was not opened from a search: the inbox's view applies."""
+    raw, rank = request.GET.get("search", ""), request.GET.get("rank", "")
+    if not raw or not (rank.isascii() and rank.isdigit() and 0 < int(rank) <= 10**6):
+        return {}
+    query = urlencode(parse_qsl(raw))  # re-encoded: only ever the query of the search page's own path
+    step = f"{reverse('search:open')}?{query}&rank="
+    return {
+        "view": "",
+        "search_rank": int(rank),
+        "inbox_url": f"{reverse('search:results')}?{query}",
+        "newer_url": f"{step}{int(rank) - 1}" if int(rank) > 1 else None,
+        "older_url": f"{step}{int(rank) + 1}",
+    }
+
+
 def _back_to_article(request, pk: int):
     return redirect(_article_url(pk, _view_of(request)[1]))
 
@@ -206,6 +224,7 @@ def article_detail(request, pk):
             "experts": expert_choices(),
             # the last rule's undo button is live only for whom the undo serves (its author, a KB administrator)
             "undo_refused": services.undo_refusal(request.user, page["last_rule"].pk) if page["last_rule"] else "",
+            **_from_search(request),
         },
     )
 

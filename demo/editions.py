@@ -75,8 +75,9 @@ if any(KINDS[topic] not in words[0] for topic, words in VOCABULARY.items()):
 #: its wordings. Fields: {subject} {service} {people} {expert} (the topic's words, {Expert} capitalised), {town}
 #: {n} {pct} {pct0} {sessions} {helpers} {towns} (numbers of facts of their own) {month} (the month the follow-up
 #: is published in: "this {month}", "from {month}"), {soon} (a month or two after it: "open by {soon}"), {later}
-#: (after that: what is reviewed or reported next), {weekday}, {story} (the followed story's title). Both wordings
-#: of a lead state what the angle's headlines may say: the town, the subject, the count {n} and {pct}.
+#: (after that: what is reviewed or reported next), {weekday}, {story} (the followed story's title), {ago} (how
+#: long before the follow-up that story was published, from the two dates: "16 minutes ago"; :func:`ago`). Both
+#: wordings of a lead state what the angle's headlines may say: the town, the subject, the count {n} and {pct}.
 ANGLES: dict[str, dict[str, tuple[str, ...]]] = {
     "expansion": {
         "standfirst": (
@@ -119,7 +120,8 @@ ANGLES: dict[str, dict[str, tuple[str, ...]]] = {
             "Behind the average lie wide differences: some practices missed the target in every month.",
         ),
         "voice": (
-            "The figures come weeks after our report “{story}”. {Expert} said the trend was encouraging but fragile.",
+            "The figures follow our report “{story}”, published {ago}. {Expert} said the trend was encouraging but "
+            "fragile.",
             "We asked {expert} what the numbers mean for patients after our report “{story}”: better, they said, "
             "but not yet good enough.",
         ),
@@ -172,9 +174,10 @@ ANGLES: dict[str, dict[str, tuple[str, ...]]] = {
             "Some promises were kept, {expert} say; others are still on paper.",
         ),
         "lead": (
-            "When we reported “{story}” {n} weeks ago, {expert} in {town} hoped for quick improvements in "
-            "{subject} for {people}. We went back on {weekday} to ask what has happened since.",
-            "{n} weeks after “{story}”, we returned to {town} to see what has changed in {subject} for {people}.",
+            "When we reported “{story}” {ago}, {expert} in {town} hoped for quick improvements in {subject} for "
+            "{people}. We went back on {weekday} and asked {n} of them what has happened since.",
+            "Since we reported “{story}” {ago}, we have returned to {town} and asked {n} {people} what has changed "
+            "in {subject}.",
         ),
         "follow": (
             "Some things have moved: {sessions} extra sessions a week, and a phone line that is answered within a day.",
@@ -307,10 +310,31 @@ def angle_of(article: Article, round_: int) -> str:
     return draws(article, round_).angle
 
 
-def edition(article: Article, round_: int, published: datetime | None = None) -> Article:
+#: (unit, seconds) from the largest: a follow-up says its story's age in the largest unit that fits it once
+_UNITS = (("week", 7 * 86400), ("day", 86400), ("hour", 3600), ("minute", 60))
+
+
+def ago(published: datetime | None, since: datetime | None) -> str:
+    """How long before ``published`` (a follow-up) ``since`` (its story) was: "16 minutes ago", "an hour ago",
+    "3 weeks ago", counted down, never more than the dates say (a trial read "23 weeks after" a story published
+    minutes before); "recently" without both dates."""
+    if published is None or since is None:
+        return "recently"
+    seconds = max(0.0, (published - since).total_seconds())
+    for unit, length in _UNITS:
+        if seconds >= length or unit == "minute":
+            count = max(1, int(seconds // length))
+            if count == 1:
+                return f"{'an' if unit == 'hour' else 'a'} {unit} ago"
+            return f"{count} {unit}s ago"
+    raise AssertionError("unreachable: the minute always fits")
+
+
+def edition(article: Article, round_: int, published: datetime | None = None, since: datetime | None = None) -> Article:
     """The ``round_``-th follow-up of a pool story: its own URL, title and text (round 0: the story itself).
     ``published``: when it is published, whose month it names as this month (a trial read "this September" in
-    November); without it, a month drawn like the other facts."""
+    November); without it, a month drawn like the other facts. ``since``: when the story was published, for
+    what the follow-up says of the time between them ({ago})."""
     if round_ == 0:
         return article
     drawn = draws(article, round_)
@@ -335,6 +359,7 @@ def edition(article: Article, round_: int, published: datetime | None = None) ->
         "later": MONTHS[(MONTHS.index(month) + soon + facts.randint(1, 2)) % len(MONTHS)],
         "weekday": drawn.weekday,
         "story": article.title,
+        "ago": ago(published, since),
     }
     others = facts.sample([k for k in range(3, 41) if k != n], 3)
     fields.update(zip(("sessions", "helpers", "towns"), others, strict=True))

@@ -70,8 +70,8 @@ HOUSE_STYLES: dict[str, dict[str, tuple[str, ...]]] = {
         ),
         "return": (
             "What has changed for {people} in {town} since our report",
-            "{n} weeks on, {people} in {town} see some change",
-            "Uneven progress on {subject} in {town}, {n} weeks on",
+            "{n} {people} in {town} see some change",
+            "Uneven progress on {subject} in {town}, {n} tell us",
             "Promises on {subject} in {town} only partly kept",
             "We went back to {town} to see what changed in {subject}",
             "Some change, more to do on {subject} in {town}",
@@ -123,7 +123,7 @@ HOUSE_STYLES: dict[str, dict[str, tuple[str, ...]]] = {
             "Is {subject} in {town} better than it was?",
             "Did the promises on {subject} in {town} come true?",
             "We went back to {town}. What has changed in {subject}?",
-            "{n} weeks later, are {people} in {town} better off?",
+            "Are {people} in {town} better off? We asked {n}",
             "What happened next for {people} in {town}?",
         ),
         "trial": (
@@ -169,11 +169,11 @@ HOUSE_STYLES: dict[str, dict[str, tuple[str, ...]]] = {
             "Street level: {town}'s {kind} campaign",
         ),
         "return": (
-            "{n} weeks on: {subject} in {town}",
+            "{n} voices: {subject} in {town}",
             "Revisited: what changed for {people} in {town}",
-            "Going back: {subject} in {town}, weeks later",
+            "Going back: {subject} in {town}, since our report",
             "Follow-up: {town}'s promises on {subject}",
-            "Checking in: {people} in {town}, weeks on",
+            "Checking in: {people} in {town}, after our report",
             "Second look: {subject} in {town}",
         ),
         "trial": (

@@ -81,7 +81,9 @@ class SiteState:
             return pool[index]
         if index not in self._editions:
             when = timestamp(self.times[index]) if index < len(self.times) else None
-            self._editions[index] = edition(pool[index % len(pool)], index // len(pool), when)
+            # the followed story is the pool's article, first published in the first lap
+            since = timestamp(self.times[index % len(pool)]) if when is not None else None
+            self._editions[index] = edition(pool[index % len(pool)], index // len(pool), when, since)
         return self._editions[index]
 
     def _catch_up(self, now: float) -> bool:

@@ -7,6 +7,7 @@ from search import views
 app_name = "search"
 urlpatterns = [
     path("", views.results, name="results"),
+    path("open", views.open_result, name="open"),
     path("save", views.save, name="save"),
     path("saved/", views.saved_list, name="saved"),
     path("saved/<int:saved_id>/", views.saved_open, name="saved-open"),

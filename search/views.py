@@ -27,6 +27,16 @@ def _page_number(raw: str | None) -> int:
     return int(raw) if raw and raw.isascii() and raw.isdigit() and 0 < int(raw) <= MAX_PAGE else 1
 
 
+def _link_results(page: services.SearchPage, keep: list[tuple[str, str]]) -> None:
+    """Each result's link to its article page, with the search it was found by and its rank: the article page
+    goes back to this page of results, and steps to the results before and after it (:func:`open_result`), as
+    an article opened from the inbox does through the inbox's view."""
+    prefix = reverse("classifier:article", args=[0])[: -len("0/")]
+    here = urlencode([*keep, ("page", page.page)] if page.page > 1 else keep)
+    for rank, result in enumerate(page.results, start=page.first_rank):
+        result.href = f"{prefix}{result.article.pk}/?{urlencode({'search': here, 'rank': rank})}"
+
+
 @expert_required
 @require_GET
 def results(request):
@@ -44,10 +54,8 @@ def results(request):
             context["error"] = str(error)
             status = 400
         else:
-            prefix = reverse("classifier:article", args=[0])[: -len("0/")]
-            for result in page.results:
-                result.href = f"{prefix}{result.article.pk}/"
             keep = [(k, v) for k, v in request.GET.items() if k in form.fields and v]
+            _link_results(page, keep)
             context.update(
                 page=page,
                 search_query=urlencode(keep),
@@ -132,3 +140,34 @@ def saved_delete(request, saved_id: int):
     saved.delete()
     messages.success(request, f"“{name}” deleted.")
     return redirect("search:saved")
+
+
+def _results_url(params: list[tuple[str, str | int]]) -> str:
+    query = urlencode(params)
+    return f"{reverse('search:results')}?{query}" if query else reverse("search:results")
+
+
+@expert_required
+@require_GET
+def open_result(request):
+    """/search/open?q=…&rank=N: the article of the search's N-th result (the article page's newer and older links
+    when it was opened from search results); past the last result, back to the results with a word."""
+    form = SearchForm(request.GET)
+    raw = request.GET.get("rank", "")
+    rank = int(raw) if raw.isascii() and raw.isdigit() and 0 < int(raw) <= MAX_PAGE * services.PAGE_SIZE else 1
+    keep = [(k, v) for k, v in request.GET.items() if k in form.fields and k != "page" and v]
+    if not (form.is_valid() and form.cleaned_data["q"].strip()):
+        return HttpResponseRedirect(_results_url(keep))
+    number = (rank - 1) // services.PAGE_SIZE + 1
+    try:
+        page = services.search(form.cleaned_data["q"], **form.filters(), page=number)
+    except QuerySyntaxError:
+        return HttpResponseRedirect(_results_url(keep))
+    _link_results(page, keep)
+    index = rank - page.first_rank
+    if page.results and 0 <= index < len(page.results):
+        return HttpResponseRedirect(page.results[index].href)
+    messages.info(request, "That was the last result of this search.")
+    # the page holding the last result: this one, or (a rank far past them) the one the total ends on
+    back = number if page.results else min(number - 1, -(-page.total // page.size))
+    return HttpResponseRedirect(_results_url([*keep, ("page", back)] if back > 1 else keep))

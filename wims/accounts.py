@@ -8,13 +8,14 @@ from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.shortcuts import resolve_url
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 
-from foundation.roles import is_expert
+from foundation.roles import request_user_is_expert
 
 
 def landing_url(user) -> str:
-    """The first page this signed-in user can work on."""
-    if is_expert(user):
+    """The first page this signed-in user can work on (``user``: a request's: the role is read once per request)."""
+    if request_user_is_expert(user):
         return resolve_url(settings.LOGIN_REDIRECT_URL)
     if user.is_staff:
         return reverse("admin:index")
@@ -28,3 +29,11 @@ class LoginView(auth_views.LoginView):
         if url == resolve_url(settings.LOGIN_REDIRECT_URL):
             return landing_url(self.request.user)
         return url
+
+
+def landing(request) -> dict:
+    """Context processor: the header's WIMS link goes to the signed-in user's landing page (it went to the inbox,
+    a 403 for all but experts). Lazy: asked only by pages that show the link."""
+    if not request.user.is_authenticated:
+        return {"landing_url": "/"}
+    return {"landing_url": SimpleLazyObject(lambda: landing_url(request.user))}

@@ -11,6 +11,7 @@ from django.utils.html import format_html, format_html_join
 from classifier.features import describe
 from classifier.keys import KEYS, page_keys, script_keys
 from classifier.models import Correction
+from classifier.permissions import may_open as user_may_open
 from classifier.vocabulary import NO_FOLDER
 from classifier.vocabulary import article_state as article_word
 from classifier.vocabulary import folder_state as folder_word
@@ -46,6 +47,13 @@ def pending_corrections_count(user) -> int | None:
     if not user.is_authenticated or not request_user_is_expert(user):
         return None
     return Correction.objects.filter(state=Correction.State.PENDING).count()
+
+
+@register.filter
+def may_open(user, url_name: str) -> bool:
+    """Whether the header shows the link to ``url_name``: only if its view would admit this user (a site
+    administrator or a subscriber was offered the workspace's links, each a 403)."""
+    return user_may_open(user, url_name)
 
 
 @register.filter

@@ -326,3 +326,21 @@ def test_state_means_one_thing_review_state_and_processing_state_each_another(ap
     assert old["Deprecation"].startswith("@") and int(old["Deprecation"][1:]) > 0
     assert "review_state" in old["Warning"] and old["Warning"].startswith("299 ")
     assert 'rel="deprecation"' in old["Link"] and "/api/docs/" in old["Link"]
+
+
+@pytest.mark.django_db
+def test_the_list_and_the_detail_say_whether_the_page_gave_the_time_of_day(api_as, kb, site):
+    """Monitor migration 0017 keeps whether the source gave a time of day or only a day (stored as midnight UTC):
+    a client could not tell a day from a story published at midnight (a live trial)."""
+    published = timezone.now().replace(hour=0, minute=0, second=0, microsecond=0)
+    day = make_article(site, "a day only", published_at=published, published_time_given=False)
+    timed = make_article(site, "a time too", published_at=published, published_time_given=True)
+    client = api_as("expert")
+    rows = {row["id"]: row for row in client.get("/api/articles/").json()["results"]}
+    assert rows[day.pk]["published_time_given"] is False
+    assert rows[timed.pk]["published_time_given"] is True
+    assert rows[kb["pending"].pk]["published_time_given"] is None  # no date given at all
+    assert client.get(f"/api/articles/{day.pk}/").json()["published_time_given"] is False
+    # read-only: an accept's body does not change it
+    answer = client.post(f"/api/articles/{kb['pending'].pk}/accept/", {"published_time_given": True}, format="json")
+    assert answer.status_code == 200 and answer.json()["published_time_given"] is None

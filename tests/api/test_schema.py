@@ -106,3 +106,10 @@ def test_the_schema_says_suggested_not_the_retired_pending(schema):
     are only mentioned as such, in backquotes)."""
     text = yaml.safe_dump(schema)
     assert "pending suggestion" not in text
+
+
+def test_published_time_given_is_described_read_only_and_nullable(schema):
+    for name in ("ArticleList", "ArticleDetail"):
+        field = schema["components"]["schemas"][name]["properties"]["published_time_given"]
+        assert (field["type"], field["readOnly"], field["nullable"]) == ("boolean", True, True), name
+        assert "time of day" in field["description"], name

@@ -28,6 +28,44 @@ def test_folder_pages(ec, sport_kb):
 
 
 @pytest.mark.django_db
+def test_a_parent_folder_counts_its_subtree_too_each_article_once(ec, expert, make_case, django_assert_num_queries):
+    """A live trial: "Health 3" beside its subfolders' dozen read as if Health held three articles in all. Each
+    folder's count now has its subtree's beside it: articles at or below it, counted once however many of its
+    folders hold them, rejected ones left out; "Health Policy" and a name with LIKE's wildcards are no subfolder."""
+    from classifier import selectors
+    from classifier.models import Classification
+
+    paths = ["Health", "Health/Measles", "Health/Measles/Outbreaks", "Health Policy", "Heal%", "Heal%/X"]
+    made = {path: services.create_folder(path, expert) for path in paths}
+    state = Classification.State
+    placed = [
+        {"Health": state.ACCEPTED},
+        {"Health/Measles": state.SUGGESTED},
+        {"Health": state.ACCEPTED, "Health/Measles/Outbreaks": state.ACCEPTED},
+        {"Health/Measles": state.REJECTED},
+        {"Health Policy": state.ACCEPTED},
+        {"Heal%/X": state.SUGGESTED},
+    ]
+    for i, where in enumerate(placed):
+        case = make_case(f"word{i}")
+        for path, st in where.items():
+            Classification.objects.update_or_create(case=case, folder=made[path], defaults={"state": st})
+    with django_assert_num_queries(2):  # however many folders: no query per folder
+        nodes = {n.folder.path: (n.count, n.subtree) for n in selectors.folder_tree()}
+    assert nodes == {
+        "Health": (2, 3),
+        "Health/Measles": (1, 2),
+        "Health/Measles/Outbreaks": (1, 1),
+        "Health Policy": (1, 1),
+        "Heal%": (0, 1),
+        "Heal%/X": (1, 1),
+    }
+    html = ec.get(reverse("classifier:folders")).content.decode()
+    assert "3 with subfolders" in html and "2 with subfolders" in html
+    assert html.count("with subfolders") == 3  # Health, Measles and Heal%: the others hold no more below
+
+
+@pytest.mark.django_db
 def test_folder_page_advertises_its_feeds_only_when_public(ec, sport_kb):
     folder = sport_kb["football"]
     url = reverse("classifier:folder", args=[folder.pk])

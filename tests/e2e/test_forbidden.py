@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from foundation.roles import SITE_ADMINISTRATORS, ensure_groups
+from foundation.roles import EXPERTS, SITE_ADMINISTRATORS, ensure_groups
 from tests.e2e import demo_data
 from tests.e2e.test_workspace import login
 
@@ -38,3 +38,40 @@ def test_a_user_with_no_role_lands_on_the_public_feeds(page, live_server, django
     django_user_model.objects.create_user("nora", password=demo_data.PASSWORD)
     login(page, live_server, username="nora")
     expect(page).to_have_url(f"{live_server.url}/feeds/")
+
+
+def _header_links(page) -> list[str]:
+    return page.locator("header.topbar nav a").all_inner_texts()
+
+
+def test_the_header_offers_each_user_only_the_links_they_may_open(page, live_server, django_user_model):
+    """A live trial: a site administrator and a subscriber were offered the workspace's links (inbox, folders,
+    subscriptions, dashboards), each a 403 to them. Every link the header shows must open."""
+    groups = ensure_groups()
+    sam = django_user_model.objects.create_user("sam", password=demo_data.PASSWORD, is_staff=True)
+    sam.groups.add(groups[SITE_ADMINISTRATORS])
+    django_user_model.objects.create_user("nora", password=demo_data.PASSWORD)
+    ada = django_user_model.objects.create_user("ada", password=demo_data.PASSWORD)
+    ada.groups.add(groups[EXPERTS])
+    expected = {
+        "sam": ("/admin/", ["Feeds", "API", "Admin"]),
+        "nora": ("/feeds/", ["Feeds", "API"]),
+        "ada": ("/", ["Inbox", "Folders", "Corrections", "Feeds", "Subscriptions", "Dashboards", "API"]),
+    }
+    for username, (landing, links) in expected.items():
+        login(page, live_server, username=username)
+        page.goto(f"{live_server.url}/feeds/")
+        assert _header_links(page) == links, username
+        # the WIMS link goes where this user lands after login (it was the inbox, a 403 for all but experts)
+        assert page.locator("header.topbar a.brand").get_attribute("href") == landing, username
+        for link in page.locator("header.topbar nav a").all():
+            response = page.request.get(f"{live_server.url}{link.get_attribute('href')}")
+            assert response.status == 200, (username, link.get_attribute("href"))
+        # the ? dialog lists no key of a link the header does not show
+        page.keyboard.press("?")
+        dialog = page.locator("dialog#shortcuts")
+        expect(dialog).to_be_visible()
+        assert ("inbox" in dialog.locator("dd").all_inner_texts()) == ("Inbox" in links), username
+        page.keyboard.press("Escape")
+        page.locator("header.topbar .logout button").click()
+        expect(page).to_have_url(re.compile(r"/accounts/login/"))

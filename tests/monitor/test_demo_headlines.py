@@ -134,3 +134,35 @@ def test_readers_questions_follow_ups_put_a_question_and_answer_it():
     for article in answered:
         text = " ".join(b.text for b in article.blocks[:2])
         assert re.search(r"\w\? ", text), text
+
+
+#: a claim of time elapsed since the followed story: "23 weeks after", "weeks on", "16 minutes ago" (not "a year
+#: ago", which the figures angle compares with)
+ELAPSED = re.compile(r"\b(?:(\d+|an?) )?(minute|hour|day|week)s? (after|ago|on|later)\b")
+UNITS = {"minute": 60, "hour": 3600, "day": 86400, "week": 7 * 86400}
+
+
+def test_what_a_follow_up_says_of_the_time_since_its_story_is_what_the_dates_say():
+    """A live trial read "23 weeks after" our report in a follow-up of a story published minutes before it: a
+    follow-up that says how long ago its story was says it from the two publication dates."""
+    clock = [START]
+    states = {spec.key: SiteState(spec, 60.0, 4, lambda: clock[0]) for spec in DEMO_SITES}
+    clock[0] += 4 * 3600  # pool stories 3 hours apart, then a minute apart, then follow-ups, minutes to hours on
+    claims = []
+    for state in states.values():
+        published = list(reversed(state.published()))
+        when = {article.slug: t for article, t in published}
+        for article, t in published:
+            if (article.site, article.slug) in POOL:
+                continue
+            story = article.slug.rsplit("-", 1)[0]
+            elapsed = (t - when[story]).total_seconds()
+            # its own words: the background after them quotes the story ("followed by hours on the sofa")
+            text = " ".join([article.title, article.standfirst, *(b.text for b in article.blocks[:2])])
+            for count, unit, _ in ELAPSED.findall(text):
+                claims.append((article.title, count, unit, elapsed))
+    assert len(claims) >= 20, claims  # the angles that say it were published
+    for title, count, unit, elapsed in claims:
+        assert count, (title, unit)  # a number, not "weeks after": how many weeks?
+        said = 1 if count in ("a", "an") else int(count)
+        assert said == int(elapsed // UNITS[unit]) and said >= 1, (title, count, unit, elapsed)

@@ -141,6 +141,33 @@ def test_a_page_of_results_asks_a_fixed_number_of_queries_and_the_roles_once(ec,
     assert len(queries()) == len(one)
 
 
+def test_a_result_opens_its_article_with_its_search_and_rank_and_open_steps_by_rank(ec, make_article, site):
+    """Results carry their search (filters and page) and rank to the article page, whose list and neighbours
+    are the search's (search:open finds the article of a rank, on any page; past the last, the results)."""
+    from urllib.parse import parse_qs, urlsplit
+
+    for i in range(52):
+        make_article(f"Flu {i}", "flu", days_ago=i)  # newest first among equal scores: Flu 0 ranks first
+    second = ec.get(RESULTS, {"q": "flu", "site": site.pk, "page": 2}).context["page"]
+    link = urlsplit(second.results[1].href)
+    params = {k: v[0] for k, v in parse_qs(link.query).items()}
+    assert params["rank"] == "52" and parse_qs(params["search"]) == {
+        "q": ["flu"],
+        "site": [str(site.pk)],
+        "page": ["2"],
+    }
+    article = ec.get(second.results[1].href).content.decode()
+    assert f'href="{RESULTS}?q=flu&amp;site={site.pk}&amp;page=2"' in article  # back to that page of results
+    assert "result 52 of this search" in article
+    opened = ec.get(reverse("search:open"), {"q": "flu", "site": site.pk, "rank": 51})
+    assert opened["Location"] == second.results[0].href  # rank 51 is page 2's first
+    past = ec.get(reverse("search:open"), {"q": "flu", "site": site.pk, "rank": 53})
+    assert past["Location"] == f"{RESULTS}?q=flu&site={site.pk}&page=2"
+    far = ec.get(reverse("search:open"), {"q": "flu", "site": site.pk, "rank": 10_001})  # page 201: empty
+    assert far["Location"] == f"{RESULTS}?q=flu&site={site.pk}&page=2"
+    assert ec.get(reverse("search:open"), {"q": "", "rank": 2})["Location"] == RESULTS
+
+
 # --------------------------------------------------------------------------- saved searches
 def test_save_a_search_with_its_filters(ec, expert_user, make_article, site, classify):
     folder = classify(make_article("Flu", "flu"), "Health").folder
