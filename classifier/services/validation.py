@@ -285,6 +285,8 @@ def _decisions(
     # with the classifications counted every accepted folder of a case and needed COUNT DISTINCT
     decided = accepted.values("case_id")
     agreeing = accepted.filter(folder_id=target).values("case_id")
+    if folder_id is not None:
+        decided = decided.exclude(case_id__in=_decided_before(folder_id).exclude(case_id__in=agreeing))
     result: dict[str, tuple[int, int]] = {}
     for chunk in chunks(sorted(words)):
         rows = (
@@ -297,6 +299,21 @@ def _decisions(
         for word, n, hit in rows:
             result[word] = (hit if folder_id is not None else n - hit, n)
     return result
+
+
+def _decided_before(folder_id: int):
+    """The cases accepted in a folder above ``folder_id`` before it existed: no evidence against it. A live trial:
+    the two insomnia stories accepted in Health/Sleep made "insomnia" 0 % sure for a new Health/Sleep/Insomnia,
+    so words no decision had ever seen ranked above the article's subject and the suggested rule was "IF course".
+    """
+    folder = Folder.objects.filter(pk=folder_id).values_list("path", "created_at").first()
+    if folder is None:
+        return Classification.objects.none().values("case_id")
+    path, created = folder
+    above = Folder(path=path).ancestor_paths()
+    return Classification.objects.filter(
+        state=Classification.State.ACCEPTED, folder__path__in=above, decided_at__lt=created
+    ).values("case_id")
 
 
 def _decisions_in_scope(words: frozenset[str], wrong_id: int, scope: Scope) -> dict[str, tuple[int, int]]:

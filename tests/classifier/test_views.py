@@ -4,6 +4,7 @@ import re
 
 import pytest
 from django.urls import URLPattern, get_resolver, reverse
+from django.utils import timezone
 from django.utils.html import escape
 
 from classifier import services
@@ -472,6 +473,33 @@ def test_a_suggested_stopping_rule_names_a_word_of_the_article_the_folders_artic
     monkeypatch.setattr(validation_service, "REACH_READ", 1)
     html = ec.get(url, {"kind": "stop", "wrong": sleep.pk}).content.decode()
     assert _suggested(html) == (["weight"], "would also withhold it from 1 other stored article")
+
+
+@pytest.mark.django_db
+def test_a_new_subfolder_s_list_counts_no_decision_made_before_it_existed(ec, make_case, expert_user):
+    """A live trial: two insomnia stories accepted in Health/Sleep, then Health/Sleep/Insomnia made for a third:
+    "insomnia" was 0 % sure for the new folder (its articles sat in the parent), words no decision had seen ranked
+    above it and the suggested rule was "IF course". Decisions above a folder made before it existed are no
+    evidence against it; one made after it existed still is."""
+    sleep = services.create_folder("Health/Sleep", expert_user)
+
+    def accepted(case):  # as an expert's acceptance stores it: decided now
+        Classification.objects.create(case=case, folder=sleep, state="accepted", decided_at=timezone.now())
+
+    for words in ("insomnia nights sleep", "insomnia clinic sleep"):
+        accepted(make_case(words))
+    insomnia = services.create_folder("Health/Sleep/Insomnia", expert_user)
+    case = make_case(["insomnia", "course", "years", "sleep"])
+    ArticleContent.objects.update_or_create(
+        article=article_of(case), defaults={"core_text": "Insomnia course.", "keywords": [["insomnia", 3.0]]}
+    )
+    url = reverse("classifier:rule", args=[case.article_id])
+    html = ec.get(url, {"kind": "new", "folder": insomnia.pk}).content.decode()
+    assert _words(html, "difference-list")[0] == "insomnia" and _suggested(html)[0][0] == "insomnia"
+    later = make_case("insomnia tablets sleep")  # decided in the parent after the subfolder existed: evidence
+    accepted(later)
+    html = ec.get(url, {"kind": "new", "folder": insomnia.pk}).content.decode()
+    assert _words(html, "difference-list")[0] != "insomnia"
 
 
 @pytest.mark.django_db
