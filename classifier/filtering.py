@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from classifier.models import ArticleRead, Classification, Correction, Folder, ReviewState
+from classifier.models import ArticleRead, Case, Classification, Correction, Folder, ReviewState
 from classifier.vocabulary import ARTICLE_STATES, CORRECTION_PENDING, DUPLICATE, FAILED
 from monitor.models import Article
 
@@ -53,6 +53,12 @@ NO_CASE = {FAILED: Article.State.FAILED, DUPLICATE: Article.State.DUPLICATE}
 _SHOWN: dict[str, str] = {str(work): shown for shown, work in NO_CASE.items()}
 
 
+#: an unreviewed article is work for an expert once processing stored its case: before, it has no title, no text
+#: and nothing to decide (a live trial saw each poll's new addresses in "Waiting for review", titled by their URL,
+#: for the seconds until they were fetched and processed)
+_its_case = Case.objects.filter(article_id=OuterRef("pk"))
+
+
 def filter_state(qs: QuerySet[Article], state: str) -> QuerySet[Article]:
     """Articles in one review state (classifier.models.ReviewState: disjoint, covering every article), or in a
     group of them (:data:`STATE_GROUPS`).
@@ -67,11 +73,12 @@ def filter_state(qs: QuerySet[Article], state: str) -> QuerySet[Article]:
     if state == ANY:
         return qs
     if state == WAITING:  # (review_state, collected_at, id) read as one range per state
-        return qs.filter(review_state__in=WAITING_STATES).exclude(state__in=list(NO_CASE.values()))
+        waiting = qs.filter(review_state__in=WAITING_STATES).exclude(state__in=list(NO_CASE.values()))
+        return waiting.filter(Q(review_state__in=[SUGGESTED, CORRECTION]) | Exists(_its_case))
     if state in NO_CASE:
         return qs.filter(state=NO_CASE[state])
     if state == UNREVIEWED:  # a failed article or a re-publication has no case: listed as such, not as work to do
-        return qs.filter(review_state=state).exclude(state__in=list(NO_CASE.values()))
+        return qs.filter(review_state=state).exclude(state__in=list(NO_CASE.values())).filter(Exists(_its_case))
     return qs.filter(review_state=state)
 
 

@@ -5,6 +5,7 @@ import re
 import pytest
 from django.test import Client
 from django.urls import reverse
+from rest_framework.test import APIClient
 
 from classifier import services
 from classifier.models import ArticleRead, AuditEntry, Classification
@@ -127,3 +128,20 @@ def test_an_article_no_rule_fires_on_can_be_marked_reviewed_with_no_folder_from_
     assert 'value="no_folder"' not in html  # reviewed now: nothing left to mark
     pending = ec.get(reverse("classifier:article", args=[desk["first"].article_id])).content.decode()
     assert 'value="no_folder"' not in pending  # a suggestion waits for a decision
+
+
+@pytest.mark.parametrize("work", ["pending", "fetching", "fetched", "processing"])
+def test_an_article_not_processed_yet_waits_for_no_expert(ec, desk, work, expert_user):
+    """A live trial: each poll's new addresses stood in "Waiting for review" (titled by their URL, "No core text
+    was extracted") for the seconds until they were fetched and processed. They are no work for an expert yet:
+    out of the waiting and unreviewed lists (the inbox, the REST API), still under "Any state"."""
+    queued = Article.objects.create(site=desk["quiet"].article.site, url=f"https://example.com/new-{work}", state=work)
+    assert queued.review_state == "unreviewed"
+    for query in ("/", "/?state=waiting", "/?state=unreviewed"):
+        assert f'value="{queued.pk}"' not in ec.get(query).content.decode(), query
+    assert f'value="{queued.pk}"' in ec.get("/?state=any").content.decode()
+    assert f'value="{desk["quiet"].article_id}"' in ec.get("/").content.decode()  # a processed one still waits
+    api = APIClient()
+    api.force_authenticate(expert_user)
+    listed = api.get("/api/articles/", {"review_state": "waiting"}).json()["results"]
+    assert queued.pk not in {row["id"] for row in listed} and desk["quiet"].article_id in {row["id"] for row in listed}
