@@ -504,14 +504,14 @@ def test_the_rule_page_commits_an_accepted_cornerstone_change_and_refuses_an_und
 def three_stones(sport_kb, make_case, expert_user, monkeypatch):
     """Three cornerstone cases that "goal -> Politics" changes (by id: the football stone, a second, a third),
     and a page that shows two."""
-    from classifier import views
+    from classifier.views import rules as rule_views
 
     football = sport_kb["football"]
     second = make_case("goal penalty striker cup")
     services.commit_rule(second, "new", expert_user, folder=football, conditions=["penalty"])
     third = make_case("goal corner striker derby")
     services.commit_rule(third, "new", expert_user, folder=football, conditions=["corner"])
-    monkeypatch.setattr(views, "SHOWN_CASES", 2)
+    monkeypatch.setattr(rule_views, "SHOWN_CASES", 2)
     return sport_kb["stone"], second, third
 
 
