@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db.models import Count, Func, IntegerField, OuterRef, Prefetch, Q, Subquery
+from django.db import connection
+from django.db.models import Count, Func, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.db.models.fields.json import KeyTextTransform
 from django.http import Http404
 from django.utils.dateparse import parse_datetime
@@ -297,18 +298,39 @@ def next_in_view(view, article: Article) -> Article | None:
 
 
 def view_position(view, article: Article, *, filtered: bool = True) -> ViewPosition:
-    """The article's place in ``view`` (a queryset of the inbox, :func:`inbox_queryset`), in five small
-    indexed queries however long the view is."""
+    """The article's place in ``view`` (a queryset of the inbox, :func:`inbox_queryset`): five small indexed
+    subqueries however long the view is, in one statement (one round trip)."""
     here = Cursor.of(article)
     newer_rows = view.filter(_newer(here))
+    older, newer, newer_count, total, in_view = _scalars(
+        ("({})", view.filter(_older(here)).order_by("-collected_at", "-id").values("id")[:1]),
+        ("({})", newer_rows.order_by("collected_at", "id").values("id")[:1]),
+        ("(SELECT COUNT(*) FROM ({}) AS capped)", newer_rows.order_by().values("id")[: COUNT_CAP + 1]),
+        ("(SELECT COUNT(*) FROM ({}) AS capped)", view.order_by().values("id")[: COUNT_CAP + 1]),
+        ("EXISTS ({})", view.filter(pk=article.pk).order_by().values("id")[:1]),
+    )
     return ViewPosition(
-        older=next_in_view(view, article),
-        newer=newer_rows.order_by("collected_at", "id").only("id").first(),
-        newer_count=newer_rows.order_by()[: COUNT_CAP + 1].count(),
-        total=view.order_by()[: COUNT_CAP + 1].count(),
-        in_view=view.filter(pk=article.pk).exists(),
+        older=Article(pk=older) if older is not None else None,
+        newer=Article(pk=newer) if newer is not None else None,
+        newer_count=newer_count,
+        total=total,
+        in_view=bool(in_view),
         filtered=filtered,
     )
+
+
+def _scalars(*parts: tuple[str, QuerySet]) -> tuple:
+    """Each (template, queryset) part's single value (the queryset's SQL put into the template's ``{}``), read
+    in one SELECT of scalar subqueries: each is planned as it would be on its own."""
+    sqls: list[str] = []
+    params: list = []
+    for template, qs in parts:
+        sql, part_params = qs.query.sql_with_params()
+        sqls.append(template.format(sql))
+        params.extend(part_params)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {', '.join(sqls)}", params)  # noqa: S608 - Django's own SQL and parameters
+        return cursor.fetchone()
 
 
 # --------------------------------------------------------------------------- folders
@@ -441,14 +463,19 @@ def last_rule() -> Rule | None:
 
 
 # --------------------------------------------------------------------------- pages
-def article_page(article: Article, case: Case | None, view, *, filtered: bool = True) -> dict:
+def article_page(article: Article, case: Case | None, view, *, user, filtered: bool = True) -> dict:
     """The article page: every folder with the rule path that gives it (or the expert's decision), the
-    paths that stopped a folder, the pending suggestions, its place in the inbox ``view``, the last rule."""
+    paths that stopped a folder, the pending suggestions, its place in the inbox ``view``, the last rule and
+    why ``user`` may not undo it. Each thing is read once: the knowledge base (its row read once, as committed
+    now), the case's classifications (the folders and the review record), the last rule (shown and checked)."""
     suggestions: list[dict] = []
     stopped = []
+    rows: list[Classification] = []
+    last = last_rule()
+    snapshot = kb.current() if case is not None or last is not None else None
     if case is not None:
         rows = list(Classification.objects.filter(case=case).select_related("folder", "decided_by"))
-        explained = services.explain(case, include_stopped=True)
+        explained = services.explain(case, include_stopped=True, snapshot=snapshot)
         why = {e.folder.pk: e.rules for e in explained if not e.stopped}
         withheld = {e.folder.pk: e.rules for e in explained if e.stopped and e.folder.pk not in why}
         by_folder = {row.folder_id: row for row in rows}
@@ -469,7 +496,7 @@ def article_page(article: Article, case: Case | None, view, *, filtered: bool = 
         for s in suggestions:
             s["correction"] = waiting.get(s["folder"].pk)
     return {
-        "review": review_record(article, case),
+        "review": review_record(article, case, rows),
         "suggestions": suggestions,
         "pending": [
             s for s in suggestions if s["row"] is not None and s["row"].state == Classification.State.SUGGESTED
@@ -479,7 +506,9 @@ def article_page(article: Article, case: Case | None, view, *, filtered: bool = 
         ],
         "stopped": stopped,
         "position": view_position(view, article, filtered=filtered),
-        "last_rule": last_rule(),
+        "last_rule": last,
+        # the last rule's undo button is live only for whom the undo serves (its author, a KB administrator)
+        "undo_refused": services.undo_refusal(user, last.pk, snapshot=snapshot, last=last) if last else "",
     }
 
 
@@ -513,20 +542,19 @@ def _name(user) -> str:
     return user.get_username() if user is not None else ""
 
 
-def review_record(article: Article, case: Case | None) -> list[dict]:
+def review_record(article: Article, case: Case | None, rows: list[Classification] | None = None) -> list[dict]:
     """Who decided what on the article and when (usernames), oldest first: each accepted or rejected folder (its
-    row), "reviewed, no folder" (the case) and the assignment (the article); three queries."""
+    row), "reviewed, no folder" (the case) and the assignment (the article). ``rows``: the case's classifications
+    with their folders and deciders, when the caller has read them; the case and the article as loaded are read
+    as they stand (the article page's, read in the same request). A query for each of the three not at hand."""
     record = []
     if case is not None:
-        case = Case.objects.select_related("no_folder_by").get(pk=case.pk)
-        rows = (
-            Classification.objects.filter(case=case)
-            .exclude(state=Classification.State.SUGGESTED)
-            .select_related("folder", "decided_by")
-        )
+        if rows is None:
+            rows = list(Classification.objects.filter(case=case).select_related("folder", "decided_by"))
         record = [
             {"what": f"{row.get_state_display()} {row.folder.path}", "by": _name(row.decided_by), "at": row.decided_at}
             for row in rows
+            if row.state != Classification.State.SUGGESTED
         ]
         if case.no_folder_at:
             record.append(
@@ -536,6 +564,8 @@ def review_record(article: Article, case: Case | None) -> list[dict]:
         Article.objects.filter(pk=article.pk, assigned_at__isnull=False)
         .values_list("assignee__username", "assigned_by__username", "assigned_at")
         .first()
+        if article.assigned_at is not None
+        else None
     )
     if assigned is not None:
         to, by, at = assigned

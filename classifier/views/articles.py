@@ -12,10 +12,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
 from classifier import selectors, services
-from classifier.forms import MoveForm, expert_choices
+from classifier.forms import MoveForm
 from classifier.models_labels import PhraseLabel
 from classifier.permissions import expert_required
-from classifier.views.shared import article_url, inbox_view, safe_link, view_of, with_view
+from classifier.views.shared import article_url, inbox_view, safe_link, view_form_of, view_of, with_view
 from monitor.canonical import canonicalise
 from monitor.models import Article
 
@@ -87,9 +87,9 @@ def inbox(request):
 @require_GET
 def article_detail(request, pk):
     article, case = selectors.article_and_case(pk, case_required=False)
-    view_qs, view = view_of(request)
+    view_form, view_qs, view = view_form_of(request)
     # the position is read before the article is marked read: in an "unread" view it still counts as in it
-    page = selectors.article_page(article, case, view_qs, filtered=bool(view))
+    page = selectors.article_page(article, case, view_qs, user=request.user, filtered=bool(view))
     services.mark_read([article.pk], request.user)
     position = page["position"]
     return render(
@@ -111,9 +111,7 @@ def article_detail(request, pk):
             "inbox_url": reverse("classifier:inbox") + (f"?{view}" if view else ""),
             "older_url": article_url(position.older.pk, view) if position.older else None,
             "newer_url": article_url(position.newer.pk, view) if position.newer else None,
-            "experts": expert_choices(),
-            # the last rule's undo button is live only for whom the undo serves (its author, a KB administrator)
-            "undo_refused": services.undo_refusal(request.user, page["last_rule"].pk) if page["last_rule"] else "",
+            "experts": view_form.experts,  # read once, for the view's form and the assign picker alike
             **_from_search(request),
         },
     )

@@ -52,10 +52,16 @@ def inbox_view(request, params: QueryDict):
     return form, qs, query
 
 
-def view_of(request):
-    """The view an article page was opened in (its ``view`` parameter, GET or POST): (queryset, query string)."""
+def view_form_of(request):
+    """The view an article page was opened in (its ``view`` parameter, GET or POST): (the inbox's filter form,
+    queryset, query string)."""
     raw = request.POST.get(VIEW) or request.GET.get(VIEW) or ""
-    _, qs, query = inbox_view(request, QueryDict(raw))
+    return inbox_view(request, QueryDict(raw))
+
+
+def view_of(request):
+    """The view an article page was opened in: (queryset, query string)."""
+    _, qs, query = view_form_of(request)
     return qs, query
 
 
