@@ -1,10 +1,10 @@
-"""Read-side queries for the experts' workspace: inbox pages, article states, the article, rule, folder and
-filter pages, folder tree, rule paths.
+"""Read-side queries for the experts' workspace: inbox pages, article states, the article, rule and folder
+pages, folder tree, rule paths (the filter view's: classifier/selectors_filters.py).
 
 Views stay thin by calling these: a page's composition (what it shows, in how many queries) lives here.
-Everything here is read-only; knowledge-base changes go through
-classifier/services.py. Queries are shaped for 100,000 articles: keyset pagination on the inbox's
-(collected_at, id) order, a capped count, and per-page bulk loads instead of per-row queries.
+Everything here is read-only; knowledge-base changes go through classifier/services. Queries are shaped for
+100,000 articles: keyset pagination on the inbox's (collected_at, id) order, a capped count, and per-page bulk
+loads instead of per-row queries.
 """
 
 from __future__ import annotations
@@ -44,11 +44,8 @@ from classifier.models import (
     Rule,
     RuleCornerstone,
 )
-from classifier.models_labels import PhraseLabel, contingency_cells, contingency_counts
 from classifier.vocabulary import NO_FOLDER
-from filters.metrics import Contingency
-from filters.services import profile_for_site
-from monitor.models import Article, Site
+from monitor.models import Article
 
 #: Columns of an article and of its content (processing.models.ArticleContent) the workspace never reads in
 #: lists (the stored page and the extraction are large).
@@ -407,56 +404,6 @@ def last_rule_id() -> int | None:
     return Rule.objects.order_by("-id").values_list("id", flat=True).first()
 
 
-# --------------------------------------------------------------------------- phrases for the filter view
-@dataclass(frozen=True)
-class ShownPhrase:
-    """A phrase of the page as the filter view shows it (stored decision or a fresh extraction)."""
-
-    text: str
-    path: str
-    removed_by: str | None
-    rescued_by: str | None
-    #: why the main-content stage decided as it did ("comment section", "outside the main content"...)
-    note: str | None = None
-
-    @property
-    def is_core(self) -> bool:
-        return self.removed_by is None
-
-
-def stored_html(article: Article) -> bytes | None:
-    """The article page's raw HTML as WebMon stored it (decompressed), or None when it kept none."""
-    getter = getattr(article, "get_raw_html", None)
-    if callable(getter):
-        return getter() or None
-    return None
-
-
-def article_phrases(article: Article) -> tuple[list[ShownPhrase], str]:
-    """The article's phrases with the filters' decisions, and where they came from.
-
-    Prefers the decisions WebMon stored with the article (what the classifier was really given);
-    otherwise re-runs the filters on the stored HTML with the site's profile.
-    """
-    stored = (article.extracted.extraction or {}).get("phrases")
-    if stored:
-        # processing stores each phrase as [text, removed_by, rescued_by, note] (processing/extraction.py);
-        # articles processed before the main-content stage have no note
-        return [ShownPhrase(row[0], "", row[1], row[2], row[3] if len(row) > 3 else None) for row in stored], "stored"
-    if article.state not in Article.READ_STATES:
-        # a page that processing refused, or never read yet, is not read here (in a web request) either
-        return [], "refused" if article.raw_size else "none"
-    html = stored_html(article)
-    if not html:
-        return [], "none"
-    import filters  # local: only the filter view needs the extraction pipeline
-
-    extraction = filters.extract(
-        html, url=article.url, profile=profile_for_site(article.site), charset=getattr(article, "charset", None) or None
-    )
-    return [ShownPhrase(p.text, p.path, p.removed_by, p.rescued_by, p.note) for p in extraction.phrases], "re-extracted"
-
-
 def last_rule() -> Rule | None:
     """The newest rule, with its folder and cornerstone case (what "Undo last rule" undoes)."""
     return Rule.objects.select_related("folder", "cornerstone", "created_by").order_by("-id").first()
@@ -751,39 +698,4 @@ def folder_page(folder: Folder, before: int | None, size: int) -> dict:
             }
             for r in concluding
         ],
-    }
-
-
-def _metrics(counts: dict) -> dict:
-    return Contingency(counts["a"] or 0, counts["b"] or 0, counts["c"] or 0, counts["d"] or 0).as_dict()
-
-
-def filter_page(article: Article, phrases: list[ShownPhrase]) -> dict:
-    """The filter view's labels and metrics: the article's phrase labels still matching its phrases, its
-    own metrics, and recall, precision, fallout, accuracy and error per site (one grouped query)."""
-    labels = {
-        label.position: label
-        for label in PhraseLabel.objects.filter(article=article)
-        if label.position < len(phrases) and phrases[label.position].text == label.text
-    }
-    site_rows = list(
-        PhraseLabel.objects.values("article__site_id")
-        .annotate(articles=Count("article_id", distinct=True), **contingency_cells())
-        .order_by()
-    )
-    sites = Site.objects.in_bulk([r["article__site_id"] for r in site_rows])
-    per_site = [
-        {"site": sites[r["article__site_id"]], "articles": r["articles"], "m": _metrics(r)}
-        for r in site_rows
-        if r["article__site_id"] in sites
-    ]
-    per_site.sort(key=lambda r: (r["site"].pk != article.site_id, r["site"].name))
-    removed: dict[str, int] = {}
-    for p in phrases:
-        removed[p.removed_by or "core"] = removed.get(p.removed_by or "core", 0) + 1
-    return {
-        "labels": labels,
-        "this_article": _metrics(contingency_counts(PhraseLabel.objects.filter(article=article))) if labels else None,
-        "per_site": per_site,
-        "removed_counts": removed,
     }

@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
-from classifier import selectors, services
+from classifier import selectors, selectors_filters, services
 from classifier.forms import MoveForm
 from classifier.models_labels import PhraseLabel
 from classifier.permissions import expert_required
@@ -123,7 +123,7 @@ def article_detail(request, pk):
 def article_filters(request, pk):
     """The article's phrases with the filters' decisions, a marking mode, and the metrics per site."""
     article = get_object_or_404(Article.objects.select_related("site", "content"), pk=pk)
-    phrases, origin = selectors.article_phrases(article)
+    phrases, origin = selectors_filters.article_phrases(article)
     view = view_of(request)[1]
     if request.method == "POST":
         labels = {}
@@ -137,7 +137,7 @@ def article_filters(request, pk):
         else:
             messages.success(request, f"Saved: this article has {n} labelled phrases.")
         return redirect(with_view(reverse("classifier:article_filters", args=[pk]), view))
-    page = selectors.filter_page(article, phrases)
+    page = selectors_filters.filter_page(article, phrases)
     labels = page["labels"]
     shown = [
         {
