@@ -73,7 +73,7 @@ class Folder(models.Model):
         return self.subtree_of(self.path, prefix, itself=itself)
 
     @classmethod
-    def subtree_of(cls, path: str | models.Expression, prefix: str = "", *, itself: bool = True) -> models.Q:
+    def subtree_of(cls, path: str | models.Expression | models.F, prefix: str = "", *, itself: bool = True) -> models.Q:
         """subtree_q of a path, or of an expression of one: ``OuterRef("path")`` spells each outer folder's subtree
         in a subquery (Django escapes LIKE's wildcards in an expression's value as in a string's)."""
         if isinstance(path, str):

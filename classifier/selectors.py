@@ -1,10 +1,10 @@
-"""Read-side queries for the experts' workspace: inbox pages, article states, the article, rule, folder and
-filter pages, folder tree, rule paths.
+"""Read-side queries for the experts' workspace: inbox pages, article states, the article, rule and folder
+pages, folder tree, rule paths (the filter view's: classifier/selectors_filters.py).
 
 Views stay thin by calling these: a page's composition (what it shows, in how many queries) lives here.
-Everything here is read-only; knowledge-base changes go through
-classifier/services.py. Queries are shaped for 100,000 articles: keyset pagination on the inbox's
-(collected_at, id) order, a capped count, and per-page bulk loads instead of per-row queries.
+Everything here is read-only; knowledge-base changes go through classifier/services. Queries are shaped for
+100,000 articles: keyset pagination on the inbox's (collected_at, id) order, a capped count, and per-page bulk
+loads instead of per-row queries.
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db.models import Count, Func, IntegerField, OuterRef, Prefetch, Q, Subquery
+from django.db import connection
+from django.db.models import Count, Func, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.db.models.fields.json import KeyTextTransform
 from django.http import Http404
 from django.utils.dateparse import parse_datetime
@@ -43,11 +44,8 @@ from classifier.models import (
     Rule,
     RuleCornerstone,
 )
-from classifier.models_labels import PhraseLabel, contingency_cells, contingency_counts
 from classifier.vocabulary import NO_FOLDER
-from filters.metrics import Contingency
-from filters.services import profile_for_site
-from monitor.models import Article, Site
+from monitor.models import Article
 
 #: Columns of an article and of its content (processing.models.ArticleContent) the workspace never reads in
 #: lists (the stored page and the extraction are large).
@@ -297,18 +295,39 @@ def next_in_view(view, article: Article) -> Article | None:
 
 
 def view_position(view, article: Article, *, filtered: bool = True) -> ViewPosition:
-    """The article's place in ``view`` (a queryset of the inbox, :func:`inbox_queryset`), in five small
-    indexed queries however long the view is."""
+    """The article's place in ``view`` (a queryset of the inbox, :func:`inbox_queryset`): five small indexed
+    subqueries however long the view is, in one statement (one round trip)."""
     here = Cursor.of(article)
     newer_rows = view.filter(_newer(here))
+    older, newer, newer_count, total, in_view = _scalars(
+        ("({})", view.filter(_older(here)).order_by("-collected_at", "-id").values("id")[:1]),
+        ("({})", newer_rows.order_by("collected_at", "id").values("id")[:1]),
+        ("(SELECT COUNT(*) FROM ({}) AS capped)", newer_rows.order_by().values("id")[: COUNT_CAP + 1]),
+        ("(SELECT COUNT(*) FROM ({}) AS capped)", view.order_by().values("id")[: COUNT_CAP + 1]),
+        ("EXISTS ({})", view.filter(pk=article.pk).order_by().values("id")[:1]),
+    )
     return ViewPosition(
-        older=next_in_view(view, article),
-        newer=newer_rows.order_by("collected_at", "id").only("id").first(),
-        newer_count=newer_rows.order_by()[: COUNT_CAP + 1].count(),
-        total=view.order_by()[: COUNT_CAP + 1].count(),
-        in_view=view.filter(pk=article.pk).exists(),
+        older=Article(pk=older) if older is not None else None,
+        newer=Article(pk=newer) if newer is not None else None,
+        newer_count=newer_count,
+        total=total,
+        in_view=bool(in_view),
         filtered=filtered,
     )
+
+
+def _scalars(*parts: tuple[str, QuerySet]) -> tuple:
+    """Each (template, queryset) part's single value (the queryset's SQL put into the template's ``{}``), read
+    in one SELECT of scalar subqueries: each is planned as it would be on its own."""
+    sqls: list[str] = []
+    params: list = []
+    for template, qs in parts:
+        sql, part_params = qs.query.sql_with_params()
+        sqls.append(template.format(sql))
+        params.extend(part_params)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {', '.join(sqls)}", params)  # noqa: S608 - Django's own SQL and parameters
+        return cursor.fetchone()
 
 
 # --------------------------------------------------------------------------- folders
@@ -385,70 +404,25 @@ def last_rule_id() -> int | None:
     return Rule.objects.order_by("-id").values_list("id", flat=True).first()
 
 
-# --------------------------------------------------------------------------- phrases for the filter view
-@dataclass(frozen=True)
-class ShownPhrase:
-    """A phrase of the page as the filter view shows it (stored decision or a fresh extraction)."""
-
-    text: str
-    path: str
-    removed_by: str | None
-    rescued_by: str | None
-    #: why the main-content stage decided as it did ("comment section", "outside the main content"...)
-    note: str | None = None
-
-    @property
-    def is_core(self) -> bool:
-        return self.removed_by is None
-
-
-def stored_html(article: Article) -> bytes | None:
-    """The article page's raw HTML as WebMon stored it (decompressed), or None when it kept none."""
-    getter = getattr(article, "get_raw_html", None)
-    if callable(getter):
-        return getter() or None
-    return None
-
-
-def article_phrases(article: Article) -> tuple[list[ShownPhrase], str]:
-    """The article's phrases with the filters' decisions, and where they came from.
-
-    Prefers the decisions WebMon stored with the article (what the classifier was really given);
-    otherwise re-runs the filters on the stored HTML with the site's profile.
-    """
-    stored = (article.extracted.extraction or {}).get("phrases")
-    if stored:
-        # processing stores each phrase as [text, removed_by, rescued_by, note] (processing/extraction.py);
-        # articles processed before the main-content stage have no note
-        return [ShownPhrase(row[0], "", row[1], row[2], row[3] if len(row) > 3 else None) for row in stored], "stored"
-    if article.state not in Article.READ_STATES:
-        # a page that processing refused, or never read yet, is not read here (in a web request) either
-        return [], "refused" if article.raw_size else "none"
-    html = stored_html(article)
-    if not html:
-        return [], "none"
-    import filters  # local: only the filter view needs the extraction pipeline
-
-    extraction = filters.extract(
-        html, url=article.url, profile=profile_for_site(article.site), charset=getattr(article, "charset", None) or None
-    )
-    return [ShownPhrase(p.text, p.path, p.removed_by, p.rescued_by, p.note) for p in extraction.phrases], "re-extracted"
-
-
 def last_rule() -> Rule | None:
     """The newest rule, with its folder and cornerstone case (what "Undo last rule" undoes)."""
     return Rule.objects.select_related("folder", "cornerstone", "created_by").order_by("-id").first()
 
 
 # --------------------------------------------------------------------------- pages
-def article_page(article: Article, case: Case | None, view, *, filtered: bool = True) -> dict:
+def article_page(article: Article, case: Case | None, view, *, user, filtered: bool = True) -> dict:
     """The article page: every folder with the rule path that gives it (or the expert's decision), the
-    paths that stopped a folder, the pending suggestions, its place in the inbox ``view``, the last rule."""
+    paths that stopped a folder, the pending suggestions, its place in the inbox ``view``, the last rule and
+    why ``user`` may not undo it. Each thing is read once: the knowledge base (its row read once, as committed
+    now), the case's classifications (the folders and the review record), the last rule (shown and checked)."""
     suggestions: list[dict] = []
     stopped = []
+    rows: list[Classification] = []
+    last = last_rule()
+    snapshot = kb.current() if case is not None or last is not None else None
     if case is not None:
         rows = list(Classification.objects.filter(case=case).select_related("folder", "decided_by"))
-        explained = services.explain(case, include_stopped=True)
+        explained = services.explain(case, include_stopped=True, snapshot=snapshot)
         why = {e.folder.pk: e.rules for e in explained if not e.stopped}
         withheld = {e.folder.pk: e.rules for e in explained if e.stopped and e.folder.pk not in why}
         by_folder = {row.folder_id: row for row in rows}
@@ -469,7 +443,7 @@ def article_page(article: Article, case: Case | None, view, *, filtered: bool = 
         for s in suggestions:
             s["correction"] = waiting.get(s["folder"].pk)
     return {
-        "review": review_record(article, case),
+        "review": review_record(article, case, rows),
         "suggestions": suggestions,
         "pending": [
             s for s in suggestions if s["row"] is not None and s["row"].state == Classification.State.SUGGESTED
@@ -479,7 +453,9 @@ def article_page(article: Article, case: Case | None, view, *, filtered: bool = 
         ],
         "stopped": stopped,
         "position": view_position(view, article, filtered=filtered),
-        "last_rule": last_rule(),
+        "last_rule": last,
+        # the last rule's undo button is live only for whom the undo serves (its author, a KB administrator)
+        "undo_refused": services.undo_refusal(user, last.pk, snapshot=snapshot, last=last) if last else "",
     }
 
 
@@ -513,20 +489,19 @@ def _name(user) -> str:
     return user.get_username() if user is not None else ""
 
 
-def review_record(article: Article, case: Case | None) -> list[dict]:
+def review_record(article: Article, case: Case | None, rows: list[Classification] | None = None) -> list[dict]:
     """Who decided what on the article and when (usernames), oldest first: each accepted or rejected folder (its
-    row), "reviewed, no folder" (the case) and the assignment (the article); three queries."""
+    row), "reviewed, no folder" (the case) and the assignment (the article). ``rows``: the case's classifications
+    with their folders and deciders, when the caller has read them; the case and the article as loaded are read
+    as they stand (the article page's, read in the same request). A query for each of the three not at hand."""
     record = []
     if case is not None:
-        case = Case.objects.select_related("no_folder_by").get(pk=case.pk)
-        rows = (
-            Classification.objects.filter(case=case)
-            .exclude(state=Classification.State.SUGGESTED)
-            .select_related("folder", "decided_by")
-        )
+        if rows is None:
+            rows = list(Classification.objects.filter(case=case).select_related("folder", "decided_by"))
         record = [
             {"what": f"{row.get_state_display()} {row.folder.path}", "by": _name(row.decided_by), "at": row.decided_at}
             for row in rows
+            if row.state != Classification.State.SUGGESTED
         ]
         if case.no_folder_at:
             record.append(
@@ -536,6 +511,8 @@ def review_record(article: Article, case: Case | None) -> list[dict]:
         Article.objects.filter(pk=article.pk, assigned_at__isnull=False)
         .values_list("assignee__username", "assigned_by__username", "assigned_at")
         .first()
+        if article.assigned_at is not None
+        else None
     )
     if assigned is not None:
         to, by, at = assigned
@@ -721,39 +698,4 @@ def folder_page(folder: Folder, before: int | None, size: int) -> dict:
             }
             for r in concluding
         ],
-    }
-
-
-def _metrics(counts: dict) -> dict:
-    return Contingency(counts["a"] or 0, counts["b"] or 0, counts["c"] or 0, counts["d"] or 0).as_dict()
-
-
-def filter_page(article: Article, phrases: list[ShownPhrase]) -> dict:
-    """The filter view's labels and metrics: the article's phrase labels still matching its phrases, its
-    own metrics, and recall, precision, fallout, accuracy and error per site (one grouped query)."""
-    labels = {
-        label.position: label
-        for label in PhraseLabel.objects.filter(article=article)
-        if label.position < len(phrases) and phrases[label.position].text == label.text
-    }
-    site_rows = list(
-        PhraseLabel.objects.values("article__site_id")
-        .annotate(articles=Count("article_id", distinct=True), **contingency_cells())
-        .order_by()
-    )
-    sites = Site.objects.in_bulk([r["article__site_id"] for r in site_rows])
-    per_site = [
-        {"site": sites[r["article__site_id"]], "articles": r["articles"], "m": _metrics(r)}
-        for r in site_rows
-        if r["article__site_id"] in sites
-    ]
-    per_site.sort(key=lambda r: (r["site"].pk != article.site_id, r["site"].name))
-    removed: dict[str, int] = {}
-    for p in phrases:
-        removed[p.removed_by or "core"] = removed.get(p.removed_by or "core", 0) + 1
-    return {
-        "labels": labels,
-        "this_article": _metrics(contingency_counts(PhraseLabel.objects.filter(article=article))) if labels else None,
-        "per_site": per_site,
-        "removed_counts": removed,
     }

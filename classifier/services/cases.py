@@ -221,9 +221,10 @@ class Explained:
     stopped: bool = False
 
 
-def explain(case: Case, include_stopped: bool = False) -> list[Explained]:
-    """The case's conclusions with their rule paths as Rule model instances (optionally stopped paths)."""
-    explanation = kb.current().tree.explain(case.keyword_set)
+def explain(case: Case, include_stopped: bool = False, snapshot: kb.Snapshot | None = None) -> list[Explained]:
+    """The case's conclusions with their rule paths as Rule model instances (optionally stopped paths), on
+    ``snapshot`` (a page that read the knowledge base already) or the knowledge base as committed now."""
+    explanation = (snapshot or kb.current()).tree.explain(case.keyword_set)
     paths = [(c.folder, c.path, False) for c in explanation.conclusions]
     if include_stopped:
         paths += [(s.folder, s.path, True) for s in explanation.stopped]

@@ -318,16 +318,28 @@ class _UndoPlan:
     stones: set[int]  # their cornerstone cases
 
 
-def _undone_rules(snapshot: kb.Snapshot, user, rule_id: int | None) -> tuple[AuditEntry | None, list[int]]:
+def _undone_rules(
+    snapshot: kb.Snapshot, user, rule_id: int | None, last: Rule | None = None
+) -> tuple[AuditEntry | None, list[int]]:
     """The commit of the last rule and the ids of the rules it stored, when ``user`` may undo them: every refusal
-    of an undo (not the last rule, not theirs, a child rule under them) is raised here, before any re-inference."""
-    last = _last_rule(user, rule_id)
+    of an undo (not the last rule, not theirs, a child rule under them) is raised here, before any re-inference.
+    ``last``: the newest rule with its author, when the caller has just read it."""
+    last = _last_rule(user, rule_id, last)
     entry = _commit_entry(last.pk)
     group = entry.details["rules"] if entry else []
     ids = sorted({i for i in group if i in snapshot.tree} | {last.pk})
-    if Rule.objects.filter(parent_id__in=ids).exclude(id__in=ids).exists():
+    if _other_children(snapshot, ids):
         raise ValidationError(f"rule {last.pk} has child rules and cannot be undone")
     return entry, ids
+
+
+def _other_children(snapshot: kb.Snapshot, ids: list[int]) -> bool:
+    """Whether a rule outside ``ids`` refines one of them: read from the snapshot's tree, which holds every rule
+    row of its version, when it holds them all (a rule committed after the snapshot was read: from the rows)."""
+    tree = snapshot.tree
+    if all(i in tree for i in ids):
+        return any(child.id not in ids for i in ids for child in tree.children(i))
+    return Rule.objects.filter(parent_id__in=ids).exclude(id__in=ids).exists()
 
 
 def _undo_plan(snapshot: kb.Snapshot, user, rule_id: int | None) -> _UndoPlan:
@@ -361,12 +373,14 @@ def undo_preview(user, rule_id: int) -> UndoPreview:
     return UndoPreview(plan.ids, articles)
 
 
-def undo_refusal(user, rule_id: int) -> str:
+def undo_refusal(user, rule_id: int, *, snapshot: kb.Snapshot | None = None, last: Rule | None = None) -> str:
     """Why :func:`undo_last_rule` would refuse ``user`` the undo of rule ``rule_id``, or "" when it would not: the
     pages show their undo button only to whom it serves. The undo's own checks on the published knowledge base,
-    without the re-inference of :func:`undo_preview` (a few queries, cheap enough for every article page)."""
+    without the re-inference of :func:`undo_preview` (a query or two, cheap enough for every article page).
+    ``snapshot`` and ``last``: the knowledge base and the newest rule (with its author), when the page has just
+    read them."""
     try:
-        _undone_rules(kb.current(), user, rule_id)
+        _undone_rules(snapshot or kb.current(), user, rule_id, last)
     except ValidationError as exc:
         return "; ".join(exc.messages)
     return ""
@@ -426,10 +440,11 @@ def undo_last_rule(user, rule_id: int | None = None) -> list[int]:
     return ids
 
 
-def _last_rule(user, rule_id: int | None) -> Rule:
+def _last_rule(user, rule_id: int | None, last: Rule | None = None) -> Rule:
     """The most recent rule, when it is the one the expert saw as the last (``rule_id``) and ``user`` may undo it:
-    its author or a knowledge-base administrator."""
-    last = Rule.objects.select_related("created_by").order_by("-id").first()
+    its author or a knowledge-base administrator. ``last``: the most recent rule, when the caller has read it."""
+    if last is None:
+        last = Rule.objects.select_related("created_by").order_by("-id").first()
     if last is None:
         raise ValidationError("there is no rule to undo")
     if rule_id is not None and rule_id != last.pk:

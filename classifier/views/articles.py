@@ -1,0 +1,165 @@
+"""The inbox, the article page and the article's filter view."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qsl, urlencode
+
+from django.conf import settings
+from django.contrib import messages
+from django.http import QueryDict
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods
+
+from classifier import selectors, selectors_filters, services
+from classifier.forms import MoveForm
+from classifier.models_labels import PhraseLabel
+from classifier.permissions import expert_required
+from classifier.views.shared import article_url, inbox_view, safe_link, view_form_of, view_of, with_view
+from monitor.canonical import canonicalise
+from monitor.models import Article
+
+
+def _from_search(request) -> dict:
+    """An article page opened from search results (search.views: ``search``, the results' query string, and
+    ``rank``): its list is that page of results, and newer / older are the results before and after it, found
+    by search:open. Empty when it was not opened from a search: the inbox's view applies."""
+    raw, rank = request.GET.get("search", ""), request.GET.get("rank", "")
+    if not raw or not (rank.isascii() and rank.isdigit() and 0 < int(rank) <= 10**6):
+        return {}
+    query = urlencode(parse_qsl(raw))  # re-encoded: only ever the query of the search page's own path
+    step = f"{reverse('search:open')}?{query}&rank="
+    return {
+        "view": "",
+        "search_rank": int(rank),
+        "inbox_url": f"{reverse('search:results')}?{query}",
+        "newer_url": f"{step}{int(rank) - 1}" if int(rank) > 1 else None,
+        "older_url": f"{step}{int(rank) + 1}",
+    }
+
+
+# --------------------------------------------------------------------------- inbox
+@expert_required
+@require_GET
+def inbox(request):
+    form, qs, filter_query = inbox_view(request, request.GET)
+    page = selectors.inbox_page(
+        qs,
+        after=selectors.Cursor.decode(request.GET.get("after")),
+        before=selectors.Cursor.decode(request.GET.get("before")),
+        reader=request.user,
+    )
+    prefix = reverse("classifier:article", args=[0])[: -len("0/")]
+    suffix = with_view("", filter_query)  # the article opens in this view: next/previous walk it
+    for row in page.rows:
+        row.href = f"{prefix}{row.article.pk}/{suffix}"
+    keep = list(QueryDict(filter_query).items())
+    here = [(k, v) for k, v in request.GET.items() if k in {*form.fields, "after", "before"} and v]
+    report = request.session.pop("bulk-report", None)
+    return render(
+        request,
+        "classifier/inbox.html",
+        {
+            "form": form,
+            "page": page,
+            "filter_query": filter_query,
+            "next_query": urlencode([*keep, ("after", page.next_cursor.encode())]) if page.next_cursor else "",
+            "prev_query": urlencode([*keep, ("before", page.prev_cursor.encode())]) if page.prev_cursor else "",
+            "states": selectors.STATES,
+            # without JavaScript, "select all" is this page again with every box ticked
+            "select_all": request.GET.get("select") == "all",
+            "select_all_query": urlencode([*here, ("select", "all")]),
+            "here": reverse("classifier:inbox") + (f"?{urlencode(here)}" if here else ""),
+            "experts": form.experts,
+            # what the last bulk action did (or why it was refused), per article: shown once
+            "bulk_report": report,
+            # after a refusal, the articles that could take the action stay ticked: untick the others, post again
+            "keep_selected": {i["article_id"] for i in report["items"] if i["ok"]}
+            if report and report["refused"]
+            else (),
+        },
+        status=400 if form.is_bound and form.errors else 200,  # filters that cannot be read: said, not ignored
+    )
+
+
+# --------------------------------------------------------------------------- article
+@expert_required
+@require_GET
+def article_detail(request, pk):
+    article, case = selectors.article_and_case(pk, case_required=False)
+    view_form, view_qs, view = view_form_of(request)
+    # the position is read before the article is marked read: in an "unread" view it still counts as in it
+    page = selectors.article_page(article, case, view_qs, user=request.user, filtered=bool(view))
+    services.mark_read([article.pk], request.user)
+    position = page["position"]
+    return render(
+        request,
+        "classifier/article.html",
+        {
+            **page,
+            "article": article,
+            "case": case,
+            # as the inbox lists it (selectors.inbox_rows): a fetch that failed has no case to review
+            "state": selectors.shown_state(article),
+            "states": selectors.STATES,
+            "original_url": safe_link(article.url),
+            # DocView's relevant links: web addresses only, whatever the stored row holds, without the tracking
+            # parameters of a row stored before processing dropped them
+            "relevant_links": [(c, a) for u, a in (article.extracted.relevant_links or []) if (c := canonicalise(u))],
+            "move_form": MoveForm(current_folders=page["current_folders"]),
+            "view": view,
+            "inbox_url": reverse("classifier:inbox") + (f"?{view}" if view else ""),
+            "older_url": article_url(position.older.pk, view) if position.older else None,
+            "newer_url": article_url(position.newer.pk, view) if position.newer else None,
+            "experts": view_form.experts,  # read once, for the view's form and the assign picker alike
+            **_from_search(request),
+        },
+    )
+
+
+# --------------------------------------------------------------------------- filter view
+@expert_required
+@require_http_methods(["GET", "POST"])
+def article_filters(request, pk):
+    """The article's phrases with the filters' decisions, a marking mode, and the metrics per site."""
+    article = get_object_or_404(Article.objects.select_related("site", "content"), pk=pk)
+    phrases, origin = selectors_filters.article_phrases(article)
+    view = view_of(request)[1]
+    if request.method == "POST":
+        labels = {}
+        for key, value in request.POST.items():
+            if key.startswith("p") and key[1:].isdigit() and value in {"core", "noise"}:
+                labels[int(key[1:])] = value == "core"
+        try:
+            n = PhraseLabel.store_marks(article, phrases, labels, request.user, every="every" in request.POST)
+        except ValueError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, f"Saved: this article has {n} labelled phrases.")
+        return redirect(with_view(reverse("classifier:article_filters", args=[pk]), view))
+    page = selectors_filters.filter_page(article, phrases)
+    labels = page["labels"]
+    shown = [
+        {
+            "i": i,
+            "phrase": p,
+            "label": labels.get(i),
+            "mark_core": labels[i].is_core if i in labels else p.is_core,
+        }
+        for i, p in enumerate(phrases)
+    ]
+    return render(
+        request,
+        "classifier/filters.html",
+        {
+            **page,
+            "article": article,
+            "phrases": shown,
+            "origin": origin,
+            "marking": request.GET.get("mark") == "1",
+            "article_url": article_url(article.pk, view),
+            "view": view,
+            "labelled": len(labels),
+            "keep_raw_pages_days": settings.WIMS_KEEP_RAW_PAGES_DAYS,
+        },
+    )
