@@ -223,7 +223,9 @@ class Explained:
 
 def explain(case: Case, include_stopped: bool = False, snapshot: kb.Snapshot | None = None) -> list[Explained]:
     """The case's conclusions with their rule paths as Rule model instances (optionally stopped paths), on
-    ``snapshot`` (a page that read the knowledge base already) or the knowledge base as committed now."""
+    ``snapshot`` (a page that read the knowledge base already) or the knowledge base as committed now. One per
+    folder (and per given or withheld): two rules giving the same folder are one suggestion, whose rules are
+    those of both paths, each once (a live trial saw Health/Diabetes suggested as 1 and 2, twice in the API)."""
     explanation = (snapshot or kb.current()).tree.explain(case.keyword_set)
     paths = [(c.folder, c.path, False) for c in explanation.conclusions]
     if include_stopped:
@@ -231,7 +233,10 @@ def explain(case: Case, include_stopped: bool = False, snapshot: kb.Snapshot | N
     rule_ids = {rid for _, path, _ in paths for rid in path}
     rules = Rule.objects.select_related("folder").in_bulk(rule_ids)
     folders = Folder.objects.in_bulk({folder for folder, _, _ in paths})
-    return [Explained(folders[f], [rules[r] for r in path], stopped) for f, path, stopped in paths]
+    merged: dict[tuple[int, bool], dict[int, None]] = {}
+    for folder, path, stopped in paths:
+        merged.setdefault((folder, stopped), {}).update(dict.fromkeys(path))
+    return [Explained(folders[f], [rules[r] for r in path], stopped) for (f, stopped), path in merged.items()]
 
 
 def case_titles(case_ids: Iterable[int]) -> dict[int, str]:

@@ -90,6 +90,17 @@ def test_explain_gives_rule_paths_as_model_instances(make_case, folders, expert)
     assert why.rules == [sport, football] and all(isinstance(r, Rule) for r in why.rules)
 
 
+def test_two_rules_giving_one_folder_are_one_suggestion_with_both_rules(make_case, folders, expert):
+    """A live trial: two rules concluding Health/Diabetes showed it as suggestions 1 and 2 on the article page,
+    and twice in the API's suggestions."""
+    sport = folders["sport"]
+    [by_goal] = services.commit_rule(make_case("goal match"), "new", expert, folder=sport, conditions=["goal"])
+    [by_race] = services.commit_rule(make_case("race lap"), "new", expert, folder=sport, conditions=["race"])
+    both = make_case("goal race crowd")
+    [why] = services.explain(both)
+    assert why.folder == sport and why.rules == [by_goal, by_race]
+
+
 def test_explain_can_show_stopped_paths(make_case, folders, expert):
     base = make_case("match goal")
     [sport] = services.commit_rule(base, "new", expert, folder=folders["sport"], conditions=["match"])
