@@ -228,6 +228,10 @@ CLOSINGS = (
     "Funding is agreed for a year; whether it continues depends on the results, officials said.",
 )
 
+#: the heading above a follow-up's background, drawn per round: one heading on every follow-up is what a site's
+#: furniture looks like, and WIMS's learned site profile removed it as such from every follow-up's text
+BACKGROUND_HEADINGS = ("Background", "The story so far", "What we reported", "From our first report")
+
 SLOTS = ("standfirst", "lead", "follow", "voice")
 #: which of its two wordings each slot takes on the angle's 1st, 2nd, 3rd and 4th lap: with a headline of its own
 #: (:mod:`demo.headlines`), an angle's follow-ups of one story share well under half their text for 24 rounds
@@ -387,12 +391,13 @@ def edition(article: Article, round_: int, published: datetime | None = None, si
     background = [
         replace(b, text=retell(b.text, since, published)) for b in _background(article, paragraphs, drawn.lap)
     ]
+    heading = random.Random(f"{article.slug}/{round_}/heading").choice(BACKGROUND_HEADINGS)
     return replace(
         article,
         slug=f"{article.slug}-{round_ + 1}",
         title=title,
         standfirst=write("standfirst"),
-        blocks=(*new, Block("h2", "Background"), *background),
+        blocks=(*new, Block("h2", heading), *background),
     )
 
 

@@ -54,7 +54,7 @@ def parts(article) -> tuple[str, str]:
     """A follow-up's new text (title, standfirst, what comes before its Background) and its background."""
     new, background, seen = [article.title, article.standfirst], [], False
     for block in article.blocks:
-        seen = seen or (block.kind == "h2" and block.text == "Background")
+        seen = seen or block.kind == "h2"  # the background's heading
         (background if seen else new).append(block.text)
     return " ".join(new), " ".join(background)
 
