@@ -370,7 +370,8 @@ def edition(article: Article, round_: int, published: datetime | None = None, si
         "day": on_day(
             f"{article.slug}/{round_}/says", event_day(f"{article.slug}/{round_}/day", published, since), published
         ),
-        "story": article.title,
+        # quoted in “…”: the title's own quotes become single ones (“Pollen counts to hit ‘very high’ …”)
+        "story": article.title.replace("“", "‘").replace("”", "’"),
         "ago": ago(published, since),
     }
     others = facts.sample([k for k in range(3, 41) if k != n], 3)

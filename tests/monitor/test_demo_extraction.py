@@ -8,11 +8,13 @@ clock, as the server serves them.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
 import pytest
 
 from demo import ARTICLES, DEMO_SITES, PageContext
+from demo.editions import edition
 from demo.sites import article_url, template_for
 from demo.timeline import SiteState
 from filters.learning import learn_profile
@@ -43,3 +45,14 @@ def test_the_learned_profile_keeps_every_line_of_the_demo_s_articles(spec):
         kept = set(extract(page, url=url, profile=profile).text.splitlines())
         lost += [(article.slug, line) for line in article.core_text.splitlines() if line.strip() and line not in kept]
     assert lost == [], (len(lost), lost[:5], profile.filtering_phrases)
+
+
+def test_a_follow_up_quotes_a_title_with_quotes_in_single_ones():
+    """A follow-up read “Pollen counts to hit “very high” as hay fever season peaks”: quotes in quotes."""
+    quoted = [a for a in ARTICLES if "“" in a.title]
+    assert quoted
+    for article in quoted:
+        for round_ in range(1, 7):
+            follow_up = edition(article, round_)
+            text = " ".join([follow_up.standfirst, *(b.text for b in follow_up.blocks)])
+            assert not re.search(r"“[^”]*“", text), text
