@@ -232,6 +232,20 @@ CLOSINGS = (
 #: furniture looks like, and WIMS's learned site profile removed it as such from every follow-up's text
 BACKGROUND_HEADINGS = ("Background", "The story so far", "What we reported", "From our first report")
 
+#: the closings that speak of what only some angles have (plans, a scheme, a change, its funding), and those angles:
+#: a readers' questions follow-up closed "A public meeting on the plans is due" with no plans in it
+_SCHEMES = frozenset({"expansion", "campaign", "return"})
+CLOSING_ANGLES = {CLOSINGS[2]: _SCHEMES, CLOSINGS[3]: _SCHEMES, CLOSINGS[5]: _SCHEMES, CLOSINGS[8]: _SCHEMES}
+CLOSING_ANGLES[CLOSINGS[9]] = _SCHEMES | {"trial"}
+#: what the other angles close with instead (one each: as many closings as before, so follow-ups stay apart)
+CLOSINGS_INSTEAD = {
+    CLOSINGS[2]: "{Expert} will answer more questions at a public meeting in {town} on the first {weekday} of {later}.",
+    CLOSINGS[3]: "Councillors in {town} will discuss {subject} in {later}, and readers can send them questions.",
+    CLOSINGS[5]: "A local charity said {helpers} volunteers had offered to help {people} find their way to {service}.",
+    CLOSINGS[8]: "Figures for {towns} other towns are due by {later}, and we will compare them.",
+    CLOSINGS[9]: "Officials said the next budget for {service} would take readers' experience into account.",
+}
+
 SLOTS = ("standfirst", "lead", "follow", "voice")
 #: which of its two wordings each slot takes on the angle's 1st, 2nd, 3rd and 4th lap: with a headline of its own
 #: (:mod:`demo.headlines`), an angle's follow-ups of one story share well under half their text for 24 rounds
@@ -385,7 +399,7 @@ def edition(article: Article, round_: int, published: datetime | None = None, si
 
     new = [
         Block("p", f"{write('lead')} {write('follow')}"),
-        Block("p", f"{write('voice')} {drawn.closing.format(**fields)}"),
+        Block("p", f"{write('voice')} {_closing(drawn).format(**fields)}"),
     ]
     paragraphs = [b for b in article.blocks if b.kind == "p"]
     # the story's "this week" or "next month" said when it was published: dated once the follow-up is later
@@ -400,6 +414,12 @@ def edition(article: Article, round_: int, published: datetime | None = None, si
         standfirst=write("standfirst"),
         blocks=(*new, Block("h2", heading), *background),
     )
+
+
+def _closing(drawn: Draws) -> str:
+    """The drawn closing if it fits the angle, else what the other angles say instead."""
+    fits = drawn.angle in CLOSING_ANGLES.get(drawn.closing, ANGLES)
+    return drawn.closing if fits else CLOSINGS_INSTEAD[drawn.closing]
 
 
 def _background(article: Article, paragraphs: list[Block], lap: int) -> list[Block]:

@@ -14,7 +14,7 @@ from datetime import datetime
 import pytest
 
 from demo import ARTICLES, DEMO_SITES, PageContext
-from demo.editions import edition
+from demo.editions import angle_of, edition
 from demo.sites import article_url, template_for
 from demo.timeline import SiteState
 from filters.learning import learn_profile
@@ -56,3 +56,14 @@ def test_a_follow_up_quotes_a_title_with_quotes_in_single_ones():
             follow_up = edition(article, round_)
             text = " ".join([follow_up.standfirst, *(b.text for b in follow_up.blocks)])
             assert not re.search(r"“[^”]*“", text), text
+
+
+def test_a_follow_up_closes_on_what_its_angle_has():
+    """A readers' questions follow-up closed "A public meeting on the plans is due", figures "Funding is agreed
+    for a year": plans, schemes, a change and its funding are an expansion's, a campaign's, a return visit's."""
+    antecedents = re.compile(r"the plans|the scheme|the change|Similar schemes|Funding is agreed")
+    for article in ARTICLES:
+        for round_ in range(1, 13):
+            if angle_of(article, round_) in {"questions", "figures"}:
+                closing = edition(article, round_).blocks[1].text
+                assert not antecedents.search(closing), closing
