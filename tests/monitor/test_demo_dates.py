@@ -83,6 +83,9 @@ def test_every_weekday_a_follow_up_names_is_a_day_between_its_story_and_itself(p
         ]
         if re.search(r"\byesterday\b", text, re.IGNORECASE) and when.date() - timedelta(days=1) < since.date():
             wrong.append(("yesterday", f"{when:%A %d %b}", f"{since:%A %d %b}", text))
+        monday = when.date() - timedelta(days=when.weekday())
+        if "earlier this week" in text and max(monday, since.date()) > when.date() - timedelta(days=2):
+            wrong.append(("earlier this week", f"{when:%A %d %b}", f"{since:%A %d %b}", text))
     assert wrong == [], (len(wrong), wrong[:3])
 
 
