@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from .articles import ARTICLES, Article, Block, articles_for_site
+from .dating import event_day, on_day, retell
 from .headlines import Allotment, candidates
 
 #: topic -> (subject, service, people, expert): the words a follow-up of a story on that topic is written in
@@ -75,19 +76,21 @@ if any(KINDS[topic] not in words[0] for topic, words in VOCABULARY.items()):
 #: its wordings. Fields: {subject} {service} {people} {expert} (the topic's words, {Expert} capitalised), {town}
 #: {n} {pct} {pct0} {sessions} {helpers} {towns} (numbers of facts of their own) {month} (the month the follow-up
 #: is published in: "this {month}", "from {month}"), {soon} (a month or two after it: "open by {soon}"), {later}
-#: (after that: what is reviewed or reported next), {weekday}, {story} (the followed story's title), {ago} (how
+#: (after that: what is reviewed or reported next), {day} (the day the news came, between the story and the
+#: follow-up: "today", "yesterday", "on Monday"; :mod:`demo.dating`), {weekday} (a drawn one, only for what recurs or
+#: is to come: "Saturdays included", "the first Tuesday of May"), {story} (the followed story's title), {ago} (how
 #: long before the follow-up that story was published, from the two dates: "16 minutes ago"; :func:`ago`). Both
 #: wordings of a lead state what the angle's headlines may say: the town, the subject, the count {n} and {pct}.
 ANGLES: dict[str, dict[str, tuple[str, ...]]] = {
     "expansion": {
         "standfirst": (
-            "Referrals rose by {pct} per cent in a year, health leaders in {town} said on {weekday}.",
+            "Referrals rose by {pct} per cent in a year, health leaders in {town} said {day}.",
             "The new places should be open by {soon}, the local health board says.",
         ),
         "lead": (
             "The health board in {town} has agreed to open {n} more {service} by {soon}, after referrals for "
             "{subject} rose by {pct} per cent over the past year.",
-            "{town} is to get {n} more {service} by {soon}, its health board announced on {weekday}, after "
+            "{town} is to get {n} more {service} by {soon}, its health board announced {day}, after "
             "referrals for {subject} rose by {pct} per cent and waiting times grew for a second year.",
         ),
         "follow": (
@@ -104,14 +107,14 @@ ANGLES: dict[str, dict[str, tuple[str, ...]]] = {
     "figures": {
         "standfirst": (
             "{pct} per cent of {people} were seen within four weeks, up from {pct0} per cent a year earlier.",
-            "The numbers, published on {weekday}, show slow progress and wide gaps between practices.",
+            "The numbers, published {day}, show slow progress and wide gaps between practices.",
         ),
         "lead": (
-            "Figures on {subject} published on {weekday} show that {pct} per cent of {people} in {town} were seen "
+            "Figures on {subject} published {day} show that {pct} per cent of {people} in {town} were seen "
             "within four weeks last quarter, compared with {pct0} per cent a year earlier; {n} practices met that "
             "target in every month.",
             "{people_cap} in {town} are being seen faster than a year ago: {pct} per cent within four weeks last "
-            "quarter against {pct0} per cent, according to figures on {subject} released on {weekday}. {n} "
+            "quarter against {pct0} per cent, according to figures on {subject} released {day}. {n} "
             "practices met the target in every month.",
         ),
         "follow": (
@@ -175,7 +178,7 @@ ANGLES: dict[str, dict[str, tuple[str, ...]]] = {
         ),
         "lead": (
             "When we reported “{story}” {ago}, {expert} in {town} hoped for quick improvements in {subject} for "
-            "{people}. We went back on {weekday} and asked {n} of them what has happened since.",
+            "{people}. We went back {day} and asked {n} of them what has happened since.",
             "Since we reported “{story}” {ago}, we have returned to {town} and asked {n} {people} what has changed "
             "in {subject}.",
         ),
@@ -191,7 +194,7 @@ ANGLES: dict[str, dict[str, tuple[str, ...]]] = {
     },
     "trial": {
         "standfirst": (
-            "{n} volunteers will be followed for a year, researchers said on {weekday}.",
+            "{n} volunteers will be followed for a year, researchers said {day}.",
             "Results are expected next {month}, the research team says.",
         ),
         "lead": (
@@ -224,6 +227,24 @@ CLOSINGS = (
     "Similar schemes in {towns} other towns are due to report by {later}.",
     "Funding is agreed for a year; whether it continues depends on the results, officials said.",
 )
+
+#: the heading above a follow-up's background, drawn per round: one heading on every follow-up is what a site's
+#: furniture looks like, and WIMS's learned site profile removed it as such from every follow-up's text
+BACKGROUND_HEADINGS = ("Background", "The story so far", "What we reported", "From our first report")
+
+#: the closings that speak of what only some angles have (plans, a scheme, a change, its funding), and those angles:
+#: a readers' questions follow-up closed "A public meeting on the plans is due" with no plans in it
+_SCHEMES = frozenset({"expansion", "campaign", "return"})
+CLOSING_ANGLES = {CLOSINGS[2]: _SCHEMES, CLOSINGS[3]: _SCHEMES, CLOSINGS[5]: _SCHEMES, CLOSINGS[8]: _SCHEMES}
+CLOSING_ANGLES[CLOSINGS[9]] = _SCHEMES | {"trial"}
+#: what the other angles close with instead (one each: as many closings as before, so follow-ups stay apart)
+CLOSINGS_INSTEAD = {
+    CLOSINGS[2]: "{Expert} will answer more questions at a public meeting in {town} on the first {weekday} of {later}.",
+    CLOSINGS[3]: "Councillors in {town} will discuss {subject} in {later}, and readers can send them questions.",
+    CLOSINGS[5]: "A local charity said {helpers} volunteers had offered to help {people} find their way to {service}.",
+    CLOSINGS[8]: "Figures for {towns} other towns are due by {later}, and we will compare them.",
+    CLOSINGS[9]: "Officials said the next budget for {service} would take readers' experience into account.",
+}
 
 SLOTS = ("standfirst", "lead", "follow", "voice")
 #: which of its two wordings each slot takes on the angle's 1st, 2nd, 3rd and 4th lap: with a headline of its own
@@ -334,7 +355,8 @@ def edition(article: Article, round_: int, published: datetime | None = None, si
     """The ``round_``-th follow-up of a pool story: its own URL, title and text (round 0: the story itself).
     ``published``: when it is published, whose month it names as this month (a trial read "this September" in
     November); without it, a month drawn like the other facts. ``since``: when the story was published, for
-    what the follow-up says of the time between them ({ago})."""
+    what the follow-up says of the time between them ({ago}), the day its news came ({day}) and the story's own
+    "this week" or "next month" quoted in its background (:mod:`demo.dating`)."""
     if round_ == 0:
         return article
     drawn = draws(article, round_)
@@ -358,7 +380,12 @@ def edition(article: Article, round_: int, published: datetime | None = None, si
         "soon": MONTHS[(MONTHS.index(month) + (soon := facts.randint(1, 2))) % len(MONTHS)],
         "later": MONTHS[(MONTHS.index(month) + soon + facts.randint(1, 2)) % len(MONTHS)],
         "weekday": drawn.weekday,
-        "story": article.title,
+        # drawn apart too, so that the other draws stay as they were
+        "day": on_day(
+            f"{article.slug}/{round_}/says", event_day(f"{article.slug}/{round_}/day", published, since), published
+        ),
+        # quoted in “…”: the title's own quotes become single ones (“Pollen counts to hit ‘very high’ …”)
+        "story": article.title.replace("“", "‘").replace("”", "’"),
         "ago": ago(published, since),
     }
     others = facts.sample([k for k in range(3, 41) if k != n], 3)
@@ -372,16 +399,27 @@ def edition(article: Article, round_: int, published: datetime | None = None, si
 
     new = [
         Block("p", f"{write('lead')} {write('follow')}"),
-        Block("p", f"{write('voice')} {drawn.closing.format(**fields)}"),
+        Block("p", f"{write('voice')} {_closing(drawn).format(**fields)}"),
     ]
     paragraphs = [b for b in article.blocks if b.kind == "p"]
+    # the story's "this week" or "next month" said when it was published: dated once the follow-up is later
+    background = [
+        replace(b, text=retell(b.text, since, published)) for b in _background(article, paragraphs, drawn.lap)
+    ]
+    heading = random.Random(f"{article.slug}/{round_}/heading").choice(BACKGROUND_HEADINGS)
     return replace(
         article,
         slug=f"{article.slug}-{round_ + 1}",
         title=title,
         standfirst=write("standfirst"),
-        blocks=(*new, Block("h2", "Background"), *_background(article, paragraphs, drawn.lap)),
+        blocks=(*new, Block("h2", heading), *background),
     )
+
+
+def _closing(drawn: Draws) -> str:
+    """The drawn closing if it fits the angle, else what the other angles say instead."""
+    fits = drawn.angle in CLOSING_ANGLES.get(drawn.closing, ANGLES)
+    return drawn.closing if fits else CLOSINGS_INSTEAD[drawn.closing]
 
 
 def _background(article: Article, paragraphs: list[Block], lap: int) -> list[Block]:
