@@ -17,7 +17,7 @@ from django.contrib import admin, messages
 from django.core import signing
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import router, transaction
-from django.db.models import Count, Model, OuterRef, Subquery
+from django.db.models import Count, Exists, Model, OuterRef, Subquery
 from django.db.models.deletion import Collector, ProtectedError, RestrictedError
 from django.db.models.functions import Coalesce
 from django.http import HttpRequest
@@ -171,10 +171,19 @@ class SiteAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request):
         day_ago = timezone.now() - timedelta(days=1)
+        # a failure its address's later fetch made good is past: a live trial saw a site "degraded" for a day
+        # after a refused preview, every poll since a success
+        made_good = FetchAttempt.objects.filter(
+            site=OuterRef("site"),
+            url=OuterRef("url"),
+            started_at__gt=OuterRef("started_at"),
+            outcome__in=[FetchAttempt.Outcome.OK, FetchAttempt.Outcome.NOT_MODIFIED],
+        )
         failed = (
             FetchAttempt.objects.filter(
                 site=OuterRef("pk"), outcome=FetchAttempt.Outcome.FAILED, started_at__gte=day_ago
             )
+            .exclude(Exists(made_good))
             .order_by()
             .values("site")
             .annotate(n=Count("id"))

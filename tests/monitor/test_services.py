@@ -302,6 +302,8 @@ def test_failed_articles_make_a_site_degraded_and_can_be_fetched_again_from_the_
     assert (broken.state, broken.fetch_attempts, broken.last_error) == ("pending", 0, "")
     run_tasks([("fetch", broken.pk, 0)])  # the fault served once only
     assert Article.objects.get(pk=broken.pk).state == "processed"
+    page = client.get("/admin/monitor/site/").content.decode()
+    assert '<span class="health ok">ok</span>' in page, "a failure its address's next fetch made good is past"
 
 
 def test_the_sweep_re_enqueues_every_row_left_behind_up_to_its_limit(fast_env):
