@@ -53,10 +53,10 @@ NO_CASE = {FAILED: Article.State.FAILED, DUPLICATE: Article.State.DUPLICATE}
 _SHOWN: dict[str, str] = {str(work): shown for shown, work in NO_CASE.items()}
 
 
-#: an unreviewed article is work for an expert once processing stored its case: before, it has no title, no text
-#: and nothing to decide (a live trial saw each poll's new addresses in "Waiting for review", titled by their URL,
-#: for the seconds until they were fetched and processed)
-_its_case = Case.objects.filter(article_id=OuterRef("pk"))
+#: an unreviewed article is work for an expert once processed (processing stores its case with that state; one
+#: processed again keeps its case): before, it has no title, no text and nothing to decide (a live trial saw each
+#: poll's new addresses in "Waiting for review", titled by their URL, for the seconds until they were processed)
+_PROCESSED = Q(state=Article.State.PROCESSED) | Exists(Case.objects.filter(article_id=OuterRef("pk")))
 
 
 def filter_state(qs: QuerySet[Article], state: str) -> QuerySet[Article]:
@@ -74,11 +74,11 @@ def filter_state(qs: QuerySet[Article], state: str) -> QuerySet[Article]:
         return qs
     if state == WAITING:  # (review_state, collected_at, id) read as one range per state
         waiting = qs.filter(review_state__in=WAITING_STATES).exclude(state__in=list(NO_CASE.values()))
-        return waiting.filter(Q(review_state__in=[SUGGESTED, CORRECTION]) | Exists(_its_case))
+        return waiting.filter(Q(review_state__in=[SUGGESTED, CORRECTION]) | _PROCESSED)
     if state in NO_CASE:
         return qs.filter(state=NO_CASE[state])
     if state == UNREVIEWED:  # a failed article or a re-publication has no case: listed as such, not as work to do
-        return qs.filter(review_state=state).exclude(state__in=list(NO_CASE.values())).filter(Exists(_its_case))
+        return qs.filter(review_state=state).exclude(state__in=list(NO_CASE.values())).filter(_PROCESSED)
     return qs.filter(review_state=state)
 
 

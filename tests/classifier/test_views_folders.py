@@ -101,7 +101,9 @@ def test_state_pages_are_exact_keyset_pages_with_a_count(ec, site, make_case, fo
     services.commit_rule(stone, "new", expert_user, folder=folders["football"], conditions=["goal"])
     pending = make_case("goal again")
     n = selectors.PAGE_SIZE + 5
-    Article.objects.bulk_create([Article(site=site, url=f"https://d.example/u/{i}", title=f"u{i}") for i in range(n)])
+    Article.objects.bulk_create(  # processed, no rule fired: unreviewed
+        [Article(site=site, url=f"https://d.example/u/{i}", title=f"u{i}", state="processed") for i in range(n)]
+    )
     classified = ec.get(reverse("classifier:inbox"), {"state": "reviewed"})
     page = classified.context["page"]
     assert [r.article.pk for r in page.rows] == [stone.article_id] and page.next_cursor is None
