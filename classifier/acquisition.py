@@ -566,6 +566,23 @@ def _absent_key(excludes: int, nearly_all: int, prior: bool, cst_weight: float, 
     return (tier, -excludes if tier else 0, -excludes, not prior, -cst_weight, word)
 
 
+def scope_decisions(
+    words: Iterable[str], wrong: int, decided: Iterable[tuple[frozenset[str], Iterable[int]]]
+) -> dict[str, tuple[int, int]]:
+    """A stopping rule's precision counts over its scope (the page's and the simulated page's alike): word ->
+    (the ``decided`` cases holding it not accepted in ``wrong``, the decided cases holding it); ``decided``: each
+    decided case of the scope, (its words, its accepted folders)."""
+    wanted = frozenset(words)
+    holding: Counter[str] = Counter()
+    agreeing: Counter[str] = Counter()
+    for case_words, folders in decided:
+        shared = wanted & case_words
+        holding.update(shared)
+        if wrong not in folders:
+            agreeing.update(shared)
+    return {word: (agreeing[word], n) for word, n in holding.items()}
+
+
 #: the suggested rule's reach, and a stopping rule's scope, are read case by case (keywords, inference, decisions)
 #: up to this many other stored cases holding its words; beyond, it is their count alone (exact for a new rule,
 #: which fires on all of them), and a stopping rule's list counts the decisions on every stored case

@@ -33,6 +33,7 @@ from classifier.acquisition import (
     cornerstones_changed,
     name_words,
     prior_words,
+    scope_decisions,
     suggestions,
 )
 from classifier.engine import RuleTree
@@ -139,15 +140,7 @@ class PageView:
         if target is None:
             return result
         if folder is None and scope is not None:
-            wanted = frozenset(words)
-            holding: Counter[str] = Counter()
-            agreeing: Counter[str] = Counter()
-            for case_words, folders in scope:
-                shared = wanted & case_words
-                holding.update(shared)
-                if target not in folders:
-                    agreeing.update(shared)
-            return {word: (agreeing[word], n) for word, n in holding.items()}
+            return scope_decisions(words, target, scope)
         for word in words:
             n = self.holding.get(word, 0)
             if n:

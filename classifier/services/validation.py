@@ -28,6 +28,7 @@ from classifier.acquisition import (
     proposal_for,
     reached_cases,
     rule_kind,
+    scope_decisions,
     suggested_rule,
     suggestions,
 )
@@ -318,21 +319,19 @@ def _decided_before(folder_id: int):
 
 def _decisions_in_scope(words: frozenset[str], wrong_id: int, scope: Scope) -> dict[str, tuple[int, int]]:
     """:func:`_decisions` of a stopping rule over the cases of its ``scope`` with an accepted folder, whose words
-    the scope holds already: one read of their decisions."""
+    the scope holds already: one read of their decisions (acquisition.scope_decisions counts)."""
+    accepted = _accepted_folders(pk for pk, _words in scope)
+    return scope_decisions(words, wrong_id, ((case_words, accepted[pk]) for pk, case_words in scope if pk in accepted))
+
+
+def _accepted_folders(case_ids: Iterable[int]) -> dict[int, set[int]]:
+    """case id -> the folders an expert accepted it in (no entry: none), read in chunks."""
     accepted: dict[int, set[int]] = collections.defaultdict(set)
-    for ids in chunks(sorted(pk for pk, _words in scope)):
+    for ids in chunks(sorted(case_ids)):
         stored = Classification.objects.filter(case_id__in=ids, state=Classification.State.ACCEPTED)
         for row_case, folder_id in stored.values_list("case_id", "folder_id"):
             accepted[row_case].add(folder_id)
-    holding: collections.Counter[str] = collections.Counter()
-    agreeing: collections.Counter[str] = collections.Counter()
-    for pk, case_words in scope:
-        if pk in accepted:
-            shared = words & case_words
-            holding.update(shared)
-            if wrong_id not in accepted[pk]:
-                agreeing.update(shared)
-    return {word: (agreeing[word], n) for word, n in holding.items()}
+    return accepted
 
 
 def validate_rule(
@@ -456,11 +455,7 @@ def suggested_reach(tree: RuleTree, case_id: int, proposal: RuleProposal) -> Rea
     reached = reached_cases(tree, proposal, rows)
     if proposal.folder is None or not reached:
         return Reach(len(reached))
-    accepted: dict[int, set[int]] = collections.defaultdict(set)
-    for ids in chunks(sorted(reached)):
-        stored = Classification.objects.filter(case_id__in=ids, state=Classification.State.ACCEPTED)
-        for row_case, folder_id in stored.values_list("case_id", "folder_id"):
-            accepted[row_case].add(folder_id)
+    accepted = _accepted_folders(reached)
     already = {i for i, now in reached.items() if proposal.folder in now | accepted[i]}
     elsewhere = {i for i in reached if i not in already and accepted[i]}
     return Reach(len(reached), len(already), len(elsewhere))
