@@ -345,9 +345,16 @@ def test_sites_keep_publishing_past_the_pool_with_new_urls_and_text(server, http
     assert len(urls) == len(set(urls)) == len(pool) + 1
 
 
+#: follow-up rounds with no near-duplicate among them: at one story a minute a site's 16-story pool lasts 16
+#: minutes a round, so the demo publishes new stories for 6 hours 40 minutes; from round 25 on, an angle, its
+#: wordings and its background paragraph come back (demo/README.md says so)
+NEW_ROUNDS = 25
+
+
 def test_editions_stay_new_stories_for_many_rounds():
-    """Twenty rounds of the whole pool: no two stories are near-duplicates (a long run shows new articles)."""
-    signatures = [fingerprint(edition(a, r).core_text) for a in ARTICLES for r in range(20)]
+    """Every round up to NEW_ROUNDS of the whole pool: no two stories are near-duplicates (a long run shows new
+    articles)."""
+    signatures = [fingerprint(edition(a, r).core_text) for a in ARTICLES for r in range(NEW_ROUNDS)]
     closest = max(resemblance(a, b) for a, b in itertools.combinations(signatures, 2))
     assert closest < NEAR_DUPLICATE
 
