@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib import messages
@@ -15,7 +15,18 @@ from classifier import selectors, selectors_filters, services
 from classifier.forms import MoveForm
 from classifier.models_labels import PhraseLabel
 from classifier.permissions import expert_required
-from classifier.views.shared import article_url, inbox_view, safe_link, view_form_of, view_of, with_view
+from classifier.views.shared import (
+    RANK,
+    article_url,
+    inbox_view,
+    safe_link,
+    search_of,
+    search_result_url,
+    search_results_url,
+    view_form_of,
+    view_of,
+    with_view,
+)
 from monitor.canonical import canonicalise
 from monitor.models import Article
 
@@ -24,17 +35,17 @@ def _from_search(request) -> dict:
     """An article page opened from search results (search.views: ``search``, the results' query string, and
     ``rank``): its list is that page of results, and newer / older are the results before and after it, found
     by search:open. Empty when it was not opened from a search: the inbox's view applies."""
-    raw, rank = request.GET.get("search", ""), request.GET.get("rank", "")
-    if not raw or not (rank.isascii() and rank.isdigit() and 0 < int(rank) <= 10**6):
+    search = search_of(request)
+    if not search:
         return {}
-    query = urlencode(parse_qsl(raw))  # re-encoded: only ever the query of the search page's own path
-    step = f"{reverse('search:open')}?{query}&rank="
+    rank = search[RANK]
     return {
         "view": "",
-        "search_rank": int(rank),
-        "inbox_url": f"{reverse('search:results')}?{query}",
-        "newer_url": f"{step}{int(rank) - 1}" if int(rank) > 1 else None,
-        "older_url": f"{step}{int(rank) + 1}",
+        "from_search": search,  # carried on by the decisions and the rule page (_view_field.html)
+        "search_rank": rank,
+        "inbox_url": search_results_url(search),
+        "newer_url": search_result_url(search, rank - 1) if rank > 1 else None,
+        "older_url": search_result_url(search, rank + 1),
     }
 
 
