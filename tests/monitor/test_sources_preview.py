@@ -244,3 +244,25 @@ def test_a_private_site_not_allowed_private_addresses_says_who_may_allow_them(de
     assert "will be polled" not in page, "a refused site is not polled either"
     # nor "polled now" beside "nothing can be polled" (a second live check)
     assert "Polled now" not in page and "Polled once a superuser allows it (below), whatever is ticked" in page
+
+
+def test_the_preview_does_not_wait_behind_the_article_fetches_of_a_poll(demo, production_delay):
+    """A live trial: right after *Allow private addresses* was ticked for a demo site, its first poll began and
+    queued its articles' fetches, each holding its turn at the host (politeness.take_turn: 2 s apart, reserved
+    ahead); the preview, opened then, waited behind all of them and timed out at 20 s. A retry, the fetches done,
+    answered in 2 s. The preview is one short burst of its own (WIMS_SOURCES_PREVIEW_DELAY apart): it does not
+    queue behind the turns a poll holds, nor do they move for it."""
+    from monitor import politeness
+    from monitor.canonical import host_of
+
+    site = home_only(demo, "wellbeing")
+    host = host_of(site.home_url)
+    held = [politeness.take_turn(host) for _ in range(12)]  # twelve article fetches, deferred with their slots
+    assert held[-1] is not None and held[-1] - time.time() > 20
+    started = time.monotonic()
+    proposal = services.find_sources(site)
+    took = time.monotonic() - started
+    assert took < 8, f"the preview took {took:.1f} s"
+    assert all(source.links or source.error for source in proposal.sources), "every source read for the preview"
+    # the fetches keep the turns they hold: the next free slot of the host is still after theirs
+    assert politeness.take_turn(host) >= held[-1]
