@@ -17,6 +17,7 @@ from classifier.models_labels import PhraseLabel
 from classifier.permissions import expert_required
 from classifier.views.shared import (
     RANK,
+    VIEW,
     article_url,
     inbox_view,
     safe_link,
@@ -135,7 +136,10 @@ def article_filters(request, pk):
     """The article's phrases with the filters' decisions, a marking mode, and the metrics per site."""
     article = get_object_or_404(Article.objects.select_related("site", "content"), pk=pk)
     phrases, origin = selectors_filters.article_phrases(article)
-    view = view_of(request)[1]
+    view, search = view_of(request)[1], search_of(request)
+    # the inbox view, or the search results, the article was opened in: its links and the save keep it
+    came_from = urlencode(search) if search else urlencode({VIEW: view}) if view else ""
+    here = reverse("classifier:article_filters", args=[pk])
     if request.method == "POST":
         labels = {}
         for key, value in request.POST.items():
@@ -147,7 +151,7 @@ def article_filters(request, pk):
             messages.error(request, str(exc))
         else:
             messages.success(request, f"Saved: this article has {n} labelled phrases.")
-        return redirect(with_view(reverse("classifier:article_filters", args=[pk]), view))
+        return redirect(f"{here}?{came_from}" if came_from else here)
     page = selectors_filters.filter_page(article, phrases)
     labels = page["labels"]
     shown = [
@@ -168,8 +172,11 @@ def article_filters(request, pk):
             "phrases": shown,
             "origin": origin,
             "marking": request.GET.get("mark") == "1",
-            "article_url": article_url(article.pk, view),
+            "article_url": article_url(article.pk, view, search),
             "view": view,
+            "from_search": search,
+            "came_from": came_from,
+            "list_url": search_results_url(search) if search else reverse("classifier:inbox"),
             "labelled": len(labels),
             "keep_raw_pages_days": settings.WIMS_KEEP_RAW_PAGES_DAYS,
         },

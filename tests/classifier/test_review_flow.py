@@ -299,3 +299,17 @@ def test_a_rejection_made_from_search_results_goes_back_to_them(ec, football_vie
     away = ec.post(reverse("classifier:reject", args=[football_view[2].pk]), hostile)
     page = ec.get(away["Location"]).content.decode()
     assert 'evil.example">' not in page and 'href="//' not in page
+
+
+@pytest.mark.django_db
+def test_the_filter_view_of_an_article_opened_from_search_keeps_the_search(ec, football_view):
+    first = football_view[0]
+    article = ec.get(reverse("classifier:article", args=[first.pk]), {"search": "q=goal", "rank": "2"})
+    filters = f"/articles/{first.pk}/filters?search=q%3Dgoal&amp;rank=2"
+    assert f'href="{filters}"' in article.content.decode()
+    page = ec.get(reverse("classifier:article_filters", args=[first.pk]), {"search": "q=goal", "rank": "2"})
+    crumbs = page.content.decode().split('<nav class="breadcrumbs">', 1)[1].split("</nav>", 1)[0]
+    assert 'href="/search/?q=goal">Search results</a>' in crumbs
+    assert f'href="/articles/{first.pk}/?search=q%3Dgoal&amp;rank=2"' in crumbs
+    saved = ec.post(reverse("classifier:article_filters", args=[first.pk]), {"search": "q=goal", "rank": "2"})
+    assert saved["Location"] == f"/articles/{first.pk}/filters?search=q%3Dgoal&rank=2"
