@@ -266,3 +266,19 @@ def test_the_preview_does_not_wait_behind_the_article_fetches_of_a_poll(demo, pr
     assert all(source.links or source.error for source in proposal.sources), "every source read for the preview"
     # the fetches keep the turns they hold: the next free slot of the host is still after theirs
     assert politeness.take_turn(host) >= held[-1]
+
+
+def test_the_preview_reads_the_site_at_once_after_private_addresses_are_allowed(demo):
+    """A demo site registered without *Allow private addresses*: its preview says the home page resolves to a
+    private address. Ticked, the preview read nothing still, for ten minutes: "robots.txt unreachable", the
+    refusal having been kept as the origin's robots.txt (WIMS_ROBOTS_ERROR_TTL)."""
+    home = demo.base_url("courier").rstrip("/") + "/"
+    site = Site.objects.create(name="Courier", home_url=home, articles_only=True)
+    refused = services.find_sources(site)
+    assert refused.private_refused and "private address" in refused.notes[0], refused.notes
+    site.allow_private_addresses = True
+    site.save()
+    services._robots_rows.clear()  # as another web process: what the database keeps counts
+    proposal = services.find_sources(site)
+    assert not proposal.private_refused and proposal.home is not None and proposal.home.links, proposal.notes
+    assert proposal.sources, proposal.notes
