@@ -289,6 +289,9 @@ def test_a_rejection_made_from_search_results_goes_back_to_them(ec, football_vie
     stop = {"kind": "stop", "wrong": folders["football"].pk, "c": ["wa"], **came_from}
     committed = ec.post(reverse("classifier:rule_commit", args=[first.pk]), stop)
     assert committed["Location"] == f"{reverse('search:open')}?q=goal&rank=3"
+    # so does an acceptance: the next result, not the inbox's next article
+    accepted = ec.post(reverse("classifier:accept", args=[football_view[4].pk]), came_from)
+    assert accepted["Location"] == f"{reverse('search:open')}?q=goal&rank=3"
     # a new rule's page leads back (b) to the article among the search results too
     new = {"kind": "new", "folder": folders["politics"].pk, "c": ["parliament"], **came_from}
     made = ec.post(reverse("classifier:rule_commit", args=[football_view[1].pk]), new)
