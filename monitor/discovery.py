@@ -304,6 +304,16 @@ class Section:
             return parts.path == self.path and self.query <= frozenset(parse_qsl(parts.query))
         return (parts.path or "/").startswith(self.path) or parts.path == self.path.rstrip("/")
 
+    def files_like(self, url: str) -> bool:
+        """Whether the link lies below a folder like the section's, its own or another's (/family/ beside /mind/):
+        as deep, named in words (a date's numbers, /2026/11/28/, are no section). A page linking such stories
+        shows that the site files its stories under its sections."""
+        if self.query or not same_site(url, self.home_url):
+            return False
+        depth = self.path.count("/") - 1
+        folders = urlsplit(url).path.split("/")[1:-1]
+        return len(folders) >= depth and not any(name.isdigit() for name in folders[:depth])
+
 
 @dataclass
 class LinkRules:
@@ -407,20 +417,22 @@ class LinkRules:
         its own stories at addresses outside its path (/health/ listing /2026/11/28/a-story), so the page's own
         story lists (cards, main content) must show that the site files its stories under the section (at least
         SECTION_EVIDENCE of their candidates under it, and more than outside it) before the rest is left out;
-        a story its cards or content link stays a candidate wherever its address lies. Only on evidence (articles
-        only, no include pattern: the administrator's patterns say what is taken)."""
+        a story its cards or content link stays a candidate wherever its address lies. A section front that lists
+        no story of its own (an empty section) has only its sidebar to show it: headlines filed under folders like
+        the section's (/family/, /body/ beside /mind/; not dates), at least SECTION_EVIDENCE and half of them. Only
+        on evidence (articles only, no include pattern: the administrator's patterns say what is taken)."""
         section = self.section
         if section is None or not self.articles_only or self._include:
             return []
         listed = [url for url, (ok, _) in verdicts.items() if ok and where.get(url) in _LISTED]
-        under = sum(section.holds(url) for url in listed)
-        if under < SECTION_EVIDENCE or under * 2 <= len(listed):
+        sidebar = [url for url, (ok, _) in verdicts.items() if ok and where.get(url) is Position.ASIDE_STORY]
+        if listed:
+            under = sum(section.holds(url) for url in listed)
+            if under < SECTION_EVIDENCE or under * 2 <= len(listed):
+                return []
+        elif sum(section.files_like(url) for url in sidebar) < max(SECTION_EVIDENCE, len(sidebar) / 2):
             return []
-        return [
-            url
-            for url, (ok, _) in verdicts.items()
-            if ok and where.get(url) is Position.ASIDE_STORY and not section.holds(url)
-        ]
+        return [url for url in sidebar if not section.holds(url)]
 
 
 #: positions of a page's own story lists, whose candidates show where a section site files its stories

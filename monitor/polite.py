@@ -20,7 +20,7 @@ from . import conf, politeness
 from .canonical import host_of, origin_of
 from .finding import Get
 from .models import Article, FetchAttempt, Host, RobotsFile, Site
-from .net import Deferred, FetchError, Response, fetch
+from .net import AddressRefused, Deferred, FetchError, Response, fetch
 
 ROBOTS_AGENT = "WIMS"
 
@@ -112,6 +112,11 @@ def _robots(site: Site, origin: str, *, delay: float | None = None) -> RobotsFil
             error=error,
             nbytes=exc.nbytes,
         )
+        if isinstance(exc, AddressRefused):
+            # this site's permission, not the origin's robots.txt: kept as "unreachable", it failed every request
+            # for WIMS_ROBOTS_ERROR_TTL after an administrator ticked Allow private addresses (and another site
+            # on the origin that may reach it): the request is refused, saying why
+            raise
     robots, _ = RobotsFile.objects.update_or_create(
         origin=origin,
         defaults={"status": status, "body": body, "fetched_at": now, "expires_at": now + timedelta(seconds=ttl)},

@@ -1,7 +1,8 @@
 """The administrator's sources preview, kept: what services.find_sources found for a site, stored with when.
 
 Finding reads the site's home page, robots.txt, sitemaps and a few feeds and sections, each request waiting for the
-host's turn: 1.8 to 2.5 s on an idle demo site, 11 to 13 s while polls wait for the same hosts (a live trial).
+host's turn: 1.8 to 2.5 s on an idle demo site, 11 to 13 s while polls wait for the same hosts (a live trial;
+the preview's requests have had a lane of their own since, politeness.preview_lane).
 The preview is stored per site (models.SourcesPreview, a database row: it outlives a restart and every web process
 and worker sees it, where the default cache is one per process) and shown again, "found … ago", until an
 administrator asks to *Find again*, the site's settings that the verdicts depend on change, or it is older than

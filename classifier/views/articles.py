@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib import messages
@@ -15,7 +15,19 @@ from classifier import selectors, selectors_filters, services
 from classifier.forms import MoveForm
 from classifier.models_labels import PhraseLabel
 from classifier.permissions import expert_required
-from classifier.views.shared import article_url, inbox_view, safe_link, view_form_of, view_of, with_view
+from classifier.views.shared import (
+    RANK,
+    VIEW,
+    article_url,
+    inbox_view,
+    safe_link,
+    search_of,
+    search_result_url,
+    search_results_url,
+    view_form_of,
+    view_of,
+    with_view,
+)
 from monitor.canonical import canonicalise
 from monitor.models import Article
 
@@ -24,17 +36,17 @@ def _from_search(request) -> dict:
     """An article page opened from search results (search.views: ``search``, the results' query string, and
     ``rank``): its list is that page of results, and newer / older are the results before and after it, found
     by search:open. Empty when it was not opened from a search: the inbox's view applies."""
-    raw, rank = request.GET.get("search", ""), request.GET.get("rank", "")
-    if not raw or not (rank.isascii() and rank.isdigit() and 0 < int(rank) <= 10**6):
+    search = search_of(request)
+    if not search:
         return {}
-    query = urlencode(parse_qsl(raw))  # re-encoded: only ever the query of the search page's own path
-    step = f"{reverse('search:open')}?{query}&rank="
+    rank = search[RANK]
     return {
         "view": "",
-        "search_rank": int(rank),
-        "inbox_url": f"{reverse('search:results')}?{query}",
-        "newer_url": f"{step}{int(rank) - 1}" if int(rank) > 1 else None,
-        "older_url": f"{step}{int(rank) + 1}",
+        "from_search": search,  # carried on by the decisions and the rule page (_view_field.html)
+        "search_rank": rank,
+        "inbox_url": search_results_url(search),
+        "newer_url": search_result_url(search, rank - 1) if rank > 1 else None,
+        "older_url": search_result_url(search, rank + 1),
     }
 
 
@@ -124,7 +136,10 @@ def article_filters(request, pk):
     """The article's phrases with the filters' decisions, a marking mode, and the metrics per site."""
     article = get_object_or_404(Article.objects.select_related("site", "content"), pk=pk)
     phrases, origin = selectors_filters.article_phrases(article)
-    view = view_of(request)[1]
+    view, search = view_of(request)[1], search_of(request)
+    # the inbox view, or the search results, the article was opened in: its links and the save keep it
+    came_from = urlencode(search) if search else urlencode({VIEW: view}) if view else ""
+    here = reverse("classifier:article_filters", args=[pk])
     if request.method == "POST":
         labels = {}
         for key, value in request.POST.items():
@@ -136,7 +151,7 @@ def article_filters(request, pk):
             messages.error(request, str(exc))
         else:
             messages.success(request, f"Saved: this article has {n} labelled phrases.")
-        return redirect(with_view(reverse("classifier:article_filters", args=[pk]), view))
+        return redirect(f"{here}?{came_from}" if came_from else here)
     page = selectors_filters.filter_page(article, phrases)
     labels = page["labels"]
     shown = [
@@ -157,8 +172,11 @@ def article_filters(request, pk):
             "phrases": shown,
             "origin": origin,
             "marking": request.GET.get("mark") == "1",
-            "article_url": article_url(article.pk, view),
+            "article_url": article_url(article.pk, view, search),
             "view": view,
+            "from_search": search,
+            "came_from": came_from,
+            "list_url": search_results_url(search) if search else reverse("classifier:inbox"),
             "labelled": len(labels),
             "keep_raw_pages_days": settings.WIMS_KEEP_RAW_PAGES_DAYS,
         },

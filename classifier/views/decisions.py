@@ -17,7 +17,16 @@ from classifier import selectors, services
 from classifier.forms import BulkActionForm, MoveForm
 from classifier.kinds import RuleKind
 from classifier.permissions import expert_required
-from classifier.views.shared import FROM_CORRECTIONS, advance, back_to_article, error_text, rule_url, safe_next, view_of
+from classifier.views.shared import (
+    FROM_CORRECTIONS,
+    advance,
+    back_to_article,
+    error_text,
+    rule_url,
+    safe_next,
+    search_of,
+    view_of,
+)
 
 
 @expert_required
@@ -65,7 +74,7 @@ def reject(request, pk):
         messages.info(request, f"Rejected {row.folder.path}.")
         return back_to_article(request, pk)
     # no message here: the rule page's notice of the pending rejection says it once
-    return redirect(rule_url(pk, kind=kind, wrong=folder_id, view=view_of(request)[1]))
+    return redirect(rule_url(pk, kind=kind, wrong=folder_id, view=view_of(request)[1], **search_of(request)))
 
 
 @expert_required

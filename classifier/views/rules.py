@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpResponseBadRequest
@@ -17,7 +19,18 @@ from classifier.forms import KIND_LABELS, FolderCreateForm, RuleDraft
 from classifier.kinds import RuleKind
 from classifier.models import Case, Rule
 from classifier.permissions import expert_required
-from classifier.views.shared import advance, article_url, error_text, origin_of, rule_url, safe_next, view_of, with_view
+from classifier.views.shared import (
+    advance,
+    article_url,
+    error_text,
+    origin_of,
+    rule_url,
+    safe_next,
+    search_of,
+    search_results_url,
+    view_of,
+    with_view,
+)
 from monitor.models import Article
 
 #: How many cornerstone cases / reclassified articles a page lists before saying "and N more".
@@ -47,7 +60,12 @@ def _validation_context(request, article: Article, case: Case, draft: RuleDraft,
         "kb_version": selectors.kb_version(),
         "view": view_of(request)[1],
         "origin": origin_of(request),
+        # opened from search results: the page leads back to them, not to the inbox
+        "from_search": search_of(request),
     }
+    view, search = context["view"], context["from_search"]
+    context["article_url"] = article_url(article.pk, view, search)
+    context["list_url"] = search_results_url(search) if search else reverse("classifier:inbox")
     context["concluded"] = selectors.concluded_folders(case)
     # what the article is in as the experts decided it (a rejected folder says so), not what the rules conclude
     context["folder_chips"] = selectors.classifications_by_article([article.pk]).get(article.pk, [])
@@ -147,7 +165,8 @@ def rule_commit(request, pk):
     draft = RuleDraft(request.POST)
     if draft.errors:
         messages.error(request, "; ".join(draft.errors))
-        return redirect(rule_url(pk, **dict(draft.query()), view=view_of(request)[1], origin=origin_of(request)))
+        back = {"view": view_of(request)[1], "origin": origin_of(request), **search_of(request)}
+        return redirect(rule_url(pk, **dict(draft.query()), **back))
     kwargs = draft.service_kwargs()
     affected_ids: list[int] = []
     try:
@@ -182,7 +201,9 @@ def rule_commit(request, pk):
     # a correction (a rejection or a move) decides the article: on to the next, unless it came from Corrections
     if draft.kind != RuleKind.NEW and not origin_of(request):
         return advance(request, article)
-    return redirect(with_view(reverse("classifier:rule_detail", args=[rules[0].pk]), view_of(request)[1]))
+    detail = reverse("classifier:rule_detail", args=[rules[0].pk])
+    search = search_of(request)
+    return redirect(f"{detail}?{urlencode(search)}" if search else with_view(detail, view_of(request)[1]))
 
 
 @expert_required
@@ -197,7 +218,7 @@ def rule_detail(request, pk):
     page = selectors.rule_page(rule_obj, committed, AFFECTED_LIMIT)
     stone = page["stone_article"]
     # just committed from an article: the way back to it, in the inbox view it was opened in
-    back = article_url(stone.pk, view_of(request)[1]) if stone and committed else None
+    back = article_url(stone.pk, view_of(request)[1], search_of(request)) if stone and committed else None
     return render(
         request,
         "classifier/rule_detail.html",

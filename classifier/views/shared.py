@@ -3,7 +3,7 @@ page was opened in) that next/previous, the decisions and the rule page carry al
 
 from __future__ import annotations
 
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -69,13 +69,46 @@ def with_view(url: str, view: str) -> str:
     return f"{url}?{urlencode({VIEW: view})}" if view else url
 
 
-def article_url(pk: int, view: str) -> str:
-    return with_view(reverse("classifier:article", args=[pk]), view)
+#: The parameters that carry the search results an article page was opened from (search.views._link_results):
+#: ``search``, the results page's query string, and ``rank``, the result's place in them. Like the view, they
+#: travel through the decisions and the rule page, so that these lead back to the search, not to the inbox.
+SEARCH, RANK = "search", "rank"
+MAX_RANK = 10**6
+
+
+def search_of(request) -> dict:
+    """The search an article page was opened from (GET or POST): {"search": its query, "rank": N}, or {} when it
+    was not opened from search. The query is re-encoded, so it is only ever the search page's own query string:
+    the links made from it stay on the search pages (never a way off the site)."""
+    raw = request.POST.get(SEARCH) or request.GET.get(SEARCH) or ""
+    rank = request.POST.get(RANK) or request.GET.get(RANK) or ""
+    query = urlencode(parse_qsl(raw))
+    if not query or not (rank.isascii() and rank.isdigit() and 0 < int(rank) <= MAX_RANK):
+        return {}
+    return {SEARCH: query, RANK: int(rank)}
+
+
+def search_results_url(search: dict) -> str:
+    return f"{reverse('search:results')}?{search[SEARCH]}"
+
+
+def search_result_url(search: dict, rank: int) -> str:
+    """The search's ``rank``-th result (search:open finds its article, or says the search has no more)."""
+    return f"{reverse('search:open')}?{search[SEARCH]}&{RANK}={rank}"
+
+
+def article_url(pk: int, view: str, search: dict | None = None) -> str:
+    """The article's page in the inbox view it was opened in, or among the search results it was opened from."""
+    url = reverse("classifier:article", args=[pk])
+    return f"{url}?{urlencode(search)}" if search else with_view(url, view)
 
 
 def advance(request, article: Article):
     """After a decision on ``article``: open the next article of the expert's view (found from the article's
-    own position, so one that just left the view skips nothing), or, at the end, the article again."""
+    own position, so one that just left the view skips nothing), or, at the end, the article again; opened from
+    search results, the next result."""
+    if search := search_of(request):
+        return redirect(search_result_url(search, search[RANK] + 1))
     qs, view = view_of(request)
     following = selectors.next_in_view(qs, article)
     if following is None:
@@ -85,7 +118,7 @@ def advance(request, article: Article):
 
 
 def back_to_article(request, pk: int):
-    return redirect(article_url(pk, view_of(request)[1]))
+    return redirect(article_url(pk, view_of(request)[1], search_of(request)))
 
 
 #: a rule page opened from the Corrections list: its commit shows the rule, since there is no view to go on with

@@ -273,6 +273,8 @@
        nothing stored, and beforeunload cannot tell a reload from leaving, so a stored draft asks nothing. */
     var DRAFT = ["kind", "folder", "wrong", "c", "x", "sel", "ok", "keep", "affected"];
     var WORK = ["c", "x", "sel", "ok", "keep"]; // what the expert did beyond choosing the folders
+    // where the article was opened from: the inbox's view, Corrections, or search results (search, rank)
+    var CAME_FROM = ["view", "origin", "search", "rank"];
     var userArticleKey = "wims:rule-draft:" + form.dataset.draftKey;
     /* One stored draft per change, not per article: a stopping rule started on an article and then a new rule
        for it (a live trial) each keep their own. The change is the kind, and for a correction the wrong folder
@@ -294,7 +296,7 @@
     var keepDraft = function (event) {
       var draft = draftOf(new FormData(form), DRAFT);
       var url = new URLSearchParams(draft); // then the view the article was opened in, as the links put it
-      draftOf(new URLSearchParams(window.location.search), ["view", "origin"]).forEach(function (value, name) {
+      draftOf(new URLSearchParams(window.location.search), CAME_FROM).forEach(function (value, name) {
         url.append(name, value);
       });
       window.history.replaceState(window.history.state, "", window.location.pathname + "?" + url.toString());
@@ -328,7 +330,7 @@
       });
       if (clash) return false;
       var url = new URLSearchParams(saved);
-      draftOf(here, ["view", "origin"]).forEach(function (value, name) { url.append(name, value); });
+      draftOf(here, CAME_FROM).forEach(function (value, name) { url.append(name, value); });
       window.location.replace(window.location.pathname + "?" + url.toString());
       return true;
     };

@@ -267,3 +267,52 @@ def test_the_stopping_rule_page_after_a_rejection_says_it_once_and_names_the_fol
     assert re.search(
         r'<form [^>]*id="folder-create">', ec.get(reverse("classifier:rule", args=[first.pk])).content.decode()
     )
+
+
+@pytest.mark.django_db
+def test_a_rejection_made_from_search_results_goes_back_to_them(ec, football_view, folders):
+    """An article opened from search results, rejected: the rule page leads back to it and to the search (not to
+    the inbox), and the committed rule opens the search's next result. (A live trial: the rule page and the
+    commit returned the expert to the inbox; the search was lost.)"""
+    first = football_view[0]
+    came_from = {"search": "q=goal&site=", "rank": "2"}  # as search.views._link_results writes it
+    article = ec.get(reverse("classifier:article", args=[first.pk]), came_from).content.decode()
+    assert '<input type="hidden" name="search" value="q=goal">' in article
+    rejected = ec.post(reverse("classifier:reject", args=[first.pk]), {"folder": folders["football"].pk, **came_from})
+    query = parse_qs(urlsplit(rejected["Location"]).query)
+    assert query["search"] == ["q=goal"] and query["rank"] == ["2"] and "view" not in query
+    rule_page = ec.get(rejected["Location"]).content.decode()
+    crumbs = rule_page.split('<nav class="breadcrumbs">', 1)[1].split("</nav>", 1)[0]
+    assert 'href="/search/?q=goal">Search results</a>' in crumbs
+    assert f'href="/articles/{first.pk}/?search=q%3Dgoal&amp;rank=2"' in crumbs
+    assert '<input type="hidden" name="rank" value="2">' in rule_page
+    stop = {"kind": "stop", "wrong": folders["football"].pk, "c": ["wa"], **came_from}
+    committed = ec.post(reverse("classifier:rule_commit", args=[first.pk]), stop)
+    assert committed["Location"] == f"{reverse('search:open')}?q=goal&rank=3"
+    # so does an acceptance: the next result, not the inbox's next article
+    accepted = ec.post(reverse("classifier:accept", args=[football_view[4].pk]), came_from)
+    assert accepted["Location"] == f"{reverse('search:open')}?q=goal&rank=3"
+    # a new rule's page leads back (b) to the article among the search results too
+    new = {"kind": "new", "folder": folders["politics"].pk, "c": ["parliament"], **came_from}
+    made = ec.post(reverse("classifier:rule_commit", args=[football_view[1].pk]), new)
+    detail = ec.get(made["Location"]).content.decode()
+    assert f'href="/articles/{football_view[1].pk}/?search=q%3Dgoal&amp;rank=2" id="back-to-article"' in detail
+    # a search that is not the search page's own query is never a way out of the site
+    hostile = {"folder": folders["football"].pk, "search": "//evil.example/?q=x", "rank": "1"}
+    away = ec.post(reverse("classifier:reject", args=[football_view[2].pk]), hostile)
+    page = ec.get(away["Location"]).content.decode()
+    assert 'evil.example">' not in page and 'href="//' not in page
+
+
+@pytest.mark.django_db
+def test_the_filter_view_of_an_article_opened_from_search_keeps_the_search(ec, football_view):
+    first = football_view[0]
+    article = ec.get(reverse("classifier:article", args=[first.pk]), {"search": "q=goal", "rank": "2"})
+    filters = f"/articles/{first.pk}/filters?search=q%3Dgoal&amp;rank=2"
+    assert f'href="{filters}"' in article.content.decode()
+    page = ec.get(reverse("classifier:article_filters", args=[first.pk]), {"search": "q=goal", "rank": "2"})
+    crumbs = page.content.decode().split('<nav class="breadcrumbs">', 1)[1].split("</nav>", 1)[0]
+    assert 'href="/search/?q=goal">Search results</a>' in crumbs
+    assert f'href="/articles/{first.pk}/?search=q%3Dgoal&amp;rank=2"' in crumbs
+    saved = ec.post(reverse("classifier:article_filters", args=[first.pk]), {"search": "q=goal", "rank": "2"})
+    assert saved["Location"] == f"/articles/{first.pk}/filters?search=q%3Dgoal&rank=2"

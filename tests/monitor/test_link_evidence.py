@@ -248,3 +248,43 @@ def test_a_section_front_listing_stories_at_root_level_addresses_keeps_them_all(
     # one card under the section is no evidence that its stories are filed there
     links = links_from_html(section_page([home + "a-health-story/", *cards], sidebar), home, positions)
     assert set(sidebar) <= set(select_candidates(links, rules, positions))
+
+
+#: a section front with no story of its own yet, as a news site shows a new or quiet section: its sidebar's
+#: "Most read" and "Related" boxes list the other sections' stories
+EMPTY_SECTION = """<html><head><title>Mind · The Wellbeing Times</title></head><body>
+<header class="site-header"><a href="/">The Wellbeing Times</a>
+  <nav><a href="/mind/">Mind</a> <a href="/body/">Body</a> <a href="/family/">Family</a></nav></header>
+<div class="layout">
+  <main><h1>Mind</h1><p>No stories in this section yet: come back soon.</p></main>
+  <aside class="sidebar"><h2>Most read</h2><ol>
+    <li><a href="{0}">Sleep for toddlers: what the studies say</a></li>
+    <li><a href="{1}">Walking football is back in the parks</a></li>
+    <li><a href="{2}">School lunches that children will eat</a></li></ol>
+  <h2>Related</h2><ul><li><a href="{3}">Winter running without the injuries</a></li></ul></aside>
+</div>
+<footer><a href="/about/">About us</a></footer></body></html>"""
+
+
+def test_an_empty_section_front_takes_none_of_its_sidebars_headlines_of_other_sections():
+    """A /mind/ site whose front listed no story of its own took the sidebar's as its articles: all four were
+    /family/'s and /body/'s. The sidebar's own addresses show the site files its stories under its sections."""
+    home = BASE + "mind/"
+    others = ["family/sleep-for-toddlers/", "body/walking-football/", "family/school-lunches/", "body/winter-run/"]
+    sidebar = [BASE + path for path in others]
+    positions: dict[str, Position] = {}
+    links = links_from_html(EMPTY_SECTION.format(*sidebar), home, positions)
+    assert {positions[url] for url in sidebar} == {Position.ASIDE_STORY}
+    rules = LinkRules(home, articles_only=True)
+    assert select_candidates(links, rules, positions) == []
+    verdicts = rules.judge_all(links, positions)
+    assert all(verdicts[url][1].startswith("outside the section /mind/") for url in sidebar)
+    # a story of the section's own in the sidebar stays one
+    mind = [BASE + "mind/calm-breathing/", *sidebar[1:]]
+    assert select_candidates(links_from_html(EMPTY_SECTION.format(*mind), home, positions), rules, positions) == [
+        mind[0]
+    ]
+    # dated addresses show nothing of where the site files a section's stories: the sidebar's are taken, as before
+    dated = [BASE + f"2026/11/2{day}/a-story-{day}/" for day in range(4)]
+    links = links_from_html(EMPTY_SECTION.format(*dated), home, positions)
+    assert select_candidates(links, rules, positions) == dated

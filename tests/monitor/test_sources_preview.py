@@ -244,3 +244,41 @@ def test_a_private_site_not_allowed_private_addresses_says_who_may_allow_them(de
     assert "will be polled" not in page, "a refused site is not polled either"
     # nor "polled now" beside "nothing can be polled" (a second live check)
     assert "Polled now" not in page and "Polled once a superuser allows it (below), whatever is ticked" in page
+
+
+def test_the_preview_does_not_wait_behind_the_article_fetches_of_a_poll(demo, production_delay):
+    """A live trial: right after *Allow private addresses* was ticked for a demo site, its first poll began and
+    queued its articles' fetches, each holding its turn at the host (politeness.take_turn: 2 s apart, reserved
+    ahead); the preview, opened then, waited behind all of them and timed out at 20 s. A retry, the fetches done,
+    answered in 2 s. The preview is one short burst of its own (WIMS_SOURCES_PREVIEW_DELAY apart): it does not
+    queue behind the turns a poll holds, nor do they move for it."""
+    from monitor import politeness
+    from monitor.canonical import host_of
+
+    site = home_only(demo, "wellbeing")
+    host = host_of(site.home_url)
+    held = [politeness.take_turn(host) for _ in range(12)]  # twelve article fetches, deferred with their slots
+    assert held[-1] is not None and held[-1] - time.time() > 20
+    started = time.monotonic()
+    proposal = services.find_sources(site)
+    took = time.monotonic() - started
+    assert took < 8, f"the preview took {took:.1f} s"
+    assert all(source.links or source.error for source in proposal.sources), "every source read for the preview"
+    # the fetches keep the turns they hold: the next free slot of the host is still after theirs
+    assert politeness.take_turn(host) >= held[-1]
+
+
+def test_the_preview_reads_the_site_at_once_after_private_addresses_are_allowed(demo):
+    """A demo site registered without *Allow private addresses*: its preview says the home page resolves to a
+    private address. Ticked, the preview read nothing still, for ten minutes: "robots.txt unreachable", the
+    refusal having been kept as the origin's robots.txt (WIMS_ROBOTS_ERROR_TTL)."""
+    home = demo.base_url("courier").rstrip("/") + "/"
+    site = Site.objects.create(name="Courier", home_url=home, articles_only=True)
+    refused = services.find_sources(site)
+    assert refused.private_refused and "private address" in refused.notes[0], refused.notes
+    site.allow_private_addresses = True
+    site.save()
+    services._robots_rows.clear()  # as another web process: what the database keeps counts
+    proposal = services.find_sources(site)
+    assert not proposal.private_refused and proposal.home is not None and proposal.home.links, proposal.notes
+    assert proposal.sources, proposal.notes
