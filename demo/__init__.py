@@ -1,4 +1,5 @@
-"""Demo news sites for WIMS: three health news sites served locally, with ground truth and fault switches.
+"""Demo news sites for WIMS: four health news sites served locally, with ground truth and fault switches
+(``make run`` registers three of them and leaves the fourth for the newcomer to register).
 
 Pure Python (no Django). Typical use::
 
@@ -6,7 +7,7 @@ Pure Python (no Django). Typical use::
     with DemoServer(port=0, interval=None) as server:
         home = server.home_url("healthwatch")
 
-``python -m demo --port 8001`` serves the three sites for ``make run``; see ``server.py`` for the
+``python -m demo --port 8001`` serves the four sites for ``make run``; see ``server.py`` for the
 control endpoints (``/_control/...``) and fault URLs (``/fault/...``), ``sites.py`` for the templates and
 ``articles.py`` for the article pool with its topic labels and core text.
 """
@@ -17,6 +18,8 @@ from .sites import (
     DEFAULT_PORT,
     DEMO_SITES,
     DEMO_SITES_BY_KEY,
+    LEFT_TO_REGISTER,
+    SERVED_SITES,
     PageContext,
     SiteSpec,
     fixed_context,
@@ -33,6 +36,8 @@ __all__ = [
     "DEMO_SITES",
     "DEMO_SITES_BY_KEY",
     "FAULT_MODES",
+    "LEFT_TO_REGISTER",
+    "SERVED_SITES",
     "SECTIONS",
     "TOPICS",
     "Article",

@@ -8,7 +8,7 @@ import signal
 import sys
 
 from .server import DemoServer
-from .sites import DEFAULT_PORT, DEMO_SITES, synthetic_sites
+from .sites import DEFAULT_PORT, SERVED_SITES, synthetic_sites
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -26,7 +26,7 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         default=0,
         metavar="N",
-        help="serve N synthetic sites on 127.1.x.y instead of the three demo sites",
+        help="serve N synthetic sites on 127.1.x.y instead of the four demo sites",
     )
     parser.add_argument(
         "--state",
@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--verbose", action="store_true", help="log every request to stderr")
     args = parser.parse_args(argv)
 
-    sites = list(synthetic_sites(args.synthetic)) if args.synthetic else list(DEMO_SITES)
+    sites = list(synthetic_sites(args.synthetic)) if args.synthetic else list(SERVED_SITES)
     server = DemoServer(
         port=args.port,
         interval=args.interval or None,

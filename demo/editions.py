@@ -271,8 +271,10 @@ class Draws:
 
 
 #: where a site's pool starts in the angles' turn: the sites' stories on one topic (Health Watch's and the Courier's
-#: first six share theirs) then take different angles in a round, but for two of the 48 stories' pairs
-SITE_TURNS = {"healthwatch": 0, "courier": 3, "wellbeing": 3}
+#: first six share theirs) then take different angles in a round, but for two of the 48 stories' pairs; the Morning
+#: Pulse's 4: from 0 to 3 one of its follow-ups read as a near-duplicate of another site's, on the same topic in the
+#: same angle (twenty rounds of the pool, tests/monitor/test_demo_sites.py)
+SITE_TURNS = {"healthwatch": 0, "courier": 3, "wellbeing": 3, "pulse": 4}
 #: a pool story's place in the angles' turn: consecutive stories take consecutive angles, so that a site's
 #: follow-ups (published in pool order) take every angle in turn
 _PLACES = {

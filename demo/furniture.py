@@ -47,6 +47,14 @@ WRITERS: dict[str, tuple[Writer, ...]] = {
         Writer("leila-moradi", "Leila Moradi", "Family health writer", "Leila writes about pregnancy, children "
                "and the everyday questions of family life."),
     ),
+    "pulse": (
+        Writer("nadia-brennan", "Nadia Brennan", "Health correspondent", "Nadia covers hospitals, surgeries and "
+               "pharmacies across the North West."),
+        Writer("callum-reid", "Callum Reid", "Science reporter", "Callum reads the new studies so you do not have "
+               "to, and asks what they leave out."),
+        Writer("joy-mensah", "Joy Mensah", "Family and living editor", "Joy writes about children's health, food "
+               "and the homes we live in."),
+    ),
 }  # fmt: skip
 
 

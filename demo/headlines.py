@@ -6,7 +6,8 @@ the same town). So each site writes in a house style of its own, several headlin
 
 - Health Watch Daily states the news (no question, no colon);
 - The Clinic Courier asks the reader's question (every headline has a question mark);
-- Wellbeing Times leads with a kicker and a colon (and asks nothing).
+- Wellbeing Times leads with a kicker and a colon (and asks nothing);
+- The Morning Pulse adds who says it, or what follows, after a dash (no question, no colon).
 
 Those marks alone keep the sites apart; :class:`Allotment` guarantees it. It gives every follow-up of the pool
 its headline round by round (in each round the sites in order, each site's stories in publication order): one
@@ -185,11 +186,61 @@ HOUSE_STYLES: dict[str, dict[str, tuple[str, ...]]] = {
             "Under study: {kind} advice in {town}",
         ),
     },
+    "pulse": {
+        "expansion": (
+            "{n} more {service} for {town} – health board",
+            "{town} health board backs {n} extra {service} – referrals up {pct}%",
+            "More {service} coming to {town} – after referrals rise {pct}%",
+            "{Service} to grow in {town} – {n} more planned",
+            "Demand for {subject} up {pct}% in {town} – {n} more {service} agreed",
+            "{town} answers rising demand – {n} new {service}",
+        ),
+        "figures": (
+            "{town} {people} seen faster – new figures",
+            "{pct}% seen within four weeks in {town} – the latest {kind} figures",
+            "{n} {town} practices meet the {kind} target – figures",
+            "Gaps remain between {town} practices – {kind} figures",
+            "Quicker {kind} care in {town} – but not at every practice",
+            "{People} in {town} wait less – a year of {kind} figures",
+        ),
+        "questions": (
+            "{Expert} in {town} answer {n} readers – {subject}",
+            "Your {kind} questions answered – {expert} in {town}",
+            "{n} readers, one subject – {expert} in {town} on {subject}",
+            "What readers asked about {subject} – answers from {town}",
+            "{town} {expert} take on {kind} questions – {n} readers wrote in",
+            "Readers' {kind} questions put to {town} {expert} – the answers",
+        ),
+        "campaign": (
+            "{Kind} campaign arrives in {town} – {n} venues sign up",
+            "{town} pharmacies and libraries back {kind} drive – organisers",
+            "Advice on {subject} at {n} {town} venues – campaign starts",
+            "{Kind} drive reaches {town} – what it offers",
+            "{town} joins the {kind} campaign – {n} venues",
+            "{Kind} advice comes to {town} – from pharmacies to sports clubs",
+        ),
+        "return": (
+            "Back in {town} – what changed for {people}",
+            "{n} {people} in {town} on what changed – our return visit",
+            "Promises on {subject} in {town} – some kept, some not",
+            "{town} revisited – progress on {subject} uneven",
+            "What {n} {people} in {town} told us – {subject} since our report",
+            "{Subject} in {town} since our report – a return visit",
+        ),
+        "trial": (
+            "{town} trial to test {kind} advice – {n} volunteers sought",
+            "Year-long {kind} trial starts in {town} – researchers",
+            "Volunteers wanted in {town} – a trial of {kind} advice",
+            "{n} volunteers for {kind} trial in {town} – recruitment open",
+            "{town} researchers put {kind} advice to the test – a year-long trial",
+            "{Kind} advice on trial in {town} – half will get extra support",
+        ),
+    },
 }
 
-#: the house style of a site that has none of its own (the scale benchmark's synthetic sites): one of the three,
-#: the same for the site on every run
-_STYLE_NAMES = tuple(HOUSE_STYLES)
+#: the house style of a site that has none of its own (the scale benchmark's synthetic sites): one of the three
+#: registered demo sites' (their templates), the same for the site on every run
+_STYLE_NAMES = ("healthwatch", "courier", "wellbeing")
 
 #: the numbers a headline's count may take when every town and shape of it is taken: a week's follow-ups and more
 COUNTS = range(3, 41)

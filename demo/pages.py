@@ -14,9 +14,9 @@ from .articles import SECTIONS, Article
 from .furniture import Report, topic_title, writer_of
 
 DEFAULT_PORT = 8001
-TEMPLATES = ("healthwatch", "courier", "wellbeing")
-#: where each template's feed is (announced in every page's ``<head>``): RSS, Atom; the Courier has none
-FEED_PATHS = {"healthwatch": "/rss.xml", "wellbeing": "/feed/atom/"}
+TEMPLATES = ("healthwatch", "courier", "wellbeing", "pulse")
+#: where each template's feed is (announced in every page's ``<head>``): RSS, Atom, RSS; the Courier has none
+FEED_PATHS = {"healthwatch": "/rss.xml", "wellbeing": "/feed/atom/", "pulse": "/feeds/all.rss"}
 
 
 @dataclass(frozen=True)
@@ -82,6 +82,9 @@ SECTION_TITLES = {
     "mind": "Mind",
     "body": "Body",
     "family": "Family",
+    "care": "Care",
+    "science": "Science",
+    "living": "Living",
 }
 
 

@@ -53,8 +53,8 @@ from .faults import (
 from .listings import route as route_listing
 from .sitemaps import render_robots
 from .sites import (
-    DEMO_SITES,
     INFO_PAGES,
+    SERVED_SITES,
     STAFF_NOTES_TEXT,
     STAFF_NOTES_TITLE,
     PageContext,
@@ -247,7 +247,7 @@ class DemoApp:
             return self._page(text, headers, modified, content_type)
         if path == "/":
             return self._page(tpl.home(ctx), headers, newest)
-        if path == "/rss.xml" and spec.feed_path == path:
+        if path == spec.feed_path:  # an RSS feed (the Atom feed is among the machine files above)
             return self._page(render_rss(ctx), headers, newest, "application/rss+xml; charset=utf-8")
         if path.startswith("/private/"):
             if path == "/private/staff-notes.html":
@@ -510,8 +510,8 @@ class DemoServer:
 
     ``port=0`` picks a free port (the same port on every address). ``addresses`` overrides the addresses
     of the given sites, in order. ``interval`` is the seconds between automatic publications per site
-    (``None`` or 0: only ``POST /_control/publish`` publishes). ``sites`` defaults to the three
-    :data:`~demo.sites.DEMO_SITES`; pass :func:`~demo.sites.synthetic_sites` for the
+    (``None`` or 0: only ``POST /_control/publish`` publishes). ``sites`` defaults to the four
+    :data:`~demo.sites.SERVED_SITES`; pass :func:`~demo.sites.synthetic_sites` for the
     scale benchmark. ``state_file`` (a JSON path) keeps the publication timelines across restarts.
     """
 
@@ -526,7 +526,7 @@ class DemoServer:
         clock: Callable[[], float] = time.time,
         state_file: str | os.PathLike[str] | None = None,
     ):
-        specs = list(sites if sites is not None else DEMO_SITES)
+        specs = list(sites if sites is not None else SERVED_SITES)
         if addresses is not None:
             addresses = list(addresses)
             if len(addresses) != len(specs):

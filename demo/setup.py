@@ -1,4 +1,5 @@
-"""The demo account, demo sites and starting folders, for ``manage.py bootstrap --demo`` (``make run``).
+"""The demo account, demo sites (the three registered ones) and starting folders, for ``manage.py bootstrap --demo``
+(``make run``).
 
 Part of the demo package, which ``pip install .`` does not install: production never creates a demo login.
 Idempotent: it only creates what is missing and never changes a password or a site an administrator edited.
@@ -14,7 +15,7 @@ from monitor.models import Site
 
 from .articles import TOPICS
 from .registration import demo_site_settings
-from .sites import DEMO_SITES
+from .sites import DEMO_SITES, LEFT_TO_REGISTER
 
 DEMO_USERNAME = "demo"
 DEMO_PASSWORD = "demo-wims"  # noqa: S105 - a local development login; the demo package is not installed in production
@@ -60,3 +61,9 @@ def ensure_demo_sites(port: int) -> list[Site]:
             site.save()
         sites.append(site)
     return sites
+
+
+def left_to_register(port: int) -> str:
+    """The demo site ``make run`` serves but does not register, as the bootstrap names it: for the newcomer to
+    register by its home page alone."""
+    return f"{LEFT_TO_REGISTER.name} <{LEFT_TO_REGISTER.home_url(port)}>"

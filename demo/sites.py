@@ -6,8 +6,8 @@ goes in, a ``str`` of HTML or RSS comes out. The server (``server.py``) only add
 HTTP; experiments call :func:`render_article_page` and friends directly to get labelled pages without a
 server.
 
-The three templates (``healthwatch.py``, ``courier.py``, ``wellbeing.py``, on the base of ``pages.py``) are
-deliberately unlike each other, because the noise filters learn per site; and like real news sites, their home and
+The four templates (``healthwatch.py``, ``courier.py``, ``wellbeing.py``, ``pulse.py``, on the base of ``pages.py``)
+are deliberately unlike each other, because the noise filters learn per site; and like real news sites, their home and
 section pages link much more than stories: sections, tags, writers, archives, further pages, about and privacy
 pages, a shop or a forum (``listings.py`` serves those pages, ``sitemaps.py`` the sitemaps and the Atom feed).
 """
@@ -36,6 +36,7 @@ from .pages import (
     month_title,
     thread_path,
 )
+from .pulse import PulseTemplate
 from .wellbeing import WellbeingTemplate
 
 __all__ = [
@@ -52,7 +53,8 @@ __all__ = [
     "thread_path",
 ]
 
-#: The three demo sites of ``make run`` (loopback addresses, port :data:`DEFAULT_PORT` by default).
+#: The three demo sites ``make run`` registers (loopback addresses, port :data:`DEFAULT_PORT` by default): what the
+#: bootstrap, the tests, the soak and the benchmarks register and poll.
 DEMO_SITES: tuple[SiteSpec, ...] = (
     SiteSpec(
         "healthwatch",
@@ -79,7 +81,19 @@ DEMO_SITES: tuple[SiteSpec, ...] = (
         hostname="wellbeing.demo.test",
     ),
 )
-DEMO_SITES_BY_KEY = {s.key: s for s in DEMO_SITES}
+#: The fourth demo site, which ``make run`` serves but leaves for the newcomer to register by its home page alone
+#: (README, step 2): its own template and stories, on the real web's shape.
+LEFT_TO_REGISTER = SiteSpec(
+    "pulse",
+    "The Morning Pulse",
+    "127.0.0.14",
+    "pulse",
+    articles_for_site("pulse"),
+    hostname="pulse.demo.test",
+)
+#: Every demo site the demo server serves: the registered three and the one left to register.
+SERVED_SITES: tuple[SiteSpec, ...] = (*DEMO_SITES, LEFT_TO_REGISTER)
+DEMO_SITES_BY_KEY = {s.key: s for s in SERVED_SITES}
 
 
 def get_site(site_key: str) -> SiteSpec:
@@ -113,7 +127,7 @@ def synthetic_sites(n: int, first_address: str = "127.1.0.1", *, distinct_text: 
             number += 1
         address = f"127.{(number >> 16) & 0xFF}.{(number >> 8) & 0xFF}.{number & 0xFF}"
         number += 1
-        template = TEMPLATES[i % 3]
+        template = TEMPLATES[i % 3]  # the registered demo sites' three, as before the fourth
         pool = articles_for_site(template)
         shift = (i // 3) % len(pool)
         rotated = pool[shift:] + pool[:shift]
@@ -135,6 +149,7 @@ TEMPLATE_CLASSES: dict[str, Template] = {
     "healthwatch": HealthWatchTemplate(),
     "courier": CourierTemplate(),
     "wellbeing": WellbeingTemplate(),
+    "pulse": PulseTemplate(),
 }
 
 
@@ -170,7 +185,7 @@ def render_rss(ctx: PageContext, limit: int = 20) -> str:
   <description>Latest health news from {e(ctx.site.name)}</description>
   <language>en-gb</language>
   <lastBuildDate>{last}</lastBuildDate>
-  <atom:link href="{e(ctx.base_url)}/rss.xml" rel="self" type="application/rss+xml"/>
+  <atom:link href="{e(ctx.base_url + (tpl.feed_path or ""))}" rel="self" type="application/rss+xml"/>
 {chr(10).join(items)}
 </channel>
 </rss>

@@ -1,8 +1,8 @@
-"""The article pool of the demo news sites: 48 short health articles written for WIMS.
+"""The article pool of the demo news sites: 60 short health articles written for WIMS.
 
-The texts are in one module per site (:mod:`demo.articles.healthwatch`, ``courier``, ``wellbeing``).
+The texts are in one module per site (:mod:`demo.articles.healthwatch`, ``courier``, ``wellbeing``, ``pulse``).
 
-Each article belongs to one of the three demo sites (``site``), one section of that site, and carries
+Each article belongs to one of the four demo sites (``site``), one section of that site, and carries
 1-3 topic labels from :data:`TOPICS`. The labels are the ground truth for classification experiments;
 :meth:`Article.core_lines` is the ground truth for the noise filters (every phrase a filter must keep).
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from demo.articles import courier, healthwatch, wellbeing
+from demo.articles import courier, healthwatch, pulse, wellbeing
 
 #: Fixed topic vocabulary used as classification labels.
 TOPICS: tuple[str, ...] = (
@@ -46,6 +46,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "healthwatch": ("conditions", "research", "lifestyle"),
     "courier": ("clinic-news", "patients", "prevention"),
     "wellbeing": ("mind", "body", "family"),
+    "pulse": ("care", "science", "living"),
 }
 
 
@@ -125,7 +126,9 @@ def parse_markup(slug: str, site: str, section: str, topics: tuple[str, ...], te
 
 #: The whole pool, in publication order per site.
 ARTICLES: tuple[Article, ...] = tuple(
-    parse_markup(*piece) for pieces in (healthwatch.PIECES, courier.PIECES, wellbeing.PIECES) for piece in pieces
+    parse_markup(*piece)
+    for pieces in (healthwatch.PIECES, courier.PIECES, wellbeing.PIECES, pulse.PIECES)
+    for piece in pieces
 )
 _BY_KEY: dict[tuple[str, str], Article] = {(a.site, a.slug): a for a in ARTICLES}
 if len(_BY_KEY) != len(ARTICLES):
@@ -133,7 +136,7 @@ if len(_BY_KEY) != len(ARTICLES):
 
 
 def articles_for_site(site: str) -> tuple[Article, ...]:
-    """The pool articles of one of the three demo sites, in publication order."""
+    """The pool articles of one of the four demo sites, in publication order."""
     return tuple(a for a in ARTICLES if a.site == site)
 
 

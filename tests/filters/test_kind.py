@@ -350,10 +350,10 @@ def test_every_page_of_the_demo_sites_has_its_kind():
     pages are not (the Courier's old table layout let its tag pages and about.php pass as old articles)."""
     pytest.importorskip("demo")
     from demo.listings import listings
-    from demo.sites import DEMO_SITES, INFO_PAGES, fixed_context, template_for
+    from demo.sites import INFO_PAGES, SERVED_SITES, fixed_context, template_for
 
     base = "http://127.0.0.1:9"
-    for spec in DEMO_SITES:
+    for spec in SERVED_SITES:
         tpl, ctx = template_for(spec), fixed_context(spec, base)
         for story, _ in ctx.published:
             assert kind_of(tpl.article(ctx, story), base + tpl.article_path(story)).is_article, story.slug
@@ -369,7 +369,7 @@ def test_the_demo_sites_section_fronts_are_listings():
     demo = pytest.importorskip("demo")
     from demo.sites import template_for
 
-    for spec in demo.DEMO_SITES:
+    for spec in demo.SERVED_SITES:
         for section in spec.sections:
             html = demo.render_section_page(spec.key, section, 1, "http://127.0.0.1:8001")
             verdict = kind_of(html, "http://127.0.0.1:8001" + template_for(spec).section_path(section))

@@ -2,7 +2,7 @@
 
 import pytest
 
-from demo import DEMO_SITES, render_article_page
+from demo import SERVED_SITES, render_article_page
 from filters import extract, get_profile, learn_profile
 from filters.learning import title_affixes
 from filters.pipeline import strip_title_affixes
@@ -51,7 +51,7 @@ def test_strip_never_leaves_an_empty_title():
     assert strip_title_affixes("Other | Elsewhere", suffix=" | Site") == "Other | Elsewhere"
 
 
-@pytest.mark.parametrize("spec", DEMO_SITES, ids=lambda s: s.key)
+@pytest.mark.parametrize("spec", SERVED_SITES, ids=lambda s: s.key)
 def test_learned_profile_strips_the_demo_site_names(spec):
     pages = [(a.slug, render_article_page(spec.key, a.slug)) for a in spec.articles[:8]]
     profile = learn_profile(pages[:6], base="default")

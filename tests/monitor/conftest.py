@@ -45,7 +45,8 @@ def fast_env(tunables):
 
 @pytest.fixture
 def demo():
-    """The three demo sites on a free port, four articles published each, no automatic publication."""
+    """The demo sites (the three registered and the one left to register) on a free port, four articles published
+    each, no automatic publication."""
     with DemoServer(port=0, interval=None, start_published=4) as server:
         yield server
 

@@ -13,7 +13,7 @@ from datetime import date, datetime, timedelta
 
 import pytest
 
-from demo import ARTICLES, DEMO_SITES
+from demo import ARTICLES, SERVED_SITES
 from demo.timeline import SiteState, timestamp
 
 WEEKDAYS = list(calendar.day_name)
@@ -34,7 +34,7 @@ def follow_ups(interval: float, span: timedelta) -> list[tuple]:
     """(follow-up, its publication, its story's publication) of every demo site over ``span``."""
     clock = [START]
     found = []
-    for spec in DEMO_SITES:
+    for spec in SERVED_SITES:
         clock[0] = START
         state = SiteState(spec, interval, 4, lambda: clock[0])
         clock[0] += span.total_seconds()

@@ -18,7 +18,7 @@ from classifier.selectors import inbox_queryset
 from demo.articles import TOPICS
 from demo.furniture import report_of, report_stories, writers_of
 from demo.registration import demo_site_settings
-from demo.sites import DEMO_SITES, article_url, fixed_context, template_for
+from demo.sites import DEMO_SITES, SERVED_SITES, article_url, fixed_context, template_for
 from filters import read_page
 from filters.kind import link_kind, page_kind
 from monitor import services
@@ -62,7 +62,7 @@ def pages_of(spec) -> dict[str, str]:
     return pages
 
 
-@pytest.mark.parametrize("spec", DEMO_SITES, ids=lambda s: s.key)
+@pytest.mark.parametrize("spec", SERVED_SITES, ids=lambda s: s.key)
 def test_every_article_link_is_a_candidate_and_nothing_else(spec):
     # a new site: nothing fetched yet, so no URL template learned; links read with their positions as a poll reads them
     rules = services._rules(Site(**demo_site_settings(spec, BASE)), learned=False)
@@ -147,7 +147,7 @@ def test_a_special_report_is_promoted_from_its_second_story_and_is_a_listing_fro
 
 def test_feeds_and_sitemaps_are_announced_and_in_step(demo_full):
     http = requests.Session()
-    for spec in DEMO_SITES:
+    for spec in SERVED_SITES:
         base = demo_full.base_url(spec.key)
         demo_full.publish(spec.key)
         published = set(ground_truth(demo_full, spec.key))
@@ -178,7 +178,7 @@ def test_feeds_and_sitemaps_are_announced_and_in_step(demo_full):
 def test_every_page_the_sites_link_is_served(demo_full):
     """Two clicks from each home page (tags, writers, archives, further pages, shop, forum, footer pages): 200."""
     http = requests.Session()
-    for spec in DEMO_SITES:
+    for spec in SERVED_SITES:
         base = demo_full.base_url(spec.key)
         status: dict[str, int] = {}
         todo = [base + "/"]
@@ -192,7 +192,7 @@ def test_every_page_the_sites_link_is_served(demo_full):
                 if answer.headers["Content-Type"].startswith("text/html"):
                     found += [u for u in links_from_html(answer.content, url) if u.startswith(base + "/")]
             todo = found
-        assert len(status) > 40, (spec.key, len(status))
+        assert len(status) > 35, (spec.key, len(status))  # the Morning Pulse, the smallest, links 37
         assert {u: s for u, s in status.items() if s != 200} == {}, spec.key
 
 

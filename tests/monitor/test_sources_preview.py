@@ -44,7 +44,9 @@ def verdicts(proposal) -> dict[str, set[str]]:
     return found
 
 
-@pytest.mark.parametrize(("key", "feed"), [("wellbeing", "/feed/atom/"), ("healthwatch", "/rss.xml")])
+@pytest.mark.parametrize(
+    ("key", "feed"), [("wellbeing", "/feed/atom/"), ("healthwatch", "/rss.xml"), ("pulse", "/feeds/all.rss")]
+)
 def test_a_link_to_the_sites_feed_is_called_a_feed(demo, production_delay, key, feed):
     """The preview called the feed's link "a section front's address" (then "a site's own page", "a file")."""
     proposal = services.find_sources(home_only(demo, key))
@@ -54,7 +56,7 @@ def test_a_link_to_the_sites_feed_is_called_a_feed(demo, production_delay, key, 
     assert all(reason.startswith("a feed's address") for reason in reasons), reasons
 
 
-@pytest.mark.parametrize("key", ["wellbeing", "healthwatch", "courier"])
+@pytest.mark.parametrize("key", ["wellbeing", "healthwatch", "courier", "pulse"])
 def test_no_article_page_is_proposed_as_a_section(demo, production_delay, key):
     """The Wellbeing Times' home page links each story three times (headline, picture, "Comments"): two of its
     stories were proposed as section fronts. Only the site's section fronts are proposed now."""
@@ -74,7 +76,7 @@ def demo_articles(server, key: str) -> list[dict]:
     return control(server, key, "GET", "articles.json")["articles"]
 
 
-@pytest.mark.parametrize("key", ["wellbeing", "healthwatch", "courier"])
+@pytest.mark.parametrize("key", ["wellbeing", "healthwatch", "courier", "pulse"])
 def test_the_preview_answers_within_a_few_seconds_politely(demo, production_delay, key):
     """With a 2 s politeness delay the preview read its ten pages one after another, 2 s apart: 14 to 20 s on the
     demo sites, and sources left "not read for the preview: its 20 s were spent". It is one short burst now: a few

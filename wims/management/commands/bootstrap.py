@@ -48,6 +48,7 @@ class Command(BaseCommand):
             self.style.SUCCESS(
                 f"Demo login: {setup.DEMO_USERNAME} / {setup.DEMO_PASSWORD}  "
                 "(a superuser: expert and site administrator)\n"
-                f"Demo sites: {', '.join(f'{s.name} <{s.home_url}>' for s in sites)}"
+                f"Demo sites: {', '.join(f'{s.name} <{s.home_url}>' for s in sites)}\n"
+                f"Left for you to register by its home page (README, step 2): {setup.left_to_register(demo_port)}"
             )
         )
