@@ -1,4 +1,4 @@
-"""Link discovery: candidate article URLs from section pages and RSS/Atom feeds.
+"""Link discovery: candidate article URLs from section pages and feeds (RSS, Atom, JSON Feed).
 
 Pure (no Django). A poll collects *every* link of every watched page into a set and compares that set with
 the URLs already known for the site, so new articles are found wherever they appear on the page and in
@@ -237,35 +237,68 @@ def parse_date(value: str | struct_time | None, now: datetime | None = None) -> 
 
 
 def links_from_feed(feed: bytes | str, url: str, dates: dict[str, datetime] | None = None) -> list[str]:
-    """Canonical article URLs of an RSS or Atom feed (entry links, else permalink GUIDs).
+    """Canonical article URLs of an RSS, Atom or JSON Feed (entry links, else permalink GUIDs).
 
     ``dates``, when given, receives each link's publication date from its entry (published, else updated).
     """
+    seen: dict[str, None] = {}
+    for candidates, when in _feed_entries(feed, url):
+        for href in candidates:
+            link = canonicalise(href, url) if isinstance(href, str) and href else None
+            if link:
+                seen.setdefault(link, None)
+                if dates is not None and link not in dates and when is not None:
+                    dates[link] = when
+                break
+    return list(seen)
+
+
+def _feed_entries(feed: bytes | str, url: str) -> Iterable[tuple[list[object], datetime | None]]:
+    """Each entry's candidate links, best first, and its date: a JSON Feed by :func:`_json_feed_entries`, any
+    other by feedparser."""
+    head = feed[:64].lstrip(b"\xef\xbb\xbf \t\r\n" if isinstance(feed, bytes) else "\ufeff \t\r\n")
+    if head[:1] in (b"{", "{"):  # feedparser 6.0 reads no JSON Feed (its JSON support is unreleased)
+        return _json_feed_entries(feed)
     parsed = feedparser.parse(feed, response_headers={"content-location": url})
     if parsed.bozo and not parsed.entries:
         exc = parsed.get("bozo_exception")
         raise ValueError(f"not a readable feed: {exc}")
-    seen: dict[str, None] = {}
+    entries = []
     for entry in parsed.entries:
         candidates = [entry.get("link")]
         candidates += [ln.get("href") for ln in entry.get("links", []) if ln.get("rel", "alternate") == "alternate"]
         if entry.get("guidislink"):
             candidates.append(entry.get("id"))
-        for href in candidates:
-            link = canonicalise(href, url) if href else None
-            if link:
-                seen.setdefault(link, None)
-                if dates is not None and link not in dates:
-                    # dict.get: feedparser's own get maps a missing published to updated, with a warning
-                    when = parse_date(dict.get(entry, "published_parsed") or dict.get(entry, "updated_parsed"))
-                    # feedparser's time struct says midnight for a date alone: its text tells
-                    text = dict.get(entry, "published" if dict.get(entry, "published_parsed") else "updated")
-                    if when is not None and _names_a_day_only(text or ""):
-                        when = PublishedDay(when.year, when.month, when.day, tzinfo=UTC)
-                    if when is not None:
-                        dates[link] = when
-                break
-    return list(seen)
+        # dict.get: feedparser's own get maps a missing published to updated, with a warning
+        when = parse_date(dict.get(entry, "published_parsed") or dict.get(entry, "updated_parsed"))
+        # feedparser's time struct says midnight for a date alone: its text tells
+        text = dict.get(entry, "published" if dict.get(entry, "published_parsed") else "updated")
+        if when is not None and _names_a_day_only(text or ""):
+            when = PublishedDay(when.year, when.month, when.day, tzinfo=UTC)
+        entries.append((candidates, when))
+    return entries
+
+
+def _json_feed_entries(feed: bytes | str) -> list[tuple[list[object], datetime | None]]:
+    """The items of a JSON Feed (https://jsonfeed.org/version/1.1; 1.0 reads the same): each item's ``url``
+    (its permalink; ``external_url`` names another site's page) and ``date_published``, else ``date_modified``.
+    Anything else that parses as JSON is refused (ValueError), as an unreadable XML feed is."""
+    try:
+        document = json.loads(feed)
+    except (ValueError, RecursionError) as exc:  # RecursionError: nesting deeper than the parser's stack
+        raise ValueError(f"not a readable feed: JSON: {str(exc)[:200]}") from None
+    version = document.get("version") if isinstance(document, dict) else None
+    items = document.get("items") if isinstance(document, dict) else None
+    if not (isinstance(version, str) and version.startswith("https://jsonfeed.org/version/")) or not isinstance(
+        items, list
+    ):
+        raise ValueError("not a readable feed: JSON, but no JSON Feed (no jsonfeed.org version and items list)")
+    entries: list[tuple[list[object], datetime | None]] = []
+    for item in items:
+        if isinstance(item, dict):
+            stamp = item.get("date_published") or item.get("date_modified")
+            entries.append(([item.get("url")], parse_date(stamp) if isinstance(stamp, str) else None))
+    return entries
 
 
 @dataclass(frozen=True)

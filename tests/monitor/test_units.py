@@ -9,7 +9,14 @@ from hypothesis import strategies as st
 
 from monitor import net, services
 from monitor.canonical import canonicalise, origin_of, same_site
-from monitor.discovery import LinkRules, canonical_link, links_from_feed, links_from_html, select_candidates
+from monitor.discovery import (
+    LinkRules,
+    canonical_link,
+    gives_time,
+    links_from_feed,
+    links_from_html,
+    select_candidates,
+)
 
 
 @pytest.mark.parametrize(
@@ -118,6 +125,38 @@ def test_links_from_rss_and_atom_feeds():
     assert links_from_feed(ATOM, "http://news.test/atom.xml") == ["http://news.test/a/3.html"]
     with pytest.raises(ValueError):
         links_from_feed(b"\x00\x01 not a feed <<<", "http://news.test/rss.xml")
+
+
+JSON_FEED = b"""\xef\xbb\xbf {"version": "https://jsonfeed.org/version/1.1", "title": "T", "items": [
+ {"id": "1", "url": "http://news.test/a/1.html?utm_source=feed", "date_published": "2026-11-28T10:00:00Z"},
+ {"id": "2", "url": "/a/2.html", "date_modified": "2026-11-27"},
+ {"id": "3", "external_url": "http://elsewhere.test/x.html"}, "not an item", {"id": "4", "url": 7}]}"""
+
+
+def test_links_from_a_json_feed_with_their_dates():
+    """A JSON Feed (issue 33 proposes the ones a page announces) is read as RSS and Atom are: feedparser 6.0
+    read none ("not well-formed"), so a kept JSON Feed source yielded nothing."""
+    dates: dict = {}
+    assert links_from_feed(JSON_FEED, "http://news.test/feed.json", dates) == [
+        "http://news.test/a/1.html",
+        "http://news.test/a/2.html",
+    ]
+    assert dates["http://news.test/a/1.html"].isoformat() == "2026-11-28T10:00:00+00:00"
+    assert gives_time(dates["http://news.test/a/2.html"]) is False  # a date alone stays a day
+
+
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        (b'{"items": []}', "no JSON Feed"),
+        (b'{"version": "https://jsonfeed.org/version/1.1", "items": {}}', "no JSON Feed"),
+        (b'{"version": "https://jsonfeed.org/version/1.1", "items": [', "JSON"),
+        (b'{"version": "https://jsonfeed.org/version/1", "items": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", "JSON"),
+    ],
+)
+def test_a_hostile_or_broken_json_feed_is_refused_with_its_reason(body, says):
+    with pytest.raises(ValueError, match=f"not a readable feed: .*{says}"):
+        links_from_feed(body, "http://news.test/feed.json")
 
 
 @pytest.mark.parametrize(
