@@ -131,7 +131,11 @@ _URL_KINDS: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
         Kind.LISTING,
         "a collection's address",
     ),
-    (re.compile(r"/(?:tags?|archives?|search)/|/topics?/[^/]+/?$"), Kind.LISTING, "a tag's or archive's address"),
+    (
+        re.compile(r"/(?:tags?|archives?|search)/|/(?:topics?|subjects?)/[^/]+/?$"),
+        Kind.LISTING,
+        "a tag's or archive's address",
+    ),
 )
 _DOC_HOST = re.compile(r"^(?:docs?|developers?|wiki|man|manual)\.")
 _FORUM_HOST = re.compile(r"^(?:forums?|community|discuss|discourse|answers)\.")
@@ -140,8 +144,9 @@ _ARTICLE_PATH = re.compile(
 )
 
 
-#: a listing's numbered pages: WordPress's /page/2/, and ?page=2, ?paged=2, ?pg=2 among any other parameters
-_FURTHER_PATH = re.compile(r"/page/(\d+)/?$")
+#: a listing's numbered pages: WordPress's /page/2/, a section's /care/p/2/ (under a section only, and a short
+#: number: a site's /p/12345 is a story's id), and ?page=2, ?paged=2, ?pg=2 among any other parameters
+_FURTHER_PATH = re.compile(r"/page/(\d+)/?$|[^/]/p/(\d{1,4})/?$")
 _FURTHER_QUERY = re.compile(r"(?:^|&)(?:page|paged|pg)=(\d+)(?:&|$)")
 
 
@@ -151,7 +156,7 @@ def page_number(url: str) -> int | None:
     reads a page fetched anyway (:func:`further_page`)."""
     parts = urlsplit(url.strip().lower())
     found = _FURTHER_PATH.search(parts.path or "/") or _FURTHER_QUERY.search(parts.query)
-    return int(found.group(1)) if found else None
+    return int(found.group(found.lastindex or 1)) if found else None
 
 
 def further_page(url: str) -> bool:
@@ -454,12 +459,17 @@ _FEED_FILE = re.compile(r"/[^/]*(?:\.(?:rss|atom|rdf)|(?:rss2?|atom|feed)[\w-]*\
 _FEED_QUERY = re.compile(r"(?:^|&)(?:feed|format|type)=(?:rss2?|atom|rdf|feed)\b")
 #: a listing named by its last segment, whatever follows (``section.php?s=health``, ``category.aspx?id=3``)
 _LISTING_PAGE = re.compile(r"/(?:sections?|category|categories|index)\.\w{2,5}$")
-_TAG_PAGE = re.compile(r"/(?:tags?|topics?|archives?)\.\w{2,5}$")
+_TAG_PAGE = re.compile(r"/(?:tags?|topics?|subjects?|archives?)\.\w{2,5}$")
 #: addresses that list stories or act on one without being one: a writer's page, a listing's further pages, a date
 #: archive, an article's "e-mail it" or "print it" form
 _NO_STORY: tuple[tuple[re.Pattern[str], Kind, str], ...] = (
     (
         re.compile(r"/(?:authors?|contributors?|writers?|columnists?)(?:/[^/]+/?|\.\w{2,5})$"),
+        Kind.LISTING,
+        "a writer's page",
+    ),
+    (  # a person's page: one name of four words at most (/people/jane-doe/); a story's slug there is longer
+        re.compile(r"/(?:people|profiles?|staff)/[^\W\d_]+(?:[-_.'][^\W\d_]+){0,3}/?$"),
         Kind.LISTING,
         "a writer's page",
     ),

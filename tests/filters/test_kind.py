@@ -319,6 +319,8 @@ def test_the_demo_s_section_further_page_is_a_listing():
         ("https://news.example/?paged=3&cat=4", "a listing's further page"),
         ("https://news.example/blog/page/3/", "a listing's further page"),
         ("https://news.example/2025/03/page/2/", "a listing's further page"),
+        ("https://news.example/care/p/2/", "a listing's further page"),  # The Morning Pulse's pager
+        ("https://news.example/world/p/3", "a listing's further page"),
     ],
 )
 def test_a_further_page_s_link_is_refused_by_the_same_definition(url, reason):
@@ -530,6 +532,38 @@ def test_held_out_figures_stay_at_the_report(datasets):
 def test_a_link_whose_address_names_no_article(url, kind):
     verdict = link_kind(url)
     assert verdict is not None and verdict.kind is kind and verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("url", "reason"),
+    [
+        # The Morning Pulse's (demo/pulse.py) and real sites' people, profile and subject pages: were None
+        ("https://news.example/people/jane-doe/", "a writer's page"),
+        ("https://news.example/profile/jane-doe", "a writer's page"),
+        ("https://news.example/profiles/mary-ann-de-souza", "a writer's page"),
+        ("https://news.example/staff/ruth/", "a writer's page"),
+        ("https://news.example/contributors/jane-doe/", "a writer's page"),
+        ("https://news.example/subject/mental-health/", "a tag's or archive's address"),
+        ("https://news.example/subjects/sleep", "a tag's or archive's address"),
+        ("https://news.example/subject.php?id=4", "a tag's or archive's address"),
+    ],
+)
+def test_a_person_s_or_subject_s_page_is_a_listing(url, reason):
+    assert link_kind(url) == PageKind(Kind.LISTING, reason)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://news.example/people/the-woman-who-rowed-the-atlantic-alone",  # a story's slug under /people/
+        "https://news.example/people/2026/05/jane-doe-wins-award/",
+        "https://news.example/subject/mental-health/how-to-ask-for-help-at-work/",
+        "https://news.example/p/12345",  # a story's id, not a further page
+        "https://news.example/news/p/123456/",
+    ],
+)
+def test_a_story_under_people_subject_or_p_is_still_a_story(url):
+    assert link_kind(url) is None
 
 
 @pytest.mark.parametrize(
