@@ -247,9 +247,13 @@ class Hook:
 
 
 def _push_back_host(url: str, seconds: float) -> None:
-    """A 429/503 with Retry-After slows down every worker's requests to that host, not only this task's."""
+    """A 429/503 with Retry-After slows down every worker's requests to that host, not only this task's, and the
+    sources preview's too: its lane (politeness.preview_lane) would otherwise ask again 0.3 s later."""
     until = time.time() + seconds
-    Host.objects.filter(name=host_of(url), next_request_at__lt=until).update(next_request_at=until)
+    host = host_of(url)
+    lanes = [host, politeness.preview_lane(host)]
+    Host.objects.bulk_create([Host(name=name, next_request_at=0.0) for name in lanes], ignore_conflicts=True)
+    Host.objects.filter(name__in=lanes, next_request_at__lt=until).update(next_request_at=until)
 
 
 def _getter(

@@ -95,12 +95,14 @@ def wait_turn(host: str, *, may_defer: bool = True, delay: float | None = None) 
     """Reserve a slot with the configured delay and sleep until it; return the seconds slept.
 
     ``may_defer=False`` takes the next slot however far it is (never raises Deferred). ``delay``: the administrator's
-    sources preview, a shorter delay than the configured one (never a longer), in the host's preview lane.
+    sources preview, a shorter delay than the configured one (never a longer), in the host's preview lane; someone
+    waits for it, so it waits at most its whole budget (WIMS_SOURCES_FIND_SECONDS) and else raises Deferred: a
+    host's Retry-After reaches the lane too (polite._push_back_host).
     """
     max_wait = conf.politeness_max_wait() if may_defer else 1e9  # any slot, however far
     configured = conf.politeness_delay()
     if delay is not None:
-        return _sleep(reserve(preview_lane(host), min(delay, configured), max_wait))
+        return _sleep(reserve(preview_lane(host), min(delay, configured), conf.sources_find_seconds()))
     return _sleep(reserve(host, configured, max_wait))
 
 

@@ -22,6 +22,7 @@ from django.utils.text import Truncator
 from . import services
 from .finding import Found, LinkVerdict, Proposal
 from .models import Site, SourcesPreview
+from .net import Deferred
 
 #: a preview older than this is found again when it is loaded: what a site links to changes from day to day
 MAX_AGE = timedelta(days=1)
@@ -62,7 +63,12 @@ def preview(site: Site, *, again: bool = False) -> tuple[Proposal, datetime]:
                 return from_json(stored.proposal), stored.found_at
             except (KeyError, TypeError, ValueError):  # a row of another version: found again
                 pass
-    proposal = services.find_sources(site)
+    try:
+        proposal = services.find_sources(site)
+    except Deferred as exc:  # the host asked to wait (Retry-After) longer than the preview may: nothing stored
+        again_at = timezone.localtime() + timedelta(seconds=exc.delay)
+        note = f"The site asked WIMS to wait (Retry-After): find its sources again after {again_at:%H:%M:%S}."
+        return Proposal(site.home_url, notes=[note]), timezone.now()
     found_at = timezone.now()
     SourcesPreview.objects.update_or_create(
         site=site, defaults={"found_at": found_at, "settings_key": key, "proposal": to_json(proposal)}

@@ -1,6 +1,7 @@
 """Malformed input from a site gets a clear, recorded error and never an uncaught exception (issue: a
 redirect to a port out of range, numbers in non-ASCII digits, a Retry-After in the year 9999)."""
 
+import time
 from datetime import timedelta
 
 import pytest
@@ -56,6 +57,24 @@ def test_a_retry_after_in_the_year_9999_slows_the_host_down_a_day_at_most(script
     assert article.due_at <= timezone.now() + timedelta(days=1.1, minutes=5)  # a day, plus up to 10 % jitter
     host = Host.objects.get(name="127.0.0.1")
     assert host.next_request_at <= timezone.now().timestamp() + 24 * 3600 + 60
+
+
+def test_a_retry_after_holds_back_the_sources_preview_too(scripted, site):
+    """The preview's requests take turns in a lane of their own (politeness.preview_lane): a host's Retry-After
+    must reach that lane too, or an administrator's preview asks again 0.3 s after the host said to wait."""
+    from monitor import politeness, previews
+
+    scripted.routes["/d"] = (429, [("Retry-After", "600")], b"")
+    outcome, _article = fetch(site, "/d")
+    assert outcome.result == "retry"
+    with pytest.raises(net.Deferred) as deferred:
+        politeness.wait_turn("127.0.0.1", delay=0.3)
+    assert deferred.value.delay > 500
+    # the preview says so at once, rather than sleeping 600 s in a request (or answering 500)
+    began = time.monotonic()
+    proposal, _found_at = previews.preview(site, again=True)
+    assert time.monotonic() - began < 5
+    assert proposal.sources == [] and "asked WIMS to wait (Retry-After)" in proposal.notes[0]
 
 
 @pytest.mark.parametrize("label", ["utf-16", "UTF-16LE", "utf-16be"])
