@@ -10,8 +10,8 @@ from django.utils.html import format_html, format_html_join
 
 from classifier.features import describe
 from classifier.keys import KEYS, page_keys, script_keys
-from classifier.models import Correction
 from classifier.permissions import may_open as user_may_open
+from classifier.services.corrections import pending_count
 from classifier.vocabulary import NO_FOLDER
 from classifier.vocabulary import article_state as article_word
 from classifier.vocabulary import folder_state as folder_word
@@ -46,7 +46,7 @@ def pending_corrections_count(user) -> int | None:
     """How many rejections wait for their rule (everyone's), for the header's link; None for a non-expert."""
     if not user.is_authenticated or not request_user_is_expert(user):
         return None
-    return Correction.objects.filter(state=Correction.State.PENDING).count()
+    return pending_count()  # cached until a correction changes
 
 
 @register.filter

@@ -90,7 +90,7 @@ def article_detail(request, pk):
     view_form, view_qs, view = view_form_of(request)
     # the position is read before the article is marked read: in an "unread" view it still counts as in it
     page = selectors.article_page(article, case, view_qs, user=request.user, filtered=bool(view))
-    services.mark_read([article.pk], request.user)
+    services.mark_opened(article, request.user)
     position = page["position"]
     return render(
         request,
