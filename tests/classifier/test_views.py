@@ -224,6 +224,34 @@ def test_article_page_escapes_core_text_and_shows_why(ec, sport_kb):
         assert key in html
 
 
+#: The inbox's queries: session, user, role, the experts (both pickers), the page's articles with their sites and
+#: assignees, their folders, the reader's read marks, the capped count, the sites' choices. It was 11 with the
+#: assignees read apart and the sites read through a server-side cursor (three statements on PostgreSQL).
+INBOX_QUERIES = 9
+
+
+@pytest.mark.django_db
+def test_the_inbox_asks_a_fixed_number_of_queries_however_many_rows(ec, sport_kb, expert_user, make_case):
+    """A page of assigned, read and unread articles with folders asks the same queries as a page of one: no
+    query a row, and none of the row's parts read apart again."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    url = reverse("classifier:inbox")
+    counts = []
+    for _ in range(2):
+        ec.get(url, {"state": "any"})  # the first request of a client loads what every later one reuses
+        with CaptureQueriesContext(connection) as captured:
+            html = ec.get(url, {"state": "any"}).content.decode()
+        counts.append(len(captured))
+        for words in ("goal late winner", "goal keeper", "match report"):
+            make_case(words)
+        services.bulk_assign([sport_kb["new"].article_id], expert_user, expert_user)
+        services.mark_read([sport_kb["new"].article_id], expert_user)
+    assert counts == [INBOX_QUERIES, INBOX_QUERIES]
+    assert 'class="assignee" title="assigned to ada"' in html and 'class="unread"' in html
+
+
 #: The article page's queries (SQLite, as the tests run): session, user, role, the article and case, the view's
 #: experts, the last rule, the knowledge base's row (once, in a savepoint: three), the classifications, the
 #: explanation's rules and folders, the pending corrections, the assignment's usernames, the view position (one
@@ -250,6 +278,26 @@ def test_the_article_page_reads_each_thing_once(ec, sport_kb, expert_user, djang
     assert [r["what"] for r in page.context["review"]] == ["Accepted Sport/Football", "Assigned to ada"]
     assert page.context["experts"] == [(str(expert_user.pk), "ada")]
     assert page.context["undo_refused"] == "" and 'id="undo-last">' in html
+
+
+@pytest.mark.django_db
+def test_the_inbox_s_filter_selects_render_as_django_s_selects(expert_user):
+    """The inbox's four filter selects are rendered in Python too (QuickSelect; the sites read by one plain query,
+    not a server-side cursor): the same HTML as Django's Select, with the chosen option selected."""
+    from django import forms
+    from django.test.html import parse_html
+
+    from classifier.forms import InboxFilterForm
+
+    sites = [Site.objects.create(name=n, home_url=f"https://{i}.example/") for i, n in enumerate(["B & <b>", "A"])]
+    for data in (None, {"site": str(sites[0].pk), "state": "pending", "assigned": "me", "reading": "unread"}):
+        form = InboxFilterForm(data)
+        for name in ("site", "state", "assigned", "reading"):
+            bound = form[name]
+            attrs = bound.build_widget_attrs({"id": bound.auto_id})
+            django_html = forms.Select(choices=bound.field.choices).render(bound.html_name, bound.value(), attrs)
+            assert parse_html(str(bound)) == parse_html(django_html), (name, data)
+    assert "selected>B &amp; &lt;b&gt;</option>" in str(InboxFilterForm({"site": str(sites[0].pk)})["site"])
 
 
 def test_the_move_form_s_quick_select_renders_as_django_s_select():
