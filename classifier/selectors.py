@@ -69,6 +69,9 @@ def article_and_case(pk: int, *, case_required: bool = True) -> tuple[Article, C
         .annotate(
             filter_fallback=KeyTextTransform("fallback", "content__extraction"),
             headline=KeyTextTransform("headline", "content__extraction"),
+            # the review record's assignment (review_record), in the same query
+            assignee_name=F("assignee__username"),
+            assigner_name=F("assigned_by__username"),
         )
         .filter(pk=pk)
         .first()
@@ -501,7 +504,8 @@ def review_record(article: Article, case: Case | None, rows: list[Classification
     """Who decided what on the article and when (usernames), oldest first: each accepted or rejected folder (its
     row), "reviewed, no folder" (the case) and the assignment (the article). ``rows``: the case's classifications
     with their folders and deciders, when the caller has read them; the case and the article as loaded are read
-    as they stand (the article page's, read in the same request). A query for each of the three not at hand."""
+    as they stand (the article page's, read in the same request; article_and_case's carries the assignment's
+    usernames). A query for each of the three not at hand."""
     record = []
     if case is not None:
         if rows is None:
@@ -515,13 +519,16 @@ def review_record(article: Article, case: Case | None, rows: list[Classification
             record.append(
                 {"what": NO_FOLDER.word.capitalize(), "by": _name(case.no_folder_by), "at": case.no_folder_at}
             )
-    assigned = (
-        Article.objects.filter(pk=article.pk, assigned_at__isnull=False)
-        .values_list("assignee__username", "assigned_by__username", "assigned_at")
-        .first()
-        if article.assigned_at is not None
-        else None
-    )
+    if article.assigned_at is None:
+        assigned = None
+    elif hasattr(article, "assigner_name"):  # read with the article (article_and_case)
+        assigned = (article.assignee_name, article.assigner_name, article.assigned_at)
+    else:
+        assigned = (
+            Article.objects.filter(pk=article.pk, assigned_at__isnull=False)
+            .values_list("assignee__username", "assigned_by__username", "assigned_at")
+            .first()
+        )
     if assigned is not None:
         to, by, at = assigned
         record.append({"what": f"Assigned to {to}" if to else "Unassigned", "by": by or "", "at": at})
