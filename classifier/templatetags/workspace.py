@@ -213,8 +213,8 @@ def inbox_row(row) -> str:
 
 
 def day_and_time(when) -> str:
-    """``when`` as the date filter's "j M Y H:i" writes it in the server's time zone ("5 Mar 2026 09:07"), in a
-    third of its time (the inbox writes 50 a page)."""
+    """``when`` as the date filter's "j M Y H:i" writes it in the server's time zone ("5 Mar 2026 09:07"), in less
+    than half its time (the inbox writes 50 a page)."""
     local = timezone.localtime(when)
     return f"{local.day} {MONTHS_3[local.month].title()} {local.year:04d} {local.hour:02d}:{local.minute:02d}"
 

@@ -446,6 +446,18 @@ def report(data: dict, db_name: str) -> str:
     alt = data["alternatives"]
     lines += [
         "",
+        "Before the pages were made lighter again (commit 4c921d5, the same data and machine, run right after the "
+        "table above at a load average of 1.1-1.3, four agents sharing the two cores): the inbox's first page 83.5 ms "
+        "median, 98.8 ms p95, 11 queries; the article page 79.6 / 93.3 ms, 22 queries (the report committed with "
+        "93ce011, at load 0.6-0.9: 89.0 and 73.9 ms median; at 5facc75, before the features since: 26.9 ms, and "
+        "29.7 ms with 15 queries). What changed: an inbox row is written by one tag (it was some 20 template "
+        "lookups and filters a row, and six chip tags), its chips made once per folder and state, the filter "
+        "form's selects in Python, the sites read without a server-side cursor and the assignees with the rows "
+        "(11 -> 9 queries); on the article page the links to its folders and rules reversed once a page, the "
+        "assignment's usernames and the explanation's folders read with the article and the rules, the read mark "
+        "one INSERT, the header's corrections count cached (22 -> 16 queries, BEGIN and COMMIT around the read "
+        "mark counted).",
+        "",
         f"Cold start: loading the rule tree and its cornerstone cases into a fresh process took "
         f"{data['cold_kb_ms']:.0f} ms (once per process and knowledge-base version; every page after "
         "that uses the cached tree).",
