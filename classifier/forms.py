@@ -10,6 +10,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.forms.models import ModelChoiceIterator
 from django.forms.utils import flatatt
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 
 from classifier import selectors
 from classifier.acquisition import rule_kind
@@ -48,15 +49,25 @@ class QuickSelect(forms.Select):
     the rest of the page's template with a few dozen folders; the inbox's filter selects were a tenth of its time."""
 
     def render(self, name, value, attrs=None, renderer=None):
-        widget = self.get_context(name, value, attrs)["widget"]
-        if any(group for group, _, _ in widget["optgroups"]):  # option groups: Django's own templates
+        choices = list(self.choices)
+        if any(isinstance(label, list | tuple) for _, label in choices):  # option groups: Django's own templates
             return super().render(name, value, attrs, renderer)
-        options = format_html_join(
-            "",
-            '\n  <option value="{}"{}>{}</option>',
-            ((str(o["value"]), flatatt(o["attrs"]), o["label"]) for _, group, _ in widget["optgroups"] for o in group),
+        # as Select.optgroups: the first option of the value is selected (each of them, for a multiple select)
+        chosen, found, options = set(self.format_value(value)), False, []
+        for option, label in choices:
+            option = "" if option is None else str(option)
+            selected = (not found or self.allow_multiple_selected) and option in chosen
+            found |= selected
+            options.append((option, mark_safe(" selected") if selected else "", label))  # noqa: S308 - a constant
+        select_attrs = self.build_attrs(self.attrs, attrs)
+        if self.allow_multiple_selected:
+            select_attrs["multiple"] = True
+        return format_html(
+            '<select name="{}"{}>{}\n</select>',
+            name,
+            flatatt(select_attrs),
+            format_html_join("", '\n  <option value="{}"{}>{}</option>', options),
         )
-        return format_html('<select name="{}"{}>{}\n</select>', widget["name"], flatatt(widget["attrs"]), options)
 
 
 class ListedChoices(ModelChoiceIterator):
