@@ -80,6 +80,9 @@ class ListedChoices(ModelChoiceIterator):
         for obj in self.queryset:
             yield self.choice(obj)
 
+    def __len__(self):  # the rows read once (Django's counts them in a query of their own)
+        return len(self.queryset) + (self.field.empty_label is not None)
+
 
 class ListedModelChoiceField(forms.ModelChoiceField):
     iterator = ListedChoices
