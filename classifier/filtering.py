@@ -7,8 +7,8 @@ and services: the search app (and the feeds through it) filter articles the inbo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
+from typing import NamedTuple
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
@@ -171,9 +171,9 @@ def in_folders(folder_ids) -> Exists:
     return Exists(_standing_rows().filter(folder_id__in=folder_ids))
 
 
-@dataclass(frozen=True)
-class FolderChip:
-    """One folder of an article as a list shows it: the folder's path and the classification state."""
+class FolderChip(NamedTuple):
+    """One folder of an article as a list shows it: the folder's path and the classification state (a named
+    tuple, quicker to make than a frozen dataclass: a page of 50 articles makes a thousand of them)."""
 
     folder_id: int
     path: str

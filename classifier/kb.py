@@ -169,7 +169,12 @@ def at(stamp: str, version: int) -> Snapshot:
 
 def current() -> Snapshot:
     """The knowledge base as committed now (one query when the cached snapshot is current)."""
-    with transaction.atomic():
+    # the row alone is one consistent read: no transaction (and, inside one, no savepoint) around a cache hit
+    row = _row(lock=False)
+    snapshot = _cache
+    if snapshot is not None and snapshot.stamp == row.stamp:
+        return snapshot
+    with transaction.atomic():  # a load reads the rules and the cornerstone cases as of one moment
         row = _row(lock=False)
         return _cached_or_load(row.stamp, row.version)
 

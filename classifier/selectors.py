@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db import connection
-from django.db.models import Count, Func, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import Count, F, Func, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.db.models.fields.json import KeyTextTransform
 from django.http import Http404
 from django.utils.dateparse import parse_datetime
@@ -69,6 +69,9 @@ def article_and_case(pk: int, *, case_required: bool = True) -> tuple[Article, C
         .annotate(
             filter_fallback=KeyTextTransform("fallback", "content__extraction"),
             headline=KeyTextTransform("headline", "content__extraction"),
+            # the review record's assignment (review_record), in the same query
+            assignee_name=F("assignee__username"),
+            assigner_name=F("assigned_by__username"),
         )
         .filter(pk=pk)
         .first()
@@ -156,6 +159,7 @@ class InboxRow:
     href: str = ""  # the article page's URL (set by the view: one reverse() per page, not per row)
     unread: bool = False  # by the expert looking at the list (False when the list has no reader)
     assignee: str = ""  # the username of the expert the article is assigned to
+    checked: bool = False  # its box is ticked (set by the view: "select all", or kept after a refusal)
 
 
 @dataclass
@@ -209,9 +213,12 @@ def inbox_page(
     next page); ``before``: rows newer (the previous page). A page costs one indexed range scan plus
     bulk loads, however deep it is and whichever filters are set. ``count=False`` skips the capped count of
     all matching articles (the page's total is then 0): a list that shows no total need not pay for it.
-    ``reader``: the user whose unread rows are marked (two more queries: their read marks and the assignees).
+    ``reader``: the user whose unread rows are marked (one more query: their read marks on the page).
     """
-    page_qs = qs.select_related("site").only(
+    # the assignee's username comes with the page's rows (a join for 51 rows, not another round trip); not the
+    # reader's read marks: PostgreSQL reads all of them for an EXISTS per row (a hashed subplan, 17 ms for 33,000)
+    page_qs = qs.select_related("site").annotate(assignee_name=F("assignee__username"))
+    page_qs = page_qs.only(
         "id",
         "title",
         "url",
@@ -238,18 +245,22 @@ def inbox_page(
         articles.reverse()
         has_more_older, has_more_newer = True, more
     by_article = classifications_by_article([a.pk for a in articles])
-    rows = [InboxRow(a, shown_state(a), by_article.get(a.pk, [])) for a in articles]
-    if reader is not None and rows:
+    read = set()
+    if reader is not None and articles:
         page_ids = [a.pk for a in articles]
         read = set(
             ArticleRead.objects.filter(user=reader, article_id__in=page_ids).values_list("article_id", flat=True)
         )
-        assigned = dict(
-            Article.objects.filter(pk__in=page_ids, assignee__isnull=False).values_list("id", "assignee__username")
+    rows = [
+        InboxRow(
+            a,
+            shown_state(a),
+            by_article.get(a.pk, []),
+            unread=reader is not None and a.pk not in read,
+            assignee=a.assignee_name or "",
         )
-        for row in rows:
-            row.unread = row.article.pk not in read
-            row.assignee = assigned.get(row.article.pk, "")
+        for a in articles
+    ]
     total = qs.order_by()[: COUNT_CAP + 1].count() if count else 0
     return InboxPage(
         rows=rows,
@@ -493,7 +504,8 @@ def review_record(article: Article, case: Case | None, rows: list[Classification
     """Who decided what on the article and when (usernames), oldest first: each accepted or rejected folder (its
     row), "reviewed, no folder" (the case) and the assignment (the article). ``rows``: the case's classifications
     with their folders and deciders, when the caller has read them; the case and the article as loaded are read
-    as they stand (the article page's, read in the same request). A query for each of the three not at hand."""
+    as they stand (the article page's, read in the same request; article_and_case's carries the assignment's
+    usernames). A query for each of the three not at hand."""
     record = []
     if case is not None:
         if rows is None:
@@ -507,13 +519,16 @@ def review_record(article: Article, case: Case | None, rows: list[Classification
             record.append(
                 {"what": NO_FOLDER.word.capitalize(), "by": _name(case.no_folder_by), "at": case.no_folder_at}
             )
-    assigned = (
-        Article.objects.filter(pk=article.pk, assigned_at__isnull=False)
-        .values_list("assignee__username", "assigned_by__username", "assigned_at")
-        .first()
-        if article.assigned_at is not None
-        else None
-    )
+    if article.assigned_at is None:
+        assigned = None
+    elif hasattr(article, "assigner_name"):  # read with the article (article_and_case)
+        assigned = (article.assignee_name, article.assigner_name, article.assigned_at)
+    else:
+        assigned = (
+            Article.objects.filter(pk=article.pk, assigned_at__isnull=False)
+            .values_list("assignee__username", "assigned_by__username", "assigned_at")
+            .first()
+        )
     if assigned is not None:
         to, by, at = assigned
         record.append({"what": f"Assigned to {to}" if to else "Unassigned", "by": by or "", "at": at})

@@ -34,6 +34,17 @@ def datasets() -> Path:
     return path
 
 
+@pytest.fixture(autouse=True)
+def _no_cached_corrections_count():
+    """The header's cached count of pending corrections is not carried from one test's database to the next
+    (a rolled-back test commits nothing, so its changes never clear it on commit)."""
+    from django.core.cache import cache
+
+    from classifier.services.corrections import PENDING_COUNT_KEY
+
+    cache.delete(PENDING_COUNT_KEY)
+
+
 def pytest_configure(config):
     """Keep the test broker apart from a `make run` worker that may be using var/broker."""
     from django.conf import settings

@@ -232,7 +232,11 @@ def explain(case: Case, include_stopped: bool = False, snapshot: kb.Snapshot | N
         paths += [(s.folder, s.path, True) for s in explanation.stopped]
     rule_ids = {rid for _, path, _ in paths for rid in path}
     rules = Rule.objects.select_related("folder").in_bulk(rule_ids)
-    folders = Folder.objects.in_bulk({folder for folder, _, _ in paths})
+    # a path's folder is one of its rules' (a stopping rule withholds its parent's): read apart only if not
+    folders = {r.folder_id: r.folder for r in rules.values() if r.folder_id is not None}
+    missing = {folder for folder, _, _ in paths} - folders.keys()
+    if missing:
+        folders.update(Folder.objects.in_bulk(missing))
     merged: dict[tuple[int, bool], dict[int, None]] = {}
     for folder, path, stopped in paths:
         merged.setdefault((folder, stopped), {}).update(dict.fromkeys(path))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -21,6 +22,29 @@ from classifier.kinds import RuleKind
 from classifier.models import Case, Classification, Correction, Rule
 from classifier.services.classifications import refresh_review_states
 from classifier.services.shared import actor, audit, folder_map
+
+#: the header's count of pending corrections, shown on every page: cached until a correction changes
+PENDING_COUNT_KEY = "classifier:pending-corrections-count"
+#: how long another process may show a count from before a change (its memory cache, without CACHE_URL)
+PENDING_COUNT_SECONDS = 60
+
+
+def pending_count() -> int:
+    """How many rejections wait for their rule (everyone's), read from the cache when a page counted them since
+    the last change of a correction (:func:`forget_pending_count`)."""
+    count = cache.get(PENDING_COUNT_KEY)
+    if count is None:
+        count = Correction.objects.filter(state=Correction.State.PENDING).count()
+        cache.set(PENDING_COUNT_KEY, count, PENDING_COUNT_SECONDS)
+    return count
+
+
+def forget_pending_count(**_signal) -> None:
+    """Corrections changed: the cached count goes now, and again once the change commits (a page counted
+    meanwhile saw the corrections as they were). Connected to every save and delete of a correction
+    (classifier/apps.py); the bulk updates here call it themselves."""
+    cache.delete(PENDING_COUNT_KEY)
+    transaction.on_commit(lambda: cache.delete(PENDING_COUNT_KEY))
 
 
 def correction_kind(kind: str) -> RuleKind:
@@ -69,6 +93,7 @@ def close_corrections(case_id: int, folder_ids: Iterable[int], user, now) -> lis
     qs = Correction.objects.filter(case_id=case_id, folder_id__in=list(folder_ids), state=Correction.State.PENDING)
     ids = list(qs.values_list("id", flat=True))
     qs.update(state=Correction.State.WITHDRAWN, closed_by=actor(user), closed_at=now)
+    forget_pending_count()
     return ids
 
 
@@ -92,6 +117,7 @@ def resolve_corrections(
         correction.closed_by, correction.closed_at = actor(user), now
         resolved.append(correction)
     Correction.objects.bulk_update(resolved, ["state", "rule", "closed_by", "closed_at"])
+    forget_pending_count()
     return resolved
 
 
@@ -108,5 +134,6 @@ def reopen_corrections(tree: RuleTree, rule_ids: list[int]) -> list[int]:
             None,
         )
     Correction.objects.bulk_update(again, ["state", "rule", "closed_by", "closed_at"])
+    forget_pending_count()
     refresh_review_states(c.case_id for c in again)
     return [c.pk for c in again]

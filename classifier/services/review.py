@@ -255,10 +255,16 @@ def bulk_assign(article_ids: Iterable[int], assignee, user) -> list[BulkItem]:
 
 # --------------------------------------------------------------------------- per-user state
 def mark_read(article_ids: Iterable[int], user) -> None:
-    """The articles are read by ``user`` (opening one's page does this). Personal state, not audited; a read
-    article stays read from its first reading (a conflict keeps the row). Ids of no article are left out."""
+    """The articles are read by ``user`` (the inbox's "mark read"). Personal state, not audited; a read article
+    stays read from its first reading (a conflict keeps the row). Ids of no article are left out."""
     existing = Article.objects.filter(pk__in=list(article_ids)).values_list("id", flat=True)
     ArticleRead.objects.bulk_create([ArticleRead(user=user, article_id=pk) for pk in existing], ignore_conflicts=True)
+
+
+def mark_opened(article: Article, user) -> None:
+    """``user`` opened the article's page: it is read by them, in one INSERT that a first reading's row wins
+    (no look-up first: the article was just loaded, and is read again on every later visit)."""
+    ArticleRead.objects.bulk_create([ArticleRead(user=user, article_id=article.pk)], ignore_conflicts=True)
 
 
 def mark_unread(article_ids: Iterable[int], user) -> int:

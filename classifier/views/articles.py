@@ -61,13 +61,18 @@ def inbox(request):
         before=selectors.Cursor.decode(request.GET.get("before")),
         reader=request.user,
     )
+    report = request.session.pop("bulk-report", None)
+    # without JavaScript, "select all" is this page again with every box ticked
+    select_all = request.GET.get("select") == "all"
+    # after a refusal, the articles that could take the action stay ticked: untick the others, post again
+    keep_selected = {i["article_id"] for i in report["items"] if i["ok"]} if report and report["refused"] else ()
     prefix = reverse("classifier:article", args=[0])[: -len("0/")]
     suffix = with_view("", filter_query)  # the article opens in this view: next/previous walk it
     for row in page.rows:
         row.href = f"{prefix}{row.article.pk}/{suffix}"
+        row.checked = select_all or row.article.pk in keep_selected
     keep = list(QueryDict(filter_query).items())
     here = [(k, v) for k, v in request.GET.items() if k in {*form.fields, "after", "before"} and v]
-    report = request.session.pop("bulk-report", None)
     return render(
         request,
         "classifier/inbox.html",
@@ -78,17 +83,11 @@ def inbox(request):
             "next_query": urlencode([*keep, ("after", page.next_cursor.encode())]) if page.next_cursor else "",
             "prev_query": urlencode([*keep, ("before", page.prev_cursor.encode())]) if page.prev_cursor else "",
             "states": selectors.STATES,
-            # without JavaScript, "select all" is this page again with every box ticked
-            "select_all": request.GET.get("select") == "all",
             "select_all_query": urlencode([*here, ("select", "all")]),
             "here": reverse("classifier:inbox") + (f"?{urlencode(here)}" if here else ""),
             "experts": form.experts,
             # what the last bulk action did (or why it was refused), per article: shown once
             "bulk_report": report,
-            # after a refusal, the articles that could take the action stay ticked: untick the others, post again
-            "keep_selected": {i["article_id"] for i in report["items"] if i["ok"]}
-            if report and report["refused"]
-            else (),
         },
         status=400 if form.is_bound and form.errors else 200,  # filters that cannot be read: said, not ignored
     )
@@ -102,7 +101,7 @@ def article_detail(request, pk):
     view_form, view_qs, view = view_form_of(request)
     # the position is read before the article is marked read: in an "unread" view it still counts as in it
     page = selectors.article_page(article, case, view_qs, user=request.user, filtered=bool(view))
-    services.mark_read([article.pk], request.user)
+    services.mark_opened(article, request.user)
     position = page["position"]
     return render(
         request,

@@ -416,6 +416,23 @@ def data_sizes(n_articles: int) -> dict[str, int]:
     }
 
 
+#: the before/after of making the inbox and article pages lighter again (the note under the table)
+LIGHTER_PAGES = (
+    "Before the pages were made lighter again (commit 4c921d5, the same data and machine, run right after the table "
+    "above at a load average of 2.2-2.6, four agents sharing the two cores): the inbox's first page 88.5 ms median, "
+    "101.1 ms p95, 11 queries; the article page 83.2 / 140.5 ms, 22 queries. A quieter pair of runs a quarter of an "
+    "hour earlier (load 0.9-1.3, before the last QuickSelect change): the inbox 83.5 -> 34.4 ms median (98.8 -> "
+    "51.3 ms p95), the article page 79.6 -> 47.8 ms (93.3 -> 63.9 ms p95). The report committed with 93ce011 (load "
+    "0.6-0.9) had 89.0 and 73.9 ms median; at 5facc75, before the features since, 26.9 ms, and 29.7 ms with 15 "
+    "queries. What changed: an inbox row is written by one tag (it was some 20 template lookups and filters a row, "
+    "and six chip tags), its chips made once per folder and state, the filter form's selects in Python, the sites "
+    "read without a server-side cursor and the assignees with the rows (11 -> 9 queries); on the article page the "
+    "links to its folders and rules reversed once a page, the assignment's usernames and the explanation's folders "
+    "read with the article and the rules, the read mark one INSERT, the header's corrections count cached (22 -> 16 "
+    "queries, BEGIN and COMMIT around the read mark counted)."
+)
+
+
 def report(data: dict, db_name: str) -> str:
     r = data["results"]
     lines = [
@@ -445,6 +462,8 @@ def report(data: dict, db_name: str) -> str:
         )
     alt = data["alternatives"]
     lines += [
+        "",
+        LIGHTER_PAGES,
         "",
         f"Cold start: loading the rule tree and its cornerstone cases into a fresh process took "
         f"{data['cold_kb_ms']:.0f} ms (once per process and knowledge-base version; every page after "

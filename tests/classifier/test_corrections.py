@@ -209,3 +209,35 @@ def test_a_merge_carries_the_pending_correction_to_the_target_folder(sport, fold
     [stop] = services.commit_rule(case, "stop", expert, wrong_folder=folders["economy"], conditions=["chess"])
     correction.refresh_from_db()
     assert (correction.state, correction.rule) == ("resolved", stop)
+
+
+def test_the_header_s_count_is_cached_and_follows_every_change_of_a_correction(
+    sport, folders, expert, expert2, django_assert_num_queries, django_capture_on_commit_callbacks
+):
+    """Every page's header shows how many rejections wait for their rule: counted once, then read from the cache
+    until a correction changes (created, closed by an accept, resolved by a commit, reopened by an undo,
+    withdrawn), each of which forgets it, also once its transaction commits."""
+    from classifier.services.corrections import pending_count
+
+    rule, case = sport
+    assert pending_count() == 0
+    with django_assert_num_queries(0):
+        assert pending_count() == 0
+    with django_capture_on_commit_callbacks(execute=True) as on_commit:
+        services.reject(case, folders["sport"], expert)
+    assert on_commit  # the count is forgotten again when the rejection commits
+    assert pending_count() == 1
+    services.accept(case, expert, [folders["sport"]])  # closes it (a bulk update: no signal)
+    assert pending_count() == 0
+    services.reject(case, folders["sport"], expert)
+    assert pending_count() == 1
+    [stop] = services.commit_rule(case, "stop", expert2, wrong_folder=folders["sport"], conditions=["chess"])
+    assert pending_count() == 0  # resolved
+    services.undo_last_rule(expert2, stop.pk)
+    assert pending_count() == 1  # reopened
+    services.withdraw_correction(Correction.objects.get(state="pending"), expert)
+    assert pending_count() == 0
+    Correction.objects.create(case=case, folder=folders["sport"], rejected_by=expert)
+    assert pending_count() == 1
+    Correction.objects.all().delete()
+    assert pending_count() == 0

@@ -210,3 +210,15 @@ def test_the_queues_assigned_to_someone_unassigned_unread_and_read(desk):
     assert marks[desk["first"].article_id] == (False, "ada")
     assert marks[desk["second"].article_id] == (True, "bob")
     assert marks[desk["raw"].pk] == (True, "")
+
+
+def test_opening_an_article_marks_it_read_in_one_statement(desk, django_assert_num_queries):
+    """The article page marks the article it shows read: one INSERT whose conflict keeps the first reading (it
+    asked whether the article exists first, for an article it had just loaded)."""
+    ada, article = desk["ada"], Article.objects.get(pk=desk["first"].article_id)
+    with django_assert_num_queries(1):
+        services.mark_opened(article, ada)
+    first = ArticleRead.objects.get(user=ada, article=article).read_at
+    with django_assert_num_queries(1):
+        services.mark_opened(article, ada)  # again: still read since the first time
+    assert list(ArticleRead.objects.filter(user=ada).values_list("article_id", "read_at")) == [(article.pk, first)]

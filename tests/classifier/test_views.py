@@ -224,50 +224,6 @@ def test_article_page_escapes_core_text_and_shows_why(ec, sport_kb):
         assert key in html
 
 
-#: The article page's queries (SQLite, as the tests run): session, user, role, the article and case, the view's
-#: experts, the last rule, the knowledge base's row (once, in a savepoint: three), the classifications, the
-#: explanation's rules and folders, the pending corrections, the assignment's usernames, the view position (one
-#: statement), the last rule's commit entry, the read mark (two), the move form's folders, the corrections
-#: badge. It was 32 when the knowledge base, the experts, the last rule and the classifications were read twice.
-ARTICLE_PAGE_QUERIES = 20
-
-
-@pytest.mark.django_db
-def test_the_article_page_reads_each_thing_once(ec, sport_kb, expert_user, django_assert_max_num_queries):
-    """An article with a suggestion, a decision, an assignment and the expert's own last rule, opened in a
-    view: a fixed number of queries, with nothing read twice (the knowledge base, the experts, the last rule,
-    the article's classifications), so that the page cannot grow back a query at a time unnoticed."""
-    services.accept(sport_kb["new"], expert_user, [sport_kb["football"].pk])
-    services.bulk_assign([sport_kb["new"].article_id], expert_user, expert_user)
-    article = article_of(sport_kb["new"])
-    url = reverse("classifier:article", args=[article.pk])
-    ec.get(url, {"view": "state=any"})  # the first request of a client loads what every later one reuses
-    with django_assert_max_num_queries(ARTICLE_PAGE_QUERIES):
-        page = ec.get(url, {"view": "state=any"})
-    html = page.content.decode()
-    assert page.context["position"].text == "2 of 3 in this view"
-    assert page.context["position"].older and page.context["position"].newer
-    assert [r["what"] for r in page.context["review"]] == ["Accepted Sport/Football", "Assigned to ada"]
-    assert page.context["experts"] == [(str(expert_user.pk), "ada")]
-    assert page.context["undo_refused"] == "" and 'id="undo-last">' in html
-
-
-def test_the_move_form_s_quick_select_renders_as_django_s_select():
-    """The move form's selects are rendered in Python (the page's slowest part through Django's templates): the
-    same HTML, with a selected option, escaped labels and the field's attributes."""
-    from django import forms
-    from django.test.html import parse_html
-
-    from classifier.forms import QuickSelect
-
-    choices = [("", "(no folder)"), (1, "Health"), (2, 'Health/<b>"Diet"</b> & more')]
-    for value in (None, 2, "2"):
-        for attrs in ({"id": "id_to_folder", "required": True}, {"id": "x", "required": False, "data-n": "1"}):
-            django_html = forms.Select(choices=choices).render("to_folder", value, attrs)
-            quick_html = QuickSelect(choices=choices).render("to_folder", value, attrs)
-            assert parse_html(quick_html) == parse_html(django_html), (value, attrs)
-
-
 @pytest.mark.django_db
 def test_the_core_text_reads_as_paragraphs_one_per_block(ec, sport_kb):
     """A live trial: the core text keeps one block (paragraph, subhead, list item) per line, and linebreaks made
