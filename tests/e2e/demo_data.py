@@ -39,7 +39,8 @@ def load(django_user_model, rule_on=("courier", "diabetes-foot-clinic-opens"), s
         key: filters.learn_profile([render_article_page(key, a.slug, base_url=base) for a in spec.articles])
         for key, (_site, spec, base) in sites.items()
     }
-    ordered = sorted(ARTICLES, key=lambda a: (a.site, a.slug) != rule_on)  # the cornerstone first
+    # the registered sites' stories (the site left to register has none here), the cornerstone first
+    ordered = sorted((a for a in ARTICLES if a.site in sites), key=lambda a: (a.site, a.slug) != rule_on)
     articles = {}
     rule = None
     for pool in ordered:
