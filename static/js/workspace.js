@@ -110,6 +110,21 @@
     countPicks();
   }
 
+  /* the page's submit button (the rule's commit, the filter view's labels): pressed, or, disabled, says why */
+  function pressSubmit() {
+    var submit = document.getElementById("commit") || document.getElementById("save-labels");
+    if (!submit) return;
+    // a disabled button says nothing when pressed: say why (its title) rather than ignore the keys
+    if (submit.disabled) flash("Not yet: " + (submit.title || "the form is not complete") + ".");
+    else submit.click();
+  }
+
+  function pressWhenChecked() {
+    var rule = document.getElementById("rule-form");
+    if (rule && rule.dataset.stale === "1") document.addEventListener("wims:validated", pressWhenChecked, { once: true });
+    else pressSubmit();
+  }
+
   document.addEventListener("keydown", function (event) {
     /* the move form: m focuses its folder picker, and Enter there moves (a select alone would not submit) */
     if (event.key === "Enter" && event.target.matches && event.target.matches(".move-form select")) {
@@ -118,12 +133,12 @@
       return;
     }
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
-      var submit = document.getElementById("commit") || document.getElementById("save-labels");
-      if (!submit) return;
+      if (!(document.getElementById("commit") || document.getElementById("save-labels"))) return;
       event.preventDefault();
-      // a disabled button says nothing when pressed: say why (its title) rather than ignore the keys
-      if (submit.disabled) flash("Not yet: " + (submit.title || "the form is not complete") + ".");
-      else submit.click();
+      // the rule page's check of the draft just changed is on its way: its answer decides, not the button it
+      // replaces (a word picked and Ctrl+Enter at once said "decide on every cornerstone case first" of cases
+      // the word had just left unchanged)
+      pressWhenChecked();
       return;
     }
     if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
@@ -175,6 +190,7 @@
     };
 
     var refresh = function (extra) {
+      form.dataset.stale = "1";
       var data = new FormData(form);
       if (extra) data.append(extra.name, extra.value);
       var mine = ++seq;
@@ -205,16 +221,18 @@
         });
         var fresh = document.getElementById("word-search");
         if (fresh && typed) {
-          var stale = fresh.value !== typed.value;
+          var retyped = fresh.value !== typed.value;
           fresh.value = typed.value;
           if (typed.focused) { fresh.focus(); fresh.setSelectionRange(typed.start, typed.end); }
-          if (stale) { clearTimeout(pending); pending = setTimeout(refresh, 200); }
+          if (retyped) { clearTimeout(pending); pending = setTimeout(refresh, 200); }
         }
         box.classList.remove("busy");
         box.dataset.version = String(mine);
+        if (!retyped) form.dataset.stale = "0";
         document.dispatchEvent(new CustomEvent("wims:validated"));
       }).catch(function (error) {
         box.classList.remove("busy");
+        form.dataset.stale = "0";
         flash(error.message);
       });
     };
@@ -224,6 +242,7 @@
       if (event.target.name === "q") return; // searched as it is typed (below)
       // an answer on its way is for the draft before this change: drawn now, it would untick what was just ticked
       seq++;
+      form.dataset.stale = "1";
       clearTimeout(pending);
       pending = setTimeout(refresh, 120);
     });
@@ -231,6 +250,7 @@
     form.addEventListener("input", function (event) {
       if (event.target.name !== "q") return;
       seq++;
+      form.dataset.stale = "1";
       clearTimeout(pending);
       pending = setTimeout(refresh, 200);
     });
