@@ -519,10 +519,11 @@ def review_record(article: Article, case: Case | None, rows: list[Classification
             record.append(
                 {"what": NO_FOLDER.word.capitalize(), "by": _name(case.no_folder_by), "at": case.no_folder_at}
             )
+    assigned: tuple[str | None, str | None, datetime | None] | None
     if article.assigned_at is None:
         assigned = None
     elif hasattr(article, "assigner_name"):  # read with the article (article_and_case)
-        assigned = (article.assignee_name, article.assigner_name, article.assigned_at)
+        assigned = (getattr(article, "assignee_name", None), article.assigner_name, article.assigned_at)
     else:
         assigned = (
             Article.objects.filter(pk=article.pk, assigned_at__isnull=False)

@@ -256,8 +256,11 @@ def links_from_feed(feed: bytes | str, url: str, dates: dict[str, datetime] | No
 def _feed_entries(feed: bytes | str, url: str) -> Iterable[tuple[list[object], datetime | None]]:
     """Each entry's candidate links, best first, and its date: a JSON Feed by :func:`_json_feed_entries`, any
     other by feedparser."""
-    head = feed[:64].lstrip(b"\xef\xbb\xbf \t\r\n" if isinstance(feed, bytes) else "\ufeff \t\r\n")
-    if head[:1] in (b"{", "{"):  # feedparser 6.0 reads no JSON Feed (its JSON support is unreleased)
+    if isinstance(feed, bytes):
+        json_feed = feed[:64].lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{"
+    else:
+        json_feed = feed[:64].lstrip("\ufeff \t\r\n")[:1] == "{"
+    if json_feed:  # feedparser 6.0 reads no JSON Feed (its JSON support is unreleased)
         return _json_feed_entries(feed)
     parsed = feedparser.parse(feed, response_headers={"content-location": url})
     if parsed.bozo and not parsed.entries:

@@ -233,7 +233,7 @@ def explain(case: Case, include_stopped: bool = False, snapshot: kb.Snapshot | N
     rule_ids = {rid for _, path, _ in paths for rid in path}
     rules = Rule.objects.select_related("folder").in_bulk(rule_ids)
     # a path's folder is one of its rules' (a stopping rule withholds its parent's): read apart only if not
-    folders = {r.folder_id: r.folder for r in rules.values() if r.folder_id is not None}
+    folders = {r.folder.pk: r.folder for r in rules.values() if r.folder is not None}
     missing = {folder for folder, _, _ in paths} - folders.keys()
     if missing:
         folders.update(Folder.objects.in_bulk(missing))
