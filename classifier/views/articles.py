@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from django.conf import settings
 from django.contrib import messages
@@ -32,6 +32,12 @@ from monitor.canonical import canonicalise
 from monitor.models import Article
 
 
+def _return_query(params: dict) -> str:
+    """What the page's links to its filter view and rule page carry back (the inbox view, or the search it was
+    opened from), made once a page: encoded as the template's urlencode filter encodes (``/`` kept)."""
+    return "&".join(f"{key}={quote(str(value), safe='/')}" for key, value in params.items() if value)
+
+
 def _from_search(request) -> dict:
     """An article page opened from search results (search.views: ``search``, the results' query string, and
     ``rank``): its list is that page of results, and newer / older are the results before and after it, found
@@ -43,6 +49,7 @@ def _from_search(request) -> dict:
     return {
         "view": "",
         "from_search": search,  # carried on by the decisions and the rule page (_view_field.html)
+        "return_query": _return_query(search),
         "search_rank": rank,
         "inbox_url": search_results_url(search),
         "newer_url": search_result_url(search, rank - 1) if rank > 1 else None,
@@ -119,6 +126,7 @@ def article_detail(request, pk):
             "relevant_links": [(c, a) for u, a in (article.extracted.relevant_links or []) if (c := canonicalise(u))],
             "move_form": MoveForm(current_folders=page["current_folders"]),
             "view": view,
+            "return_query": _return_query({"view": view}),
             "inbox_url": reverse("classifier:inbox") + (f"?{view}" if view else ""),
             "older_url": article_url(position.older.pk, view) if position.older else None,
             "newer_url": article_url(position.newer.pk, view) if position.newer else None,
