@@ -359,6 +359,8 @@ def _why(s: dict, row, rules: list, page: dict) -> str:
         )
     if row is None:
         return ""
+    who: str  # a constant, or SafeString (format_html leaves it as it is)
+    withheld: str
     if row.decided_by is not None:
         who = format_html("{} by {}", capfirst(folder_word(row.state).word), row.decided_by.get_username())
     else:
