@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db import connection
-from django.db.models import Count, F, Func, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import Count, F, Func, IntegerField, OuterRef, Prefetch, Q, Subquery
 from django.db.models.fields.json import KeyTextTransform
 from django.http import Http404
 from django.utils.dateparse import parse_datetime
@@ -306,39 +306,42 @@ def next_in_view(view, article: Article) -> Article | None:
 
 
 def view_position(view, article: Article, *, filtered: bool = True) -> ViewPosition:
-    """The article's place in ``view`` (a queryset of the inbox, :func:`inbox_queryset`): five small indexed
-    subqueries however long the view is, in one statement (one round trip)."""
-    here = Cursor.of(article)
-    newer_rows = view.filter(_newer(here))
-    older, newer, newer_count, total, in_view = _scalars(
-        ("({})", view.filter(_older(here)).order_by("-collected_at", "-id").values("id")[:1]),
-        ("({})", newer_rows.order_by("collected_at", "id").values("id")[:1]),
-        ("(SELECT COUNT(*) FROM ({}) AS capped)", newer_rows.order_by().values("id")[: COUNT_CAP + 1]),
-        ("(SELECT COUNT(*) FROM ({}) AS capped)", view.order_by().values("id")[: COUNT_CAP + 1]),
-        ("EXISTS ({})", view.filter(pk=article.pk).order_by().values("id")[:1]),
+    """The article's place in ``view`` (a queryset of the inbox, :func:`inbox_queryset`): small indexed
+    subqueries however long the view is, in one statement (one round trip). The view's SQL is compiled once and
+    each part selects from it (both databases inline such a subquery and plan each part on its own); the total
+    reuses the count of the newer rows, counting only the rest up to the cap (nothing when the newer rows
+    reach it, as they do for most of a long view's articles). It was five querysets, each filtered and compiled
+    apart, and two counts of up to 1,001 rows: the longest part of the article page's Python and queries."""
+    base, base_params = view.order_by().values("id", "collected_at").query.sql_with_params()
+    when = connection.ops.adapt_datetimefield_value(article.collected_at)
+    rows = f"FROM ({base}) v WHERE"
+    newer = "v.collected_at >= %s AND (v.collected_at > %s OR v.id > %s)"
+    older = "v.collected_at <= %s AND (v.collected_at < %s OR v.id < %s)"
+    rest = "v.collected_at <= %s AND (v.collected_at < %s OR v.id <= %s)"  # older, or the article itself
+    here = [when, when, article.pk]
+    cap = COUNT_CAP + 1
+    # Django's own SQL and this function's: the values are parameters
+    sql = (
+        f"WITH newer AS (SELECT COUNT(*) AS n FROM (SELECT 1 {rows} {newer} LIMIT {cap}) c) SELECT "  # noqa: S608
+        f"(SELECT v.id {rows} {older} ORDER BY v.collected_at DESC, v.id DESC LIMIT 1), "
+        f"(SELECT v.id {rows} {newer} ORDER BY v.collected_at, v.id LIMIT 1), "
+        "(SELECT n FROM newer), "
+        f"(SELECT n FROM newer) + (SELECT COUNT(*) FROM (SELECT 1 {rows} {rest} "
+        f"LIMIT (SELECT {cap} - n FROM newer)) capped), "
+        f"EXISTS (SELECT 1 {rows} v.id = %s)"
     )
+    params = [*base_params, *here, *base_params, *here, *base_params, *here, *base_params, *here, *base_params]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, article.pk])
+        older_id, newer_id, newer_count, total, in_view = cursor.fetchone()
     return ViewPosition(
-        older=Article(pk=older) if older is not None else None,
-        newer=Article(pk=newer) if newer is not None else None,
+        older=Article(pk=older_id) if older_id is not None else None,
+        newer=Article(pk=newer_id) if newer_id is not None else None,
         newer_count=newer_count,
         total=total,
         in_view=bool(in_view),
         filtered=filtered,
     )
-
-
-def _scalars(*parts: tuple[str, QuerySet]) -> tuple:
-    """Each (template, queryset) part's single value (the queryset's SQL put into the template's ``{}``), read
-    in one SELECT of scalar subqueries: each is planned as it would be on its own."""
-    sqls: list[str] = []
-    params: list = []
-    for template, qs in parts:
-        sql, part_params = qs.query.sql_with_params()
-        sqls.append(template.format(sql))
-        params.extend(part_params)
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {', '.join(sqls)}", params)  # noqa: S608 - Django's own SQL and parameters
-        return cursor.fetchone()
 
 
 # --------------------------------------------------------------------------- folders

@@ -5,12 +5,14 @@ from datetime import UTC
 from functools import lru_cache
 
 from django import template
+from django.template.defaulttags import CsrfTokenNode
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateformat import format as format_date
 from django.utils.dates import MONTHS_3
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
+from django.utils.text import capfirst
 
 from classifier.features import describe
 from classifier.keys import KEYS, page_keys, script_keys
@@ -248,3 +250,154 @@ def published_on(article) -> str:
     if article.published_time_given is False:
         return format_date(when.astimezone(UTC), "j M Y")
     return format_date(timezone.localtime(when), "j M Y")
+
+
+# --------------------------------------------------------------------------- the article page's folders
+@register.simple_tag(takes_context=True)
+def suggestion_blocks(context) -> str:
+    """The article page's folder blocks (selectors.article_page's ``suggestions``), written in Python: some 20
+    blocks of a dozen template lookups, filters and tags each cost the page more than all its queries. The markup
+    is the template's (tests/classifier/test_suggestion_blocks.py keeps the two alike, escaping included)."""
+    article = context["article"]
+    page = {
+        "reject_url": reverse("classifier:reject", args=[article.pk]),
+        "folder_url": id_url(context, "classifier:folder", _SOME_ID),
+        "rule_url": id_url(context, "classifier:rule_detail", _SOME_ID),
+        "csrf": CsrfTokenNode().render(context),
+        "view_fields": view_fields(context),
+        "article": article,
+        "return_query": context.get("return_query"),
+        "full_path": context["request"].get_full_path(),
+    }
+    return mark_safe("\n".join(_suggestion(s, i, page) for i, s in enumerate(context["suggestions"], 1)))  # noqa: S308
+
+
+def view_fields(context) -> str:
+    """classifier/_view_field.html: the hidden fields that carry the view (or the search) a page was opened in."""
+    view, origin = context.get("view"), context.get("origin")
+    return format_html(
+        "{}{}{}",
+        format_html('<input type="hidden" name="view" value="{}">', view) if view else "",
+        format_html('<input type="hidden" name="origin" value="{}">', origin) if origin else "",
+        format_html_join("", '<input type="hidden" name="{}" value="{}">', (context.get("from_search") or {}).items()),
+    )
+
+
+def _url(made: str, pk) -> str:
+    return made.replace(str(_SOME_ID), str(int(pk)))
+
+
+def _suggestion(s: dict, counter: int, page: dict) -> str:
+    folder, row, rules, correction = s["folder"], s["row"], s["rules"], s.get("correction")
+    state = row.state if row is not None else ""
+    pick = (
+        format_html(
+            '<input type="checkbox" name="folder" value="{}" form="accept-selected" data-index="{}" id="pick-{}" '
+            'aria-label="select {}">\n<label for="pick-{}"><kbd>{}</kbd></label>',
+            folder.pk,
+            counter,
+            folder.pk,
+            folder.path,
+            folder.pk,
+            counter,
+        )
+        if row is not None and state != "accepted"
+        else ""
+    )
+    badge = _badge("correction") if correction is not None else _badge(state) if row is not None else ""
+    tools = ""
+    if rules and state != "rejected":
+        tools = format_html(
+            '<span class="tools">\n<form method="post" action="{}" id="reject-{}">{}{}\n'
+            '<input type="hidden" name="folder" value="{}">\n'
+            '<button type="submit" name="kind" value="stop" class="danger" title="Reject and make a stopping rule">'
+            "Reject</button>\n"
+            '<button type="submit" name="kind" value="refine" title="Reject and make a refining rule to the right '
+            'folder">Wrong → …</button>\n</form>\n</span>',
+            page["reject_url"],
+            counter,
+            page["csrf"],
+            page["view_fields"],
+            folder.pk,
+        )
+    return format_html(
+        '<div class="suggestion" data-folder="{}">\n<header>\n{}\n<a class="folder" href="{}">{}</a>\n{}\n{}\n'
+        "</header>\n{}\n{}\n</div>",
+        folder.pk,
+        pick,
+        _url(page["folder_url"], folder.pk),
+        folder.path,
+        badge,
+        tools,
+        _correction(correction, page) if correction is not None else "",
+        _why(s, row, rules, page),
+    )
+
+
+@lru_cache(maxsize=16)
+def _badge(state: str) -> str:
+    word = folder_word(state)
+    return format_html('<span class="badge {}" title="{}">{}</span>', state, word.meaning, word.word)
+
+
+def _rule_item(rule, page: dict) -> str:
+    return format_html(
+        '<li><a href="{}">rule {}</a> <span class="muted">({})</span> <code>{}</code></li>',
+        _url(page["rule_url"], rule.pk),
+        rule.pk,
+        rule.kind.label,
+        rule_text(rule),
+    )
+
+
+def _why(s: dict, row, rules: list, page: dict) -> str:
+    """Why the folder is there: its rules, or the expert's decision (and the stopping rule that withholds it)."""
+    if rules:
+        return format_html(
+            '<ul class="why" aria-label="why">\n{}\n</ul>',
+            mark_safe("".join(_rule_item(r, page) for r in rules)),  # noqa: S308
+        )
+    if row is None:
+        return ""
+    who: str  # a constant, or SafeString (format_html leaves it as it is)
+    withheld: str
+    if row.decided_by is not None:
+        who = format_html("{} by {}", capfirst(folder_word(row.state).word), row.decided_by.get_username())
+    else:
+        who = "Set by hand"
+    if s["stopped_by"]:
+        stop = s["stopped_by"][-1]
+        withheld = format_html(
+            'withheld by the stopping <a href="{}">rule {}</a> <code>{}</code>',
+            _url(page["rule_url"], stop.pk),
+            stop.pk,
+            rule_text(stop),
+        )
+    else:
+        withheld = "no rule gives this folder now"
+    return format_html('<p class="why">{};\n{}.</p>', who, withheld)
+
+
+def _correction(c, page: dict) -> str:
+    """A rejection waiting for its rule: who rejected the folder, the link to make the rule, the withdrawal."""
+    query = f"&{page['return_query']}" if page["return_query"] else ""
+    return format_html(
+        '<div class="correction" id="correction-{}">\n'
+        '<p class="why">Rejected by {} on {}; the knowledge base still gives this folder until a rule corrects '
+        "it.</p>\n"
+        '<a class="button" href="{}?kind={}&amp;wrong={}{}">Make the {} rule</a>\n'
+        '<form method="post" action="{}" class="inline-form">{}\n'
+        '<input type="hidden" name="next" value="{}">\n'
+        '<button type="submit">Withdraw the rejection</button>\n</form>\n</div>',
+        c.pk,
+        (c.rejected_by.get_username() if c.rejected_by is not None else "") or "(unknown)",
+        day_and_time(c.rejected_at) if c.rejected_at else "",
+        reverse("classifier:rule", args=[page["article"].pk]),
+        c.kind,
+        c.folder_id,
+        query,
+        c.get_kind_display(),
+        reverse("classifier:correction_withdraw", args=[c.pk]),
+        page["csrf"],
+        page["full_path"],
+    )

@@ -194,3 +194,39 @@ def test_a_stopping_rule_s_draft_and_a_new_rule_s_draft_for_one_article_each_kee
     page.goto(new_url)
     drafted(page, walking.pk, exercise.pk, football_case)
     assert page.console_errors == []
+
+
+@pytest.mark.parametrize("press", ["button", "Ctrl+Enter", "Ctrl+Enter at once", "twice", "in search"])
+def test_committing_a_new_rule_lands_on_the_rule_s_page_however_it_is_pressed(
+    draft_page, live_server, django_user_model, press
+):
+    """Reported (not reproduced here): after a new rule committed with Ctrl+Enter, the browser's address stayed the
+    rule page's draft. Committed by the button, by Ctrl+Enter, at once after the last word (the commit waits for
+    the check of the draft), twice, or from the word search: the page and its address are the rule's, as the
+    server redirected, and nothing rewrites the address afterwards."""
+    page = draft_page
+    data = demo_data.load(django_user_model, slugs={WALKING, FOOTBALL})
+    start_draft(page, live_server, data)
+    best = page.locator("#difference-list label.kw").first  # the best word leaves the football article unchanged
+    best.click()
+    if press == "button":
+        expect(page.locator("#commit")).to_be_enabled()
+        page.locator("#commit").click()
+    elif press == "Ctrl+Enter":
+        expect(page.locator("#rule-form")).to_have_attribute("data-stale", "0")
+        expect(page.locator("#commit")).to_be_enabled()
+        page.keyboard.press("Control+Enter")
+    elif press == "twice":
+        page.keyboard.press("Control+Enter")
+        page.keyboard.press("Control+Enter")
+    elif press == "in search":
+        page.locator("#word-search").focus()
+        page.keyboard.press("Control+Enter")
+    else:
+        page.keyboard.press("Control+Enter")
+    expect(page.locator("h1")).to_have_text("Rule committed")
+    rule = Rule.objects.order_by("-id").first()
+    expect(page).to_have_url(re.compile(rf"/rules/{rule.pk}/(\?|$)"))
+    page.wait_for_timeout(500)  # nothing rewrites the address after the page has come
+    assert f"/rules/{rule.pk}/" in page.url and "/rule?" not in page.url, page.url
+    assert page.console_errors == []
