@@ -11,7 +11,7 @@ Pages (``$WIMS_DATASETS``, default ``../shared/datasets``):
   related stories, sidebars). The Wayback Machine's toolbar is cut out and its link rewriting undone, so links
   are the site's own. The page's site: the host of its address (the archive's ``wbCurrentUrl``, else its
   rel=canonical, else the dataset's site). **Tuning split**: years 2000 and 2005; **held-out**: 2010 and 2015,
-  read once, after tuning.
+  read once, after tuning (``--split tune`` reads no held-out page; ``held`` and ``both`` read every year).
 * home pages, when ``--home-pages DIR`` holds them (default ``var/home-pages``): newspaper4k's test pages
   ``cnn_main_site.html`` (www.cnn.com), ``yahoo_main_site.html`` (uk.yahoo.com) and ``wired_main_site.html``
   (www.wired.com), from its repository (MIT licence) at commit 540bff3e; not in the datasets folder. CNN's and
@@ -134,19 +134,23 @@ def read_page(ident: str, data: bytes, url: str | None, fallback: str, group: st
     return Page(ident, address or fallback, group, links, positions, held, address is not None)
 
 
-def ctf_pages(root: Path = DATASETS, limit: int | None = None) -> list[Page]:
+def ctf_pages(root: Path = DATASETS, limit: int | None = None, split: str = "both") -> list[Page]:
+    """crawl-to-the-future's pages of the split asked: ``tune`` reads the tuning years only, never a held-out page
+    (``held`` and ``both`` read every year: the held-out pages' labels know the earlier years' addresses)."""
     folder = root / CTF
     with (folder / "manifest.csv").open(newline="") as fh:
         rows = list(csv.DictReader(fh))
     per_group: Counter[str] = Counter()
     pages = []
     for row in rows:
+        held = row["year"] in CTF_HELD_YEARS
+        if held and split == "tune":
+            continue
         group = f"{row['site']} {row['year']}"
         per_group[group] += 1
         if limit and per_group[group] > limit:
             continue
         data, url = unarchived(gzip.decompress((folder / row["html"]).read_bytes()))
-        held = row["year"] in CTF_HELD_YEARS
         pages.append(read_page(row["html"], data, url, f"http://{row['site']}/", group, held))
     return pages
 
@@ -298,7 +302,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     lock_fh, lock_note = take_lock()
     load_start, t0 = load_average(), time.time()
-    ctf = ctf_pages(limit=args.limit)
+    ctf = ctf_pages(limit=args.limit, split=args.split)
     known = {p.url for p in ctf if p.addressed}
     homes = home_pages(args.home_pages)
     run = f"Run: {time.strftime('%Y-%m-%d %H:%M')}, commit {commit_id()}, {time.time() - t0:.0f} s to read"
