@@ -46,10 +46,15 @@ HOST_PARAMETERS = frozenset({"smtp"})
 LOCAL_PARAMETERS = frozenset({"template", "pgppub", "pgpprv"})
 
 
+#: how a refused private address ends, for whoever may not allow it (a superuser's form names its box instead)
+PRIVATE_REFUSED = "only a superuser may allow private addresses for a subscription."
+
+
 class DeliveryError(Exception):
-    def __init__(self, message: str, *, transient: bool):
+    def __init__(self, message: str, *, transient: bool, private: bool = False):
         super().__init__(message)
         self.transient = transient
+        self.private = private  # refused for a loopback, private or internal address (PRIVATE_REFUSED)
 
 
 @dataclass
@@ -131,8 +136,9 @@ def _check_one(url: str, allow_private: bool) -> str:
         if refused:
             raise DeliveryError(
                 f"{where}{host} resolves to {', '.join(refused)}, a loopback, private or otherwise internal "
-                "address; only a superuser may allow private addresses for a subscription.",
+                f"address; {PRIVATE_REFUSED}",
                 transient=False,
+                private=True,
             )
     return str(getattr(plugin, "service_name", "") or type(plugin).__name__)
 
@@ -151,7 +157,9 @@ def check_notify_url(url: str, allow_private: bool = False) -> str:
             if len(urls) == 1:
                 raise
             shown = re.sub(r"//[^/@]*@", "//…@", one.split("?", 1)[0])  # no password or query (tokens) echoed
-            raise DeliveryError(f"URL {position} of {len(urls)} ({shown}): {exc}", transient=False) from exc
+            raise DeliveryError(
+                f"URL {position} of {len(urls)} ({shown}): {exc}", transient=False, private=exc.private
+            ) from exc
     return ", ".join(names)
 
 

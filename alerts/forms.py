@@ -65,7 +65,10 @@ class SubscriptionForm(forms.ModelForm):
             try:
                 channels.check_notify_url(url, allow)
             except channels.DeliveryError as exc:
-                self.add_error("notify_url", str(exc))
+                error = str(exc)
+                if exc.private and "allow_private_addresses" in self.fields:  # a superuser, the box under the URL
+                    error = error.replace(channels.PRIVATE_REFUSED, "tick “Allow private addresses” below to allow it.")
+                self.add_error("notify_url", error)
             data["notify_url"] = url
         else:
             data["notify_url"] = ""

@@ -83,7 +83,10 @@ def parse(query: str) -> ParsedQuery:
     if sum(len(c) for c in parsed.clauses) > MAX_TERMS:
         raise QuerySyntaxError(f"A search can have {MAX_TERMS} words or phrases at most.")
     if not parsed.clauses:
-        raise QuerySyntaxError("Type a word or a phrase to search for (punctuation alone finds nothing).")
+        # "or" joins two words: alone, like punctuation, it leaves nothing to search for
+        said_or = any((m.group(3) or "").casefold() == "or" for m in _PIECE.finditer(query))
+        alone = '"or" alone' if said_or else "punctuation alone"
+        raise QuerySyntaxError(f"Type a word or a phrase to search for ({alone} finds nothing).")
     if not parsed.positive:
         raise QuerySyntaxError('Name at least one word that must occur: "-word" only excludes articles.')
     return parsed

@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.http import QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from classifier import selectors, selectors_filters, services
@@ -157,7 +158,7 @@ def article_filters(request, pk):
         except ValueError as exc:
             messages.error(request, str(exc))
         else:
-            messages.success(request, f"Saved: this article has {n} labelled phrases.")
+            messages.success(request, f"Saved: this article has {n} labelled {ngettext('phrase', 'phrases', n)}.")
         return redirect(f"{here}?{came_from}" if came_from else here)
     page = selectors_filters.filter_page(article, phrases)
     labels = page["labels"]

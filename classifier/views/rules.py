@@ -185,12 +185,16 @@ def rule_commit(request, pk):
         context = _validation_context(request, article, case, draft)
         context["errors"].append(error_text(exc))
         return render(request, "classifier/rule.html", context, status=400)
+    # a correction (a rejection or a move) decides the article: on to the next, unless it came from Corrections
+    advancing = draft.kind != RuleKind.NEW and not origin_of(request)
     # the commit page lists the articles this rule reclassified, as computed right before the commit
     request.session[f"committed-{rules[0].pk}"] = {
         "rules": [r.pk for r in rules],
         "cases": affected_ids,
         "at": timezone.now().isoformat(),
-        "fresh": True,  # the page says "Rule committed" once, right after the commit (rule_detail)
+        # the page says "Rule committed" once, right after the commit (rule_detail); a commit that opens the next
+        # article says it there, and the rule's page opened later is the rule's, not the commit's (a live trial)
+        "fresh": not advancing,
     }
     numbers = ", ".join(str(r.pk) for r in rules)
     messages.success(
@@ -198,8 +202,7 @@ def rule_commit(request, pk):
         f"Rule {numbers} committed: {len(affected_ids)} other stored "
         f"{ngettext('article', 'articles', len(affected_ids))} reclassified.",
     )
-    # a correction (a rejection or a move) decides the article: on to the next, unless it came from Corrections
-    if draft.kind != RuleKind.NEW and not origin_of(request):
+    if advancing:
         return advance(request, article)
     detail = reverse("classifier:rule_detail", args=[rules[0].pk])
     search = search_of(request)

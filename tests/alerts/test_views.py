@@ -216,6 +216,11 @@ def test_a_superuser_may_allow_a_private_notification_url(client, django_user_mo
     client.force_login(admin)
     data = form_data(folder=tree["health"].pk, channel="apprise", notify_url=webhook.url())
     assert client.post(reverse("alerts:create"), data).status_code == 400
+    # a live trial (the demo login is a superuser): the refusal said "only a superuser may allow private addresses",
+    # to a superuser with the box to allow them right under it. It names the box now
+    refused = client.post(reverse("alerts:create"), data).content.decode()
+    assert "only a superuser may" not in refused
+    assert "tick “Allow private addresses” below to allow it" in refused
     data["allow_private_addresses"] = "on"
     assert client.post(reverse("alerts:create"), data).status_code == 302
     assert Subscription.objects.get().allow_private_addresses

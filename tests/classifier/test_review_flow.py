@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from classifier import keys, selectors, services
-from classifier.models import Classification
+from classifier.models import Classification, Rule
 from monitor.models import Article
 
 
@@ -91,6 +91,11 @@ def test_a_committed_correction_opens_the_next_article_and_a_new_rule_its_page(e
     stop = {"kind": "stop", "wrong": folders["football"].pk, "c": ["wa"], "view": view}
     committed = ec.post(reverse("classifier:rule_commit", args=[first.pk]), stop)
     assert committed["Location"] == f"/articles/{third.pk}/?view=state%3Dpending"
+    # the commit said so on the next article: the rule's page, opened later (a live trial, from the folder's
+    # rules), is the rule's, not "Rule committed" as if it had just been made
+    stopping = Rule.objects.order_by("-id").first()
+    later = ec.get(reverse("classifier:rule_detail", args=[stopping.pk])).content.decode()
+    assert "Rule committed" not in later and f"<h1>Rule {stopping.pk}</h1>" in later
     # adding a missing folder is not a decision on the article: the new rule's page, as before
     new = {"kind": "new", "folder": folders["politics"].pk, "c": ["parliament"], "view": view}
     made = ec.post(reverse("classifier:rule_commit", args=[football_view[1].pk]), new)

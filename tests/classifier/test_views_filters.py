@@ -111,3 +111,14 @@ def test_article_without_stored_page(ec):
     article = Article.objects.create(site=site, url="https://s.example/1", title="t")
     html = ec.get(reverse("classifier:article_filters", args=[article.pk])).content.decode()
     assert "No stored page" in html
+
+
+def test_one_labelled_phrase_is_said_in_the_singular(ec, demo_article):
+    # a live trial's first label read "Saved: this article has 1 labelled phrases." and "(1 labelled phrases)"
+    article, _ = demo_article
+    url = reverse("classifier:article_filters", args=[article.pk])
+    phrases = [item["phrase"] for item in ec.get(url, {"mark": "1"}).context["phrases"]]
+    kept = next(i for i, p in enumerate(phrases) if p.is_core)
+    html = ec.post(url, {f"p{kept}": "noise"}, follow=True).content.decode()
+    assert "this article has 1 labelled phrase." in html and "This article (1 labelled phrase)" in html
+    assert "1 labelled phrases" not in html

@@ -62,3 +62,22 @@ def test_a_sites_change_page_with_its_sources_fits_1280_px(page, live_server, dj
     expect(page.locator(".inline-group")).to_contain_text("Sources")
     width = page.evaluate("() => ({page: document.documentElement.scrollWidth, window: window.innerWidth})")
     assert width["page"] <= width["window"], width
+
+
+def test_a_sources_reason_for_being_found_reads_as_words(page, live_server, django_user_model):
+    # a live trial's Morning Pulse: the "found" column was squeezed to 4 letters, its reasons broken mid-word
+    # ("anno/unce/d in") and each source's row 370 px tall, beside a URL column of 45 % with room to spare
+    site = Site.objects.create(name="Pulse", home_url="http://pulse.example/")
+    found = "linked from the home page: in the navigation of the home page (link 1); linked 4 times; text 'Care'"
+    site.sources.create(url="http://pulse.example/feeds/all.rss", kind="feed", found="announced in <head>")
+    site.sources.create(url="http://pulse.example/care/", kind="section", found=found)
+    django_user_model.objects.create_superuser("root", password=demo_data.PASSWORD)  # noqa: S106
+    login(page, live_server, username="root")
+    page.goto(f"{live_server.url}/admin/monitor/site/{site.pk}/change/")
+    page.wait_for_load_state("networkidle")
+    cell = page.locator("td.field-found", has_text="linked from the home page")
+    # "navigation" whole on a line: the cell is at least that word wide, with room for a few more
+    assert cell.evaluate("el => el.getBoundingClientRect().width") >= 150
+    assert cell.evaluate("el => el.closest('tr').getBoundingClientRect().height") < 200
+    width = page.evaluate("() => ({page: document.documentElement.scrollWidth, window: window.innerWidth})")
+    assert width["page"] <= width["window"], width

@@ -69,6 +69,26 @@ def test_a_child_that_keeps_failing_fast_stops_everything_with_its_exit_code():
     assert all(proc.poll() is not None for proc in supervisor.procs.values())
 
 
+def test_a_second_signal_inside_the_first_ones_handler_neither_hangs_nor_loses_the_stop():
+    """`make run`: a terminal's Ctrl-C (or `kill -- -PGID`) reaches runall, and make passes the signal on to its
+    child, runall, too: two signals at once. A live trial's runall hung for good, every child stopped, with the
+    second handler waiting for the lock of the event the first one was setting (Event.set holds it): a handler
+    runs between two bytecodes of the main thread, inside the first handler too."""
+    supervisor = Supervisor({}, StringIO())
+    returned = threading.Event()
+
+    def second_signal_during_the_first():
+        with supervisor.stopping._cond:  # where the first handler was, inside Event.set, when the second came
+            supervisor._on_signal(signal.SIGTERM, None)
+        returned.set()
+
+    threading.Thread(target=second_signal_during_the_first, daemon=True).start()
+    assert returned.wait(5), "the signal handler waited for a lock its own thread holds"
+    started = time.monotonic()
+    assert supervisor.wait() == 0 and time.monotonic() - started < 5  # the signal still stops it
+    assert supervisor.stopping.is_set()
+
+
 def test_a_child_that_ignores_sigterm_is_killed_after_the_grace_period_and_the_log_says_so():
     stubborn = python(
         "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); print('up', flush=True); time.sleep(60)"

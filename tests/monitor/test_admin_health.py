@@ -38,3 +38,20 @@ def test_a_home_page_already_registered_under_another_spelling_is_a_form_error(a
     assert response.status_code == 200
     assert "Site with this Home url already exists." in response.content.decode()
     assert Site.objects.count() == 1
+
+
+def test_the_hosts_list_says_when_the_next_request_may_start_as_a_time(admin_client, settings):
+    # a live trial's host list read "1795941382.774142": the politeness slot is stored as a Unix time (one portable
+    # conditional UPDATE reserves it), the list shows it in the server's time zone, as the site list shows its dates
+    from datetime import UTC, datetime
+
+    from monitor.models import Host
+
+    settings.TIME_ZONE = "UTC"
+    Host.objects.create(name="news.example", next_request_at=datetime(2026, 11, 29, 8, 42, 5, tzinfo=UTC).timestamp())
+    Host.objects.create(name="idle.example", next_request_at=0.0)  # never reserved: free now
+    page = admin_client.get("/admin/monitor/host/").content.decode()
+    assert "1795941725" not in page
+    assert "29 Nov 08:42:05" in page
+    assert 'field-next_request">—</td>' in page
+    assert "29 Nov 08:42:05" in admin_client.get("/admin/monitor/host/news.example/change/").content.decode()

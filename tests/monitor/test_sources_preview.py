@@ -146,6 +146,10 @@ def test_the_admins_preview_shows_the_home_pages_links_and_the_disallowed_one(de
     assert page.count("taken for article candidates") == page.count("<details><summary>Links and why")
     crumbs = page.split('<div class="breadcrumbs">', 1)[1].split("</div>", 1)[0]
     assert f'href="/admin/monitor/site/{site.pk}/change/"' in crumbs and "/admin/monitor/site/" in crumbs
+    # a live trial's Morning Pulse read "Polled now, whatever is ticked: http://127.0.0.14:8942/ (section)": its
+    # home page, polled as its only page of links, is called so
+    polled = page.split("whatever is ticked:", 1)[1].split("</p>", 1)[0]
+    assert f"{base}/</a> (home page)" in polled and "(section)" not in polled
 
 
 def test_the_wellbeing_forum_is_not_proposed_as_a_news_section(demo):

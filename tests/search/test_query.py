@@ -54,3 +54,11 @@ def test_or_next_to_a_negation_is_an_and_on_both_databases():
     parsed = parse("flu or -bird")
     assert to_websearch(parsed) == "flu -bird"
     assert to_fts5(parsed) == '(("flu")) NOT ("bird")'
+
+
+@pytest.mark.parametrize(("query", "said"), [("or", '"or" alone'), ("OR or", '"or" alone'), ("!!! ???", "punctuation")])
+def test_a_query_of_nothing_to_search_says_what_it_was(query, said):
+    # a live trial typed "or" and read "(punctuation alone finds nothing)"
+    with pytest.raises(QuerySyntaxError) as error:
+        parse(query)
+    assert said in str(error.value)

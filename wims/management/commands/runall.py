@@ -119,6 +119,7 @@ class Supervisor:
         self.restart_at: dict[str, float] = {}
         self.restarts = 0
         self.stopping = threading.Event()
+        self.signalled = False  # set by the signal handler alone: wait() turns it into ``stopping``
         self.lock = threading.Lock()
 
     def start(self, handle_signals: bool = True) -> None:
@@ -154,12 +155,18 @@ class Supervisor:
             self.out.write(text)
 
     def _on_signal(self, signum, frame) -> None:
-        self.stopping.set()
+        # No lock here (not even Event.set's): a handler runs between two bytecodes of the main thread, so a second
+        # signal (make passes the terminal's Ctrl-C on to runall, which got it too) ran inside the first handler's
+        # Event.set and waited for good for the lock that held (a live trial's runall hung, its children stopped).
+        self.signalled = True
 
     def wait(self) -> int:
         """Supervise until a signal (exit code 0) or a child that keeps failing fast (its exit code)."""
         code = 0
         while not self.stopping.is_set():
+            if self.signalled:
+                self.stopping.set()
+                break
             now = time.monotonic()
             for name, proc in list(self.procs.items()):
                 if name in self.restart_at:
