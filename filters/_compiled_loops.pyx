@@ -2,10 +2,10 @@
 """The pipeline's loops that do not walk lexbor's tree, compiled: the same code as their Python versions.
 
 ``utf8`` (the input checks' encoding of a page), ``tag_scan`` (their count of ``<`` and long tags), ``tokenize``
-(the words of :func:`filters.pipeline.tokenize`), ``map_blocks`` (:func:`filters.sst.map_blocks`'s loop) and
-``best_subtree`` (:func:`filters.content._best_subtree`'s loop).  ``filters.html5`` loads this module as
-``COMPILED_LOOPS`` when it is built from the source on disk (``SOURCE_SHA256``), and each caller falls back to its
-Python code otherwise; tests/filters/test_fast_paths.py holds the two to the same output.
+(the words of :func:`filters.pipeline.tokenize`), ``map_blocks`` (:func:`filters.sst.map_blocks`'s loop),
+``best_subtree`` (:func:`filters.content._best_subtree`'s loop) and ``CueScan`` (the cues of
+:func:`filters.prompts.cue_hits`).  ``filters.html5`` loads this module as ``COMPILED_LOOPS`` when it is built
+from the source on disk (``SOURCE_SHA256``), and each caller falls back to its Python code otherwise; tests/filters/test_fast_paths.py holds the two to the same output.
 
 Built by ``pip install -e .`` (setup.py, Cython), as ``filters/_html5_walk.pyx`` is.
 """
@@ -24,6 +24,10 @@ from cpython.unicode cimport (
     PyUnicode_READ,
     PyUnicode_Substring,
 )
+
+
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long)
 
 
 cdef extern from *:
@@ -300,6 +304,72 @@ def best_subtree(list sums, list chars, list link_chars, list parents, object be
             chars[p] += chars[i]
             link_chars[p] += link_chars[i]
     return best
+
+
+cdef enum:
+    CUES_MAX = 64  # cues of a CueScan: one bit each
+    CUE_LEN_MAX = 24
+
+
+cdef class CueScan:
+    """:func:`filters.prompts.cue_hits` for fixed ``groups`` (note, cues, pattern) of ASCII cues, compiled: one pass
+    over the lower-cased phrase, trying at each character the cues that start with it, instead of a search of the
+    whole phrase per cue (each ``in`` of an ASCII cue in a phrase with a character above U+00FF copies the cue)."""
+
+    cdef tuple groups
+    cdef int n_cues
+    cdef unsigned char cue[CUES_MAX][CUE_LEN_MAX]
+    cdef Py_ssize_t length[CUES_MAX]
+    cdef int group[CUES_MAX]
+    cdef unsigned long long starting[128]  # per ASCII code: the cues that start with it
+
+    def __init__(self, tuple groups):
+        cdef int n = 0, j
+        self.groups = groups
+        for j in range(128):
+            self.starting[j] = 0
+        for g, group in enumerate(groups):
+            for cue in group[1]:
+                data = (<str> cue).encode("ascii")  # raises on a cue that is not ASCII
+                if n == CUES_MAX or not 0 < len(data) <= CUE_LEN_MAX:
+                    raise ValueError(f"at most {CUES_MAX} cues of 1 to {CUE_LEN_MAX} characters: {cue!r}")
+                for j in range(len(data)):
+                    self.cue[n][j] = data[j]
+                self.length[n], self.group[n] = len(data), g
+                self.starting[data[0]] |= 1ULL << n
+                n += 1
+        self.n_cues = n
+
+    def hits(self, str low, Py_ssize_t n_groups):
+        """The first ``n_groups`` groups, in order, one of whose cues is in ``low``."""
+        cdef int kind = PyUnicode_KIND(low), q
+        cdef void *data = PyUnicode_DATA(low)
+        cdef Py_ssize_t n = PyUnicode_GET_LENGTH(low), k, j, m
+        cdef Py_UCS4 c
+        cdef unsigned long long left = (1ULL << self.n_cues) - 1 if self.n_cues < 64 else ~0ULL, todo
+        cdef unsigned long long groups_seen = 0
+        for k in range(n):
+            c = PyUnicode_READ(kind, data, k)
+            if c >= 128:
+                continue
+            todo = self.starting[c] & left
+            while todo:
+                q = __builtin_ctzll(todo)
+                todo &= todo - 1
+                m = self.length[q]
+                if k + m > n:
+                    continue
+                j = 1
+                while j < m and PyUnicode_READ(kind, data, k + j) == self.cue[q][j]:
+                    j += 1
+                if j == m:  # found: the group's other cues need not be looked for
+                    groups_seen |= 1ULL << self.group[q]
+                    for j in range(self.n_cues):
+                        if self.group[j] == self.group[q]:
+                            left &= ~(1ULL << j)
+            if not left:
+                break
+        return [self.groups[g] for g in range(n_groups) if groups_seen >> g & 1]
 
 
 def control_count(str text):

@@ -569,3 +569,21 @@ def test_the_compiled_best_subtree_matches_the_python_one(compiled_loops, rows):
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(html5, "COMPILED_LOOPS", None)
         assert run() == compiled
+
+
+_CUE_TEXT = st.text(alphabet=st.sampled_from(list("abcdeoprsty (|:’é\u0130\u212a")), max_size=40) | st.text(max_size=40)
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(_CUE_TEXT, st.lists(st.text(alphabet="abrc (|", min_size=1, max_size=4), min_size=1, max_size=5))
+def test_the_compiled_cue_scan_matches_in(compiled_loops, low, cues):
+    # the site's lines' cues (filters.prompts.cue_hits) found in one pass in C against a search per cue, on the
+    # real cues and on short overlapping ones (a cue inside another, the same cue in two groups)
+    from filters import prompts
+
+    made = tuple((str(i), tuple(cues[i:]), None) for i in range(len(cues)))
+    for groups in (prompts._PROMPTS_AND_LINES, made):
+        scan = compiled_loops.CueScan(groups)
+        for n_groups in range(len(groups) + 1):
+            assert scan.hits(low, n_groups) == prompts.cue_hits(low, groups[:n_groups])
+    assert prompts._CUE_SCAN is not None  # in use where the loops are built
