@@ -3,14 +3,16 @@
 
 ``utf8`` (the input checks' encoding of a page), ``tag_scan`` (their count of ``<`` and long tags), ``tokenize``
 (the words of :func:`filters.pipeline.tokenize`), ``map_blocks`` (:func:`filters.sst.map_blocks`'s loop),
-``best_subtree`` (:func:`filters.content._best_subtree`'s loop) and ``CueScan`` (the cues of
-:func:`filters.prompts.cue_hits`).  ``filters.html5`` loads this module as ``COMPILED_LOOPS`` when it is built
-from the source on disk (``SOURCE_SHA256``), and each caller falls back to its Python code otherwise; tests/filters/test_fast_paths.py holds the two to the same output.
+``best_subtree`` (:func:`filters.content._best_subtree`'s loop), ``measure`` (:func:`filters.content._measure`'s
+loops) and ``CueScan`` (the cues of :func:`filters.prompts.cue_hits`).  ``filters.html5`` loads this module as
+``COMPILED_LOOPS`` when it is built from the source on disk (``SOURCE_SHA256``), and each caller falls back to its
+Python code otherwise; tests/filters/test_fast_paths.py holds the two to the same output.
 
 Built by ``pip install -e .`` (setup.py, Cython), as ``filters/_html5_walk.pyx`` is.
 """
 
 from libc.string cimport memchr
+from cpython.mem cimport PyMem_Calloc, PyMem_Free
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
 from cpython.unicode cimport (
     Py_UNICODE_ISALNUM,
@@ -370,6 +372,85 @@ cdef class CueScan:
             if not left:
                 break
         return [self.groups[g] for g in range(n_groups) if groups_seen >> g & 1]
+
+
+def measure(list phrases, list parents, list tags, dict anchors, object linked_sentence, object sentence_blocks,
+            double text_max_links, Py_ssize_t text_min, double link_floor, double link_weight):
+    """The loops of :func:`filters.content._measure` (see there), compiled: the same sums in the same order, in C
+    doubles (a Python float is one; an int phrase length is converted as ``int + float`` converts it), each block's
+    written back to its lists only where a phrase added to it; ``linked_sentence`` called as there."""
+    cdef Py_ssize_t n = len(parents)
+    # per block: 4 sums (chars, link chars, text score, other score), 4 counts (text chars, linked phrases, linked
+    # sentences, subtree) and whether a phrase added to them
+    cdef double *sums = <double *> PyMem_Calloc(4 * n + 1, sizeof(double))
+    cdef Py_ssize_t *counts = <Py_ssize_t *> PyMem_Calloc(4 * n + 1, sizeof(Py_ssize_t))
+    cdef unsigned char *touched = <unsigned char *> PyMem_Calloc(n + 1, 1)
+    try:
+        if sums == NULL or counts == NULL or touched == NULL:
+            raise MemoryError()
+        return _measure(
+            phrases, parents, tags, anchors, linked_sentence, sentence_blocks,
+            (text_max_links, link_floor, link_weight), text_min, sums, counts, touched,
+        )
+    finally:
+        PyMem_Free(sums)
+        PyMem_Free(counts)
+        PyMem_Free(touched)
+
+
+cdef tuple _measure(list phrases, list parents, list tags, dict anchors, object linked_sentence,
+                    object sentence_blocks, tuple weights, Py_ssize_t text_min, double *sums,
+                    Py_ssize_t *counts, unsigned char *touched):
+    cdef Py_ssize_t n = len(parents), k = 0, i, length, p
+    cdef double ld, text_max_links = weights[0], link_floor = weights[1], link_weight = weights[2]
+    cdef double *d_chars = sums
+    cdef double *d_link = sums + n
+    cdef double *d_text = sums + 2 * n
+    cdef double *d_other = sums + 3 * n
+    cdef Py_ssize_t *n_text = counts
+    cdef Py_ssize_t *n_linked = counts + n
+    cdef Py_ssize_t *n_sentences = counts + 2 * n
+    cdef Py_ssize_t *subtree = counts + 3 * n
+    cdef list article = [False] * len(phrases), text_chars = [0] * n, text_score = [0.0] * n
+    cdef list other_score = [0.0] * n, chars = [0.0] * n, link_chars = [0.0] * n, linked = [0] * n
+    cdef list linked_sentences = [0] * n
+    for ph in phrases:
+        i = ph.node
+        if ph.neg is not None or i < 0:
+            k += 1
+            continue
+        if i >= n:
+            raise IndexError("a phrase's block is not in the page's blocks")
+        text = ph.text
+        length = len(text)
+        ld = ph.link_density or 0.0
+        touched[i] = 1
+        d_chars[i] += length
+        if ld:
+            d_link[i] += length * ld
+            n_linked[i] += 1
+            if text[-1] in ".!?" and tags[i] in sentence_blocks and linked_sentence(text, ld, anchors.get(i)):
+                n_sentences[i] += 1
+        if ld <= text_max_links and length >= text_min:
+            article[k] = True
+            n_text[i] += length
+            d_text[i] += length * (1.0 - ld)
+        else:
+            d_other[i] += length * (ld if ld > link_floor else link_floor) * link_weight
+        k += 1
+    for i in range(n):
+        subtree[i] = n_text[i]
+        if touched[i]:
+            text_chars[i], text_score[i], other_score[i] = n_text[i], d_text[i], d_other[i]
+            chars[i], link_chars[i], linked[i], linked_sentences[i] = d_chars[i], d_link[i], n_linked[i], n_sentences[i]
+    for i in range(n - 1, -1, -1):  # children come after their parent
+        p = parents[i]
+        if p >= 0:
+            subtree[p] += subtree[i]
+    return (
+        article, text_chars, text_score, other_score, chars, link_chars, linked, linked_sentences,
+        [subtree[i] for i in range(n)],
+    )
 
 
 def control_count(str text):
