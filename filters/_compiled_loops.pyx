@@ -2,8 +2,9 @@
 """The pipeline's loops that do not walk lexbor's tree, compiled: the same code as their Python versions.
 
 ``utf8`` (the input checks' encoding of a page), ``tag_scan`` (their count of ``<`` and long tags), ``tokenize``
-(the words of :func:`filters.pipeline.tokenize`), ``map_blocks`` (:func:`filters.sst.map_blocks`'s loop) and
-``best_subtree`` (:func:`filters.content._best_subtree`'s loop).  ``filters.html5`` loads this module as
+(the words of :func:`filters.pipeline.tokenize`), ``map_blocks`` (:func:`filters.sst.map_blocks`'s loop),
+``best_subtree`` (:func:`filters.content._best_subtree`'s loop), ``measure`` (:func:`filters.content._measure`'s
+loops) and ``CueScan`` (the cues of :func:`filters.prompts.cue_hits`).  ``filters.html5`` loads this module as
 ``COMPILED_LOOPS`` when it is built from the source on disk (``SOURCE_SHA256``), and each caller falls back to its
 Python code otherwise; tests/filters/test_fast_paths.py holds the two to the same output.
 
@@ -11,6 +12,7 @@ Built by ``pip install -e .`` (setup.py, Cython), as ``filters/_html5_walk.pyx``
 """
 
 from libc.string cimport memchr
+from cpython.mem cimport PyMem_Calloc, PyMem_Free
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
 from cpython.unicode cimport (
     Py_UNICODE_ISALNUM,
@@ -24,6 +26,10 @@ from cpython.unicode cimport (
     PyUnicode_READ,
     PyUnicode_Substring,
 )
+
+
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long)
 
 
 cdef extern from *:
@@ -300,6 +306,151 @@ def best_subtree(list sums, list chars, list link_chars, list parents, object be
             chars[p] += chars[i]
             link_chars[p] += link_chars[i]
     return best
+
+
+cdef enum:
+    CUES_MAX = 64  # cues of a CueScan: one bit each
+    CUE_LEN_MAX = 24
+
+
+cdef class CueScan:
+    """:func:`filters.prompts.cue_hits` for fixed ``groups`` (note, cues, pattern) of ASCII cues, compiled: one pass
+    over the lower-cased phrase, trying at each character the cues that start with it, instead of a search of the
+    whole phrase per cue (each ``in`` of an ASCII cue in a phrase with a character above U+00FF copies the cue)."""
+
+    cdef tuple groups
+    cdef int n_cues
+    cdef unsigned char cue[CUES_MAX][CUE_LEN_MAX]
+    cdef Py_ssize_t length[CUES_MAX]
+    cdef int group[CUES_MAX]
+    cdef unsigned long long starting[128]  # per ASCII code: the cues that start with it
+
+    def __init__(self, tuple groups):
+        cdef int n = 0, j
+        self.groups = groups
+        for j in range(128):
+            self.starting[j] = 0
+        for g, group in enumerate(groups):
+            for cue in group[1]:
+                data = (<str> cue).encode("ascii")  # raises on a cue that is not ASCII
+                if n == CUES_MAX or not 0 < len(data) <= CUE_LEN_MAX:
+                    raise ValueError(f"at most {CUES_MAX} cues of 1 to {CUE_LEN_MAX} characters: {cue!r}")
+                for j in range(len(data)):
+                    self.cue[n][j] = data[j]
+                self.length[n], self.group[n] = len(data), g
+                self.starting[data[0]] |= 1ULL << n
+                n += 1
+        self.n_cues = n
+
+    def hits(self, str low, Py_ssize_t n_groups):
+        """The first ``n_groups`` groups, in order, one of whose cues is in ``low``."""
+        cdef int kind = PyUnicode_KIND(low), q
+        cdef void *data = PyUnicode_DATA(low)
+        cdef Py_ssize_t n = PyUnicode_GET_LENGTH(low), k, j, m
+        cdef Py_UCS4 c
+        cdef unsigned long long left = (1ULL << self.n_cues) - 1 if self.n_cues < 64 else ~0ULL, todo
+        cdef unsigned long long groups_seen = 0
+        for k in range(n):
+            c = PyUnicode_READ(kind, data, k)
+            if c >= 128:
+                continue
+            todo = self.starting[c] & left
+            while todo:
+                q = __builtin_ctzll(todo)
+                todo &= todo - 1
+                m = self.length[q]
+                if k + m > n:
+                    continue
+                j = 1
+                while j < m and PyUnicode_READ(kind, data, k + j) == self.cue[q][j]:
+                    j += 1
+                if j == m:  # found: the group's other cues need not be looked for
+                    groups_seen |= 1ULL << self.group[q]
+                    for j in range(self.n_cues):
+                        if self.group[j] == self.group[q]:
+                            left &= ~(1ULL << j)
+            if not left:
+                break
+        return [self.groups[g] for g in range(n_groups) if groups_seen >> g & 1]
+
+
+def measure(list phrases, list parents, list tags, dict anchors, object linked_sentence, object sentence_blocks,
+            double text_max_links, Py_ssize_t text_min, double link_floor, double link_weight):
+    """The loops of :func:`filters.content._measure` (see there), compiled: the same sums in the same order, in C
+    doubles (a Python float is one; an int phrase length is converted as ``int + float`` converts it), each block's
+    written back to its lists only where a phrase added to it; ``linked_sentence`` called as there."""
+    cdef Py_ssize_t n = len(parents)
+    # per block: 4 sums (chars, link chars, text score, other score), 4 counts (text chars, linked phrases, linked
+    # sentences, subtree) and whether a phrase added to them
+    cdef double *sums = <double *> PyMem_Calloc(4 * n + 1, sizeof(double))
+    cdef Py_ssize_t *counts = <Py_ssize_t *> PyMem_Calloc(4 * n + 1, sizeof(Py_ssize_t))
+    cdef unsigned char *touched = <unsigned char *> PyMem_Calloc(n + 1, 1)
+    try:
+        if sums == NULL or counts == NULL or touched == NULL:
+            raise MemoryError()
+        return _measure(
+            phrases, parents, tags, anchors, linked_sentence, sentence_blocks,
+            (text_max_links, link_floor, link_weight), text_min, sums, counts, touched,
+        )
+    finally:
+        PyMem_Free(sums)
+        PyMem_Free(counts)
+        PyMem_Free(touched)
+
+
+cdef tuple _measure(list phrases, list parents, list tags, dict anchors, object linked_sentence,
+                    object sentence_blocks, tuple weights, Py_ssize_t text_min, double *sums,
+                    Py_ssize_t *counts, unsigned char *touched):
+    cdef Py_ssize_t n = len(parents), k = 0, i, length, p
+    cdef double ld, text_max_links = weights[0], link_floor = weights[1], link_weight = weights[2]
+    cdef double *d_chars = sums
+    cdef double *d_link = sums + n
+    cdef double *d_text = sums + 2 * n
+    cdef double *d_other = sums + 3 * n
+    cdef Py_ssize_t *n_text = counts
+    cdef Py_ssize_t *n_linked = counts + n
+    cdef Py_ssize_t *n_sentences = counts + 2 * n
+    cdef Py_ssize_t *subtree = counts + 3 * n
+    cdef list article = [False] * len(phrases), text_chars = [0] * n, text_score = [0.0] * n
+    cdef list other_score = [0.0] * n, chars = [0.0] * n, link_chars = [0.0] * n, linked = [0] * n
+    cdef list linked_sentences = [0] * n
+    for ph in phrases:
+        i = ph.node
+        if ph.neg is not None or i < 0:
+            k += 1
+            continue
+        if i >= n:
+            raise IndexError("a phrase's block is not in the page's blocks")
+        text = ph.text
+        length = len(text)
+        ld = ph.link_density or 0.0
+        touched[i] = 1
+        d_chars[i] += length
+        if ld:
+            d_link[i] += length * ld
+            n_linked[i] += 1
+            if text[-1] in ".!?" and tags[i] in sentence_blocks and linked_sentence(text, ld, anchors.get(i)):
+                n_sentences[i] += 1
+        if ld <= text_max_links and length >= text_min:
+            article[k] = True
+            n_text[i] += length
+            d_text[i] += length * (1.0 - ld)
+        else:
+            d_other[i] += length * (ld if ld > link_floor else link_floor) * link_weight
+        k += 1
+    for i in range(n):
+        subtree[i] = n_text[i]
+        if touched[i]:
+            text_chars[i], text_score[i], other_score[i] = n_text[i], d_text[i], d_other[i]
+            chars[i], link_chars[i], linked[i], linked_sentences[i] = d_chars[i], d_link[i], n_linked[i], n_sentences[i]
+    for i in range(n - 1, -1, -1):  # children come after their parent
+        p = parents[i]
+        if p >= 0:
+            subtree[p] += subtree[i]
+    return (
+        article, text_chars, text_score, other_score, chars, link_chars, linked, linked_sentences,
+        [subtree[i] for i in range(n)],
+    )
 
 
 def control_count(str text):

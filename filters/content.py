@@ -205,6 +205,14 @@ class _Measures:
 
 def _measure(phrases: list[Phrase], blocks: Blocks, anchors: dict[int, list[str]]) -> _Measures:
     """What the phrases say of each block (phrases removed by a negative tag say nothing)."""
+    loops = html5.COMPILED_LOOPS
+    if loops is not None:  # these loops compiled (filters/_compiled_loops.pyx, the same sums in the same order)
+        return _Measures(
+            *loops.measure(
+                phrases, blocks.parents, blocks.tags, anchors, _linked_sentence, _SENTENCE_BLOCKS,
+                TEXT_MAX_LINKS, _TEXT_MIN, LINK_FLOOR, LINK_WEIGHT,
+            )
+        )  # fmt: skip
     n = len(blocks)
     tags = blocks.tags
     article = [False] * len(phrases)

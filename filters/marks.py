@@ -113,7 +113,9 @@ def marks_reason(marks: str) -> str | None:
 def noise_reasons(tags: list[str], marks: list[str]) -> list[str | None]:
     """For each block element (its tag, its class/id/role marks), the reason they name it noise, or None."""
     own = list(map(_CHROME_TAGS.get, tags))
+    cached = _REASON_CACHE.get
     for i in compress(range(len(tags)), marks):  # only the blocks with a class, id or role (found in C)
         if own[i] is None and tags[i] not in _NEVER_NOISE:
-            own[i] = marks_reason(marks[i])
+            reason = cached(marks[i], "")  # marks_reason's cache read here: a call per block was most of the cost
+            own[i] = marks_reason(marks[i]) if reason == "" else reason
     return own

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from . import html5
+
 __all__ = ["NOTICE_MAX", "notice_note"]
 
 #: a copyright line under the article ("Copyright 2005 The Associated Press. All rights reserved. This material
@@ -35,7 +37,9 @@ _DATE = (
 _AGO = r"\d+\s+(?i:sec|min|hour|hr|day|week|month|year)[a-z]*\s+(?i:ago)"
 #: a time after a date (", 08:00", " at 3:00 am", " 1:44 PM ET")
 _TIME = r"(?:,?\s+(?:(?i:at)\s+)?\d{1,2}[:.]\d\d\s*(?:[AaPp]\.?[Mm]\.?)?(?:\s*[A-Z]{2,4})?)?"
-_PROMPTS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
+#: a reason, the cues (lower case) one of which a phrase must hold, the pattern then looked for
+_Group = tuple[str, tuple[str, ...], re.Pattern[str]]
+_PROMPTS: tuple[_Group, ...] = (
     (
         "affiliate disclosure",
         ("affiliate", "commission", "associate", "qualifying"),
@@ -93,7 +97,7 @@ _PROMPTS: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
     ),
 )
 _LINE_MAX = 150
-_LINES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
+_LINES: tuple[_Group, ...] = (
     (
         "photo credit",
         ("photo", "image", "picture", "illustration", "credit"),
@@ -153,6 +157,8 @@ _LINES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
 )
 
 _PROMPTS_AND_LINES = _PROMPTS + _LINES
+#: the cue search of :func:`cue_hits` compiled, or None where the compiled loops are not built
+_CUE_SCAN = None if html5.COMPILED_LOOPS is None else html5.COMPILED_LOOPS.CueScan(_PROMPTS_AND_LINES)
 #: a phrase this short made of these only is a list's bullet or a separator, not text (a table's "$$" or "#" is data)
 _MARK_MAX = 3
 _MARKS = frozenset("·•◦▪▸►|/\\-–—_~*><»«‹›:;,. \u00a0\u200b\u200c\u200d\u2060")
@@ -170,11 +176,24 @@ def notice_note(text: str, prompts: bool) -> str | None:
     if prompts:
         if len(text) <= _MARK_MAX and _MARKS.issuperset(text):
             return "no words"  # a list's bullet or a separator left alone in its cell ("·", "|", "--")
-        low = text.lower()
-        for note, cues, pattern in _PROMPTS_AND_LINES if len(text) <= _LINE_MAX else _PROMPTS:
-            for cue in cues:
-                if cue in low:
-                    if pattern.search(text):
-                        return note
-                    break
+        low, line = text.lower(), len(text) <= _LINE_MAX
+        hits: list[_Group]
+        if _CUE_SCAN is not None:  # compiled (filters/_compiled_loops.pyx): the cues' searches were most of the stage
+            hits = _CUE_SCAN.hits(low, len(_PROMPTS_AND_LINES) if line else len(_PROMPTS))
+        else:
+            hits = cue_hits(low, _PROMPTS_AND_LINES if line else _PROMPTS)
+        for note, _cues, pattern in hits:
+            if pattern.search(text):
+                return note
     return None
+
+
+def cue_hits(low: str, groups: tuple[_Group, ...]) -> list[_Group]:
+    """The ``groups`` (note, cues, pattern), in order, one of whose cues is in ``low`` (the phrase lower-cased)."""
+    hits = []
+    for group in groups:
+        for cue in group[1]:
+            if cue in low:
+                hits.append(group)
+                break
+    return hits

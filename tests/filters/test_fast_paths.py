@@ -569,3 +569,57 @@ def test_the_compiled_best_subtree_matches_the_python_one(compiled_loops, rows):
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(html5, "COMPILED_LOOPS", None)
         assert run() == compiled
+
+
+_CUE_TEXT = st.text(alphabet=st.sampled_from(list("abcdeoprsty (|:’é\u0130\u212a")), max_size=40) | st.text(max_size=40)
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(_CUE_TEXT, st.lists(st.text(alphabet="abrc (|", min_size=1, max_size=4), min_size=1, max_size=5))
+def test_the_compiled_cue_scan_matches_in(compiled_loops, low, cues):
+    # the site's lines' cues (filters.prompts.cue_hits) found in one pass in C against a search per cue, on the
+    # real cues and on short overlapping ones (a cue inside another, the same cue in two groups)
+    from filters import prompts
+
+    made = tuple((str(i), tuple(cues[i:]), None) for i in range(len(cues)))
+    for groups in (prompts._PROMPTS_AND_LINES, made):
+        scan = compiled_loops.CueScan(groups)
+        for n_groups in range(len(groups) + 1):
+            assert scan.hits(low, n_groups) == prompts.cue_hits(low, groups[:n_groups])
+    assert prompts._CUE_SCAN is not None  # in use where the loops are built
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.lists(st.integers(0, 1000), min_size=1, max_size=12),
+    st.lists(
+        st.tuples(
+            st.text(alphabet="ab .!?", min_size=1, max_size=60),
+            st.integers(-1, 11),
+            st.sampled_from([None, "script"]),
+            st.sampled_from([None, 0.0, 0.1, 0.25, 0.3, 1 / 3, 0.9, 1.0]),
+        ),
+        max_size=20,
+    ),
+)
+def test_the_compiled_measure_matches_the_python_one(compiled_loops, seeds, rows):
+    # what the phrases say of each block (filters.content._measure): the same sums, the same types, in C and in Python
+    import dataclasses
+
+    from filters import content
+
+    n = len(seeds)
+    blocks = html5.Blocks(
+        tags=[("p", "li", "div")[s % 3] for s in seeds], parents=[-1 if i == 0 else s % i for i, s in enumerate(seeds)]
+    )
+    phrases = [Phrase(t, "p", neg, None, ld, node=min(i, n - 1)) for t, i, neg, ld in rows]
+    anchors = {0: ["ab"], 1: ["a"]}
+
+    def run():
+        out = dataclasses.astuple(content._measure(phrases, blocks, anchors))
+        return out, [[type(v) for v in values] for values in out]
+
+    compiled = run()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(html5, "COMPILED_LOOPS", None)
+        assert run() == compiled
