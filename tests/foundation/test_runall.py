@@ -89,6 +89,31 @@ def test_a_second_signal_inside_the_first_ones_handler_neither_hangs_nor_loses_t
     assert supervisor.stopping.is_set()
 
 
+def test_after_a_signal_the_children_stop_by_it_before_any_sigterm(tmp_path):
+    """A signal to the process group reaches runall's children too. runall's SIGTERM on top of it came while beat was
+    exiting from the first signal, and beat's handler raised inside an atexit callback: a traceback in the log on
+    about one stop in five (test_a_signal_to_the_process_group_stops_every_process_cleanly, now and then)."""
+    ready = tmp_path / "ready"
+    slow_exit = python(
+        "import signal, sys, time\n"
+        "def term(*_): print('Traceback: SIGTERM while stopping', flush=True); sys.exit(1)\n"
+        "def stop(*_): signal.signal(signal.SIGTERM, term); time.sleep(0.5); sys.exit(0)\n"
+        "signal.signal(signal.SIGINT, stop)\n"
+        f"open({str(ready)!r}, 'w').close()\n"
+        "time.sleep(60)"
+    )
+    out = StringIO()
+    supervisor = Supervisor({"beat": slow_exit}, out)
+    supervisor.start(handle_signals=False)
+    deadline = time.monotonic() + 20
+    while not ready.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    supervisor.procs["beat"].send_signal(signal.SIGINT)  # the group's signal: the child's copy ...
+    supervisor._on_signal(signal.SIGINT, None)  # ... and runall's
+    assert supervisor.wait() == 0
+    assert supervisor.procs["beat"].returncode == 0 and "Traceback" not in out.getvalue(), out.getvalue()
+
+
 def test_a_child_that_ignores_sigterm_is_killed_after_the_grace_period_and_the_log_says_so():
     stubborn = python(
         "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); print('up', flush=True); time.sleep(60)"

@@ -120,6 +120,7 @@ class Supervisor:
         self.restarts = 0
         self.stopping = threading.Event()
         self.signalled = False  # set by the signal handler alone: wait() turns it into ``stopping``
+        self.settle = 3.0  # after a signal, seconds the children may take to stop by it before SIGTERM (stop())
         self.lock = threading.Lock()
 
     def start(self, handle_signals: bool = True) -> None:
@@ -192,12 +193,19 @@ class Supervisor:
                 self._say(f"{name} exited with {proc.returncode} after {ran:.1f} s; starting it again in {delay:g} s")
                 self.restart_at[name] = now + delay
             time.sleep(0.3)
-        self.stop()
+        self.stop(settle=self.settle if self.signalled else 0)
         return code
 
-    def stop(self, grace: float = 15) -> None:
+    def stop(self, grace: float = 15, settle: float = 0) -> None:
         """SIGTERM to each child's own process (a Celery worker stops its pool children itself: wims/worker.py),
-        then SIGKILL, said in the log, to any still running ``grace`` seconds later."""
+        then SIGKILL, said in the log, to any still running ``grace`` seconds later.
+
+        ``settle``: seconds to let the children stop by themselves first. A signal to the process group (Ctrl-C,
+        ``kill -- -PGID``) reached them too, and a SIGTERM on top of it came during beat's exit, whose handler then
+        raised inside an atexit callback: a traceback in the log on about one stop in five."""
+        deadline = time.monotonic() + settle
+        while time.monotonic() < deadline and any(proc.poll() is None for proc in self.procs.values()):
+            time.sleep(0.05)
         for proc in self.procs.values():
             if proc.poll() is None:
                 proc.send_signal(signal.SIGTERM)
