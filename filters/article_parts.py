@@ -19,7 +19,17 @@ from .html5 import Blocks
 from .lead import LEAD_NOTE
 from .phrases import Phrase
 
-__all__ = ["BODY_START", "BYLINE", "TEXT_DATE", "Lead", "headline_of", "lead"]
+__all__ = [
+    "BODY_START",
+    "BYLINE",
+    "BYLINE_NOTE",
+    "TEXT_DATE",
+    "WRITER",
+    "Lead",
+    "headline_of",
+    "lead",
+    "remove_marked_bylines",
+]
 
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 TEXT_DATE = re.compile(  # Sept. 4, 2025 / 4th September 2025 / 2025-09-04 / 9/4/2025
@@ -30,6 +40,21 @@ TEXT_DATE = re.compile(  # Sept. 4, 2025 / 4th September 2025 / 2025-09-04 / 9/4
 BYLINE = re.compile(
     r"(?:^|\s)(?:[Bb]y|[Ww]ritten by|[Pp]osted by|[Aa]uthor:?)\s+[A-Z][a-z]+|\b\d+\s*min(?:ute)?s?\.? read\b"
 )
+#: a writer's page (a link to it names the article's writer)
+WRITER = re.compile(
+    r"(?i)/(?:authors?|contributors?|writers?|people|staff|profiles?|users?|by)/|[?&](?:author|handle)="
+)
+#: why a byline the page marks as one (:func:`remove_marked_bylines`) goes
+BYLINE_NOTE = "byline"
+#: the class/id/role words of a byline block ("byline", "post-author", "entry-meta"); "meta" names one only with
+#: a date or a writer's link in it (a "meta" box can hold a standfirst)
+_BYLINE_MARK = re.compile(r"(?:^|[\s_-])(?:by-?line|author|authors|written-by|posted-by|dateline)(?:$|[\s_-])")
+_META_MARK = re.compile(r"(?:^|[\s_-])(?:meta|post-?info|entry-?info|article-?info)(?:$|[\s_-])")
+#: a marked byline is short: its text and the marked block's at most this many characters (a block named
+#: "author" or "meta" that holds more is a box of its own: an author's bio, the article itself)
+MARKED_BYLINE_MAX = 150
+#: how many blocks up from a phrase its byline's class is looked for (<div class=byline><p>name</p><p>date</p>)
+_MARK_UP = 2
 
 #: a core phrase this long that is no heading starts the article's body: an <h1> after it is not the headline
 BODY_START = 40
@@ -74,7 +99,7 @@ def lead(phrases: Sequence[Phrase], headline: Phrase | None, blocks: Blocks | No
         text = " ".join(p.text.split())
         short = len(text) <= _SHORT
         found = TEXT_DATE.search(text) if short else None
-        by = short and BYLINE.search(text) is not None
+        by = short and (p.note == BYLINE_NOTE or BYLINE.search(text) is not None)
         if by and not byline:
             byline = text
         if found and not date:
@@ -97,3 +122,51 @@ def _standfirst(after: list[Phrase], headline: Phrase, blocks: Blocks | None) ->
         return ""
     text = " ".join(kept[0].text.split())
     return text if len(text.split()) >= _STANDFIRST_WORDS else ""
+
+
+def remove_marked_bylines(
+    phrases: Sequence[Phrase], blocks: Blocks, counts: dict[str, int], site_note: str | None = None
+) -> None:
+    """Remove by "content", note "byline", each kept phrase of at most MARKED_BYLINE_MAX characters that the page
+    marks as a byline: its block, or one of the _MARK_UP blocks around it holding no more text, is named a byline
+    (class, id or role: "byline", "author"; "meta" with a date or a writer's link), or the phrase holds a link to a
+    writer's page and a date. A date alone is not enough (a short paragraph can name a day), nor is a writer's
+    link alone (a writer's name above the headline can be the gold's: thenation.com's). A phrase the site's learned
+    profile removed (``site_note``: the site's usual noise, as the byline is once learned) takes the note "byline"
+    too, so that it is still the byline field."""
+    own = [0] * len(blocks)
+    for p in phrases:
+        if p.neg is None and 0 <= p.node < len(own):
+            own[p.node] += len(p.text)
+    writers = {node for node, href, _anchor in blocks.links if WRITER.search(href)}
+    for p in phrases:
+        learned = site_note is not None and p.removed_by == "content" and p.note == site_note
+        if (p.removed_by is not None and not learned) or p.note == "the headline" or not 0 <= p.node < len(own):
+            continue
+        text = p.text
+        if len(text) > MARKED_BYLINE_MAX:
+            continue
+        evidence = (p.node in writers) + (TEXT_DATE.search(text) is not None)
+        if evidence < 2 and not _marked(p.node, blocks, own, evidence):
+            continue
+        if learned:
+            p.note = BYLINE_NOTE
+            continue
+        if p.rescued_by:  # a short <p> the positive tag kept from the length filter
+            counts["rescued"] -= 1
+        p.removed_by, p.rescued_by, p.note = "content", None, BYLINE_NOTE
+        counts["core"] -= 1
+        counts["content"] += 1
+
+
+def _marked(node: int, blocks: Blocks, own: list[int], evidence: int) -> bool:
+    """Whether ``node``, or a block up to _MARK_UP levels around it of at most MARKED_BYLINE_MAX characters, is
+    named a byline (``evidence``: a writer's link or a date in the phrase, which a "meta" name needs)."""
+    marks, parents, ends = blocks.marks, blocks.parents, blocks.ends
+    for _ in range(_MARK_UP + 1):
+        if node < 0 or sum(own[node : ends[node]]) > MARKED_BYLINE_MAX:
+            return False
+        if marks[node] and (_BYLINE_MARK.search(marks[node]) or (evidence and _META_MARK.search(marks[node]))):
+            return True
+        node = parents[node]
+    return False
