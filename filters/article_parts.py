@@ -46,10 +46,11 @@ WRITER = re.compile(
 )
 #: why a byline the page marks as one (:func:`remove_marked_bylines`) goes
 BYLINE_NOTE = "byline"
-#: the class/id/role words of a byline block ("byline", "post-author", "entry-meta"); "meta" names one only with
-#: a date or a writer's link in it (a "meta" box can hold a standfirst)
-_BYLINE_MARK = re.compile(r"(?:^|[\s_-])(?:by-?line|author|authors|written-by|posted-by|dateline)(?:$|[\s_-])")
-_META_MARK = re.compile(r"(?:^|[\s_-])(?:meta|post-?info|entry-?info|article-?info)(?:$|[\s_-])")
+#: the class/id/role words of a byline block ("byline", "post-author", "entry-meta")
+_BYLINE_MARK = re.compile(
+    r"(?:^|[\s_-])(?:by-?line|author|authors|written-by|posted-by|dateline|meta|post-?info|entry-?info)(?:$|[\s_-])"
+)
+_HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 #: a marked byline is short: its text and the marked block's at most this many characters (a block named
 #: "author" or "meta" that holds more is a box of its own: an author's bio, the article itself)
 MARKED_BYLINE_MAX = 150
@@ -128,26 +129,30 @@ def remove_marked_bylines(
     phrases: Sequence[Phrase], blocks: Blocks, counts: dict[str, int], site_note: str | None = None
 ) -> None:
     """Remove by "content", note "byline", each kept phrase of at most MARKED_BYLINE_MAX characters that the page
-    marks as a byline: its block, or one of the _MARK_UP blocks around it holding no more text, is named a byline
-    (class, id or role: "byline", "author"; "meta" with a date or a writer's link), or the phrase holds a link to a
-    writer's page and a date. A date alone is not enough (a short paragraph can name a day), nor is a writer's
-    link alone (a writer's name above the headline can be the gold's: thenation.com's). A phrase the site's learned
-    profile removed (``site_note``: the site's usual noise, as the byline is once learned) takes the note "byline"
-    too, so that it is still the byline field."""
+    marks as a byline with two signs of three: a block named a byline (class, id or role: "byline", "author",
+    "meta"; the phrase's block or one of the _MARK_UP blocks around it that hold no more text), a link to a
+    writer's page and a date, in that block (else in the phrase's own block). One sign is not enough: a short
+    paragraph can name a day, a writer's name above the headline can be the gold's (thenation.com's), and CNN's
+    2000 pages' ``<p class="byline">By Larry Margasak<br>Associated Press Internet Writer</p>`` is in
+    crawl-to-the-future's gold. A phrase the site's learned profile removed (``site_note``: the site's usual noise,
+    as the byline is once learned) takes the note "byline" too, so that it is still the byline field."""
     own = [0] * len(blocks)
+    texts: dict[int, list[str]] = {}
     for p in phrases:
         if p.neg is None and 0 <= p.node < len(own):
             own[p.node] += len(p.text)
+            texts.setdefault(p.node, []).append(p.text)
     writers = {node for node, href, _anchor in blocks.links if WRITER.search(href)}
     for p in phrases:
         learned = site_note is not None and p.removed_by == "content" and p.note == site_note
         if (p.removed_by is not None and not learned) or p.note == "the headline" or not 0 <= p.node < len(own):
             continue
-        text = p.text
-        if len(text) > MARKED_BYLINE_MAX:
+        if len(p.text) > MARKED_BYLINE_MAX or blocks.tags[p.node] in _HEADINGS:  # a title in a "meta" wrapper
             continue
-        evidence = (p.node in writers) + (TEXT_DATE.search(text) is not None)
-        if evidence < 2 and not _marked(p.node, blocks, own, evidence):
+        named = _named_block(p.node, blocks, own)
+        region = range(named, blocks.ends[named]) if named >= 0 else range(p.node, p.node + 1)
+        signs = (named >= 0) + any(n in writers for n in region)
+        if signs == 0 or (signs == 1 and not any(TEXT_DATE.search(t) for n in region for t in texts.get(n, ()))):
             continue
         if learned:
             p.note = BYLINE_NOTE
@@ -159,14 +164,14 @@ def remove_marked_bylines(
         counts["content"] += 1
 
 
-def _marked(node: int, blocks: Blocks, own: list[int], evidence: int) -> bool:
-    """Whether ``node``, or a block up to _MARK_UP levels around it of at most MARKED_BYLINE_MAX characters, is
-    named a byline (``evidence``: a writer's link or a date in the phrase, which a "meta" name needs)."""
+def _named_block(node: int, blocks: Blocks, own: list[int]) -> int:
+    """``node``, or the block up to _MARK_UP levels around it of at most MARKED_BYLINE_MAX characters, that is
+    named a byline; -1 if none."""
     marks, parents, ends = blocks.marks, blocks.parents, blocks.ends
     for _ in range(_MARK_UP + 1):
         if node < 0 or sum(own[node : ends[node]]) > MARKED_BYLINE_MAX:
-            return False
-        if marks[node] and (_BYLINE_MARK.search(marks[node]) or (evidence and _META_MARK.search(marks[node]))):
-            return True
+            return -1
+        if marks[node] and _BYLINE_MARK.search(marks[node]):
+            return node
         node = parents[node]
-    return False
+    return -1

@@ -214,8 +214,8 @@ MARKED_BYLINE = (
         MARKED_BYLINE,
         # a writer's link and a date, in a block named nothing
         "<p><a href='/author/callum-reid/'>Callum Reid</a> Science reporter, 29 November 2026</p>",
-        # a byline's class alone, the name and the date in blocks of their own inside it
-        "<div class='article-byline'><p>Callum Reid</p><p>Science reporter</p></div>",
+        # a byline's class and a date, the name and the date in blocks of their own inside it
+        "<div class='article-byline'><p>Callum Reid</p><p>29 November 2026</p></div>",
         # a "meta" block with a date
         "<div class='entry-meta'><p>Callum Reid, 29 November 2026</p></div>",
     ],
@@ -237,15 +237,29 @@ STANDFIRST = "Forty new cases this week, most among children who were not vaccin
 @pytest.mark.parametrize(
     "line",
     [
-        # a date alone is a short paragraph's, a writer's link alone may be the gold's (thenation.com), a "meta"
-        # block without a date or a writer's link may hold a standfirst, and a byline's class on a block that holds
-        # more than a line names a box, not a byline
+        # one sign of a byline is not enough: a date alone is a short paragraph's, a writer's link alone may be
+        # the gold's (thenation.com), a "meta" block may hold a standfirst, and crawl-to-the-future's gold keeps
+        # CNN 2000's <p class="byline"> (no date, no link in it)
         "<p>29 November 2026, 05:28</p>",
         "<p><a href='/author/callum-reid/'>Callum Reid</a></p>",
         "<div class='article-meta'><p>Callum Reid Science reporter</p></div>",
+        "<p class='byline'>By Larry Margasak<br>Associated Press Internet Writer</p>",
     ],
 )
 def test_a_short_line_with_one_sign_of_a_byline_stays(line):
     ex = core(page(f"<article><header>{HEADLINE}</header>{line}{BODY}</article>"))
     assert_article_kept(ex)
     assert not [p for p in ex.phrases if p.note == "byline"], ex.explain()
+
+
+def test_a_headline_in_a_meta_wrapper_with_the_byline_stays_the_headline():
+    # wcxb's whova.com page: <div class="et_post_meta_wrapper"><h1>...</h1><p class="post-meta"> by <a
+    # rel="author" href=".../author/whova/">whova</a> | Apr 21, 2025</p></div>: the byline goes, not the headline
+    wrapper = (
+        "<div class='et_post_meta_wrapper'><h1>Measles cases rise in the north</h1><p class='post-meta'> by "
+        "<a href='https://news.example/author/whova/' rel='author'>whova</a> | Apr 21, 2025</p></div>"
+    )
+    ex = core(page(f"<article>{wrapper}{BODY}</article>"))
+    assert_article_kept(ex)
+    assert ex.headline == "Measles cases rise in the north", ex.explain()
+    assert [p.text for p in ex.phrases if p.note == "byline"] == ["by whova | Apr 21, 2025"], ex.explain()
