@@ -50,6 +50,8 @@ BYLINE_NOTE = "byline"
 _BYLINE_MARK = re.compile(
     r"(?:^|[\s_-])(?:by-?line|author|authors|written-by|posted-by|dateline|meta|post-?info|entry-?info)(?:$|[\s_-])"
 )
+#: a word beside a marked byline's date, not a time's ("am", "PST"): a marked line of a date alone is the date only
+_WORD = re.compile(r"\b(?![AaPp]\.?[Mm]\b|[A-Z]{1,3}T\b)[^\W\d_]{2,}")
 _HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 #: a marked byline is short: its text and the marked block's at most this many characters (a block named
 #: "author" or "meta" that holds more is a box of its own: an author's bio, the article itself)
@@ -100,7 +102,8 @@ def lead(phrases: Sequence[Phrase], headline: Phrase | None, blocks: Blocks | No
         text = " ".join(p.text.split())
         short = len(text) <= _SHORT
         found = TEXT_DATE.search(text) if short else None
-        by = short and (p.note == BYLINE_NOTE or BYLINE.search(text) is not None)
+        marked = p.note == BYLINE_NOTE and (found is None or _WORD.search(TEXT_DATE.sub("", text)) is not None)
+        by = short and (marked or BYLINE.search(text) is not None)
         if by and not byline:
             byline = text
         if found and not date:

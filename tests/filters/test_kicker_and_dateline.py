@@ -263,3 +263,10 @@ def test_a_headline_in_a_meta_wrapper_with_the_byline_stays_the_headline():
     assert_article_kept(ex)
     assert ex.headline == "Measles cases rise in the north", ex.explain()
     assert [p.text for p in ex.phrases if p.note == "byline"] == ["by whova | Apr 21, 2025"], ex.explain()
+
+
+def test_a_marked_date_alone_is_the_date_field_not_the_byline():
+    line = "<div class='post-meta'><time datetime='2025-12-18'>Dec 18, 2025 5:00 am PST</time></div>"
+    ex = core(page(f"<article><header>{HEADLINE}{line}</header>{BODY}</article>"))
+    assert [p.note for p in ex.phrases if p.text.startswith("Dec 18")] == ["byline"], ex.explain()
+    assert (ex.lead.byline, ex.lead.date) == ("", "Dec 18, 2025"), ex.lead
