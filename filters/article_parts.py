@@ -47,9 +47,7 @@ WRITER = re.compile(
 #: why a byline the page marks as one (:func:`remove_marked_bylines`) goes
 BYLINE_NOTE = "byline"
 #: the class/id/role words of a byline block ("byline", "post-author", "entry-meta")
-_BYLINE_MARK = re.compile(
-    r"(?:^|[\s_-])(?:by-?line|author|authors|written-by|posted-by|dateline|meta|post-?info|entry-?info)(?:$|[\s_-])"
-)
+_BYLINE_MARK = re.compile(r"(?<![^\s_-])(?:by-?line|author|authors|written-by|posted-by|dateline|meta)(?![^\s_-])")
 #: a word beside a marked byline's date, not a time's ("am", "PST"): a marked line of a date alone is the date only
 _WORD = re.compile(r"\b(?![AaPp]\.?[Mm]\b|[A-Z]{1,3}T\b)[^\W\d_]{2,}")
 _HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
@@ -139,25 +137,37 @@ def remove_marked_bylines(
     2000 pages' ``<p class="byline">By Larry Margasak<br>Associated Press Internet Writer</p>`` is in
     crawl-to-the-future's gold. A phrase the site's learned profile removed (``site_note``: the site's usual noise,
     as the byline is once learned) takes the note "byline" too, so that it is still the byline field."""
-    own = [0] * len(blocks)
+    n, tags, ends = len(blocks), blocks.tags, blocks.ends
+    hrefs: dict[int, list[str]] = {}
+    for node, href, _anchor in blocks.links:
+        hrefs.setdefault(node, []).append(href)
+    named: dict[int, bool] = {}  # per block, whether its class, id or role names a byline (found when asked)
+    found = []  # the kept short phrases with a sign of a byline in their markup: few on a page
+    for p in phrases:
+        if p.removed_by is not None and (site_note is None or p.note != site_note or p.removed_by != "content"):
+            continue
+        i = p.node
+        if not 0 <= i < n or len(p.text) > MARKED_BYLINE_MAX or p.note == "the headline" or tags[i] in _HEADINGS:
+            continue  # a heading is never a byline (a title in a "meta" wrapper with it)
+        up = _named_block(i, blocks, named)
+        if up >= 0 or _writer(i, hrefs):
+            found.append((p, up))
+    if not found:
+        return
+    own = [0] * n
     texts: dict[int, list[str]] = {}
     for p in phrases:
-        if p.neg is None and 0 <= p.node < len(own):
+        if p.neg is None and 0 <= p.node < n:
             own[p.node] += len(p.text)
             texts.setdefault(p.node, []).append(p.text)
-    writers = {node for node, href, _anchor in blocks.links if WRITER.search(href)}
-    for p in phrases:
-        learned = site_note is not None and p.removed_by == "content" and p.note == site_note
-        if (p.removed_by is not None and not learned) or p.note == "the headline" or not 0 <= p.node < len(own):
+    for p, up in found:
+        if up >= 0 and sum(own[up : ends[up]]) > MARKED_BYLINE_MAX:
+            up = -1  # a box named "author" or "meta" that holds more than a line
+        region = range(up, ends[up]) if up >= 0 else range(p.node, p.node + 1)
+        signs = (up >= 0) + any(_writer(k, hrefs) for k in region)
+        if signs == 0 or (signs == 1 and not any(TEXT_DATE.search(t) for k in region for t in texts.get(k, ()))):
             continue
-        if len(p.text) > MARKED_BYLINE_MAX or blocks.tags[p.node] in _HEADINGS:  # a title in a "meta" wrapper
-            continue
-        named = _named_block(p.node, blocks, own)
-        region = range(named, blocks.ends[named]) if named >= 0 else range(p.node, p.node + 1)
-        signs = (named >= 0) + any(n in writers for n in region)
-        if signs == 0 or (signs == 1 and not any(TEXT_DATE.search(t) for n in region for t in texts.get(n, ()))):
-            continue
-        if learned:
+        if p.removed_by is not None:  # the site's learned profile removed it: the note says what it is
             p.note = BYLINE_NOTE
             continue
         if p.rescued_by:  # a short <p> the positive tag kept from the length filter
@@ -167,14 +177,22 @@ def remove_marked_bylines(
         counts["content"] += 1
 
 
-def _named_block(node: int, blocks: Blocks, own: list[int]) -> int:
-    """``node``, or the block up to _MARK_UP levels around it of at most MARKED_BYLINE_MAX characters, that is
-    named a byline; -1 if none."""
-    marks, parents, ends = blocks.marks, blocks.parents, blocks.ends
+def _named_block(node: int, blocks: Blocks, named: dict[int, bool]) -> int:
+    """``node``, or the block up to _MARK_UP levels around it, whose class, id or role names a byline; -1 if none
+    (``named``: the answers so far, per block)."""
+    marks, parents = blocks.marks, blocks.parents
     for _ in range(_MARK_UP + 1):
-        if node < 0 or sum(own[node : ends[node]]) > MARKED_BYLINE_MAX:
+        if node < 0:
             return -1
-        if marks[node] and _BYLINE_MARK.search(marks[node]):
+        hit = named.get(node)
+        if hit is None:
+            hit = named[node] = bool(marks[node]) and _BYLINE_MARK.search(marks[node]) is not None
+        if hit:
             return node
         node = parents[node]
     return -1
+
+
+def _writer(node: int, hrefs: dict[int, list[str]]) -> bool:
+    """Whether the block ``node`` links to a writer's page."""
+    return any(WRITER.search(href) for href in hrefs.get(node, ()))
