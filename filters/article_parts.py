@@ -19,7 +19,17 @@ from .html5 import Blocks
 from .lead import LEAD_NOTE
 from .phrases import Phrase
 
-__all__ = ["BODY_START", "BYLINE", "TEXT_DATE", "Lead", "headline_of", "lead"]
+__all__ = [
+    "BODY_START",
+    "BYLINE",
+    "BYLINE_NOTE",
+    "TEXT_DATE",
+    "WRITER",
+    "Lead",
+    "headline_of",
+    "lead",
+    "remove_marked_bylines",
+]
 
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 TEXT_DATE = re.compile(  # Sept. 4, 2025 / 4th September 2025 / 2025-09-04 / 9/4/2025
@@ -30,6 +40,22 @@ TEXT_DATE = re.compile(  # Sept. 4, 2025 / 4th September 2025 / 2025-09-04 / 9/4
 BYLINE = re.compile(
     r"(?:^|\s)(?:[Bb]y|[Ww]ritten by|[Pp]osted by|[Aa]uthor:?)\s+[A-Z][a-z]+|\b\d+\s*min(?:ute)?s?\.? read\b"
 )
+#: a writer's page (a link to it names the article's writer)
+WRITER = re.compile(
+    r"(?i)/(?:authors?|contributors?|writers?|people|staff|profiles?|users?|by)/|[?&](?:author|handle)="
+)
+#: why a byline the page marks as one (:func:`remove_marked_bylines`) goes
+BYLINE_NOTE = "byline"
+#: the class/id/role words of a byline block ("byline", "post-author", "entry-meta")
+_BYLINE_MARK = re.compile(r"(?<![^\s_-])(?:by-?line|author|authors|written-by|posted-by|dateline|meta)(?![^\s_-])")
+#: a word beside a marked byline's date, not a time's ("am", "PST"): a marked line of a date alone is the date only
+_WORD = re.compile(r"\b(?![AaPp]\.?[Mm]\b|[A-Z]{1,3}T\b)[^\W\d_]{2,}")
+_HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+#: a marked byline is short: its text and the marked block's at most this many characters (a block named
+#: "author" or "meta" that holds more is a box of its own: an author's bio, the article itself)
+MARKED_BYLINE_MAX = 150
+#: how many blocks up from a phrase its byline's class is looked for (<div class=byline><p>name</p><p>date</p>)
+_MARK_UP = 2
 
 #: a core phrase this long that is no heading starts the article's body: an <h1> after it is not the headline
 BODY_START = 40
@@ -74,7 +100,8 @@ def lead(phrases: Sequence[Phrase], headline: Phrase | None, blocks: Blocks | No
         text = " ".join(p.text.split())
         short = len(text) <= _SHORT
         found = TEXT_DATE.search(text) if short else None
-        by = short and BYLINE.search(text) is not None
+        marked = p.note == BYLINE_NOTE and (found is None or _WORD.search(TEXT_DATE.sub("", text)) is not None)
+        by = short and (marked or BYLINE.search(text) is not None)
         if by and not byline:
             byline = text
         if found and not date:
@@ -97,3 +124,75 @@ def _standfirst(after: list[Phrase], headline: Phrase, blocks: Blocks | None) ->
         return ""
     text = " ".join(kept[0].text.split())
     return text if len(text.split()) >= _STANDFIRST_WORDS else ""
+
+
+def remove_marked_bylines(
+    phrases: Sequence[Phrase], blocks: Blocks, counts: dict[str, int], site_note: str | None = None
+) -> None:
+    """Remove by "content", note "byline", each kept phrase of at most MARKED_BYLINE_MAX characters that the page
+    marks as a byline with two signs of three: a block named a byline (class, id or role: "byline", "author",
+    "meta"; the phrase's block or one of the _MARK_UP blocks around it that hold no more text), a link to a
+    writer's page and a date, in that block (else in the phrase's own block). One sign is not enough: a short
+    paragraph can name a day, a writer's name above the headline can be the gold's (thenation.com's), and CNN's
+    2000 pages' ``<p class="byline">By Larry Margasak<br>Associated Press Internet Writer</p>`` is in
+    crawl-to-the-future's gold. A phrase the site's learned profile removed (``site_note``: the site's usual noise,
+    as the byline is once learned) takes the note "byline" too, so that it is still the byline field."""
+    n, tags, ends = len(blocks), blocks.tags, blocks.ends
+    hrefs: dict[int, list[str]] = {}
+    for node, href, _anchor in blocks.links:
+        hrefs.setdefault(node, []).append(href)
+    named: dict[int, bool] = {}  # per block, whether its class, id or role names a byline (found when asked)
+    found = []  # the kept short phrases with a sign of a byline in their markup: few on a page
+    for p in phrases:
+        if p.removed_by is not None and (site_note is None or p.note != site_note or p.removed_by != "content"):
+            continue
+        i = p.node
+        if not 0 <= i < n or len(p.text) > MARKED_BYLINE_MAX or p.note == "the headline" or tags[i] in _HEADINGS:
+            continue  # a heading is never a byline (a title in a "meta" wrapper with it)
+        up = _named_block(i, blocks, named)
+        if up >= 0 or _writer(i, hrefs):
+            found.append((p, up))
+    if not found:
+        return
+    own = [0] * n
+    texts: dict[int, list[str]] = {}
+    for p in phrases:
+        if p.neg is None and 0 <= p.node < n:
+            own[p.node] += len(p.text)
+            texts.setdefault(p.node, []).append(p.text)
+    for p, up in found:
+        if up >= 0 and sum(own[up : ends[up]]) > MARKED_BYLINE_MAX:
+            up = -1  # a box named "author" or "meta" that holds more than a line
+        region = range(up, ends[up]) if up >= 0 else range(p.node, p.node + 1)
+        signs = (up >= 0) + any(_writer(k, hrefs) for k in region)
+        if signs == 0 or (signs == 1 and not any(TEXT_DATE.search(t) for k in region for t in texts.get(k, ()))):
+            continue
+        if p.removed_by is not None:  # the site's learned profile removed it: the note says what it is
+            p.note = BYLINE_NOTE
+            continue
+        if p.rescued_by:  # a short <p> the positive tag kept from the length filter
+            counts["rescued"] -= 1
+        p.removed_by, p.rescued_by, p.note = "content", None, BYLINE_NOTE
+        counts["core"] -= 1
+        counts["content"] += 1
+
+
+def _named_block(node: int, blocks: Blocks, named: dict[int, bool]) -> int:
+    """``node``, or the block up to _MARK_UP levels around it, whose class, id or role names a byline; -1 if none
+    (``named``: the answers so far, per block)."""
+    marks, parents = blocks.marks, blocks.parents
+    for _ in range(_MARK_UP + 1):
+        if node < 0:
+            return -1
+        hit = named.get(node)
+        if hit is None:
+            hit = named[node] = bool(marks[node]) and _BYLINE_MARK.search(marks[node]) is not None
+        if hit:
+            return node
+        node = parents[node]
+    return -1
+
+
+def _writer(node: int, hrefs: dict[int, list[str]]) -> bool:
+    """Whether the block ``node`` links to a writer's page."""
+    return any(WRITER.search(href) for href in hrefs.get(node, ()))

@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import html5
+from .article_parts import remove_marked_bylines
 from .embeds import keep_references
 from .html5 import Blocks
 from .kicker import remove_section_kicker
@@ -180,6 +181,7 @@ def decide(
         counts["content"] += 1
     if profile.main_content:
         remove_section_kicker(phrases, blocks, counts)
+        remove_marked_bylines(phrases, blocks, counts, SITE_NOISE_NOTE)
     return counts
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .article_parts import TEXT_DATE, headline_of
+from .article_parts import TEXT_DATE, WRITER, headline_of
 from .html5 import Blocks
 from .phrases import Phrase, norm
 
@@ -27,10 +27,6 @@ KICKER_WORDS = 4
 _NOT_A_NAME = ".!?:;,"
 #: links that lead to no section
 _NOT_A_SECTION = ("#", "javascript:", "mailto:", "tel:")
-#: a writer's page: a link to it above the headline is a byline
-_WRITER = re.compile(
-    r"(?i)/(?:authors?|contributors?|writers?|people|staff|profiles?|users?|by)/|[?&](?:author|handle)="
-)
 #: the class/id/role words of a navigation block ("nav-menu", "menu-item", "breadcrumbs")
 _NAVIGATION = re.compile(r"(?:^|[\s_-])(?:nav|navbar|navigation|menu|breadcrumbs?|crumbs?)(?:$|[\s_-])")
 
@@ -57,7 +53,7 @@ def section_kicker(phrases: Sequence[Phrase], blocks: Blocks) -> Phrase | None:
         if norm(anchor).casefold() != name or href.strip().lower().startswith(_NOT_A_SECTION):
             continue
         if node == above.node:
-            if _WRITER.search(href) is None:
+            if WRITER.search(href) is None:  # a link to a writer's page is a byline
                 return above  # the label links to its section
         elif _in_navigation(blocks, node):
             return above

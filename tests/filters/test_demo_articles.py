@@ -4,15 +4,17 @@ read starts with the article's own text, with no section kicker ("Mind") and no 
 
 from __future__ import annotations
 
+from itertools import product
+
 import pytest
 
 from demo.articles import ARTICLES
 from demo.pages import SECTION_TITLES
 from demo.sites import render_article_page
-from filters import extract
+from filters import analyse_page, extract, learn_profile
 
 #: what the demo templates put around the article's text that is the site's label, not the article's
-KICKER_NOTE, DATELINE_NOTE = "section kicker", "byline or date line"
+KICKER_NOTE, DATELINE_NOTE, BYLINE_NOTE = "section kicker", "byline or date line", "byline"
 
 
 def site_labels(body: str, section: str) -> list[str]:
@@ -23,7 +25,7 @@ def site_labels(body: str, section: str) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("site", ["healthwatch", "courier", "wellbeing"])
+@pytest.mark.parametrize("site", ["healthwatch", "courier", "wellbeing", "pulse"])
 def test_the_demo_articles_bodies_carry_no_kicker_or_filed_under_line(site):
     articles = [a for a in ARTICLES if a.site == site]
     assert articles
@@ -43,3 +45,21 @@ def test_the_demo_sites_labels_are_removed_with_their_reasons():
         labels = [p for p in ex.phrases if site_labels(p.text, article.section)]
         assert labels and all(p.removed_by for p in labels), ex.explain()
         assert note in [p.note for p in labels], ex.explain()
+
+
+def test_the_morning_pulses_byline_is_the_byline_field_not_the_body():
+    # "Callum Reid Science reporter 29 November 2026, 05:28": a writer's link, a role and a <time> in a block named
+    # "byline", no "By"; it stayed in the body, learned profile or not (the names and dates vary)
+    articles = [a for a in ARTICLES if a.site == "pulse"]
+    pages = {a.slug: render_article_page("pulse", a.slug) for a in articles}
+    learned = learn_profile(
+        [analyse_page(html, url=f"https://pulse.example/{slug}", profile="default") for slug, html in pages.items()],
+        base="default",
+    )
+    assert articles
+    for article, profile in product(articles, ("default", learned)):
+        ex = extract(pages[article.slug], profile=profile)
+        byline = ex.lead.byline
+        assert byline and ex.lead.date and ex.lead.date in byline, (article.slug, ex.lead, ex.explain())
+        assert byline not in ex.body and ex.lead.date not in ex.body, (article.slug, ex.explain())
+        assert [p.note for p in ex.phrases if p.text == byline] == [BYLINE_NOTE], ex.explain()
