@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from .html5 import Blocks
 from .lead import LEAD_NOTE
-from .phrases import Phrase
+from .phrases import Phrase, remove_kept
 
 __all__ = [
     "BODY_START",
@@ -170,11 +170,7 @@ def remove_marked_bylines(
         if p.removed_by is not None:  # the site's learned profile removed it: the note says what it is
             p.note = BYLINE_NOTE
             continue
-        if p.rescued_by:  # a short <p> the positive tag kept from the length filter
-            counts["rescued"] -= 1
-        p.removed_by, p.rescued_by, p.note = "content", None, BYLINE_NOTE
-        counts["core"] -= 1
-        counts["content"] += 1
+        remove_kept(p, "content", BYLINE_NOTE, counts)
 
 
 def _named_block(node: int, blocks: Blocks, named: dict[int, bool]) -> int:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from .article_parts import TEXT_DATE, WRITER, headline_of
 from .html5 import Blocks
-from .phrases import Phrase, norm
+from .phrases import Phrase, norm, remove_kept
 
 __all__ = ["KICKER_NOTE", "remove_section_kicker", "section_kicker"]
 
@@ -75,8 +75,4 @@ def remove_section_kicker(phrases: Sequence[Phrase], blocks: Blocks, counts: dic
     kicker = section_kicker(phrases, blocks)
     if kicker is None:
         return
-    if kicker.rescued_by:  # a short <p> the positive tag kept from the length filter
-        counts["rescued"] -= 1
-    kicker.removed_by, kicker.rescued_by, kicker.note = "content", None, KICKER_NOTE
-    counts["core"] -= 1
-    counts["content"] += 1
+    remove_kept(kicker, "content", KICKER_NOTE, counts)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["BLOCK_TAGS", "Phrase", "norm"]
+__all__ = ["BLOCK_TAGS", "Phrase", "norm", "remove_kept"]
 
 #: Elements that start a new line of text: with ``block_phrases`` a phrase
 #: never crosses their boundary, while inline tags (a, b, span, ...) do not cut it.
@@ -79,3 +79,13 @@ class Phrase:
             "rescued_by": self.rescued_by,
             "reason": self.reason(),
         }
+
+
+def remove_kept(phrase: Phrase, stage: str, note: str | None, counts: dict[str, int]) -> None:
+    """Remove a kept ``phrase`` by ``stage`` with its ``note``, moving it in ``counts`` from the core to ``stage``
+    (and out of the rescued, where the positive tag had kept a short ``<p>`` from the length filter)."""
+    if phrase.rescued_by:
+        counts["rescued"] -= 1
+    phrase.removed_by, phrase.rescued_by, phrase.note = stage, None, note
+    counts["core"] -= 1
+    counts[stage] += 1

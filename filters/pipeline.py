@@ -34,7 +34,7 @@ from .article_parts import Lead, headline_of, lead
 from .charset import charset_from_content_type, control_bytes, decode_html, looks_binary
 from .limits import MAX_ATTRIBUTES, MAX_BYTES, MAX_ELEMENTS, ExtractionError, too_deep
 from .lxml_walk import segment
-from .phrases import Phrase
+from .phrases import Phrase, remove_kept
 from .phrases import norm as _norm
 from .profiles import Profile, get_profile
 from .stopwords import get_stop_words
@@ -421,11 +421,7 @@ def decide_style_tree(
                 continue
             if ph.removed_by is not None:  # removed by main-content detection already
                 continue
-            if ph.rescued_by:
-                counts["rescued"] -= 1
-            ph.removed_by, ph.rescued_by, ph.note = "redundancy", None, note
-            counts["core"] -= 1
-            counts["redundancy"] += 1
+            remove_kept(ph, "redundancy", note, counts)
         return counts, state
     counts["total"] += len(template)
     counts["redundancy"] += len(template)
