@@ -272,8 +272,10 @@ def suggestion_blocks(context) -> str:
     return mark_safe("\n".join(_suggestion(s, i, page) for i, s in enumerate(context["suggestions"], 1)))  # noqa: S308
 
 
+@register.simple_tag(takes_context=True)
 def view_fields(context) -> str:
-    """classifier/_view_field.html: the hidden fields that carry the view (or the search) a page was opened in."""
+    """The hidden fields that carry the view (or the search) a page was opened in (classifier/_view_field.html
+    includes this tag; the folder blocks write it once a page)."""
     view, origin = context.get("view"), context.get("origin")
     return format_html(
         "{}{}{}",
