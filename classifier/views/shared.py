@@ -47,7 +47,7 @@ def inbox_page_of(params: QueryDict) -> list[tuple[str, str]]:
     """The inbox page ``params`` show, as (key, cursor), or none for the first page (a malformed cursor, which the
     inbox reads as the first page, is dropped)."""
     for key in PAGE_KEYS:
-        value = params.get(key)
+        value = params.get(key) or ""
         if selectors.Cursor.decode(value) is not None:
             return [(key, value)]
     return []
