@@ -46,8 +46,10 @@ HOST_PARAMETERS = frozenset({"smtp"})
 LOCAL_PARAMETERS = frozenset({"template", "pgppub", "pgpprv"})
 
 
-#: how a refused private address ends, for whoever may not allow it (a superuser's form names its box instead)
+#: how a refused private address ends, for whoever may not allow it (check_notify_url's default remedy)
 PRIVATE_REFUSED = "only a superuser may allow private addresses for a subscription."
+#: ... and on a superuser's subscription form, which has the box that allows it under the URL
+PRIVATE_TICK_BOX = "tick “Allow private addresses” below to allow it."
 
 
 class DeliveryError(Exception):
@@ -107,8 +109,9 @@ def _unreadable() -> DeliveryError:
     )
 
 
-def _check_one(url: str, allow_private: bool) -> str:
-    """The service's name if WIMS sends to ``url`` (one URL); else DeliveryError."""
+def _check_one(url: str, allow_private: bool, remedy: str = PRIVATE_REFUSED) -> str:
+    """The service's name if WIMS sends to ``url`` (one URL); else DeliveryError (a private address refused: the
+    message ends with ``remedy``)."""
     # scheme and parameters first: instantiating a plugin may already read the files its parameters name
     parsed = parse_url(url, verify_host=False) if "://" in url else None
     if parsed is None:
@@ -136,23 +139,24 @@ def _check_one(url: str, allow_private: bool) -> str:
         if refused:
             raise DeliveryError(
                 f"{where}{host} resolves to {', '.join(refused)}, a loopback, private or otherwise internal "
-                f"address; {PRIVATE_REFUSED}",
+                f"address; {remedy}",
                 transient=False,
                 private=True,
             )
     return str(getattr(plugin, "service_name", "") or type(plugin).__name__)
 
 
-def check_notify_url(url: str, allow_private: bool = False) -> str:
+def check_notify_url(url: str, allow_private: bool = False, *, remedy: str = PRIVATE_REFUSED) -> str:
     """The services' names if WIMS sends to every URL of ``url`` (as Apprise splits it); else DeliveryError,
-    naming the URL when the string holds several."""
+    naming the URL when the string holds several. A private address refused: the message ends with ``remedy``,
+    what its reader can do (:data:`PRIVATE_REFUSED` by default; :data:`PRIVATE_TICK_BOX` for a superuser's form)."""
     urls = split_urls(url)
     if not urls:
         raise DeliveryError("Give the notification URL to send to.", transient=False)
     names = []
     for position, one in enumerate(urls, 1):
         try:
-            names.append(_check_one(one, allow_private))
+            names.append(_check_one(one, allow_private, remedy))
         except DeliveryError as exc:
             if len(urls) == 1:
                 raise

@@ -62,13 +62,13 @@ class SubscriptionForm(forms.ModelForm):
             if "notify_url" in self.changed_data and not self.user.is_superuser:
                 self.instance.allow_private_addresses = False  # a new target needs a superuser's allowance again
             allow = data.get("allow_private_addresses", self.instance.allow_private_addresses)
+            # a refused private address: a superuser is shown the box under the URL, the others who may allow it
+            box = "allow_private_addresses" in self.fields
+            remedy = channels.PRIVATE_TICK_BOX if box else channels.PRIVATE_REFUSED
             try:
-                channels.check_notify_url(url, allow)
+                channels.check_notify_url(url, allow, remedy=remedy)
             except channels.DeliveryError as exc:
-                error = str(exc)
-                if exc.private and "allow_private_addresses" in self.fields:  # a superuser, the box under the URL
-                    error = error.replace(channels.PRIVATE_REFUSED, "tick “Allow private addresses” below to allow it.")
-                self.add_error("notify_url", error)
+                self.add_error("notify_url", str(exc))
             data["notify_url"] = url
         else:
             data["notify_url"] = ""

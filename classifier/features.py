@@ -123,23 +123,46 @@ def case_features(
 _SENTENCE_GAP = " \t\"'“”‘’()[]"
 
 
+#: what joins the parts of a compound word ("Mediterranean-style"): a hyphen, a non-breaking hyphen
+_HYPHENS = "-\u2011"
+#: a compound's first part right before a word: a word and a hyphen ("Elmstead-" in "Elmstead-based")
+_COMPOUND_HEAD = re.compile(r"([^\W\d_]{2,})[" + _HYPHENS + r"]$")
+
+
 def proper_names(text: str, settings: FeatureSettings = FeatureSettings()) -> frozenset[str]:
     """The words ``text`` writes as proper names (towns, people, bodies), as features: capitalised wherever
     it writes them, and at least once inside a sentence, not only at its start where every word is. "Clinics
     open in Elmstead. Elmstead and Oakley ..." -> elmstead, oakley (not clinics). A rough test, for ranking
-    suggestions only: a word that opens every sentence it is in counts as no name."""
+    suggestions only: a word that opens every sentence it is in counts as no name.
+
+    Compounds (a live trial: "IF style" suggested for a Mediterranean-diet story): a capitalised word written only
+    as a compound's first part ("a Mediterranean-style diet") says what kind of thing the story is about, not a
+    place or a person it is set among, and counts as no name; a word the text writes only joined to a name by a
+    hyphen ("the Elmstead-based clinic": based) is part of that name, and counts as one, so that a name gives way
+    with its compounds' other parts, never to them (they share its every occurrence, so its weight)."""
     lower: set[str] = set()
     inside: set[str] = set()
+    free: set[str] = set()  # lower-case words written at least once not joined to a capitalised word
+    heads: dict[str, set[str]] = {}  # lower-case word -> the capitalised words it is joined to ("based": elmstead)
     for match in re.finditer(r"[^\W\d_]{2,}", text):
         word = match.group()
         if not word[0].isupper():
             lower.add(word.lower())
+            head = _COMPOUND_HEAD.search(text, max(0, match.start() - 64), match.start())
+            if head is not None and head.group(1)[0].isupper():
+                heads.setdefault(word.lower(), set()).add(head.group(1).lower())
+            else:
+                free.add(word.lower())
             continue
+        if text[match.end() : match.end() + 1] in tuple(_HYPHENS) and text[match.end() + 1 : match.end() + 2].isalpha():
+            continue  # a compound's first part ("Mediterranean-style"): no sign of a name
         before = text[max(0, match.start() - 8) : match.start()].rstrip(_SENTENCE_GAP)
         opening = (not before and match.start() < 8) or before[-1:] in (".", "!", "?", "…", ":", "\n", "\r")
         if not opening:
             inside.add(word.lower())
-    return frozenset(stem_words(sorted(inside - lower), settings.stemming))
+    names = inside - lower
+    bound = {word for word, joined in heads.items() if word not in free and joined <= names}
+    return frozenset(stem_words(sorted(names | bound), settings.stemming))
 
 
 def condition(text: str, settings: FeatureSettings = FeatureSettings()) -> str:

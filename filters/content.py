@@ -51,7 +51,7 @@ from .kicker import remove_section_kicker
 from .lead import LEAD_NOTE, is_lead, lead_levels, outer_block
 from .marks import noise_reasons
 from .orphans import ORPHAN_NOTE, orphan_headings
-from .phrases import Phrase
+from .phrases import Phrase, remove_kept
 from .profiles import Profile
 from .prompts import NOTICE_MAX, notice_note
 from .site_region import noise_trie, site_block
@@ -176,9 +176,7 @@ def decide(
         for stage, change in keep_references(phrases, blocks, where.inside, where.noise).items():
             counts[stage] += change
     for ph in orphan_headings(phrases, blocks) if profile.main_content else ():
-        ph.removed_by, ph.note, ph.rescued_by = "content", ORPHAN_NOTE, None  # a title the <p> filter rescued
-        counts["core"] -= 1
-        counts["content"] += 1
+        remove_kept(ph, "content", ORPHAN_NOTE, counts)  # a title the <p> filter rescued is no longer rescued
     if profile.main_content:
         remove_section_kicker(phrases, blocks, counts)
         remove_marked_bylines(phrases, blocks, counts, SITE_NOISE_NOTE)

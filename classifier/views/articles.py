@@ -20,6 +20,8 @@ from classifier.views.shared import (
     RANK,
     VIEW,
     article_url,
+    filtered,
+    inbox_page_of,
     inbox_view,
     safe_link,
     search_of,
@@ -49,6 +51,7 @@ def _from_search(request) -> dict:
     rank = search[RANK]
     return {
         "view": "",
+        "filtered_view": False,
         "from_search": search,  # carried on by the decisions and the rule page (_view_field.html)
         "return_query": _return_query(search),
         "search_rank": rank,
@@ -75,11 +78,12 @@ def inbox(request):
     # after a refusal, the articles that could take the action stay ticked: untick the others, post again
     keep_selected = {i["article_id"] for i in report["items"] if i["ok"]} if report and report["refused"] else ()
     prefix = reverse("classifier:article", args=[0])[: -len("0/")]
-    suffix = with_view("", filter_query)  # the article opens in this view: next/previous walk it
+    keep = list(QueryDict(filter_query).items())
+    # the article opens in this view (next/previous walk it) and leads back to this page of it
+    suffix = with_view("", urlencode([*keep, *inbox_page_of(request.GET)]))
     for row in page.rows:
         row.href = f"{prefix}{row.article.pk}/{suffix}"
         row.checked = select_all or row.article.pk in keep_selected
-    keep = list(QueryDict(filter_query).items())
     here = [(k, v) for k, v in request.GET.items() if k in {*form.fields, "after", "before"} and v]
     return render(
         request,
@@ -108,7 +112,7 @@ def article_detail(request, pk):
     article, case = selectors.article_and_case(pk, case_required=False)
     view_form, view_qs, view = view_form_of(request)
     # the position is read before the article is marked read: in an "unread" view it still counts as in it
-    page = selectors.article_page(article, case, view_qs, user=request.user, filtered=bool(view))
+    page = selectors.article_page(article, case, view_qs, user=request.user, filtered=filtered(view))
     services.mark_opened(article, request.user)
     position = page["position"]
     return render(
@@ -127,6 +131,7 @@ def article_detail(request, pk):
             "relevant_links": [(c, a) for u, a in (article.extracted.relevant_links or []) if (c := canonicalise(u))],
             "move_form": MoveForm(current_folders=page["current_folders"]),
             "view": view,
+            "filtered_view": filtered(view),  # the view filters the inbox (not merely a page of it)
             "return_query": _return_query({"view": view}),
             "inbox_url": reverse("classifier:inbox") + (f"?{view}" if view else ""),
             "older_url": article_url(position.older.pk, view) if position.older else None,

@@ -38,8 +38,24 @@ def safe_link(url: str) -> str | None:
 VIEW = "view"
 
 
-def inbox_view(request, params: QueryDict):
-    """The inbox's filter form, its filtered articles (the "view") and its filters as a query string.
+#: The inbox page's cursor (``after`` or ``before``, selectors.Cursor): an article opened from a page of the inbox
+#: carries it in its view, so that the way back to the inbox (``u``) opens that page, not the first.
+PAGE_KEYS = ("after", "before")
+
+
+def inbox_page_of(params: QueryDict) -> list[tuple[str, str]]:
+    """The inbox page ``params`` show, as (key, cursor), or none for the first page (a malformed cursor, which the
+    inbox reads as the first page, is dropped)."""
+    for key in PAGE_KEYS:
+        value = params.get(key) or ""
+        if selectors.Cursor.decode(value) is not None:
+            return [(key, value)]
+    return []
+
+
+def inbox_view(request, params: QueryDict, *, page: bool = False):
+    """The inbox's filter form, its filtered articles (the "view") and its filters as a query string, with
+    ``page`` the inbox page's cursor after them (:func:`inbox_page_of`; it narrows no queryset).
 
     The inbox and every page opened from it read the view here: a filter added to InboxFilterForm and to the
     queryset below reaches the article pages' next/previous, progress and auto-advance unchanged.
@@ -47,16 +63,22 @@ def inbox_view(request, params: QueryDict):
     form = InboxFilterForm(params or None)
     # "assigned to me" and "unread" are read for the expert looking, whoever made the link
     qs = selectors.inbox_queryset(**form.narrowing(request.user))
-    # only the form's own fields travel (never a cursor, never anything a link could be made to carry)
-    query = urlencode([(k, v) for k, v in params.items() if k in form.fields and v])
+    # only the form's own fields travel, and the page's cursor (never anything a link could be made to carry)
+    fields = [(k, v) for k, v in params.items() if k in form.fields and v]
+    query = urlencode([*fields, *(inbox_page_of(params) if page else ())])
     return form, qs, query
 
 
 def view_form_of(request):
     """The view an article page was opened in (its ``view`` parameter, GET or POST): (the inbox's filter form,
-    queryset, query string)."""
+    queryset, query string with the inbox page it was opened from)."""
     raw = request.POST.get(VIEW) or request.GET.get(VIEW) or ""
-    return inbox_view(request, QueryDict(raw))
+    return inbox_view(request, QueryDict(raw), page=True)
+
+
+def filtered(view: str) -> bool:
+    """Whether the view (:func:`view_form_of`'s query string) filters the inbox: it holds more than a page."""
+    return any(key not in PAGE_KEYS for key in QueryDict(view))
 
 
 def view_of(request):

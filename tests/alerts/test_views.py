@@ -226,6 +226,23 @@ def test_a_superuser_may_allow_a_private_notification_url(client, django_user_mo
     assert Subscription.objects.get().allow_private_addresses
 
 
+def test_the_private_address_refusal_ends_with_the_remedy_its_reader_has():
+    """The wording is chosen where the message is made, not swapped into it afterwards by a string replace: the
+    default for whoever may not allow private addresses, the box for a superuser's form, one URL or several."""
+    from alerts import channels
+
+    loopback = "json://127.0.0.1:9/hook"
+    for url in (loopback, f"json://example.org/ok {loopback}"):
+        with pytest.raises(channels.DeliveryError) as refused:
+            channels.check_notify_url(url)
+        assert refused.value.private and str(refused.value).endswith(channels.PRIVATE_REFUSED)
+        with pytest.raises(channels.DeliveryError) as boxed:
+            channels.check_notify_url(url, remedy=channels.PRIVATE_TICK_BOX)
+        message = str(boxed.value)
+        assert boxed.value.private and message.endswith(channels.PRIVATE_TICK_BOX)
+        assert "only a superuser" not in message and "127.0.0.1" in message
+
+
 def test_a_non_superuser_changing_the_url_loses_the_allowance(rc, reader, tree, webhook):
     sub = subscribe(reader, tree["health"], channel="apprise", notify_url=webhook.url(), allow_private_addresses=True)
     page = rc.get(reverse("alerts:edit", args=[sub.pk])).content.decode()

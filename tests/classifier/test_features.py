@@ -211,3 +211,14 @@ def test_proper_names_are_the_words_written_capitalised_inside_sentences_and_nev
     assert proper_names(text) == {"elmstead", "oakley", "nhs", "monday"}
     assert proper_names("Walking in Riverside", FeatureSettings(stemming="english")) == {"riversid"}
     assert proper_names("") == frozenset()
+
+
+def test_a_name_only_modifying_a_compound_is_none_and_a_word_only_bound_to_a_name_is_part_of_it():
+    # a live trial: "Mediterranean" only ever modifies a compound ("Mediterranean-style"): it says what kind of
+    # diet, not where the story is set, so it is no name, and the suggested rule no longer gives it up for "style"
+    diet = "Mediterranean-style eating\nWomen who ate a Mediterranean-style diet had less heart disease."
+    assert proper_names(diet) == frozenset()
+    # a name written on its own too is one; a word the text writes only joined to it by a hyphen is part of it
+    # ("Elmstead-based" -> based), and gives way with it; a word written on its own as well is not
+    town = "Nurses in Elmstead run it. The Elmstead-based clinic is Elmstead-run; the clinic was run well."
+    assert proper_names(town) == {"elmstead", "based"}

@@ -3,7 +3,7 @@ progress count, and the one key map."""
 
 import re
 from datetime import timedelta
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 from django.urls import reverse
@@ -66,7 +66,8 @@ def test_accept_opens_the_next_article_of_the_view_although_the_accepted_one_lef
 
 @pytest.mark.django_db
 def test_the_view_carries_only_the_inbox_filters(ec, football_view):
-    """Whatever the parameter holds, only the inbox form's fields travel: no cursor, no address to go to."""
+    """Whatever the parameter holds, only the inbox form's fields and a readable page cursor travel: no malformed
+    cursor, no address to go to."""
     first = football_view[0]
     hostile = "state=pending&after=x~1&next=https://evil.example/&view=//evil.example"
     response = ec.post(reverse("classifier:accept", args=[first.pk]), {"view": hostile})
@@ -78,6 +79,24 @@ def test_the_view_carries_only_the_inbox_filters(ec, football_view):
     # a next outside the site is refused (the existing _safe_next)
     away = ec.post(reverse("classifier:accept", args=[football_view[2].pk]), {"next": "https://evil.example/"})
     assert not away["Location"].startswith("https://evil.example")
+
+
+@pytest.mark.django_db
+def test_the_view_carries_the_inbox_page_the_article_was_opened_from(ec, football_view):
+    """The way back to the inbox (u) opens the page the article was opened from, after a decision too; the page
+    alone is no filter: the inbox, not "this view"."""
+    first, third = football_view[0], football_view[2]
+    cursor = selectors.Cursor.of(football_view[1]).encode()
+    inbox = ec.get(reverse("classifier:inbox"), {"state": "pending", "after": cursor}).content.decode()
+    view = urlencode({"state": "pending", "after": cursor})
+    assert f'href="/articles/{third.pk}/?{urlencode({"view": view})}"' in inbox
+    page = ec.get(reverse("classifier:article", args=[third.pk]), {"view": view})
+    assert page.context["inbox_url"] == f"/?{view}" and page.context["filtered_view"]
+    response = ec.post(reverse("classifier:accept", args=[first.pk]), {"view": view})
+    assert view_of(response) == view
+    paged = ec.get(reverse("classifier:article", args=[third.pk]), {"view": urlencode({"after": cursor})})
+    assert paged.context["inbox_url"] == f"/?{urlencode({'after': cursor})}" and not paged.context["filtered_view"]
+    assert paged.context["position"].text.endswith("in the inbox")
 
 
 @pytest.mark.django_db

@@ -180,3 +180,37 @@ def _back_to_the_inbox(page, view):
     expect(page.locator("table.inbox tbody tr")).to_contain_text(view[1].title)
     accepted = Classification.objects.filter(case__article__in=view, state="accepted").count()
     assert accepted == IN_VIEW - 2  # all but the skipped and the rejected one
+
+
+def test_u_goes_back_to_the_inbox_page_the_article_was_opened_from(page, live_server, django_user_model):
+    """A live trial: u from an article opened on the inbox's second page opened its first page (the view carried
+    the filters, not the page). It opens the second page, with the filters, after a decision too."""
+    data, view = clinic_view(django_user_model)
+    login(page, live_server)
+    _filter_the_inbox(page)
+    page.keyboard.press("n")  # the second page: the view's last two articles
+    rows = page.locator("table.inbox tbody tr")
+    expect(rows).to_have_count(IN_VIEW - 50)
+    page.keyboard.press("j")
+    page.keyboard.press("o")
+    expect(title(page)).to_have_text(view[50].title)
+    expect(page.locator("#progress")).to_have_text(f"51 of {IN_VIEW} in this view")
+    expect(page.locator("#view-nav a").first).to_have_text("Inbox (this view)")
+    page.keyboard.press("u")
+    expect(page.locator("h1")).to_have_text("Inbox")
+    expect(page.locator("select[name=state]")).to_have_value("suggested")
+    expect(rows).to_have_count(IN_VIEW - 50)
+    expect(rows.first).to_contain_text(view[50].title)
+
+    # a decision opens the next article of the view: the way back still leads to the page it was opened from
+    page.keyboard.press("j")
+    page.keyboard.press("o")
+    expect(title(page)).to_have_text(view[50].title)
+    page.keyboard.press("a")
+    expect(page.locator(".messages")).to_contain_text("Accepted: Health/Diabetes")
+    expect(title(page)).to_have_text(view[51].title)
+    page.keyboard.press("u")
+    expect(rows).to_have_count(1)  # the accepted one has left the view
+    expect(rows.first).to_contain_text(view[51].title)
+    assert page.dialogs == [] and page.console_errors == []
+    del data

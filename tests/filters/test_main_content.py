@@ -636,6 +636,20 @@ def test_an_old_pages_box_title_whose_links_went_is_removed_but_not_a_byline_abo
     assert "next bulletin on Friday" in ex.text
 
 
+def test_a_rescued_title_removed_as_an_orphan_leaves_the_rescued_count():
+    # the box title above was rescued from the length filter by its <p>, then removed as the heading of a removed
+    # section: it is no longer rescued, and the counts say so (they counted it rescued)
+    box = (
+        "<p><table><tr><td><b>RELATED LINKS</b></td></tr>"
+        '<tr><td><a href="/archive/">Archives Table of Contents</a></td></tr></table></p>'
+    )
+    body = f"<div>{ARTICLE}{box}<p>The authority will publish its next bulletin on Friday.</p></div>"
+    ex = core(page(body).removeprefix("<!doctype html>"))
+    (title,) = removed_with(ex, "RELATED LINKS")
+    assert title.note == "heading of a removed section"
+    assert ex.counts["rescued"] == sum(p.rescued_by is not None for p in ex.phrases), ex.counts
+
+
 def test_the_title_of_a_jump_menu_of_stories_is_removed():
     # BBC News 2005: "LINKS TO MORE ASIA-PACIFIC STORIES" above a <select> of headlines
     options = "".join(f"<option value='/n/{k}'>Another story from the region, part {k}</option>" for k in range(5))

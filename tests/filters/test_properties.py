@@ -74,6 +74,7 @@ def _check(e):
     assert c["total"] == len(e.phrases)
     assert c["length"] + c["tag"] + c["redundancy"] + c.get("content", 0) + c.get("wpnc", 0) + c["core"] == c["total"]
     assert e.text.split("\n") == [p.text for p in e.phrases if p.is_core] or (e.text == "" and c["core"] == 0)
+    assert c["rescued"] == sum(p.rescued_by is not None for p in e.phrases)
     for p in e.phrases:
         assert p.removed_by in (None, "length", "tag", "redundancy", "content", "wpnc")
         assert p.rescued_by is None or p.removed_by is None
