@@ -76,6 +76,7 @@ ABLATIONS = {
     "section kicker (kicker.py)": _patch((content, "remove_section_kicker", _nothing)),
     "marked bylines (article_parts.py)": _patch((content, "remove_marked_bylines", _nothing)),
     "embedded posts (embeds.py)": _patch((content, "keep_references", lambda *a: {})),
+    "FAQ questions (faq.py)": _patch((content, "keep_questions", _nothing)),
     "orphan headings (orphans.py)": _patch((content, "orphan_headings", lambda *a: [])),
     "notices/prompts (prompts.py)": _patch((content, "notice_note", lambda *a: None)),
     "card links (teasers.mark_card_links)": _patch((content, "mark_card_links", _nothing)),
