@@ -46,6 +46,7 @@ from typing import Any
 from . import html5
 from .article_parts import remove_marked_bylines
 from .embeds import keep_references
+from .faq import keep_questions
 from .html5 import Blocks
 from .kicker import remove_section_kicker
 from .lead import LEAD_NOTE, is_lead, lead_levels, outer_block
@@ -173,6 +174,7 @@ def decide(
         counts["content"] -= 1
         counts["core"] += 1
     if profile.main_content:
+        keep_questions(phrases, blocks, where.inside, counts)
         for stage, change in keep_references(phrases, blocks, where.inside, where.noise).items():
             counts[stage] += change
     for ph in orphan_headings(phrases, blocks) if profile.main_content else ():

@@ -87,3 +87,40 @@ def test_an_embedded_post_in_a_share_named_wrapper_is_not_share_buttons():
 def test_an_embedded_post_outside_the_main_content_goes_with_it():
     ex = extract(page(f"<article>{ARTICLE}</article><aside class='sidebar'>{TWEET}</aside>"))
     assert "(@RegionHealth)" not in ex.text
+
+
+# an accordion FAQ at the end of an article: each question a <button>, its answer in the panel under it
+# (filters.faq); the last button asks nothing and the "Share" button is chrome
+FAQ = """
+<div class="faq"><h2>Frequently asked questions</h2>
+<div class="accordion-item"><button aria-expanded="true">Do children need an appointment for the vaccine?</button>
+<div class="accordion-panel"><p>No appointment is needed for children under twelve at the Saturday clinics, which
+open at nine and close at noon until the end of the month.</p></div></div>
+<div class="accordion-item"><button aria-expanded="false">Where did the outbreak begin?</button>
+<div class="accordion-panel"><p>The outbreak began in a primary school in March and then spread to three of the
+neighbouring towns, the regional health authority said.</p></div></div>
+<button>Click to see the list of all the clinics in the region</button>
+<div><p>The clinics are in the town halls of the four towns, and each of them opens on Saturday mornings.</p></div>
+</div>
+<button class="share-button">Share this article with a friend today</button>
+"""
+
+
+def test_the_questions_of_a_faq_stay_with_their_answers():
+    ex = extract(page(f"<article>{ARTICLE}{FAQ}</article>"))
+    assert_article_kept(ex)
+    kept = ex.text
+    assert "Do children need an appointment for the vaccine?" in kept
+    assert "Where did the outbreak begin?" in kept
+    assert "No appointment is needed for children under twelve" in kept
+    assert "Click to see the list" not in kept  # a button that asks nothing stays chrome
+    assert "Share this article" not in kept
+
+
+def test_a_question_without_its_answer_on_the_page_stays_removed():
+    # the answers a script loads on a click: the questions alone are buttons, not the article's text
+    questions = "".join(f"<button>{q}</button>" for q in ("What are the big three clouds?", "Is it better to wait?"))
+    ex = extract(page(f"<article>{ARTICLE}<div class='faq'>{questions}</div></article>"))
+    assert_article_kept(ex)
+    assert "big three clouds" not in ex.text
+    assert "better to wait" not in ex.text
