@@ -87,6 +87,29 @@ def test_caption_inside_the_article_is_removed():
     assert "caption" in phrase.reason()
 
 
+@pytest.mark.parametrize("name", ["cap", "cnnStoryCaption", "photocaption"])
+def test_a_caption_named_cap_or_by_a_word_ending_in_caption_is_removed(name):
+    # crawl-to-the-future tuning: BBC News 2005 (<div class="cap"> under the picture of an old float-right table)
+    # and CNN 2005 (<div class="cnnStoryCaption">) kept their captions in the core text; the gold never keeps them
+    html = page(
+        f"<article>{ARTICLE}<table align='right'><tr><td><img src='x.jpg'>"
+        f"<div class='{name}'>A nurse prepares a vaccine at a clinic in the town centre on Monday.</div>"
+        "</td></tr></table></article>"
+    )
+    ex = core(html)
+    assert_article_kept(ex)
+    (phrase,) = removed_with(ex, "A nurse prepares")
+    assert phrase.note == "caption"
+
+
+def test_a_drop_caps_paragraph_is_not_a_caption():
+    # wcxb tuning 0121, 0174: <p class="has-drop-cap"> is the article's first paragraph
+    first = "Figuring out how to lay out the clinic's waiting room is a funny thing, the architects said on Monday."
+    ex = core(page(f"<article>{ARTICLE.replace('</h1>', '</h1><p class=has-drop-cap>' + first + '</p>')}</article>"))
+    assert_article_kept(ex)
+    assert first in ex.text, ex.explain()
+
+
 def test_outside_the_main_content_is_named_and_the_headline_kept():
     html = page(
         "<header><p>Daily Health - the news that keeps you well since 1998, every day</p>"
