@@ -28,7 +28,8 @@ _NOISE_MARKS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("references", r"^(references|citations|sources|bibliography)$"),
         ("disclaimer", r"^(disclaimer|disclaimers)$"),
         ("dialog", r"^(modal|dialog|popup|republish|republication)$"),
-        ("caption", r"^(caption|wp-caption|credit|credits|image-credit|photo-credit)$"),
+        # a word ending in "caption" ("cnnStoryCaption", CNN 2005; "photocaption") names a caption too
+        ("caption", r"^([a-z]*caption|wp-caption|credit|credits|image-credit|photo-credit)$"),
         # a contact, tip or newsletter form and its thank-you text (Contact Form 7, Gravity Forms, Mailchimp...)
         (
             "form",
@@ -102,6 +103,8 @@ def marks_reason(marks: str) -> str | None:
         return reason
     parts = _mark_parts(marks)
     reason = next((name for name, pattern in _NOISE_MARKS if pattern.search(parts)), None)
+    if reason is None and "cap" in marks and "cap" in marks.split():
+        reason = "caption"  # "cap" alone (BBC News 2005's <div class="cap">), not a part ("has-drop-cap")
     if reason is None and _HIDDEN_ON_DESKTOP.search(marks):
         reason = "hidden on large screens"
     if len(_REASON_CACHE) >= _REASON_CACHE_MAX:

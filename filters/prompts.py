@@ -33,6 +33,13 @@ _DATE = (
     r"(?:[A-Z][a-z]{2,8}\.? \d{1,2}(?:st|nd|rd|th)?,? (?:19|20)\d\d|\d{1,2}(?:st|nd|rd|th)? [A-Z][a-z]{2,8}\.?,? "
     r"(?:19|20)\d\d|\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4})"
 )
+#: a photographer's or an agency's name in a credit line ("Rick Bowmer", "Wide World"), and an agency or a paper
+#: that a credit line names ("AP", "Corbis", "For The Times", "FOXNews.com")
+_CREDIT_NAME = r"[A-Z][\w.'’&-]*(?:\s+[A-Z][\w.'’&-]*){0,3}"
+_AGENCY = (
+    r"(?:AP|Associated Press|Reuters|AFP|Getty(?: Images)?|Corbis|EPA|UPI|Bloomberg|Wide World(?: Photos)?"
+    r"|Archive Photos|[A-Z][\w-]*\.com|(?i:for the) [A-Z][\w-]*(?: [A-Z][\w-]*){0,2})"
+)
 #: a relative date ("2 days ago")
 _AGO = r"\d+\s+(?i:sec|min|hour|hr|day|week|month|year)[a-z]*\s+(?i:ago)"
 #: a time after a date (", 08:00", " at 3:00 am", " 1:44 PM ET")
@@ -105,6 +112,21 @@ _LINES: tuple[_Group, ...] = (
             r"(?:^|[|•·(]\s*|\.\s+)(?i:photo|image|picture|photograph|illustration)s?(?i: credit)?s?"
             rf"\s*(?::|©|(?i:by):?)\s*{_NAME}\W*$"
             rf"|(?:^|[|•·(]\s*|\.\s+)(?i:credits?)\s*:\s*(?=[A-Z]){_NAME}\W*$",
+            re.DOTALL,
+        ),
+    ),
+    (
+        # a credit the picture's owner is thanked for ("Photo courtesy of CBS", "Nikki photo courtesy of WB"), or a
+        # line that is only a photographer's or an agency's name ("Rick Bowmer/AP", "AP/Wide World", "KEITH
+        # DANNEMILLER/For The Times", "Meredith Heuer/ FOXNews.com", "Corbis"), under a picture of old news pages
+        # (crawl-to-the-future tuning: MSN Entertainment, Fox News, Los Angeles Times 2000; wcxb's "Getty Images /
+        # Holger Leue"), never the story's text; a byline is not one ("By Heather Clark/Associated Press", CNN 2000)
+        "photo credit",
+        ("courtesy", "/", "corbis", "reuters", "getty", "wide world"),
+        re.compile(
+            r"^[^.!?]{0,60}?\b(?i:photo|image|picture|photograph)s?\s+(?i:courtesy)(?i: of)?\s+"
+            rf"{_NAME}(?:\s*/\s*[\w.'’& -]+)*\W*$"
+            rf"|^\W*(?!(?i:by)\s)(?:{_CREDIT_NAME}\s*/\s*)*{_AGENCY}(?:\s*/\s*{_CREDIT_NAME})*\W*$",
             re.DOTALL,
         ),
     ),

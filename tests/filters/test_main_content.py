@@ -87,6 +87,29 @@ def test_caption_inside_the_article_is_removed():
     assert "caption" in phrase.reason()
 
 
+@pytest.mark.parametrize("name", ["cap", "cnnStoryCaption", "photocaption"])
+def test_a_caption_named_cap_or_by_a_word_ending_in_caption_is_removed(name):
+    # crawl-to-the-future tuning: BBC News 2005 (<div class="cap"> under the picture of an old float-right table)
+    # and CNN 2005 (<div class="cnnStoryCaption">) kept their captions in the core text; the gold never keeps them
+    html = page(
+        f"<article>{ARTICLE}<table align='right'><tr><td><img src='x.jpg'>"
+        f"<div class='{name}'>A nurse prepares a vaccine at a clinic in the town centre on Monday.</div>"
+        "</td></tr></table></article>"
+    )
+    ex = core(html)
+    assert_article_kept(ex)
+    (phrase,) = removed_with(ex, "A nurse prepares")
+    assert phrase.note == "caption"
+
+
+def test_a_drop_caps_paragraph_is_not_a_caption():
+    # wcxb tuning 0121, 0174: <p class="has-drop-cap"> is the article's first paragraph
+    first = "Figuring out how to lay out the clinic's waiting room is a funny thing, the architects said on Monday."
+    ex = core(page(f"<article>{ARTICLE.replace('</h1>', '</h1><p class=has-drop-cap>' + first + '</p>')}</article>"))
+    assert_article_kept(ex)
+    assert first in ex.text, ex.explain()
+
+
 def test_outside_the_main_content_is_named_and_the_headline_kept():
     html = page(
         "<header><p>Daily Health - the news that keeps you well since 1998, every day</p>"
@@ -573,6 +596,43 @@ def test_an_affiliate_disclosure_a_newsletter_prompt_a_credit_and_a_byline_in_th
     assert_article_kept(ex)
     (phrase,) = removed_with(ex, prompt[:30])
     assert phrase.note == note
+
+
+@pytest.mark.parametrize(
+    "credit",
+    [
+        "Photo courtesy of CBS",
+        "Nikki photo courtesy of WB",
+        "Photo courtesy of Paul Skipper/fotos international/Archive Photos",
+        "Rick Bowmer/AP",
+        "AP/Wide World",
+        "KEITH DANNEMILLER/For The Times",
+        "Meredith Heuer/ FOXNews.com",
+        "Getty Images / Holger Leue",
+        "Corbis",
+    ],
+)
+def test_a_courtesy_credit_or_a_line_naming_only_a_photographer_and_agency_is_a_photo_credit(credit):
+    # crawl-to-the-future tuning (MSN Entertainment, Fox News, Los Angeles Times 2000): the credit under a picture,
+    # alone in its cell, stayed in the core text; the gold never keeps it
+    body = f"<table><tr><td><img src='/p.jpg'><br>{credit}</td></tr></table>"
+    ex = core(page(f"<article>{ARTICLE}{body}</article>"))
+    assert_article_kept(ex)
+    (phrase,) = removed_with(ex, credit[:20])
+    assert phrase.note == "photo credit"
+
+
+def test_a_byline_with_an_agency_or_a_line_with_a_slash_is_not_a_photo_credit():
+    lines = (
+        "By Heather Clark/Associated Press",
+        "New York/New Jersey",
+        "The photo courtesy of the family shows him at the clinic.",
+        "She thanked Reuters for the pictures of the clinic.",
+    )
+    ex = core(page(f"<article>{ARTICLE}" + "".join(f"<p>{s}</p>" for s in lines) + "</article>"))
+    assert_article_kept(ex)
+    for line in lines:
+        assert line in ex.text, ex.explain()
 
 
 def test_a_sentence_about_affiliate_links_newsletters_photos_or_updates_is_article_text():
