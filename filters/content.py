@@ -58,6 +58,7 @@ from .prompts import NOTICE_MAX, notice_note
 from .site_region import noise_trie, site_block
 from .sst import block_key
 from .teasers import TEASER_MIN, TeaserLists, mark_card_links
+from .titles import TITLE_SEP
 
 __all__ = ["decide", "ORPHAN_NOTE", "OUTSIDE_NOTE", "SITE_NOISE_NOTE", "SITE_REGION_NOTE"]
 
@@ -488,6 +489,7 @@ def _content_reasons(
     block named noise; the site's own lines (:mod:`filters.prompts`).  The negative tags' phrases go first, by
     "tag"; every other decision taken before is cleared."""
     inside, noise, lead, outside_note = where.inside, where.noise, where.lead, where.outside_note
+    site_name = _site_name_segments(phrases, tags, headline)
     for ph, is_article in zip(phrases, article, strict=True):
         i = ph.node
         ph.removed_by = ph.rescued_by = ph.note = None
@@ -495,7 +497,7 @@ def _content_reasons(
         if ph.neg is not None:
             ph.removed_by = "tag"
         elif i >= 0 and not inside[i]:
-            if tags[i] in _HEADINGS and headline and text.casefold() in headline:
+            if tags[i] in _HEADINGS and headline and text.casefold() in headline and text.casefold() not in site_name:
                 ph.note = "the headline"
             elif (
                 lead[i] and is_article and noise[i] is None and is_lead(text, lead[i], ph.link_density, anchors.get(i))
@@ -512,6 +514,19 @@ def _content_reasons(
             note = notice_note(text, main_content)  # the content stage's, as its notes
             if note is not None:
                 ph.removed_by, ph.note = "content", note
+
+
+def _site_name_segments(phrases: list[Phrase], tags: list[str], headline: str) -> frozenset[str]:
+    """The title's first and last segments ("measles cases rise | daily health": both) that the page's headline
+    heading, the longest heading found in the title (``headline``: the title, casefolded), does not show: the
+    site's name, not the headline, when another heading outside the main content ("<h3>Daily Health</h3>" over a
+    footer's links, "<h1>Daily Health</h1>" in the masthead) shows only it."""
+    segments = [s.strip() for s in TITLE_SEP.split(headline)] if headline else []
+    if len(segments) < 2:
+        return frozenset()
+    found = [t for p in phrases if p.node >= 0 and tags[p.node] in _HEADINGS and (t := p.text.casefold()) in headline]
+    shown = max(found, key=len, default="")
+    return frozenset(s for s in (segments[0], segments[-1]) if s and s not in shown)
 
 
 def _thesis_filters(

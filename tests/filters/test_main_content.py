@@ -746,3 +746,32 @@ def test_a_title_between_two_removed_boxes_of_links_is_removed():
     (title,) = removed_with(ex, "Related News Stories")
     assert title.note == "heading of a removed section", ex.explain()
     assert "next bulletin on Friday" in ex.text
+
+
+def test_a_footer_heading_naming_the_site_is_not_the_headline():
+    # live trial (the Morning Pulse): the footer's column heading "Daily Health" is a segment of the
+    # title ("Measles cases rise in the north | Daily Health"), yet no headline: the page's headline is
+    # the longer heading; a heading that is only the title's site name outside the main content goes
+    html = page(
+        f"<main><article>{ARTICLE}</article></main>"
+        "<footer><div><h3>Sections</h3><ul><li><a href='/news'>News</a></li><li><a href='/care'>Care</a></li>"
+        "</ul></div><div><h3>Daily Health</h3><ul><li><a href='/about'>About us</a></li>"
+        "<li><a href='/contact'>Contact</a></li></ul></div></footer>"
+    )
+    ex = core(html)
+    assert_article_kept(ex)
+    assert "Daily Health" not in ex.text.split("\n")
+    assert ex.text.startswith("Measles cases rise in the north")
+
+
+def test_a_headline_outside_the_main_content_stays_beside_a_site_name_heading():
+    # the headline's own heading outside the main content is still kept, even when the site's name is a
+    # heading too
+    html = page(
+        "<header><h2>Daily Health</h2></header><h1>Measles cases rise in the north</h1>"
+        f"<main><div>{ARTICLE.replace('<h1>Measles cases rise in the north</h1>', '')}</div></main>"
+    )
+    ex = core(html)
+    assert_article_kept(ex)
+    assert ex.text.startswith("Measles cases rise in the north")
+    assert "Daily Health" not in ex.text.split("\n")
