@@ -635,6 +635,24 @@ def test_a_byline_with_an_agency_or_a_line_with_a_slash_is_not_a_photo_credit():
         assert line in ex.text, ex.explain()
 
 
+def test_a_heading_or_a_sentence_naming_an_agency_or_a_web_address_is_not_a_photo_credit():
+    # review of the agency credit (78b14c5): an agency's short name that is also an everyday abbreviation (AP for
+    # Advanced Placement, EPA, UPI the payment system) then any capitalised words, a web address first, or a
+    # sentence that ends in "photos courtesy of ..." is the article's text, not a credit under a picture
+    lines = (
+        "AP/IB Courses",
+        "EPA / State Partnership",
+        "UPI/Net Banking",
+        "Amazon.com / Walmart.com",
+        "Visitors can now see the photos courtesy of Instagram.",
+        "The exhibition shows forty photographs courtesy of Magnum Photos.",
+    )
+    ex = core(page(f"<article>{ARTICLE}" + "".join(f"<p>{s}</p>" for s in lines) + "</article>"))
+    assert_article_kept(ex)
+    for line in lines:
+        assert line in ex.text, ex.explain()
+
+
 def test_a_sentence_about_affiliate_links_newsletters_photos_or_updates_is_article_text():
     sentences = (
         "Many bloggers use affiliate links to earn money from their readers' purchases, the survey found.",
