@@ -236,3 +236,13 @@ def test_a_name_joined_to_another_name_by_a_hyphen_is_still_a_name():
     assert {"jean", "luc", "coca", "cola", "winston", "salem", "stratford", "avon", "austria", "hungary"} <= names
     assert "covid" in names
     assert proper_names("It began. A Mediterranean-style diet and a Covid-related death.") == frozenset()
+
+
+def test_a_place_something_is_based_or_born_in_is_a_name():
+    # review: "a London-based firm" names where the story is set as surely as "a firm in London"; written only so
+    # (BBC News 2004-05: New York-, California-, Brussels-, Seattle-, UK-based, Uruguayan-born, London-listed),
+    # the place was no name and the suggested rule could lead with it
+    text = "Shares rose. The London-based firm, a Seattle-based rival and their Uruguayan-born chief met."
+    assert {"london", "seattle", "uruguayan"} <= proper_names(text)
+    diet = "It began. A Mediterranean-style diet helps, the London-based team said."
+    assert "mediterranean" not in proper_names(diet) and "london" in proper_names(diet)
