@@ -62,7 +62,8 @@ class SubscriptionForm(forms.ModelForm):
             if "notify_url" in self.changed_data and not self.user.is_superuser:
                 self.instance.allow_private_addresses = False  # a new target needs a superuser's allowance again
             allow = data.get("allow_private_addresses", self.instance.allow_private_addresses)
-            # a refused private address: a superuser is shown the box under the URL, the others who may allow it
+            # a refused private address ends with what the form's user can do: a superuser is pointed to the box
+            # under the URL, anyone else told that only a superuser may allow it
             box = "allow_private_addresses" in self.fields
             remedy = channels.PRIVATE_TICK_BOX if box else channels.PRIVATE_REFUSED
             try:

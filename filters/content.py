@@ -52,7 +52,7 @@ from .kicker import remove_section_kicker
 from .lead import LEAD_NOTE, is_lead, lead_levels, outer_block
 from .marks import noise_reasons
 from .orphans import ORPHAN_NOTE, orphan_headings
-from .phrases import Phrase, remove_kept
+from .phrases import Phrase, keep_removed, remove_kept
 from .profiles import Profile
 from .prompts import NOTICE_MAX, notice_note
 from .site_region import noise_trie, site_block
@@ -171,9 +171,7 @@ def decide(
     cells = _RowCells(blocks, m.chars)
     counts, long_kept = _thesis_filters(phrases, blocks, cells, anchors, profile, filtering_phrases)
     for ph in _lone_copies(long_kept, headline, blocks.tags):
-        ph.removed_by = ph.note = None
-        counts["content"] -= 1
-        counts["core"] += 1
+        keep_removed(ph, counts)
     if profile.main_content:
         keep_questions(phrases, blocks, where.inside, counts)
         for stage, change in keep_references(phrases, blocks, where.inside, where.noise).items():

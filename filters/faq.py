@@ -13,7 +13,7 @@ stays removed, as does a button that asks nothing ("Click to see what ... includ
 from __future__ import annotations
 
 from .html5 import Blocks
-from .phrases import Phrase
+from .phrases import Phrase, keep_removed
 
 __all__ = ["BUTTON_NOTE", "QUESTION_ANSWER", "keep_questions"]
 
@@ -34,6 +34,4 @@ def keep_questions(phrases: list[Phrase], blocks: Blocks, inside: list[bool], co
             continue
         answer = next((p for p in phrases[k + 1 :] if p.neg is None), None) if k < last else None
         if answer is not None and answer.removed_by is None and len(answer.text) >= QUESTION_ANSWER:
-            ph.removed_by = ph.note = None
-            counts["content"] -= 1
-            counts["core"] += 1
+            keep_removed(ph, counts)

@@ -44,6 +44,9 @@ _NOISE_MARKS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
     )
 )
+#: class/id/role tokens that name a region only as a whole token, with the reason: "cap" alone is a caption (BBC
+#: News 2005's <div class="cap">), as a part of a token a drop cap ("has-drop-cap", the first paragraph)
+_TOKEN_MARKS: tuple[tuple[str, frozenset[str]], ...] = (("caption", frozenset({"cap"})),)
 #: tags that hold chrome in HTML5 pages; judged by size, since an unclosed one can hold the article
 _CHROME_TAGS = {
     "nav": "navigation",
@@ -103,8 +106,11 @@ def marks_reason(marks: str) -> str | None:
         return reason
     parts = _mark_parts(marks)
     reason = next((name for name, pattern in _NOISE_MARKS if pattern.search(parts)), None)
-    if reason is None and "cap" in marks and "cap" in marks.split():
-        reason = "caption"  # "cap" alone (BBC News 2005's <div class="cap">), not a part ("has-drop-cap")
+    if reason is None:  # a substring first: most marks hold none of the words, and split() costs more
+        reason = next(
+            (n for n, words in _TOKEN_MARKS if any(w in marks for w in words) and not words.isdisjoint(marks.split())),
+            None,
+        )
     if reason is None and _HIDDEN_ON_DESKTOP.search(marks):
         reason = "hidden on large screens"
     if len(_REASON_CACHE) >= _REASON_CACHE_MAX:

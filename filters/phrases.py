@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["BLOCK_TAGS", "Phrase", "norm", "remove_kept"]
+__all__ = ["BLOCK_TAGS", "Phrase", "keep_removed", "norm", "remove_kept"]
 
 #: Elements that start a new line of text: with ``block_phrases`` a phrase
 #: never crosses their boundary, while inline tags (a, b, span, ...) do not cut it.
@@ -89,3 +89,10 @@ def remove_kept(phrase: Phrase, stage: str, note: str | None, counts: dict[str, 
     phrase.removed_by, phrase.rescued_by, phrase.note = stage, None, note
     counts["core"] -= 1
     counts[stage] += 1
+
+
+def keep_removed(phrase: Phrase, counts: dict[str, int]) -> None:
+    """Put back a ``phrase`` a stage removed, moving it in ``counts`` from that stage to the core."""
+    counts[phrase.removed_by or "core"] -= 1
+    phrase.removed_by = phrase.note = None
+    counts["core"] += 1

@@ -33,13 +33,17 @@ _DATE = (
     r"(?:[A-Z][a-z]{2,8}\.? \d{1,2}(?:st|nd|rd|th)?,? (?:19|20)\d\d|\d{1,2}(?:st|nd|rd|th)? [A-Z][a-z]{2,8}\.?,? "
     r"(?:19|20)\d\d|\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4})"
 )
-#: a photographer's or an agency's name in a credit line ("Rick Bowmer", "Wide World"), and an agency or a paper
-#: that a credit line names ("AP", "Corbis", "For The Times", "FOXNews.com")
-_CREDIT_NAME = r"[A-Z][\w.'’&-]*(?:\s+[A-Z][\w.'’&-]*){0,3}"
-_AGENCY = (
-    r"(?:AP|Associated Press|Reuters|AFP|Getty(?: Images)?|Corbis|EPA|UPI|Bloomberg|Wide World(?: Photos)?"
-    r"|Archive Photos|[A-Z][\w-]*\.com|(?i:for the) [A-Z][\w-]*(?: [A-Z][\w-]*){0,2})"
-)
+#: a photographer's name in a credit line ("Rick Bowmer", "KEITH DANNEMILLER"; never a web address)
+_CREDIT_NAME = r"(?![^/]*\.com)[A-Z][\w.'’&-]*(?:\s+[A-Z][\w.'’&-]*){0,3}"
+#: a picture agency a credit line names: by a name no heading or sentence is made of ("Getty Images", "Corbis"),
+#: then also by a short name that is an everyday abbreviation too (AP: Advanced Placement, EPA, UPI)
+_NAMED_AGENCY = r"(?:Associated Press|Reuters|Getty(?: Images)?|Corbis|Bloomberg|Wide World(?: Photos)?|Archive Photos)"
+_AGENCY = rf"(?:{_NAMED_AGENCY}|AP|AFP|EPA|UPI)"
+#: the paper or the site a photographer worked for ("For The Times", "FOXNews.com"): only after their name
+_PAPER = r"(?:[A-Z][\w-]*\.com|(?i:for the) [A-Z][\w-]*(?: [A-Z][\w-]*){0,2})"
+#: the words of a title or a name before "photo courtesy of" ("How the Grinch Stole Christmas", "Nikki"), never a
+#: sentence's ("Visitors can see the photos courtesy of ...")
+_TITLE_WORDS = r"(?:(?:[\"'‘“]?[A-Z0-9][\w'’:,&-]*[\"'’”]?|a|an|the|of|and|in|on|at|to|for|from|with)\s+){0,8}?"
 #: a relative date ("2 days ago")
 _AGO = r"\d+\s+(?i:sec|min|hour|hr|day|week|month|year)[a-z]*\s+(?i:ago)"
 #: a time after a date (", 08:00", " at 3:00 am", " 1:44 PM ET")
@@ -120,13 +124,16 @@ _LINES: tuple[_Group, ...] = (
         # line that is only a photographer's or an agency's name ("Rick Bowmer/AP", "AP/Wide World", "KEITH
         # DANNEMILLER/For The Times", "Meredith Heuer/ FOXNews.com", "Corbis"), under a picture of old news pages
         # (crawl-to-the-future tuning: MSN Entertainment, Fox News, Los Angeles Times 2000; wcxb's "Getty Images /
-        # Holger Leue"), never the story's text; a byline is not one ("By Heather Clark/Associated Press", CNN 2000)
+        # Holger Leue"), never the story's text; a byline is not one ("By Heather Clark/Associated Press", CNN 2000),
+        # nor a heading or a sentence ("AP/IB Courses", "Amazon.com / Walmart.com", "... the photos courtesy of X.")
         "photo credit",
         ("courtesy", "/", "corbis", "reuters", "getty", "wide world"),
         re.compile(
-            r"^[^.!?]{0,60}?\b(?i:photo|image|picture|photograph)s?\s+(?i:courtesy)(?i: of)?\s+"
+            rf"^{_TITLE_WORDS}(?i:photo|image|picture|photograph)s?\s+(?i:courtesy)(?i: of)?\s+"
             rf"{_NAME}(?:\s*/\s*[\w.'’& -]+)*\W*$"
-            rf"|^\W*(?!(?i:by)\s)(?:{_CREDIT_NAME}\s*/\s*)*{_AGENCY}(?:\s*/\s*{_CREDIT_NAME})*\W*$",
+            # a photographer then an agency or their paper; agencies alone; a named agency then a photographer
+            rf"|^\W*(?!(?i:by)\s)(?:(?:{_CREDIT_NAME}\s*/\s*)+(?:{_AGENCY}|{_PAPER})(?:\s*/\s*{_AGENCY})*"
+            rf"|{_AGENCY}(?:\s*/\s*{_AGENCY})*|{_NAMED_AGENCY}(?:\s*/\s*{_CREDIT_NAME})+)\W*$",
             re.DOTALL,
         ),
     ),

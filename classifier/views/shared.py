@@ -38,9 +38,10 @@ def safe_link(url: str) -> str | None:
 VIEW = "view"
 
 
-#: The inbox page's cursor (``after`` or ``before``, selectors.Cursor): an article opened from a page of the inbox
-#: carries it in its view, so that the way back to the inbox (``u``) opens that page, not the first.
-PAGE_KEYS = ("after", "before")
+#: The inbox page's cursor (``before`` or ``after``, selectors.Cursor): an article opened from a page of the inbox
+#: carries it in its view, so that the way back to the inbox (``u``) opens that page, not the first. In the order
+#: the inbox reads them (selectors.inbox_page: a readable ``before`` wins over ``after``).
+PAGE_KEYS = ("before", "after")
 
 
 def inbox_page_of(params: QueryDict) -> list[tuple[str, str]]:

@@ -50,19 +50,21 @@ def _nothing(*_a, **_k):
 
 
 def _without_reason(reason: str) -> Callable[[], contextmanager]:
-    """Switch off one reason of filters.marks: its class/id words, or its chrome tags, name nothing."""
+    """Switch off one reason of filters.marks: its class/id words (parts or whole tokens), or its chrome tags,
+    name nothing."""
 
     @contextmanager
     def apply() -> Iterator[None]:
-        saved = marks._NOISE_MARKS, dict(marks._CHROME_TAGS)
+        saved = marks._NOISE_MARKS, dict(marks._CHROME_TAGS), marks._TOKEN_MARKS
         marks._NOISE_MARKS = tuple(m for m in marks._NOISE_MARKS if m[0] != reason)
+        marks._TOKEN_MARKS = tuple(m for m in marks._TOKEN_MARKS if m[0] != reason)
         for tag in [t for t, r in marks._CHROME_TAGS.items() if r == reason]:
             del marks._CHROME_TAGS[tag]
         marks._REASON_CACHE.clear()
         try:
             yield
         finally:
-            marks._NOISE_MARKS = saved[0]
+            marks._NOISE_MARKS, marks._TOKEN_MARKS = saved[0], saved[2]
             marks._CHROME_TAGS.clear()
             marks._CHROME_TAGS.update(saved[1])
             marks._REASON_CACHE.clear()

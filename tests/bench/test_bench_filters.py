@@ -88,3 +88,15 @@ def test_every_decide_step_filter_stages_times_is_a_name_of_filters_content():
     from tests.bench.filter_stages import DECIDE_STEPS
 
     assert [name for name in DECIDE_STEPS if not callable(getattr(content, name, None))] == []
+
+
+def test_ablating_a_marks_reason_switches_off_every_class_word_of_it():
+    """Review: "cap" (a whole class token, BBC News 2005's caption) was named in marks_reason's code, outside the
+    table ablate_default switches reasons off by: "marks: caption" left it on."""
+    from filters import marks
+    from tests.bench.ablate_default import ABLATIONS
+
+    assert marks.marks_reason("cap") == marks.marks_reason("wp-caption") == "caption"
+    with ABLATIONS["marks: caption"]():
+        assert marks.marks_reason("cap") is None and marks.marks_reason("wp-caption") is None
+    assert marks.marks_reason("cap") == "caption"

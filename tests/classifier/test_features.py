@@ -222,3 +222,27 @@ def test_a_name_only_modifying_a_compound_is_none_and_a_word_only_bound_to_a_nam
     # ("Elmstead-based" -> based), and gives way with it; a word written on its own as well is not
     town = "Nurses in Elmstead run it. The Elmstead-based clinic is Elmstead-run; the clinic was run well."
     assert proper_names(town) == {"elmstead", "based"}
+
+
+def test_a_name_joined_to_another_name_by_a_hyphen_is_still_a_name():
+    # review of the compounds rule: only a compound whose other parts are lower case ("Mediterranean-style") says
+    # what kind of thing a story is about; a name made of names ("Jean-Luc", "Coca-Cola", "Stratford-upon-Avon")
+    # is a person, a firm or a place, each of its capitalised parts a name as before the rule
+    text = (
+        "Talks went on. Then Jean-Luc Picard met the Coca-Cola board in Winston-Salem and then in Stratford-upon-Avon, "
+        "where the Austria-Hungary exhibition and a COVID-19 clinic opened."
+    )
+    names = proper_names(text)
+    assert {"jean", "luc", "coca", "cola", "winston", "salem", "stratford", "avon", "austria", "hungary"} <= names
+    assert "covid" in names
+    assert proper_names("It began. A Mediterranean-style diet and a Covid-related death.") == frozenset()
+
+
+def test_a_place_something_is_based_or_born_in_is_a_name():
+    # review: "a London-based firm" names where the story is set as surely as "a firm in London"; written only so
+    # (BBC News 2004-05: New York-, California-, Brussels-, Seattle-, UK-based, Uruguayan-born, London-listed),
+    # the place was no name and the suggested rule could lead with it
+    text = "Shares rose. The London-based firm, a Seattle-based rival and their Uruguayan-born chief met."
+    assert {"london", "seattle", "uruguayan"} <= proper_names(text)
+    diet = "It began. A Mediterranean-style diet helps, the London-based team said."
+    assert "mediterranean" not in proper_names(diet) and "london" in proper_names(diet)

@@ -100,6 +100,20 @@ def test_the_view_carries_the_inbox_page_the_article_was_opened_from(ec, footbal
 
 
 @pytest.mark.django_db
+def test_the_page_carried_is_the_one_the_inbox_shows_when_a_link_holds_both_cursors(ec, football_view):
+    """Review: with both ``after`` and ``before`` readable the inbox shows the page before its cursor
+    (selectors.inbox_page reads ``before`` first); the articles opened from it lead back to that page, not to
+    the one after the other cursor."""
+    after = selectors.Cursor.of(football_view[1]).encode()
+    before = selectors.Cursor.of(football_view[4]).encode()
+    inbox = ec.get(reverse("classifier:inbox"), {"after": after, "before": before})
+    shown = [row.article for row in inbox.context["page"].rows]
+    assert football_view[1] in shown and football_view[4] not in shown  # the articles newer than ``before``
+    href = inbox.context["page"].rows[0].href
+    assert parse_qs(parse_qs(urlsplit(href).query)["view"][0]) == {"before": [before]}
+
+
+@pytest.mark.django_db
 def test_a_committed_correction_opens_the_next_article_and_a_new_rule_its_page(ec, football_view, folders):
     first, third = football_view[0], football_view[2]
     view = "state=pending"

@@ -32,3 +32,12 @@ def assert_article_kept(ex) -> None:
 
 def removed_with(ex, fragment: str) -> list:
     return [p for p in ex.phrases if fragment in p.text and p.removed_by]
+
+
+def assert_kept_as_text(lines, profile="default") -> None:
+    """Each of ``lines``, a paragraph of its own after the article, is kept as the article's text (and so is the
+    article)."""
+    ex = core(page(f"<article>{ARTICLE}" + "".join(f"<p>{s}</p>" for s in lines) + "</article>"), profile)
+    assert_article_kept(ex)
+    for line in lines:
+        assert line in ex.text, ex.explain()
