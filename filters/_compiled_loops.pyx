@@ -11,8 +11,8 @@ Python code otherwise; tests/filters/test_fast_paths.py holds the two to the sam
 Built by ``pip install -e .`` (setup.py, Cython), as ``filters/_html5_walk.pyx`` is.
 """
 
-from libc.string cimport memchr
-from cpython.mem cimport PyMem_Calloc, PyMem_Free
+from libc.string cimport memchr, memcmp
+from cpython.mem cimport PyMem_Calloc, PyMem_Free, PyMem_Malloc
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
 from cpython.unicode cimport (
     Py_UNICODE_ISALNUM,
@@ -311,6 +311,7 @@ def best_subtree(list sums, list chars, list link_chars, list parents, object be
 cdef enum:
     CUES_MAX = 64  # cues of a CueScan: one bit each
     CUE_LEN_MAX = 24
+    SCAN_LOCAL = 512  # a text shorter than this is folded on the stack by CueScan.scan
 
 
 cdef class CueScan:
@@ -323,13 +324,16 @@ cdef class CueScan:
     cdef unsigned char cue[CUES_MAX][CUE_LEN_MAX]
     cdef Py_ssize_t length[CUES_MAX]
     cdef int group[CUES_MAX]
-    cdef unsigned long long starting[128]  # per ASCII code: the cues that start with it
+    cdef unsigned long long starting[256]  # per ASCII code: the cues that start with it (none above 127)
+    cdef unsigned long long second[256]  # per ASCII code: the cues whose second character it is
+    cdef unsigned long long single  # the cues of one character
 
     def __init__(self, tuple groups):
         cdef int n = 0, j
         self.groups = groups
-        for j in range(128):
-            self.starting[j] = 0
+        self.single = 0
+        for j in range(256):
+            self.starting[j] = self.second[j] = 0
         for g, group in enumerate(groups):
             for cue in group[1]:
                 data = (<str> cue).encode("ascii")  # raises on a cue that is not ASCII
@@ -339,8 +343,20 @@ cdef class CueScan:
                     self.cue[n][j] = data[j]
                 self.length[n], self.group[n] = len(data), g
                 self.starting[data[0]] |= 1ULL << n
+                if len(data) == 1:
+                    self.single |= 1ULL << n
+                else:
+                    self.second[data[1]] |= 1ULL << n
                 n += 1
         self.n_cues = n
+        for j, cue in enumerate((b"opyright", b"eserved")):  # scan's copyright cues, after the groups' cues
+            if n + j == CUES_MAX:
+                raise ValueError(f"at most {CUES_MAX - 2} cues")
+            for q in range(len(cue)):
+                self.cue[n + j][q] = cue[q]
+            self.length[n + j], self.group[n + j] = len(cue), -1
+            self.starting[cue[0]] |= 1ULL << (n + j)
+            self.second[cue[1]] |= 1ULL << (n + j)
 
     def hits(self, str low, Py_ssize_t n_groups):
         """The first ``n_groups`` groups, in order, one of whose cues is in ``low``."""
@@ -372,6 +388,103 @@ cdef class CueScan:
             if not left:
                 break
         return [self.groups[g] for g in range(n_groups) if groups_seen >> g & 1]
+
+    def scan(self, str text, Py_ssize_t n_groups):
+        """What :func:`filters.prompts.notice_note` looks for before any regex, in ``text`` itself (its ASCII letters
+        lower-cased as they are read, not by ``text.lower()``): 0 when it holds no copyright cue ("opyright",
+        "OPYRIGHT", "eserved", "ESERVED", "©", as written) and no cue of the first ``n_groups`` groups (as
+        :meth:`hits` on ``text.lower()``); else (whether it holds a copyright cue, those groups).  None for a text
+        with U+0130 or U+212A, the characters that ``str.lower()`` makes ASCII letters of: the caller lower-cases
+        it."""
+        cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text)
+        cdef unsigned char local[SCAN_LOCAL]
+        cdef unsigned char *buf = local
+        if n >= SCAN_LOCAL:
+            buf = <unsigned char *> PyMem_Malloc(n + 1)
+            if buf == NULL:
+                raise MemoryError()
+        try:
+            return self._scan(text, n_groups, buf)
+        finally:
+            if buf != local:
+                PyMem_Free(buf)
+
+    cdef object _scan(self, str text, Py_ssize_t n_groups, unsigned char *buf):
+        """:meth:`scan`, with ``buf`` room for the text's length + 1 bytes: the text folded (ASCII lower-cased, 128
+        for a character above ASCII, 0 after its end), then the cues looked for in it, each where its first two
+        characters are; the copyright cues are two more cues (:meth:`__init__`), lower-cased, whose hits are then
+        read as written."""
+        cdef int kind = PyUnicode_KIND(text), q
+        cdef void *data = PyUnicode_DATA(text)
+        cdef const unsigned char *one = <const unsigned char *> data
+        cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text), k, j
+        cdef unsigned int c
+        cdef unsigned long long copyright_cues = 3ULL << self.n_cues, left = 0, todo, groups_seen = 0
+        cdef bint copyright = False
+        if kind == PyUnicode_1BYTE_KIND:  # most texts: read as bytes
+            for k in range(n):
+                c = one[k]
+                buf[k] = c + 32 if 65 <= c <= 90 else (c if c < 128 else 128)
+                copyright |= c == 0xa9  # ©
+        else:
+            for k in range(n):
+                c = <unsigned int> PyUnicode_READ(kind, data, k)
+                if c < 128:
+                    buf[k] = c + 32 if 65 <= c <= 90 else c
+                    continue
+                if c == 0xa9:  # ©
+                    copyright = True
+                elif c == 0x130 or c == 0x212a:
+                    return None
+                buf[k] = 128
+        buf[n] = 0
+        for q in range(self.n_cues):  # the cues of the first n_groups groups only
+            if self.group[q] < n_groups:
+                left |= 1ULL << q
+        if not copyright:
+            left |= copyright_cues
+        cdef const unsigned long long *starting = self.starting
+        cdef const unsigned long long *second = self.second
+        cdef unsigned long long single = self.single
+        k = 0
+        while left and k < n:
+            todo = starting[buf[k]] & (second[buf[k + 1]] | single) & left
+            while todo:
+                q = __builtin_ctzll(todo)
+                todo &= todo - 1
+                if k + self.length[q] > n or memcmp(buf + k, self.cue[q], self.length[q]) != 0:
+                    continue
+                if self.group[q] < 0:  # a copyright cue lower-cased: it counts as written, or in upper case
+                    if _written_at(kind, data, n, k, COPYRIGHT_CUES[0][q - self.n_cues]) or _written_at(
+                        kind, data, n, k, COPYRIGHT_CUES[1][q - self.n_cues]
+                    ):
+                        copyright = True
+                        left &= ~copyright_cues
+                    continue
+                groups_seen |= 1ULL << self.group[q]  # found: the group's other cues need not be looked for
+                for j in range(self.n_cues):
+                    if self.group[j] == self.group[q]:
+                        left &= ~(1ULL << j)
+            k += 1
+        if not copyright and not groups_seen:
+            return 0
+        return copyright, [self.groups[g] for g in range(n_groups) if groups_seen >> g & 1]
+
+
+#: the copyright cues of :meth:`CueScan.scan`, as written: [upper case][e]
+cdef const char *COPYRIGHT_CUES[2][2]
+COPYRIGHT_CUES[0][0], COPYRIGHT_CUES[0][1] = b"opyright", b"eserved"
+COPYRIGHT_CUES[1][0], COPYRIGHT_CUES[1][1] = b"OPYRIGHT", b"ESERVED"
+
+
+cdef inline bint _written_at(int kind, void *data, Py_ssize_t n, Py_ssize_t k, const char *cue):
+    """Whether the string (``kind``, ``data``, ``n`` characters) holds the ASCII ``cue`` at ``k``, as written."""
+    cdef Py_ssize_t j = 0
+    while cue[j]:
+        if k + j >= n or <unsigned int> PyUnicode_READ(kind, data, k + j) != <unsigned char> cue[j]:
+            return False
+        j += 1
+    return True
 
 
 def measure(list phrases, list parents, list tags, dict anchors, object linked_sentence, object sentence_blocks,

@@ -168,21 +168,22 @@ def notice_note(text: str, prompts: bool) -> str | None:
     """The reason a phrase of at most NOTICE_MAX characters is the site's own line, or None: a copyright notice;
     with ``prompts``, also the site's prompt to the reader or a line about the article (an affiliate disclosure, a
     newsletter prompt, a photo credit, a byline or date line, a pager)."""
-    # cues first, in C: a regex search on every phrase would cost more than the rest of the stage
-    if ("opyright" in text or "©" in text or "eserved" in text or "ESERVED" in text or "OPYRIGHT" in text) and (
-        _COPYRIGHT.search(text)
-    ):
+    # cues first: a regex search on every phrase would cost more than the rest of the stage
+    groups = (_PROMPTS_AND_LINES if len(text) <= _LINE_MAX else _PROMPTS) if prompts else ()
+    found = None if _CUE_SCAN is None else _CUE_SCAN.scan(text, len(groups))
+    hits: list[_Group] | None = None
+    if found is None:  # not compiled, or a text that lower-cases into other ASCII letters (U+0130, U+212A)
+        copyright = "opyright" in text or "©" in text or "eserved" in text or "ESERVED" in text or "OPYRIGHT" in text
+    elif found:  # compiled (filters/_compiled_loops.pyx): all the cues in one pass, the text not lower-cased
+        copyright, hits = found
+    else:
+        copyright, hits = False, []
+    if copyright and _COPYRIGHT.search(text):
         return "copyright notice"
     if prompts:
         if len(text) <= _MARK_MAX and _MARKS.issuperset(text):
             return "no words"  # a list's bullet or a separator left alone in its cell ("·", "|", "--")
-        low, line = text.lower(), len(text) <= _LINE_MAX
-        hits: list[_Group]
-        if _CUE_SCAN is not None:  # compiled (filters/_compiled_loops.pyx): the cues' searches were most of the stage
-            hits = _CUE_SCAN.hits(low, len(_PROMPTS_AND_LINES) if line else len(_PROMPTS))
-        else:
-            hits = cue_hits(low, _PROMPTS_AND_LINES if line else _PROMPTS)
-        for note, _cues, pattern in hits:
+        for note, _cues, pattern in cue_hits(text.lower(), groups) if hits is None else hits:
             if pattern.search(text):
                 return note
     return None

@@ -589,6 +589,65 @@ def test_the_compiled_cue_scan_matches_in(compiled_loops, low, cues):
     assert prompts._CUE_SCAN is not None  # in use where the loops are built
 
 
+_NOTICE_TEXT = (
+    st.text(alphabet=st.sampled_from(list("aBcdEeOoprsStTyYvV (|:’é©\u0130\u212a")), max_size=40)
+    | st.sampled_from(["Copyright 2005", "COPYRIGHT", "CopYright", "All Rights RESERVED", "Reserved", "Photo BY Jo"])
+    | st.text(max_size=40)
+)
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(_NOTICE_TEXT, st.lists(st.text(alphabet="abrc (|", min_size=1, max_size=4), min_size=1, max_size=5))
+def test_the_compiled_notice_scan_matches_the_cues_of_the_lower_cased_text(compiled_loops, text, cues):
+    # filters.prompts.notice_note's cues read in the text itself in one pass (CueScan.scan): the copyright cues as
+    # written, the groups' cues as in text.lower() (cue_hits); None, for the caller to lower-case, where lower()
+    # makes ASCII letters of another character
+    from filters import prompts
+
+    made = tuple((str(i), tuple(cues[i:]), None) for i in range(len(cues)))
+    copyright = any(cue in text for cue in ("opyright", "OPYRIGHT", "eserved", "ESERVED", "©"))
+    for groups in (prompts._PROMPTS_AND_LINES, made):
+        scan = compiled_loops.CueScan(groups)
+        for n_groups in range(len(groups) + 1):
+            hits = prompts.cue_hits(text.lower(), groups[:n_groups])
+            expected = (copyright, hits) if copyright or hits else 0
+            assert scan.scan(text, n_groups) == (None if "\u0130" in text or "\u212a" in text else expected)
+    assert scan.scan(text * 300, 0) == (
+        None if "\u0130" in text or "\u212a" in text else (copyright and (True, [])) or 0
+    )
+
+
+def test_only_two_characters_lower_case_into_ascii():
+    # CueScan.scan lower-cases ASCII letters as it reads them and hands back the texts with a character whose
+    # str.lower() holds an ASCII character: these two, in this Python's Unicode database
+    assert [c for c in range(128, 0x110000) if any(ord(x) < 128 for x in chr(c).lower())] == [0x130, 0x212A]
+    assert all(chr(c).lower() == (chr(c + 32) if 65 <= c <= 90 else chr(c)) for c in range(128))
+
+
+def test_notice_note_is_the_same_with_and_without_the_compiled_scan(monkeypatch):
+    # the site's lines found with the compiled cue scan and with the Python cues (text.lower(), `in`)
+    from filters import prompts
+
+    texts = [
+        "Copyright 2005 The Associated Press. All rights reserved.",
+        "© 2024 Example",
+        "ALL RIGHTS RESERVED 2001",
+        "Photo by: Jim Varga",
+        "By Haley Hoekstra • March 12, 2025",
+        "Sign up for our newsletter",
+        "·",
+        "Page 1 of 2",
+        "Photo \u0130stanbul by: Ayşe Kaya",
+        "Published \u212a 2020",
+        "We may earn a commission from links on this page.",
+        "A sentence about nothing in particular.",
+    ]
+    compiled = [prompts.notice_note(t, p) for t in texts for p in (True, False)]
+    monkeypatch.setattr(prompts, "_CUE_SCAN", None)
+    assert [prompts.notice_note(t, p) for t in texts for p in (True, False)] == compiled
+    assert compiled[0] == "copyright notice" and compiled[6] == "photo credit"
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     st.lists(st.integers(0, 1000), min_size=1, max_size=12),
