@@ -3,10 +3,11 @@
 
 ``utf8`` (the input checks' encoding of a page), ``tag_scan`` (their count of ``<`` and long tags), ``tokenize``
 (the words of :func:`filters.pipeline.tokenize`), ``map_blocks`` (:func:`filters.sst.map_blocks`'s loop),
-``best_subtree`` (:func:`filters.content._best_subtree`'s loop), ``measure`` (:func:`filters.content._measure`'s
-loops) and ``CueScan`` (the cues of :func:`filters.prompts.cue_hits`).  ``filters.html5`` loads this module as
-``COMPILED_LOOPS`` when it is built from the source on disk (``SOURCE_SHA256``), and each caller falls back to its
-Python code otherwise; tests/filters/test_fast_paths.py holds the two to the same output.
+``best_subtree`` (:func:`filters.content._best_subtree`'s loop), ``named_noise`` (that of
+:func:`filters.content._named_noise`), ``measure`` (:func:`filters.content._measure`'s loops) and ``CueScan`` (the
+cues of :func:`filters.prompts.cue_hits` and :func:`filters.prompts.notice_note`).  ``filters.html5`` loads this
+module as ``COMPILED_LOOPS`` when it is built from the source on disk (``SOURCE_SHA256``), and each caller falls back
+to its Python code otherwise; tests/filters/test_fast_paths.py holds the two to the same output.
 
 Built by ``pip install -e .`` (setup.py, Cython), as ``filters/_html5_walk.pyx`` is.
 """
@@ -564,6 +565,36 @@ cdef tuple _measure(list phrases, list parents, list tags, dict anchors, object 
         article, text_chars, text_score, other_score, chars, link_chars, linked, linked_sentences,
         [subtree[i] for i in range(n)],
     )
+
+
+def named_noise(list own, list subtree, list chars, list text_score, list other_score, list parents,
+                object whole_page_noise, Py_ssize_t region_min, double whole_share, double max_share, double total,
+                double outside, double noise_weight):
+    """The loop of :func:`filters.content._named_noise` (see there), compiled: the same tests (a Python int
+    compared with a float as its double: exact below 2**53), the same floats (``text_score[i] - other_score[i]``,
+    ``-chars[i] * noise_weight``)."""
+    cdef Py_ssize_t n = len(parents), i, p, size
+    cdef list noise = [None] * n, score = [None] * n
+    cdef object reason
+    if len(own) != n or len(subtree) != n or len(chars) != n or len(text_score) != n or len(other_score) != n:
+        raise ValueError("the lists of _named_noise differ in length")
+    for i in range(n):
+        reason = own[i]
+        if reason is not None:
+            size = subtree[i]
+            if size > region_min and (
+                size > whole_share * total if reason in whole_page_noise else size > max_share * outside
+            ):
+                reason = None
+        p = parents[i]
+        if reason is None and p >= 0:
+            reason = noise[p]
+        if reason is not None:
+            noise[i] = reason
+            score[i] = -(<double> chars[i]) * noise_weight
+        else:
+            score[i] = <double> text_score[i] - <double> other_score[i]
+    return noise, score
 
 
 def control_count(str text):

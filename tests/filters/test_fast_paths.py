@@ -682,3 +682,51 @@ def test_the_compiled_measure_matches_the_python_one(compiled_loops, seeds, rows
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(html5, "COMPILED_LOOPS", None)
         assert run() == compiled
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 1000),
+            st.sampled_from([None, None, "comment section", "dialog", "form", "aside", "page chrome"]),
+            st.integers(0, 800),
+            st.sampled_from([0.0, 0.5, 12.0, 300.25, 1000.0]),
+            st.sampled_from([0.0, 1.5, 40.0, 250.75]),
+        ),
+        min_size=1,
+        max_size=14,
+    ),
+)
+def test_the_compiled_named_noise_matches_the_python_one(compiled_loops, rows):
+    # the noise above each block and the blocks' own scores (filters.content._named_noise): the same reasons, the same
+    # floats, in C and in Python
+    from filters import content
+
+    n = len(rows)
+    parents = [-1 if i == 0 else seed % i for i, (seed, *_rest) in enumerate(rows)]
+    own = [reason for _seed, reason, *_rest in rows]
+    text = [t for *_first, t, _c, _o in rows]
+    subtree = text[:]
+    for i in range(n - 1, 0, -1):
+        subtree[parents[i]] += subtree[i]
+    m = content._Measures(
+        article=[],
+        text_chars=text,
+        text_score=[t * 0.75 for t in text],
+        other_score=[o for *_first, o in rows],
+        chars=[t + c for t, (*_first, c, _o) in zip(text, rows, strict=True)],
+        link_chars=[0.0] * n,
+        linked=[0] * n,
+        linked_sentences=[0] * n,
+        subtree=subtree,
+    )
+
+    def run():
+        noise, score = content._named_noise(list(own), m, parents)
+        return noise, score, [type(v) for v in score]
+
+    compiled = run()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(html5, "COMPILED_LOOPS", None)
+        assert run() == compiled
