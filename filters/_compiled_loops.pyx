@@ -12,7 +12,7 @@ to its Python code otherwise; tests/filters/test_fast_paths.py holds the two to 
 Built by ``pip install -e .`` (setup.py, Cython), as ``filters/_html5_walk.pyx`` is.
 """
 
-from libc.string cimport memchr, memcmp
+from libc.string cimport memchr, memcmp, memcpy
 from cpython.mem cimport PyMem_Calloc, PyMem_Free, PyMem_Malloc
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
 from cpython.unicode cimport (
@@ -163,6 +163,81 @@ cdef inline str _ascii_word(int kind, void *data, Py_ssize_t start, Py_ssize_t e
     return word
 
 
+cdef enum:
+    DROP_WORD_MAX = 24  # the ASCII words up to this long are looked up in a DropTable, before any string is made
+
+
+cdef class DropTable:
+    """The ASCII words (of 1 to DROP_WORD_MAX characters) of a set of words, as bytes in an open-addressing table:
+    whether a word of the text is in the set, read in its characters without making a string of it (most dropped
+    words are stop words: a string made, hashed and freed for nothing)."""
+
+    cdef object words  # the set (kept: the cache of _drop_table is keyed by its id)
+    cdef Py_ssize_t mask
+    cdef unsigned char *keys  # DROP_WORD_MAX bytes per slot
+    cdef unsigned char *lengths  # per slot: the word's length, 0 for an empty slot
+
+    def __cinit__(self, object words):
+        cdef Py_ssize_t size = 16, count = 0, m, slot
+        cdef bytes data
+        ascii = [w.encode("ascii") for w in words if type(w) is str and w.isascii() and 0 < len(w) <= DROP_WORD_MAX]
+        while size < 2 * len(ascii):
+            size *= 2
+        self.words, self.mask = words, size - 1
+        self.keys = <unsigned char *> PyMem_Calloc(size, DROP_WORD_MAX)
+        self.lengths = <unsigned char *> PyMem_Calloc(size, 1)
+        if self.keys == NULL or self.lengths == NULL:
+            raise MemoryError()
+        for data in ascii:
+            m = len(data)
+            if self.has(data, m):
+                continue
+            slot = _fnv(data, m) & self.mask
+            while self.lengths[slot]:
+                slot = (slot + 1) & self.mask
+            memcpy(self.keys + slot * DROP_WORD_MAX, <const char *> data, m)
+            self.lengths[slot] = <unsigned char> m
+
+    def __dealloc__(self):
+        PyMem_Free(self.keys)
+        PyMem_Free(self.lengths)
+
+    cdef inline bint has(self, const unsigned char *word, Py_ssize_t m):
+        """Whether the ASCII ``word`` of ``m`` (1 to DROP_WORD_MAX) bytes is in the table."""
+        cdef Py_ssize_t slot = _fnv(word, m) & self.mask
+        while self.lengths[slot]:
+            if self.lengths[slot] == m and memcmp(self.keys + slot * DROP_WORD_MAX, word, m) == 0:
+                return True
+            slot = (slot + 1) & self.mask
+        return False
+
+
+cdef inline Py_ssize_t _fnv(const unsigned char *data, Py_ssize_t m):
+    """FNV-1a of ``m`` bytes (a table's slot, masked)."""
+    cdef unsigned long long h = 14695981039346656037ULL
+    cdef Py_ssize_t k
+    for k in range(m):
+        h = (h ^ data[k]) * 1099511628211ULL
+    return <Py_ssize_t> (h >> 1)
+
+
+#: the DropTable of each set of words tokenize was given, by its id (the set kept in the table): the pipeline's are
+#: the same few frozensets (filters.pipeline._DROP_CACHE)
+cdef dict _DROP_TABLES = {}
+
+
+cdef DropTable _drop_table(object drop):
+    cdef DropTable table = _DROP_TABLES.get(id(drop))
+    if table is not None and table.words is drop:
+        return table
+    if type(drop) is not frozenset:  # a set can change: looked up as it is
+        return None
+    if len(_DROP_TABLES) >= 16:
+        _DROP_TABLES.clear()
+    table = _DROP_TABLES[id(drop)] = DropTable(drop)
+    return table
+
+
 def tokenize(str text, object drop, object stop_words, object findall):
     """The words of :func:`filters.pipeline.tokenize` in one pass over ``text``: the pieces between ASCII
     non-letters and white space of the lower-cased text; the words of a piece with no letter outside ASCII are its
@@ -171,13 +246,36 @@ def tokenize(str text, object drop, object stop_words, object findall):
     Python version's three paths give these words too; this one copies no text and makes no string of what it
     drops.  The text is lower-cased as it is read (:func:`_folded`: no lower-cased copy, a fifth of the tokens'
     instructions); a text with a character that cannot be is lower-cased by str.lower() first, and read again."""
-    cdef list out = _words(text, True, drop, stop_words, findall)
+    cdef DropTable table = _drop_table(drop)
+    cdef list out = _words(text, True, drop, table, stop_words, findall)
     if out is None:
-        out = _words(text.lower(), False, drop, stop_words, findall)
+        out = _words(text.lower(), False, drop, table, stop_words, findall)
     return out
 
 
-cdef list _words(str text, bint fold, object drop, object stop_words, object findall):
+cdef int _add_ascii_word(list out, int kind, void *data, Py_ssize_t start, Py_ssize_t end, bint fold, object drop,
+                         DropTable table) except -1:
+    """Append the ASCII word ``start:end`` of a string's data (:func:`_ascii_word`) to ``out`` unless it is in
+    ``drop``: looked up in ``table`` (``drop``'s DropTable, or None) before it is made a string, when it fits."""
+    cdef unsigned char word[DROP_WORD_MAX]
+    cdef Py_ssize_t m = end - start, k
+    cdef str made
+    if table is None or m > DROP_WORD_MAX:
+        made = _ascii_word(kind, data, start, end, fold)
+        if made not in drop:
+            out.append(made)
+        return 0
+    for k in range(m):
+        word[k] = <unsigned char> _folded(kind, data, start + k, fold)
+    if table.has(word, m):
+        return 0
+    made = PyUnicode_New(m, 127)
+    memcpy(PyUnicode_DATA(made), word, m)
+    out.append(made)
+    return 0
+
+
+cdef list _words(str text, bint fold, object drop, DropTable table, object stop_words, object findall):
     """:func:`tokenize`'s pass (``fold``: lower-case as it reads, :func:`_folded`; else ``text`` is lower-cased);
     None when a character cannot be lower-cased as it is read."""
     cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text), i = 0, start, j, run
@@ -208,17 +306,13 @@ cdef list _words(str text, bint fold, object drop, object stop_words, object fin
                 break
         if ascii:
             if i - start > 1:
-                word = _ascii_word(kind, data, start, i, fold)
-                if word not in drop:
-                    out.append(word)
+                _add_ascii_word(out, kind, data, start, i, fold, drop, table)
         elif not letters:  # "don’t", "2000–2010": the runs of a-z between the characters outside ASCII
             run = start
             for j in range(start, i + 1):
                 if j == i or _folded(kind, data, j, fold) >= 128:
                     if j - run > 1:
-                        word = _ascii_word(kind, data, run, j, fold)
-                        if word not in drop:
-                            out.append(word)
+                        _add_ascii_word(out, kind, data, run, j, fold, drop, table)
                     run = j + 1
         else:
             piece = PyUnicode_Substring(text, start, i)

@@ -142,11 +142,19 @@ def remove_marked_bylines(
     for node, href, _anchor in blocks.links:
         hrefs.setdefault(node, []).append(href)
     named = _named_blocks(blocks.marks)
+    # the blocks with a sign in their markup (named, under a named block, or with links): most phrases are in none
+    marked = set(hrefs)
+    if named:
+        parents = blocks.parents
+        marked.update(i for i, up in enumerate(parents) if up in named or (up >= 0 and parents[up] in named))
+        marked |= named
     found = []  # the kept short phrases with a sign of a byline in their markup: few on a page
     for p in phrases:
+        i = p.node
+        if i not in marked:
+            continue
         if p.removed_by is not None and (site_note is None or p.note != site_note or p.removed_by != "content"):
             continue
-        i = p.node
         if not 0 <= i < n or len(p.text) > MARKED_BYLINE_MAX or p.note == "the headline" or tags[i] in _HEADINGS:
             continue  # a heading is never a byline (a title in a "meta" wrapper with it)
         up = _named_block(i, blocks.parents, named) if named else -1
