@@ -750,3 +750,25 @@ def test_the_compiled_named_noise_matches_the_python_one(compiled_loops, rows):
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(html5, "COMPILED_LOOPS", None)
         assert run() == compiled
+
+
+_LINE_PIECES = [
+    "Page 1 of 2", " | ", "•", "·", "By John Smith", " 2005", "Posted: ", "March 3, 2024", "received your message",
+    "We may earn a commission", "as an Amazon Associate", "AFFILIATE LINKS we earn", "qualifying purchases",
+    "\u0130", "\u0131", "\u017f", "\u212a", "x", " ", "1 | 2 | 3", "Filed under News", "5 min read", "Thank you for "
+    "contacting us", "by clicking you agree", "Your tip was received", "Discuss this story", "(Oct 27, 2000)",
+    " - Reuters ", "Updated: May 1, 2020", "From the February 7, 2005 issue of Wired", "commi\u017fsion",
+]  # fmt: skip
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_LINE_PIECES), max_size=8).map("".join))
+def test_the_gated_searches_answer_as_the_patterns_do(text):
+    # the site's lines' patterns tried at the start, then searched only where they can match further on
+    # (filters.prompts._Gated): the same answer as their search, whatever the text
+    from filters import prompts
+
+    gated = [group[2] for group in prompts._PROMPTS_AND_LINES if isinstance(group[2], prompts._Gated)]
+    assert len(gated) >= 5
+    for g in gated:
+        assert (g.search(text) is None) == (g.pattern.search(text) is None)
