@@ -12,6 +12,9 @@ to its Python code otherwise; tests/filters/test_fast_paths.py holds the two to 
 Built by ``pip install -e .`` (setup.py, Cython), as ``filters/_html5_walk.pyx`` is.
 """
 
+from types import MemberDescriptorType
+
+from cpython.object cimport PyObject
 from libc.string cimport memchr, memcmp, memcpy
 from cpython.mem cimport PyMem_Calloc, PyMem_Free, PyMem_Malloc
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
@@ -606,10 +609,59 @@ def measure(list phrases, list parents, list tags, dict anchors, object linked_s
         PyMem_Free(touched)
 
 
+cdef extern from "Python.h":
+    ctypedef struct PyMemberDef:
+        int type
+        Py_ssize_t offset
+    ctypedef struct PyMemberDescrObject:
+        PyMemberDef *d_member
+    enum:
+        T_OBJECT_EX  # a __slots__ member: NULL until set
+
+
+#: per class of phrases: the offsets of its slots text, neg, link_density and node in its objects, or None
+cdef dict _SLOT_OFFSETS = {}
+
+
+cdef object _slot_offsets(type cls):
+    """The offsets of ``cls``'s __slots__ members text, neg, link_density and node (filters.phrases.Phrase), read
+    from its member descriptors; None when one is not such a member (the attributes are then looked up)."""
+    offsets = _SLOT_OFFSETS.get(cls, False)
+    if offsets is not False:
+        return offsets
+    found = []
+    for name in ("text", "neg", "link_density", "node"):
+        descr = getattr(cls, name, None)
+        if type(descr) is not MemberDescriptorType or (<PyMemberDescrObject *> descr).d_member.type != T_OBJECT_EX:
+            found = None
+            break
+        found.append((<PyMemberDescrObject *> descr).d_member.offset)
+    offsets = _SLOT_OFFSETS[cls] = None if found is None else tuple(found)
+    return offsets
+
+
+def phrase_slots(type cls):
+    """:func:`_slot_offsets` (for the tests)."""
+    return _slot_offsets(cls)
+
+
+cdef inline object _slot(object obj, Py_ssize_t offset):
+    """The __slots__ member of ``obj`` at ``offset`` (AttributeError when unset, as its descriptor raises)."""
+    cdef PyObject *value = (<PyObject **> ((<char *> <PyObject *> obj) + offset))[0]
+    if value == NULL:
+        raise AttributeError("a phrase's slot is not set")
+    return <object> value
+
+
 cdef tuple _measure(list phrases, list parents, list tags, dict anchors, object linked_sentence,
                     object sentence_blocks, tuple weights, Py_ssize_t text_min, double *sums,
                     Py_ssize_t *counts, unsigned char *touched):
     cdef Py_ssize_t n = len(parents), k = 0, i, length, p
+    cdef Py_ssize_t at_text = 0, at_neg = 0, at_ld = 0, at_node = 0
+    cdef type cls = type(phrases[0]) if phrases else None
+    offsets = None if cls is None else _slot_offsets(cls)
+    if offsets is not None:
+        at_text, at_neg, at_ld, at_node = offsets
     cdef double ld, text_max_links = weights[0], link_floor = weights[1], link_weight = weights[2]
     cdef double *d_chars = sums
     cdef double *d_link = sums + n
@@ -623,15 +675,16 @@ cdef tuple _measure(list phrases, list parents, list tags, dict anchors, object 
     cdef list other_score = [0.0] * n, chars = [0.0] * n, link_chars = [0.0] * n, linked = [0] * n
     cdef list linked_sentences = [0] * n
     for ph in phrases:
-        i = ph.node
-        if ph.neg is not None or i < 0:
+        direct = offsets is not None and type(ph) is cls  # its slots read directly, not looked up by name
+        i = _slot(ph, at_node) if direct else ph.node
+        if (_slot(ph, at_neg) if direct else ph.neg) is not None or i < 0:
             k += 1
             continue
         if i >= n:
             raise IndexError("a phrase's block is not in the page's blocks")
-        text = ph.text
+        text = _slot(ph, at_text) if direct else ph.text
         length = len(text)
-        ld = ph.link_density or 0.0
+        ld = (_slot(ph, at_ld) if direct else ph.link_density) or 0.0
         touched[i] = 1
         d_chars[i] += length
         if ld:

@@ -772,3 +772,41 @@ def test_the_gated_searches_answer_as_the_patterns_do(text):
     assert len(gated) >= 5
     for g in gated:
         assert (g.search(text) is None) == (g.pattern.search(text) is None)
+
+
+def test_the_compiled_measure_reads_the_phrases_slots_and_other_objects_alike(compiled_loops):
+    # _measure's loop reads a Phrase's slots at their offsets (its member descriptors'), and looks up the attributes
+    # of any other object: the same sums for phrases, their subclasses and look-alikes mixed
+    import dataclasses
+
+    from filters import content
+
+    class Sub(Phrase):
+        __slots__ = ("extra",)
+
+    @dataclasses.dataclass
+    class Alike:
+        text: str
+        neg: str | None = None
+        link_density: float | None = None
+        node: int = -1
+
+    assert compiled_loops.phrase_slots(Phrase) is not None  # the direct reads are in use
+    assert compiled_loops.phrase_slots(Alike) is None  # no slots: looked up
+    blocks = html5.Blocks(tags=["div", "p", "li"], parents=[-1, 0, 0])
+    rows = [
+        ("A sentence with a link in it, long enough.", None, 0.2, 1),
+        ("short", None, None, 2),
+        ("x", "script", 0, 1),
+    ]
+    for make in (Phrase, Sub, Alike):
+        phrases = [Phrase(t, "p", neg, None, ld, node=i) for t, neg, ld, i in rows]
+        mixed = [
+            make(t, "p", neg, None, ld, node=i) if make is not Alike else Alike(t, neg, ld, i) for t, neg, ld, i in rows
+        ]
+        expected = dataclasses.astuple(content._measure(phrases, blocks, {}))
+        assert dataclasses.astuple(content._measure(phrases[:1] + mixed[1:], blocks, {})) == expected
+        assert dataclasses.astuple(content._measure(mixed, blocks, {})) == expected
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(html5, "COMPILED_LOOPS", None)
+            assert dataclasses.astuple(content._measure(mixed, blocks, {})) == expected
