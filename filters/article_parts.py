@@ -12,11 +12,8 @@ blocks (the ``thesis`` profile) there is no standfirst.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import accumulate
-from operator import add, itemgetter
 
 from .html5 import Blocks
 from .lead import LEAD_NOTE
@@ -51,8 +48,6 @@ WRITER = re.compile(
 BYLINE_NOTE = "byline"
 #: the class/id/role words of a byline block ("byline", "post-author", "entry-meta")
 _BYLINE_MARK = re.compile(r"(?<![^\s_-])(?:by-?line|author|authors|written-by|posted-by|dateline|meta)(?![^\s_-])")
-#: what each of _BYLINE_MARK's words holds ("by-line", "byline" and "dateline" hold "line"; "-by" the others)
-_BYLINE_WORDS = re.compile("line|author|meta|-by")
 #: a word beside a marked byline's date, not a time's ("am", "PST"): a marked line of a date alone is the date only
 _WORD = re.compile(r"\b(?![AaPp]\.?[Mm]\b|[A-Z]{1,3}T\b)[^\W\d_]{2,}")
 _HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
@@ -142,13 +137,18 @@ def remove_marked_bylines(
     2000 pages' ``<p class="byline">By Larry Margasak<br>Associated Press Internet Writer</p>`` is in
     crawl-to-the-future's gold. A phrase the site's learned profile removed (``site_note``: the site's usual noise,
     as the byline is once learned) takes the note "byline" too, so that it is still the byline field."""
-    n, tags, ends, parents = len(blocks), blocks.tags, blocks.ends, blocks.parents
+    n, tags, ends = len(blocks), blocks.tags, blocks.ends
+    hrefs: dict[int, list[str]] = {}
+    for node, href, _anchor in blocks.links:
+        hrefs.setdefault(node, []).append(href)
     named = _named_blocks(blocks.marks)
     # the blocks with a sign in their markup (named, under a named block, or with links): most phrases are in none
-    marked = set(map(itemgetter(0), blocks.links))
+    marked = set(hrefs)
     if named:
-        marked |= _near(named, parents, ends)
-    candidates = []
+        parents = blocks.parents
+        marked.update(i for i, up in enumerate(parents) if up in named or (up >= 0 and parents[up] in named))
+        marked |= named
+    found = []  # the kept short phrases with a sign of a byline in their markup: few on a page
     for p in phrases:
         i = p.node
         if i not in marked:
@@ -157,16 +157,8 @@ def remove_marked_bylines(
             continue
         if not 0 <= i < n or len(p.text) > MARKED_BYLINE_MAX or p.note == "the headline" or tags[i] in _HEADINGS:
             continue  # a heading is never a byline (a title in a "meta" wrapper with it)
-        candidates.append(p)
-    if not candidates:
-        return
-    hrefs: dict[int, list[str]] = {}
-    for node, href, _anchor in blocks.links:
-        hrefs.setdefault(node, []).append(href)
-    found = []  # the kept short phrases with a sign of a byline in their markup: few on a page
-    for p in candidates:
-        up = _named_block(p.node, parents, named) if named else -1
-        if up >= 0 or _writer(p.node, hrefs):
+        up = _named_block(i, blocks.parents, named) if named else -1
+        if up >= 0 or (i in hrefs and _writer(i, hrefs)):
             found.append((p, up))
     if not found:
         return
@@ -191,25 +183,14 @@ def remove_marked_bylines(
 
 def _named_blocks(marks: list[str]) -> set[int]:
     """The blocks whose class, id or role names a byline (``marks``: each block's)."""
-    # the words the pattern needs first, found in all the marks at once (joined by line breaks, which no word holds:
-    # a word found is in one mark), and only the marks holding one searched: most hold none
-    joined = "\n".join(marks)
-    if not _BYLINE_WORDS.search(joined):
-        return set()
-    line_ends = list(map(add, accumulate(map(len, marks)), range(len(marks))))  # where each mark's line ends
-    hits = {bisect_left(line_ends, m.start()) for m in _BYLINE_WORDS.finditer(joined)}
-    return {i for i in hits if _BYLINE_MARK.search(marks[i]) is not None}
-
-
-def _near(named: set[int], parents: list[int], ends: list[int]) -> set[int]:
-    """The ``named`` blocks and the blocks one and two levels under them (``parents``, ``ends``: the block tree)."""
-    near = set(named)
-    for b in named:
-        for k in range(b + 1, ends[b]):
-            up = parents[k]
-            if up == b or parents[up] == b:
-                near.add(k)
-    return near
+    # the words the pattern needs ("by-line", "byline" and "dateline" hold "line") first: most marks hold none
+    return {
+        i
+        for i, mark in enumerate(marks)
+        if mark
+        and ("line" in mark or "author" in mark or "meta" in mark or "-by" in mark)
+        and _BYLINE_MARK.search(mark) is not None
+    }
 
 
 def _named_block(node: int, parents: list[int], named: set[int]) -> int:

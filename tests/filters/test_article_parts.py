@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from filters import extract
 
 BODY = """<p>Health officials reported forty new measles cases this week, most of them among children who had not
@@ -65,31 +62,3 @@ def test_the_first_paragraph_of_a_body_beside_the_headline_is_no_standfirst():
 def test_a_page_without_a_headline_has_no_lead_parts():
     lead = extract(page(f"<article><p>By Jane Smith</p><p>4 March 2025</p>{BODY}</article>")).lead
     assert (lead.standfirst, lead.byline, lead.date) == ("", "", "")
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    st.lists(
-        st.lists(
-            st.sampled_from(["byline", "by-line", "post-author", "meta", "metadata", "inline", "x_dateline", "a\nmeta"])
-            | st.text(alphabet="abmetlino-_ \n", max_size=8),
-            max_size=3,
-        ).map(" ".join),
-        max_size=12,
-    )
-)
-def test_the_named_blocks_are_the_marks_the_pattern_finds(marks):
-    # the marks searched only where one of the pattern's words is, all the marks at once (_named_blocks)
-    from filters import article_parts
-
-    expected = {i for i, mark in enumerate(marks) if mark and article_parts._BYLINE_MARK.search(mark)}
-    assert article_parts._named_blocks(marks) == expected
-
-
-def test_near_named_blocks_are_two_levels_down():
-    from filters import article_parts
-
-    parents = [-1, 0, 1, 2, 3, 0, 5]
-    ends = [7, 5, 5, 5, 5, 7, 7]
-    assert article_parts._near({1}, parents, ends) == {1, 2, 3}
-    assert article_parts._near({0, 5}, parents, ends) == {0, 1, 2, 5, 6}
