@@ -3,16 +3,20 @@
 
 ``utf8`` (the input checks' encoding of a page), ``tag_scan`` (their count of ``<`` and long tags), ``tokenize``
 (the words of :func:`filters.pipeline.tokenize`), ``map_blocks`` (:func:`filters.sst.map_blocks`'s loop),
-``best_subtree`` (:func:`filters.content._best_subtree`'s loop), ``measure`` (:func:`filters.content._measure`'s
-loops) and ``CueScan`` (the cues of :func:`filters.prompts.cue_hits`).  ``filters.html5`` loads this module as
-``COMPILED_LOOPS`` when it is built from the source on disk (``SOURCE_SHA256``), and each caller falls back to its
-Python code otherwise; tests/filters/test_fast_paths.py holds the two to the same output.
+``best_subtree`` (:func:`filters.content._best_subtree`'s loop), ``named_noise`` (that of
+:func:`filters.content._named_noise`), ``measure`` (:func:`filters.content._measure`'s loops) and ``CueScan`` (the
+cues of :func:`filters.prompts.cue_hits` and :func:`filters.prompts.notice_note`).  ``filters.html5`` loads this
+module as ``COMPILED_LOOPS`` when it is built from the source on disk (``SOURCE_SHA256``), and each caller falls back
+to its Python code otherwise; tests/filters/test_fast_paths.py holds the two to the same output.
 
 Built by ``pip install -e .`` (setup.py, Cython), as ``filters/_html5_walk.pyx`` is.
 """
 
-from libc.string cimport memchr
-from cpython.mem cimport PyMem_Calloc, PyMem_Free
+from types import MemberDescriptorType
+
+from cpython.object cimport PyObject
+from libc.string cimport memchr, memcmp, memcpy
+from cpython.mem cimport PyMem_Calloc, PyMem_Free, PyMem_Malloc
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
 from cpython.unicode cimport (
     Py_UNICODE_ISALNUM,
@@ -162,6 +166,81 @@ cdef inline str _ascii_word(int kind, void *data, Py_ssize_t start, Py_ssize_t e
     return word
 
 
+cdef enum:
+    DROP_WORD_MAX = 24  # the ASCII words up to this long are looked up in a DropTable, before any string is made
+
+
+cdef class DropTable:
+    """The ASCII words (of 1 to DROP_WORD_MAX characters) of a set of words, as bytes in an open-addressing table:
+    whether a word of the text is in the set, read in its characters without making a string of it (most dropped
+    words are stop words: a string made, hashed and freed for nothing)."""
+
+    cdef object words  # the set (kept: the cache of _drop_table is keyed by its id)
+    cdef Py_ssize_t mask
+    cdef unsigned char *keys  # DROP_WORD_MAX bytes per slot
+    cdef unsigned char *lengths  # per slot: the word's length, 0 for an empty slot
+
+    def __cinit__(self, object words):
+        cdef Py_ssize_t size = 16, count = 0, m, slot
+        cdef bytes data
+        ascii = [w.encode("ascii") for w in words if type(w) is str and w.isascii() and 0 < len(w) <= DROP_WORD_MAX]
+        while size < 2 * len(ascii):
+            size *= 2
+        self.words, self.mask = words, size - 1
+        self.keys = <unsigned char *> PyMem_Calloc(size, DROP_WORD_MAX)
+        self.lengths = <unsigned char *> PyMem_Calloc(size, 1)
+        if self.keys == NULL or self.lengths == NULL:
+            raise MemoryError()
+        for data in ascii:
+            m = len(data)
+            if self.has(data, m):
+                continue
+            slot = _fnv(data, m) & self.mask
+            while self.lengths[slot]:
+                slot = (slot + 1) & self.mask
+            memcpy(self.keys + slot * DROP_WORD_MAX, <const char *> data, m)
+            self.lengths[slot] = <unsigned char> m
+
+    def __dealloc__(self):
+        PyMem_Free(self.keys)
+        PyMem_Free(self.lengths)
+
+    cdef inline bint has(self, const unsigned char *word, Py_ssize_t m):
+        """Whether the ASCII ``word`` of ``m`` (1 to DROP_WORD_MAX) bytes is in the table."""
+        cdef Py_ssize_t slot = _fnv(word, m) & self.mask
+        while self.lengths[slot]:
+            if self.lengths[slot] == m and memcmp(self.keys + slot * DROP_WORD_MAX, word, m) == 0:
+                return True
+            slot = (slot + 1) & self.mask
+        return False
+
+
+cdef inline Py_ssize_t _fnv(const unsigned char *data, Py_ssize_t m):
+    """FNV-1a of ``m`` bytes (a table's slot, masked)."""
+    cdef unsigned long long h = 14695981039346656037ULL
+    cdef Py_ssize_t k
+    for k in range(m):
+        h = (h ^ data[k]) * 1099511628211ULL
+    return <Py_ssize_t> (h >> 1)
+
+
+#: the DropTable of each set of words tokenize was given, by its id (the set kept in the table): the pipeline's are
+#: the same few frozensets (filters.pipeline._DROP_CACHE)
+cdef dict _DROP_TABLES = {}
+
+
+cdef DropTable _drop_table(object drop):
+    cdef DropTable table = _DROP_TABLES.get(id(drop))
+    if table is not None and table.words is drop:
+        return table
+    if type(drop) is not frozenset:  # a set can change: looked up as it is
+        return None
+    if len(_DROP_TABLES) >= 16:
+        _DROP_TABLES.clear()
+    table = _DROP_TABLES[id(drop)] = DropTable(drop)
+    return table
+
+
 def tokenize(str text, object drop, object stop_words, object findall):
     """The words of :func:`filters.pipeline.tokenize` in one pass over ``text``: the pieces between ASCII
     non-letters and white space of the lower-cased text; the words of a piece with no letter outside ASCII are its
@@ -170,13 +249,36 @@ def tokenize(str text, object drop, object stop_words, object findall):
     Python version's three paths give these words too; this one copies no text and makes no string of what it
     drops.  The text is lower-cased as it is read (:func:`_folded`: no lower-cased copy, a fifth of the tokens'
     instructions); a text with a character that cannot be is lower-cased by str.lower() first, and read again."""
-    cdef list out = _words(text, True, drop, stop_words, findall)
+    cdef DropTable table = _drop_table(drop)
+    cdef list out = _words(text, True, drop, table, stop_words, findall)
     if out is None:
-        out = _words(text.lower(), False, drop, stop_words, findall)
+        out = _words(text.lower(), False, drop, table, stop_words, findall)
     return out
 
 
-cdef list _words(str text, bint fold, object drop, object stop_words, object findall):
+cdef int _add_ascii_word(list out, int kind, void *data, Py_ssize_t start, Py_ssize_t end, bint fold, object drop,
+                         DropTable table) except -1:
+    """Append the ASCII word ``start:end`` of a string's data (:func:`_ascii_word`) to ``out`` unless it is in
+    ``drop``: looked up in ``table`` (``drop``'s DropTable, or None) before it is made a string, when it fits."""
+    cdef unsigned char word[DROP_WORD_MAX]
+    cdef Py_ssize_t m = end - start, k
+    cdef str made
+    if table is None or m > DROP_WORD_MAX:
+        made = _ascii_word(kind, data, start, end, fold)
+        if made not in drop:
+            out.append(made)
+        return 0
+    for k in range(m):
+        word[k] = <unsigned char> _folded(kind, data, start + k, fold)
+    if table.has(word, m):
+        return 0
+    made = PyUnicode_New(m, 127)
+    memcpy(PyUnicode_DATA(made), word, m)
+    out.append(made)
+    return 0
+
+
+cdef list _words(str text, bint fold, object drop, DropTable table, object stop_words, object findall):
     """:func:`tokenize`'s pass (``fold``: lower-case as it reads, :func:`_folded`; else ``text`` is lower-cased);
     None when a character cannot be lower-cased as it is read."""
     cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text), i = 0, start, j, run
@@ -207,17 +309,13 @@ cdef list _words(str text, bint fold, object drop, object stop_words, object fin
                 break
         if ascii:
             if i - start > 1:
-                word = _ascii_word(kind, data, start, i, fold)
-                if word not in drop:
-                    out.append(word)
+                _add_ascii_word(out, kind, data, start, i, fold, drop, table)
         elif not letters:  # "don’t", "2000–2010": the runs of a-z between the characters outside ASCII
             run = start
             for j in range(start, i + 1):
                 if j == i or _folded(kind, data, j, fold) >= 128:
                     if j - run > 1:
-                        word = _ascii_word(kind, data, run, j, fold)
-                        if word not in drop:
-                            out.append(word)
+                        _add_ascii_word(out, kind, data, run, j, fold, drop, table)
                     run = j + 1
         else:
             piece = PyUnicode_Substring(text, start, i)
@@ -311,6 +409,7 @@ def best_subtree(list sums, list chars, list link_chars, list parents, object be
 cdef enum:
     CUES_MAX = 64  # cues of a CueScan: one bit each
     CUE_LEN_MAX = 24
+    SCAN_LOCAL = 512  # a text shorter than this is folded on the stack by CueScan.scan
 
 
 cdef class CueScan:
@@ -323,13 +422,16 @@ cdef class CueScan:
     cdef unsigned char cue[CUES_MAX][CUE_LEN_MAX]
     cdef Py_ssize_t length[CUES_MAX]
     cdef int group[CUES_MAX]
-    cdef unsigned long long starting[128]  # per ASCII code: the cues that start with it
+    cdef unsigned long long starting[256]  # per ASCII code: the cues that start with it (none above 127)
+    cdef unsigned long long second[256]  # per ASCII code: the cues whose second character it is
+    cdef unsigned long long single  # the cues of one character
 
     def __init__(self, tuple groups):
         cdef int n = 0, j
         self.groups = groups
-        for j in range(128):
-            self.starting[j] = 0
+        self.single = 0
+        for j in range(256):
+            self.starting[j] = self.second[j] = 0
         for g, group in enumerate(groups):
             for cue in group[1]:
                 data = (<str> cue).encode("ascii")  # raises on a cue that is not ASCII
@@ -339,8 +441,20 @@ cdef class CueScan:
                     self.cue[n][j] = data[j]
                 self.length[n], self.group[n] = len(data), g
                 self.starting[data[0]] |= 1ULL << n
+                if len(data) == 1:
+                    self.single |= 1ULL << n
+                else:
+                    self.second[data[1]] |= 1ULL << n
                 n += 1
         self.n_cues = n
+        for j, cue in enumerate((b"opyright", b"eserved")):  # scan's copyright cues, after the groups' cues
+            if n + j == CUES_MAX:
+                raise ValueError(f"at most {CUES_MAX - 2} cues")
+            for q in range(len(cue)):
+                self.cue[n + j][q] = cue[q]
+            self.length[n + j], self.group[n + j] = len(cue), -1
+            self.starting[cue[0]] |= 1ULL << (n + j)
+            self.second[cue[1]] |= 1ULL << (n + j)
 
     def hits(self, str low, Py_ssize_t n_groups):
         """The first ``n_groups`` groups, in order, one of whose cues is in ``low``."""
@@ -373,6 +487,103 @@ cdef class CueScan:
                 break
         return [self.groups[g] for g in range(n_groups) if groups_seen >> g & 1]
 
+    def scan(self, str text, Py_ssize_t n_groups):
+        """What :func:`filters.prompts.notice_note` looks for before any regex, in ``text`` itself (its ASCII letters
+        lower-cased as they are read, not by ``text.lower()``): 0 when it holds no copyright cue ("opyright",
+        "OPYRIGHT", "eserved", "ESERVED", "©", as written) and no cue of the first ``n_groups`` groups (as
+        :meth:`hits` on ``text.lower()``); else (whether it holds a copyright cue, those groups).  None for a text
+        with U+0130 or U+212A, the characters that ``str.lower()`` makes ASCII letters of: the caller lower-cases
+        it."""
+        cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text)
+        cdef unsigned char local[SCAN_LOCAL]
+        cdef unsigned char *buf = local
+        if n >= SCAN_LOCAL:
+            buf = <unsigned char *> PyMem_Malloc(n + 1)
+            if buf == NULL:
+                raise MemoryError()
+        try:
+            return self._scan(text, n_groups, buf)
+        finally:
+            if buf != local:
+                PyMem_Free(buf)
+
+    cdef object _scan(self, str text, Py_ssize_t n_groups, unsigned char *buf):
+        """:meth:`scan`, with ``buf`` room for the text's length + 1 bytes: the text folded (ASCII lower-cased, 128
+        for a character above ASCII, 0 after its end), then the cues looked for in it, each where its first two
+        characters are; the copyright cues are two more cues (:meth:`__init__`), lower-cased, whose hits are then
+        read as written."""
+        cdef int kind = PyUnicode_KIND(text), q
+        cdef void *data = PyUnicode_DATA(text)
+        cdef const unsigned char *one = <const unsigned char *> data
+        cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text), k, j
+        cdef unsigned int c
+        cdef unsigned long long copyright_cues = 3ULL << self.n_cues, left = 0, todo, groups_seen = 0
+        cdef bint copyright = False
+        if kind == PyUnicode_1BYTE_KIND:  # most texts: read as bytes
+            for k in range(n):
+                c = one[k]
+                buf[k] = c + 32 if 65 <= c <= 90 else (c if c < 128 else 128)
+                copyright |= c == 0xa9  # ©
+        else:
+            for k in range(n):
+                c = <unsigned int> PyUnicode_READ(kind, data, k)
+                if c < 128:
+                    buf[k] = c + 32 if 65 <= c <= 90 else c
+                    continue
+                if c == 0xa9:  # ©
+                    copyright = True
+                elif c == 0x130 or c == 0x212a:
+                    return None
+                buf[k] = 128
+        buf[n] = 0
+        for q in range(self.n_cues):  # the cues of the first n_groups groups only
+            if self.group[q] < n_groups:
+                left |= 1ULL << q
+        if not copyright:
+            left |= copyright_cues
+        cdef const unsigned long long *starting = self.starting
+        cdef const unsigned long long *second = self.second
+        cdef unsigned long long single = self.single
+        k = 0
+        while left and k < n:
+            todo = starting[buf[k]] & (second[buf[k + 1]] | single) & left
+            while todo:
+                q = __builtin_ctzll(todo)
+                todo &= todo - 1
+                if k + self.length[q] > n or memcmp(buf + k, self.cue[q], self.length[q]) != 0:
+                    continue
+                if self.group[q] < 0:  # a copyright cue lower-cased: it counts as written, or in upper case
+                    if _written_at(kind, data, n, k, COPYRIGHT_CUES[0][q - self.n_cues]) or _written_at(
+                        kind, data, n, k, COPYRIGHT_CUES[1][q - self.n_cues]
+                    ):
+                        copyright = True
+                        left &= ~copyright_cues
+                    continue
+                groups_seen |= 1ULL << self.group[q]  # found: the group's other cues need not be looked for
+                for j in range(self.n_cues):
+                    if self.group[j] == self.group[q]:
+                        left &= ~(1ULL << j)
+            k += 1
+        if not copyright and not groups_seen:
+            return 0
+        return copyright, [self.groups[g] for g in range(n_groups) if groups_seen >> g & 1]
+
+
+#: the copyright cues of :meth:`CueScan.scan`, as written: [upper case][e]
+cdef const char *COPYRIGHT_CUES[2][2]
+COPYRIGHT_CUES[0][0], COPYRIGHT_CUES[0][1] = b"opyright", b"eserved"
+COPYRIGHT_CUES[1][0], COPYRIGHT_CUES[1][1] = b"OPYRIGHT", b"ESERVED"
+
+
+cdef inline bint _written_at(int kind, void *data, Py_ssize_t n, Py_ssize_t k, const char *cue):
+    """Whether the string (``kind``, ``data``, ``n`` characters) holds the ASCII ``cue`` at ``k``, as written."""
+    cdef Py_ssize_t j = 0
+    while cue[j]:
+        if k + j >= n or <unsigned int> PyUnicode_READ(kind, data, k + j) != <unsigned char> cue[j]:
+            return False
+        j += 1
+    return True
+
 
 def measure(list phrases, list parents, list tags, dict anchors, object linked_sentence, object sentence_blocks,
             double text_max_links, Py_ssize_t text_min, double link_floor, double link_weight):
@@ -398,10 +609,59 @@ def measure(list phrases, list parents, list tags, dict anchors, object linked_s
         PyMem_Free(touched)
 
 
+cdef extern from "Python.h":
+    ctypedef struct PyMemberDef:
+        int type
+        Py_ssize_t offset
+    ctypedef struct PyMemberDescrObject:
+        PyMemberDef *d_member
+    enum:
+        T_OBJECT_EX  # a __slots__ member: NULL until set
+
+
+#: per class of phrases: the offsets of its slots text, neg, link_density and node in its objects, or None
+cdef dict _SLOT_OFFSETS = {}
+
+
+cdef object _slot_offsets(type cls):
+    """The offsets of ``cls``'s __slots__ members text, neg, link_density and node (filters.phrases.Phrase), read
+    from its member descriptors; None when one is not such a member (the attributes are then looked up)."""
+    offsets = _SLOT_OFFSETS.get(cls, False)
+    if offsets is not False:
+        return offsets
+    found = []
+    for name in ("text", "neg", "link_density", "node"):
+        descr = getattr(cls, name, None)
+        if type(descr) is not MemberDescriptorType or (<PyMemberDescrObject *> descr).d_member.type != T_OBJECT_EX:
+            found = None
+            break
+        found.append((<PyMemberDescrObject *> descr).d_member.offset)
+    offsets = _SLOT_OFFSETS[cls] = None if found is None else tuple(found)
+    return offsets
+
+
+def phrase_slots(type cls):
+    """:func:`_slot_offsets` (for the tests)."""
+    return _slot_offsets(cls)
+
+
+cdef inline object _slot(object obj, Py_ssize_t offset):
+    """The __slots__ member of ``obj`` at ``offset`` (AttributeError when unset, as its descriptor raises)."""
+    cdef PyObject *value = (<PyObject **> ((<char *> <PyObject *> obj) + offset))[0]
+    if value == NULL:
+        raise AttributeError("a phrase's slot is not set")
+    return <object> value
+
+
 cdef tuple _measure(list phrases, list parents, list tags, dict anchors, object linked_sentence,
                     object sentence_blocks, tuple weights, Py_ssize_t text_min, double *sums,
                     Py_ssize_t *counts, unsigned char *touched):
     cdef Py_ssize_t n = len(parents), k = 0, i, length, p
+    cdef Py_ssize_t at_text = 0, at_neg = 0, at_ld = 0, at_node = 0
+    cdef type cls = type(phrases[0]) if phrases else None
+    offsets = None if cls is None else _slot_offsets(cls)
+    if offsets is not None:
+        at_text, at_neg, at_ld, at_node = offsets
     cdef double ld, text_max_links = weights[0], link_floor = weights[1], link_weight = weights[2]
     cdef double *d_chars = sums
     cdef double *d_link = sums + n
@@ -415,15 +675,16 @@ cdef tuple _measure(list phrases, list parents, list tags, dict anchors, object 
     cdef list other_score = [0.0] * n, chars = [0.0] * n, link_chars = [0.0] * n, linked = [0] * n
     cdef list linked_sentences = [0] * n
     for ph in phrases:
-        i = ph.node
-        if ph.neg is not None or i < 0:
+        direct = offsets is not None and type(ph) is cls  # its slots read directly, not looked up by name
+        i = _slot(ph, at_node) if direct else ph.node
+        if (_slot(ph, at_neg) if direct else ph.neg) is not None or i < 0:
             k += 1
             continue
         if i >= n:
             raise IndexError("a phrase's block is not in the page's blocks")
-        text = ph.text
+        text = _slot(ph, at_text) if direct else ph.text
         length = len(text)
-        ld = ph.link_density or 0.0
+        ld = (_slot(ph, at_ld) if direct else ph.link_density) or 0.0
         touched[i] = 1
         d_chars[i] += length
         if ld:
@@ -451,6 +712,36 @@ cdef tuple _measure(list phrases, list parents, list tags, dict anchors, object 
         article, text_chars, text_score, other_score, chars, link_chars, linked, linked_sentences,
         [subtree[i] for i in range(n)],
     )
+
+
+def named_noise(list own, list subtree, list chars, list text_score, list other_score, list parents,
+                object whole_page_noise, Py_ssize_t region_min, double whole_share, double max_share, double total,
+                double outside, double noise_weight):
+    """The loop of :func:`filters.content._named_noise` (see there), compiled: the same tests (a Python int
+    compared with a float as its double: exact below 2**53), the same floats (``text_score[i] - other_score[i]``,
+    ``-chars[i] * noise_weight``)."""
+    cdef Py_ssize_t n = len(parents), i, p, size
+    cdef list noise = [None] * n, score = [None] * n
+    cdef object reason
+    if len(own) != n or len(subtree) != n or len(chars) != n or len(text_score) != n or len(other_score) != n:
+        raise ValueError("the lists of _named_noise differ in length")
+    for i in range(n):
+        reason = own[i]
+        if reason is not None:
+            size = subtree[i]
+            if size > region_min and (
+                size > whole_share * total if reason in whole_page_noise else size > max_share * outside
+            ):
+                reason = None
+        p = parents[i]
+        if reason is None and p >= 0:
+            reason = noise[p]
+        if reason is not None:
+            noise[i] = reason
+            score[i] = -(<double> chars[i]) * noise_weight
+        else:
+            score[i] = <double> text_score[i] - <double> other_score[i]
+    return noise, score
 
 
 def control_count(str text):

@@ -141,16 +141,24 @@ def remove_marked_bylines(
     hrefs: dict[int, list[str]] = {}
     for node, href, _anchor in blocks.links:
         hrefs.setdefault(node, []).append(href)
-    named: dict[int, bool] = {}  # per block, whether its class, id or role names a byline (found when asked)
+    named = _named_blocks(blocks.marks)
+    # the blocks with a sign in their markup (named, under a named block, or with links): most phrases are in none
+    marked = set(hrefs)
+    if named:
+        parents = blocks.parents
+        marked.update(i for i, up in enumerate(parents) if up in named or (up >= 0 and parents[up] in named))
+        marked |= named
     found = []  # the kept short phrases with a sign of a byline in their markup: few on a page
     for p in phrases:
+        i = p.node
+        if i not in marked:
+            continue
         if p.removed_by is not None and (site_note is None or p.note != site_note or p.removed_by != "content"):
             continue
-        i = p.node
         if not 0 <= i < n or len(p.text) > MARKED_BYLINE_MAX or p.note == "the headline" or tags[i] in _HEADINGS:
             continue  # a heading is never a byline (a title in a "meta" wrapper with it)
-        up = _named_block(i, blocks, named)
-        if up >= 0 or _writer(i, hrefs):
+        up = _named_block(i, blocks.parents, named) if named else -1
+        if up >= 0 or (i in hrefs and _writer(i, hrefs)):
             found.append((p, up))
     if not found:
         return
@@ -173,17 +181,24 @@ def remove_marked_bylines(
         remove_kept(p, "content", BYLINE_NOTE, counts)
 
 
-def _named_block(node: int, blocks: Blocks, named: dict[int, bool]) -> int:
-    """``node``, or the block up to _MARK_UP levels around it, whose class, id or role names a byline; -1 if none
-    (``named``: the answers so far, per block)."""
-    marks, parents = blocks.marks, blocks.parents
+def _named_blocks(marks: list[str]) -> set[int]:
+    """The blocks whose class, id or role names a byline (``marks``: each block's)."""
+    # the words the pattern needs ("by-line", "byline" and "dateline" hold "line") first: most marks hold none
+    return {
+        i
+        for i, mark in enumerate(marks)
+        if mark
+        and ("line" in mark or "author" in mark or "meta" in mark or "-by" in mark)
+        and _BYLINE_MARK.search(mark) is not None
+    }
+
+
+def _named_block(node: int, parents: list[int], named: set[int]) -> int:
+    """``node``, or the block up to _MARK_UP levels around it, that is ``named`` (names a byline); -1 if none."""
     for _ in range(_MARK_UP + 1):
         if node < 0:
             return -1
-        hit = named.get(node)
-        if hit is None:
-            hit = named[node] = bool(marks[node]) and _BYLINE_MARK.search(marks[node]) is not None
-        if hit:
+        if node in named:
             return node
         node = parents[node]
     return -1

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Set
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from . import html5
 from .article_parts import remove_marked_bylines
@@ -260,6 +260,15 @@ def _named_noise(own: list[str | None], m: _Measures, parents: list[int]) -> tup
     subtree, chars = m.subtree, m.chars
     total = subtree[0] if n else 0
     outside = total - _dialog_text(own, subtree, parents, total) if "dialog" in own else total
+    loops = html5.COMPILED_LOOPS
+    if loops is not None:  # this loop compiled (filters/_compiled_loops.pyx, the same tests and floats)
+        return cast(
+            tuple[list[str | None], list[float]],
+            loops.named_noise(
+                own, subtree, chars, m.text_score, m.other_score, parents, WHOLE_PAGE_NOISE, _REGION_MIN, 0.8,
+                NOISE_MAX_SHARE, total, outside, NOISE_WEIGHT,
+            ),
+        )  # fmt: skip
     noise: list[str | None] = [None] * n
     score = [t - o for t, o in zip(m.text_score, m.other_score, strict=True)]
     for i, reason, p in zip(range(n), own, parents, strict=True):

@@ -91,7 +91,7 @@ def _orphan_titles(phrases: list[Phrase], blocks: Blocks) -> list[Phrase]:
     for k, ph in enumerate(phrases):
         if ph.removed_by is not None or ph.note is not None or ph.node < 0 or tags[ph.node] in _NOT_TITLES:
             continue
-        if not _title_like(ph.text):
+        if len(ph.text) > TITLE_CHARS or not _title_like(ph.text):  # most kept phrases are longer: no call
             continue
         others = _box(phrases, k, blocks)
         if others is None:

@@ -63,6 +63,8 @@ DECIDE_STEPS = (
     "_lone_copies",
     "keep_references",
     "orphan_headings",
+    "remove_section_kicker",
+    "remove_marked_bylines",
 )
 HELPER_C = """#include <valgrind/callgrind.h>
 void wims_dump(const char *s) { CALLGRIND_DUMP_STATS_AT(s); }

@@ -436,6 +436,26 @@ def test_tokenize_matches_on_text_lower_cased_as_read(text):
     assert python_tokenize(text, ENGLISH) == reference_tokenize(text, ENGLISH)
 
 
+_STOP_SAMPLE = sorted(ENGLISH)[:40] + ["x", "Zz", "émigré", "a" * 30]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(st.sampled_from(_STOP_SAMPLE), st.text(alphabet="abcABC’é", max_size=8)).map(
+            lambda w: w.upper() if len(w) % 3 == 0 else w
+        ),
+        max_size=30,
+    ).map(" ".join),
+    st.frozensets(st.one_of(st.sampled_from(_STOP_SAMPLE), st.text(alphabet="abcé", max_size=6)), max_size=30),
+)
+def test_tokenize_drops_the_same_words_in_c(text, stop):
+    # the compiled tokens look a word up in a table of the stop words' bytes before making it a string
+    # (_compiled_loops.DropTable): the same words dropped as the set drops, for any set of words
+    assert tokenize(text, stop) == python_tokenize(text, stop) == reference_tokenize(text, stop)
+    assert tokenize(text, ENGLISH) == python_tokenize(text, ENGLISH)
+
+
 WHITESPACE = " \t\n\r\x0b\x0c\x1c\x1f\x85\xa0\u1680\u2000\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
 
 
