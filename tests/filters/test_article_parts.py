@@ -89,6 +89,10 @@ def test_the_named_blocks_are_those_whose_own_mark_names_a_byline():
         assert article_parts._named_blocks(shifted) == want
     assert article_parts._named_blocks(_MARKS) == {i for i, mark in enumerate(_MARKS) if _OLD_MARK.search(mark)}
     assert article_parts._named_blocks([]) == set()
+    # a NUL (which the parser never leaves in a mark) is no separator: "x\0byline" names nothing, and the marks after
+    # one are still found at their place
+    assert article_parts._named_blocks(["x\0byline", "meta"]) == {1}
+    assert article_parts._named_blocks(["a\0b", "c", "post-author"]) == {2}
 
 
 def test_the_blocks_under_a_named_block_are_its_children_and_grandchildren():
