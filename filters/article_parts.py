@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import compress
+from operator import attrgetter, itemgetter
 
 from .html5 import Blocks
 from .lead import LEAD_NOTE
@@ -46,10 +48,18 @@ WRITER = re.compile(
 )
 #: why a byline the page marks as one (:func:`remove_marked_bylines`) goes
 BYLINE_NOTE = "byline"
-#: the class/id/role words of a byline block ("byline", "post-author", "entry-meta")
-_BYLINE_MARK = re.compile(r"(?<![^\s_-])(?:by-?line|author|authors|written-by|posted-by|dateline|meta)(?![^\s_-])")
+#: the class/id/role words of a byline block ("byline", "post-author", "entry-meta"), each between white space, "_"
+#: or "-" (or the mark's ends)
+_BYLINE_WORDS = ("byline", "by-line", "author", "authors", "written-by", "posted-by", "dateline", "meta")
+_BYLINE_MARK = re.compile(  # a word, then the look back for the character before it: sre skips to the words' letters
+    "(?:" + "|".join(rf"{w}(?<![^\s_-]{w})" for w in _BYLINE_WORDS) + r")(?![^\s_-])"
+)
 #: a word beside a marked byline's date, not a time's ("am", "PST"): a marked line of a date alone is the date only
 _WORD = re.compile(r"\b(?![AaPp]\.?[Mm]\b|[A-Z]{1,3}T\b)[^\W\d_]{2,}")
+#: the words _BYLINE_MARK needs, one of them in each mark it finds
+_MARK_WORDS = ("line", "author", "meta", "-by")
+_LINK_NODE = itemgetter(0)
+_NODE = attrgetter("node")
 _HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 #: a marked byline is short: its text and the marked block's at most this many characters (a block named
 #: "author" or "meta" that holds more is a box of its own: an author's bio, the article itself)
@@ -137,31 +147,34 @@ def remove_marked_bylines(
     2000 pages' ``<p class="byline">By Larry Margasak<br>Associated Press Internet Writer</p>`` is in
     crawl-to-the-future's gold. A phrase the site's learned profile removed (``site_note``: the site's usual noise,
     as the byline is once learned) takes the note "byline" too, so that it is still the byline field."""
-    n, tags, ends = len(blocks), blocks.tags, blocks.ends
-    hrefs: dict[int, list[str]] = {}
-    for node, href, _anchor in blocks.links:
-        hrefs.setdefault(node, []).append(href)
+    n, tags, ends, links = len(blocks), blocks.tags, blocks.ends, blocks.links
     named = _named_blocks(blocks.marks)
     # the blocks with a sign in their markup (named, under a named block, or with links): most phrases are in none
-    marked = set(hrefs)
+    marked = set(map(_LINK_NODE, links))
     if named:
-        parents = blocks.parents
-        marked.update(i for i, up in enumerate(parents) if up in named or (up >= 0 and parents[up] in named))
+        marked.update(_under_named(named, blocks.parents, ends))
         marked |= named
+    if not marked:
+        return
+    hrefs: dict[int, list[str]] | None = None  # each block's links' hrefs, once a phrase is in a block with links
     found = []  # the kept short phrases with a sign of a byline in their markup: few on a page
-    for p in phrases:
+    for p in compress(phrases, map(marked.__contains__, map(_NODE, phrases))):  # no Python loop over the others
         i = p.node
-        if i not in marked:
-            continue
         if p.removed_by is not None and (site_note is None or p.note != site_note or p.removed_by != "content"):
             continue
         if not 0 <= i < n or len(p.text) > MARKED_BYLINE_MAX or p.note == "the headline" or tags[i] in _HEADINGS:
             continue  # a heading is never a byline (a title in a "meta" wrapper with it)
         up = _named_block(i, blocks.parents, named) if named else -1
-        if up >= 0 or (i in hrefs and _writer(i, hrefs)):
-            found.append((p, up))
+        if up < 0:
+            if hrefs is None:
+                hrefs = _hrefs(links)
+            if not (i in hrefs and _writer(i, hrefs)):
+                continue
+        found.append((p, up))
     if not found:
         return
+    if hrefs is None:
+        hrefs = _hrefs(links)
     own = [0] * n
     texts: dict[int, list[str]] = {}
     for p in phrases:
@@ -183,14 +196,45 @@ def remove_marked_bylines(
 
 def _named_blocks(marks: list[str]) -> set[int]:
     """The blocks whose class, id or role names a byline (``marks``: each block's)."""
-    # the words the pattern needs ("by-line", "byline" and "dateline" hold "line") first: most marks hold none
-    return {
-        i
-        for i, mark in enumerate(marks)
-        if mark
-        and ("line" in mark or "author" in mark or "meta" in mark or "-by" in mark)
-        and _BYLINE_MARK.search(mark) is not None
-    }
+    # the words the pattern needs ("by-line", "byline" and "dateline" hold "line") are looked for in all the marks
+    # joined (no word holds the separator, which no mark holds: the parser turns NUL into U+FFFD), each mark that
+    # holds one then tested: most marks hold none, and no loop over the marks
+    joined = "\0".join(marks)
+    if joined.count("\0") >= len(marks):  # a mark with a NUL: each mark tested
+        return {i for i, mark in enumerate(marks) if _BYLINE_MARK.search(mark) is not None}
+    hits = []
+    for word in _MARK_WORDS:
+        at = joined.find(word)
+        while at >= 0:
+            hits.append(at)
+            end = joined.find("\0", at)  # the next mark's
+            at = joined.find(word, end) if end >= 0 else -1
+    candidates = set()
+    k = last = 0
+    for at in sorted(hits):
+        k += joined.count("\0", last, at)  # the mark it is in
+        last = at
+        candidates.add(k)
+    return {k for k in candidates if _BYLINE_MARK.search(marks[k]) is not None}
+
+
+def _under_named(named: set[int], parents: list[int], ends: list[int]) -> set[int]:
+    """The blocks whose parent or grandparent is ``named``: looked for in the named blocks' subtrees only."""
+    out = set()
+    for u in named:
+        for i in range(u + 1, ends[u]):
+            up = parents[i]
+            if up in named or (up >= 0 and parents[up] in named):
+                out.add(i)
+    return out
+
+
+def _hrefs(links: list[tuple[int, str, str]]) -> dict[int, list[str]]:
+    """The hrefs of each block's links (``links``: :attr:`filters.html5.Blocks.links`)."""
+    hrefs: dict[int, list[str]] = {}
+    for node, href, _anchor in links:
+        hrefs.setdefault(node, []).append(href)
+    return hrefs
 
 
 def _named_block(node: int, parents: list[int], named: set[int]) -> int:
