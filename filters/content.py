@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Set
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, cast
 
 from . import html5
@@ -496,7 +497,8 @@ def _content_reasons(
     block named noise; the site's own lines (:mod:`filters.prompts`).  The negative tags' phrases go first, by
     "tag"; every other decision taken before is cleared."""
     inside, noise, lead, outside_note = where.inside, where.noise, where.lead, where.outside_note
-    site_name = _site_name_segments(phrases, tags, headline)
+    # the site's name in the title: read from the headings only once a heading outside shows a part of the title
+    site_name = cache(lambda: _site_name_segments(phrases, tags, headline))
     for ph, is_article in zip(phrases, article, strict=True):
         i = ph.node
         ph.removed_by = ph.rescued_by = ph.note = None
@@ -504,7 +506,12 @@ def _content_reasons(
         if ph.neg is not None:
             ph.removed_by = "tag"
         elif i >= 0 and not inside[i]:
-            if tags[i] in _HEADINGS and headline and text.casefold() in headline and text.casefold() not in site_name:
+            if (
+                tags[i] in _HEADINGS
+                and headline
+                and (folded := text.casefold()) in headline
+                and folded not in site_name()
+            ):
                 ph.note = "the headline"
             elif (
                 lead[i] and is_article and noise[i] is None and is_lead(text, lead[i], ph.link_density, anchors.get(i))

@@ -12,13 +12,14 @@ stays removed, as does a button that asks nothing ("Click to see what ... includ
 
 from __future__ import annotations
 
+from itertools import islice
+
 from .html5 import Blocks
+from .marks import BUTTON_NOTE
 from .phrases import Phrase, keep_removed
 
-__all__ = ["BUTTON_NOTE", "QUESTION_ANSWER", "keep_questions"]
+__all__ = ["QUESTION_ANSWER", "keep_questions"]
 
-#: the reason main-content detection removes a button's text (filters.marks)
-BUTTON_NOTE = "button"
 #: the answer after a question is article text: this many characters or more
 QUESTION_ANSWER = 40
 
@@ -28,10 +29,9 @@ def keep_questions(phrases: list[Phrase], blocks: Blocks, inside: list[bool], co
     moving them in ``counts`` from the content stage to the core."""
     if "button" not in blocks.tags:  # in C: most pages have no button
         return
-    last = len(phrases) - 1
     for k, ph in enumerate(phrases):
         if ph.note != BUTTON_NOTE or not ph.text.endswith("?") or ph.node < 0 or not inside[ph.node]:
             continue
-        answer = next((p for p in phrases[k + 1 :] if p.neg is None), None) if k < last else None
+        answer = next((p for p in islice(phrases, k + 1, None) if p.neg is None), None)
         if answer is not None and answer.removed_by is None and len(answer.text) >= QUESTION_ANSWER:
             keep_removed(ph, counts)

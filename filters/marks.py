@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from itertools import compress
 
-__all__ = ["SOFT_TAGS", "marks_reason", "noise_reasons"]
+__all__ = ["BUTTON_NOTE", "SOFT_TAGS", "marks_reason", "noise_reasons"]
 
 #: class/id/role words that name a region of the page that is not the article, with the reason shown
 _NOISE_MARKS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
@@ -57,6 +57,8 @@ _CHROME_TAGS = {
     "figcaption": "caption",
     "button": "button",
 }
+#: the reason a button's text is removed as chrome (an FAQ's question is put back: filters.faq)
+BUTTON_NOTE = _CHROME_TAGS["button"]
 #: the chrome tags that the HTML5 walk (filters.html5) leaves to main-content detection instead of the tag filter
 SOFT_TAGS = frozenset(_CHROME_TAGS)
 #: their class names describe the page ("single-post elementor_header_footer"), not a region

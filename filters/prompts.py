@@ -49,13 +49,13 @@ _TITLE_WORDS = r"(?:(?:[\"'‘“]?[A-Z0-9][\w'’:,&-]*[\"'’”]?|a|an|the|of
 _AGO = r"\d+\s+(?i:sec|min|hour|hr|day|week|month|year)[a-z]*\s+(?i:ago)"
 #: a time after a date (", 08:00", " at 3:00 am", " 1:44 PM ET")
 _TIME = r"(?:,?\s+(?:(?i:at)\s+)?\d{1,2}[:.]\d\d\s*(?:[AaPp]\.?[Mm]\.?)?(?:\s*[A-Z]{2,4})?)?"
-#: a reason, the cues (lower case) one of which a phrase must hold, the pattern then looked for
 
 
 class _Search(Protocol):
     def search(self, text: str, /) -> object: ...
 
 
+#: a reason, the cues (lower case) one of which a phrase must hold, the pattern then looked for
 _Group = tuple[str, tuple[str, ...], _Search]
 #: the characters that IGNORECASE matches with ASCII letters besides their own cases (U+0130 and U+0131 with i,
 #: U+017F with s, U+212A with k): a text holding one is searched as it is
