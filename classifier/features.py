@@ -144,9 +144,9 @@ def proper_names(text: str, settings: FeatureSettings = FeatureSettings()) -> fr
     as the first part of a compound whose other parts are lower case ("a Mediterranean-style diet") says what kind
     of thing the story is about, not a place or a person it is set among, and counts as no name (a name made of
     names, "Jean-Luc", "Stratford-upon-Avon", or a place something is based or born in, "London-based", is still
-    one); a word the text writes only joined to a
-    name by a hyphen ("the Elmstead-based clinic": based) is part of that name, and counts as one, so that a name
-    gives way with its compounds' other parts, never to them (they share its every occurrence, so its weight)."""
+    one); a word the text writes only joined to a name by a hyphen ("the Elmstead-based clinic": based) is part of
+    that name, and counts as one, so that a name gives way with its compounds' other parts, never to them (they
+    share its every occurrence, so its weight)."""
     lower: set[str] = set()
     inside: set[str] = set()
     free: set[str] = set()  # lower-case words written at least once not joined to a capitalised word
@@ -155,7 +155,9 @@ def proper_names(text: str, settings: FeatureSettings = FeatureSettings()) -> fr
         word = match.group()
         if not word[0].isupper():
             lower.add(word.lower())
-            head = _COMPOUND_HEAD.search(text, max(0, match.start() - 64), match.start())
+            start = match.start()  # the regex only after a hyphen (or a hyphen and a line's end, which "$" allows)
+            near = text[max(0, start - 2) : start]
+            head = _COMPOUND_HEAD.search(text, max(0, start - 64), start) if "-" in near or "\u2011" in near else None
             if head is not None and head.group(1)[0].isupper():
                 heads.setdefault(word.lower(), set()).add(head.group(1).lower())
             else:
