@@ -312,8 +312,8 @@ cdef extern from *:
         return changed;
     }
 
-    /* " ".join("".join(pieces[start:end]).split()) for a list of str, without the joined string: each piece goes into one
-       buffer of the widest piece's kind; PyUnicode_FromKindAndData stores the result as narrow as it can be (a text
+    /* " ".join("".join(pieces[start:end]).split()) for a list of str, without the joined string: each piece goes into
+       one buffer of the widest piece's kind; PyUnicode_FromKindAndData stores the result as narrow as it can be (a text
        whose only wide characters were white space), as str.join does.  With one piece (``pieces`` a str): that
        piece itself when nothing changes. */
     static PyObject *wims_norm(PyObject *pieces, Py_ssize_t start, Py_ssize_t end) {
@@ -423,19 +423,13 @@ cdef str _attr_lower(lxb_dom_attr_t *attr):
     return out
 
 
-cdef str _child_path(dict paths, str path, str tag):
-    """``f"{path}/{tag}"``, made once per walk (``paths``): tag paths repeat, a shared one is allocated once."""
-    cdef dict children
-    cdef object found = paths.get(path)
+cdef tuple _child(dict kids, str path, str tag):
+    """``(f"{path}/{tag}", its kids)``, made once per walk: ``kids``, ``path``'s, holds them by tag (tag paths repeat;
+    a shared one is allocated and freed once)."""
+    cdef object found = kids.get(tag)
     if found is None:
-        children = {}
-        paths[path] = children
-    else:
-        children = <dict> found
-    found = children.get(tag)
-    if found is None:
-        found = children[tag] = f"{path}/{tag}"
-    return <str> found
+        found = kids[tag] = (f"{path}/{tag}", {})
+    return <tuple> found
 
 
 cdef inline Py_ssize_t _stripped_length(str text) noexcept:
@@ -468,8 +462,8 @@ cdef struct _Open:
     int link_at  # an open link not registered as a block: its place among the open elements
     Py_ssize_t link_start  # and where its text starts in the run
     _Ref hard, pos  # an open negative, positive tag's name (held by the walk's `names`)
-    Py_ssize_t outer  # an outer block: its index, its int, its path (held by `paths`) and its positive tag
-    _Ref outer_id, outer_path, outer_pos
+    Py_ssize_t outer  # an outer block: its index, its int, its path and kids (_child's) and its positive tag
+    _Ref outer_id, outer_path, outer_kids, outer_pos
 
 
 def segment(object tree, object profile, dict flags_of_tag, object blocks):  # noqa: C901
@@ -489,7 +483,8 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
     for i in range(_FAST_IDS):
         flag_arr[i] = -2  # not seen yet
     cdef dict flags_by_id = {}  # ids from _FAST_IDS up
-    cdef dict names = {}, paths = {}  # paths: _child_path's
+    cdef dict names = {}, top = {}
+    cdef dict kids = top  # the tag paths below path (_child); the top ones held by top
     cdef bint comments_negative = "#comment" in neg
     cdef bint skip_head = not profile.head_phrases
     meta_pos = "meta" if "meta" in pos_tags else None
@@ -545,14 +540,14 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                             run_n = _push(run, run_n, " ")
                     else:
                         text = PyUnicode_DecodeUTF8(<char *> cd.data.data, cd.data.length, "replace")
-                        if text.isspace():
+                        n = _stripped_length(text)  # 0: only white space (str.isspace's, without its call)
+                        if not n:
                             if run_n and not n_hards:
                                 run_n = _push(run, run_n, " ")
                         elif n_hards:
                             tag = <str> opened[n_hards - 1].hard
-                            phrases.append(_negative_phrase(text, _child_path(paths, path, tag), tag, pos, block_id))
+                            phrases.append(_negative_phrase(text, <str> _child(kids, path, tag)[0], tag, pos, block_id))
                         else:
-                            n = _stripped_length(text)
                             run_n = _push(run, run_n, text)
                             run_len += n
                             if n_links:
@@ -564,7 +559,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                     text = PyUnicode_DecodeUTF8(<char *> cd.data.data, cd.data.length, "replace").strip()
                     if text and not text.isspace():
                         phrases.append(
-                            _negative_phrase(text, _child_path(paths, path, "#comment"), "#comment", None, block_id)
+                            _negative_phrase(text, <str> _child(kids, path, "#comment")[0], "#comment", None, block_id)
                         )
         else:
             tag_id = node.local_name
@@ -638,7 +633,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                         for i in range(n_links):
                             at = opened[i].link_at
                             opened[at].kind = (opened[at].kind & ~2) | 32
-                            _open_block(opened, n_outer, block, block_id, path, block_pos)
+                            _open_block(opened, n_outer, block, block_id, path, kids, block_pos)
                             n_outer += 1
                             block_tags.append("a")
                             block_parents.append(block_id)
@@ -646,10 +641,10 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                             block_marks.append("")
                             block_id = block = len(block_tags) - 1
                             block_ids.append(block_id)
-                            path = _child_path(paths, path, "a")
+                            path, kids = _child(kids, path, "a")
                             block_pos = pos
                         n_links = 0
-                    _open_block(opened, n_outer, block, block_id, path, block_pos)
+                    _open_block(opened, n_outer, block, block_id, path, kids, block_pos)
                     n_outer += 1
                     block_tags.append(tag)
                     block_parents.append(block_id)
@@ -702,14 +697,14 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                     block_id = block = len(block_tags) - 1
                     block_ids.append(block_id)
                     if len(path) < _PATH_LIMIT:
-                        path = _child_path(paths, path, tag)
+                        path, kids = _child(kids, path, tag)
                     block_pos = pos
                 opened[n_opened].kind = kind
                 n_opened += 1
                 if f & _OPAQUE:
                     text = _wrap(node, tree).text(deep=True)
                     if text and not text.isspace() and not skipping:
-                        phrases.append(_negative_phrase(text, _child_path(paths, path, tag), tag, pos, block_id))
+                        phrases.append(_negative_phrase(text, <str> _child(kids, path, tag)[0], tag, pos, block_id))
                 else:
                     if node.first_child != NULL:
                         node = node.first_child
@@ -750,6 +745,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                         block = opened[n_outer].outer
                         block_id = <object> opened[n_outer].outer_id
                         path = <str> opened[n_outer].outer_path
+                        kids = <dict> opened[n_outer].outer_kids
                         block_pos = <object> opened[n_outer].outer_pos
                 if not depth:
                     node = NULL
@@ -792,9 +788,10 @@ cdef inline Py_ssize_t _push(list stack, Py_ssize_t n, object item) except -1:
     return n + 1
 
 
-cdef inline void _open_block(_Open *opened, Py_ssize_t at, Py_ssize_t block, object block_id, str path, object pos):
+cdef inline void _open_block(_Open *opened, Py_ssize_t at, Py_ssize_t block, block_id, str path, dict kids, pos):
     # the innermost block (its index, int, path and positive tag) saved as an outer one, at `at`
     opened[at].outer = block
     opened[at].outer_id = <PyObject *> block_id
     opened[at].outer_path = <PyObject *> path
+    opened[at].outer_kids = <PyObject *> kids
     opened[at].outer_pos = <PyObject *> pos
