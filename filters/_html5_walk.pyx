@@ -275,7 +275,8 @@ cdef extern from *:
                     if (!(spaces & (spaces >> 8)) && !(space && in[i] == 32)) { \
                         int k, last = in[i + 7] == 32 ? 7 : 8;                 \
                         if (space && *j) out[(*j)++] = 32;                      \
-                        for (k = 0; k < last; k++) out[*j + k] = (Tout) in[i + k]; \
+                        if (sizeof(Tout) == 1) memcpy(out + *j, in + i, 8);  /* room: *j <= i */ \
+                        else for (k = 0; k < last; k++) out[*j + k] = (Tout) in[i + k]; \
                         *j += last;                                             \
                         space = last == 7;                                      \
                         i += 7;                                                 \
@@ -424,8 +425,7 @@ cdef str _attr_lower(lxb_dom_attr_t *attr):
 
 
 cdef tuple _child(dict kids, str path, str tag):
-    """``(f"{path}/{tag}", its kids)``, made once per walk: ``kids``, ``path``'s, holds them by tag (tag paths repeat;
-    a shared one is allocated and freed once)."""
+    """``(f"{path}/{tag}", its kids)`` from ``path``'s ``kids``, made once per walk: tag paths repeat, shared."""
     cdef object found = kids.get(tag)
     if found is None:
         found = kids[tag] = (f"{path}/{tag}", {})
@@ -458,8 +458,7 @@ cdef inline bint _ascii_space(const unsigned char *data, size_t length) noexcept
 ctypedef PyObject *_Ref  # a borrowed reference
 cdef struct _Open:
     # per open element; each field a stack of its own (C arrays: lists reallocated as they emptied and refilled, 7 %)
-    int kind  # the kind of its closing (0: nothing to do)
-    int link_at  # an open link not registered as a block: its place among the open elements
+    int kind, link_at  # the kind of its closing (0: nothing to do); an open link's (not a block) place among them
     Py_ssize_t link_start  # and where its text starts in the run
     _Ref hard, pos  # an open negative, positive tag's name (held by the walk's `names`)
     Py_ssize_t outer  # an outer block: its index, its int, its path and kids (_child's) and its positive tag
@@ -485,8 +484,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
     cdef dict flags_by_id = {}  # ids from _FAST_IDS up
     cdef dict names = {}, top = {}
     cdef dict kids = top  # the tag paths below path (_child); the top ones held by top
-    cdef bint comments_negative = "#comment" in neg
-    cdef bint skip_head = not profile.head_phrases
+    cdef bint comments_negative = "#comment" in neg, skip_head = not profile.head_phrases
     meta_pos = "meta" if "meta" in pos_tags else None
     cdef bint find_hidden = profile.main_content
     cdef dict block_hidden = blocks.hidden
@@ -510,7 +508,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
     cdef object block_id = -1  # block's int: one per block, shared by its phrases and children
     cdef list block_ids = []
     cdef str path = ""
-    block_pos = None
+    block_pos = pos = None
     cdef list block_tags = blocks.tags, block_parents = blocks.parents, block_marks = blocks.marks
     cdef list block_ends = blocks.ends, block_links = blocks.links
     cdef list run = []  # the text run's pieces: run[:run_n], a list written in place
@@ -524,7 +522,6 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
     cdef int f, kind
     cdef bint close
     cdef str text, tag
-    pos = None
     while node != NULL:
         close = False
         if n_opened + 1 >= cap:
@@ -701,8 +698,14 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                     block_pos = pos
                 opened[n_opened].kind = kind
                 n_opened += 1
-                if f & _OPAQUE:
-                    text = _wrap(node, tree).text(deep=True)
+                if f & _OPAQUE:  # no child or one text (scripts, styles): read as text(deep=True) would, unwrapped
+                    cd = <lxb_dom_character_data_t *> node.first_child
+                    if cd == NULL:
+                        text = ""
+                    elif cd.node.type == _TEXT and node.first_child == node.last_child and cd.data.data != NULL:
+                        text = PyUnicode_DecodeUTF8(<char *> cd.data.data, cd.data.length, "replace")
+                    else:
+                        text = _wrap(node, tree).text(deep=True)
                     if text and not text.isspace() and not skipping:
                         phrases.append(_negative_phrase(text, <str> _child(kids, path, tag)[0], tag, pos, block_id))
                 else:
@@ -728,7 +731,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                             if href:
                                 anchor = _norm_join(run, opened[n_links].link_start, run_n)
                                 if anchor:
-                                    block_links.append((block_id, href.strip(), anchor))
+                                    block_links.append((block_id, (<str> href).strip(), anchor))
                         if kind & 4:
                             n_poss -= 1
                             pos = <str> opened[n_poss - 1].pos if n_poss else None

@@ -317,6 +317,9 @@ HTML5_CASES = CASES + [
     # more open elements than the compiled walk's first stack holds (64), links, negative and positive tags among them
     "<section>" + "<a href=/l><b><nav><span>t" * 40 + "<p>deep</p>" + "</span></nav></b></a>" * 40 + "<p>after</p>",
     "<div>" + "<em>" * 100 + "<nav>n<a href=x>link <i>i</i></a></nav>tail" + "</em>" * 100 + "</div><p>end</p>",
+    # opaque elements with no child or one text child (read by the compiled walk from the struct), or more
+    "<p>a<style></style><script> </script><script>x<!-- y --></script><textarea>a&amp;b</textarea><svg></svg>"
+    "<object><p>o</p>t</object><canvas>c</canvas><math><mi>m</mi></math></p>",
 ]
 
 
