@@ -474,8 +474,8 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
     global _HREF_ID
     if _HREF_ID == 0:
         _HREF_ID = _href_id()
-    neg = frozenset(profile.negative_tags)
-    pos_tags = frozenset(profile.positive_tags)
+    neg = profile.negative_tags  # looked in twice: not worth a set
+    pos_tags = profile.positive_tags
     cdef int flag_arr[_FAST_IDS]
     cdef PyObject *name_arr[_FAST_IDS]  # the names of the ids in flag_arr that are seen (held by `names`)
     cdef Py_ssize_t i
@@ -660,7 +660,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                                 names_ = _attr_value(element.attr_class)
                                 block_marks.append(" ".join([p for p in (names_, ident) if p]).lower())
                                 names_ = names_.lower() if names_ and find_hidden else ""
-                            if find_hidden and "hid" in names_:
+                            if find_hidden and names_ and "hid" in <str> names_:
                                 hidden = hidden_class(names_)
                                 if hidden is not None:
                                     block_hidden[len(block_tags) - 1] = hidden
