@@ -15,13 +15,15 @@ headers, which its wheels do not ship, and leaves the element struct opaque.
 
 from libc.stdint cimport uintptr_t
 from cpython.object cimport PyTypeObject
-from cpython.bytearray cimport PyByteArray_AS_STRING
+from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_Resize
+from cpython.ref cimport PyObject
 from cpython.unicode cimport (
     Py_UNICODE_ISSPACE,
     PyUnicode_DATA,
     PyUnicode_DecodeUTF8,
     PyUnicode_GET_LENGTH,
     PyUnicode_KIND,
+    PyUnicode_New,
     PyUnicode_READ,
 )
 
@@ -155,20 +157,16 @@ cdef extern from *:
     }
 
     static PyObject *wims_phrase(PyObject *text, PyObject *path, PyObject *neg, PyObject *pos, PyObject *link_density,
-                                 Py_ssize_t node) {
+                                 PyObject *node) {
         PyObject *values[9], *obj;
         int k;
-        values[7] = PyLong_FromSsize_t(node);
-        if (values[7] == NULL) return NULL;
         obj = wims_phrase_type->tp_alloc(wims_phrase_type, 0);
-        if (obj == NULL) {
-            Py_DECREF(values[7]);
-            return NULL;
-        }
+        if (obj == NULL) return NULL;
         values[0] = text; values[1] = path; values[2] = neg; values[3] = pos; values[4] = link_density;
         values[5] = values[6] = values[8] = Py_None;  /* removed_by, rescued_by, note */
+        values[7] = node;
         for (k = 0; k < 9; k++) {
-            if (k != 7) Py_INCREF(values[k]);  /* the node's int is a new reference already */
+            Py_INCREF(values[k]);
             *(PyObject **) ((char *) obj + wims_phrase_offset[k]) = values[k];
         }
         return obj;
@@ -177,7 +175,7 @@ cdef extern from *:
     PyTypeObject *wims_phrase_type
     Py_ssize_t wims_phrase_offset[9]
     Py_ssize_t wims_slot_offset(object descr)
-    object wims_phrase(object text, object path, object neg, object pos, object link_density, Py_ssize_t node)
+    object wims_phrase(object text, object path, object neg, object pos, object link_density, object node)
 
 #: Phrase's fields in the order wims_phrase stores them
 _PHRASE_FIELDS = ("text", "path", "neg", "pos", "link_density", "removed_by", "rescued_by", "node", "note")
@@ -208,7 +206,7 @@ cdef bint _FAST_PHRASE = _phrase_layout()
 PHRASE_IN_C = _FAST_PHRASE
 
 
-cdef inline object _phrase(str text, str path, object neg, object pos, object link_density, Py_ssize_t block):
+cdef inline object _phrase(str text, str path, object neg, object pos, object link_density, object block):
     """``Phrase(text, path, neg, pos, link_density, None, None, block)``: most of a phrase's cost was its
     __init__'s bytecode (9 % of the walk); without it where the layout allows (:func:`_phrase_layout`)."""
     if _FAST_PHRASE:
@@ -277,7 +275,8 @@ cdef extern from *:
                     if (!(spaces & (spaces >> 8)) && !(space && in[i] == 32)) { \
                         int k, last = in[i + 7] == 32 ? 7 : 8;                 \
                         if (space && *j) out[(*j)++] = 32;                      \
-                        for (k = 0; k < last; k++) out[*j + k] = (Tout) in[i + k]; \
+                        if (sizeof(Tout) == 1) memcpy(out + *j, in + i, 8);  /* room: *j <= i */ \
+                        else for (k = 0; k < last; k++) out[*j + k] = (Tout) in[i + k]; \
                         *j += last;                                             \
                         space = last == 7;                                      \
                         i += 7;                                                 \
@@ -314,13 +313,13 @@ cdef extern from *:
         return changed;
     }
 
-    /* " ".join("".join(pieces[start:]).split()) for a list of str, without the joined string: each piece goes into one
-       buffer of the widest piece's kind; PyUnicode_FromKindAndData stores the result as narrow as it can be (a text
+    /* " ".join("".join(pieces[start:end]).split()) for a list of str, without the joined string: each piece goes into
+       one buffer of the widest piece's kind; PyUnicode_FromKindAndData stores the result as narrow as it can be (a text
        whose only wide characters were white space), as str.join does.  With one piece (``pieces`` a str): that
        piece itself when nothing changes. */
-    static PyObject *wims_norm(PyObject *pieces, Py_ssize_t start) {
+    static PyObject *wims_norm(PyObject *pieces, Py_ssize_t start, Py_ssize_t end) {
         PyObject *one = PyUnicode_Check(pieces) ? pieces : NULL, *result, *piece;
-        Py_ssize_t count = one ? 1 : PyList_GET_SIZE(pieces), p, n = 0, j = 0;
+        Py_ssize_t count = one ? 1 : end, p, n = 0, j = 0;
         int kind = PyUnicode_1BYTE_KIND, space = 1, changed = 0;
         char stack[2048];
         void *buf;
@@ -344,7 +343,7 @@ cdef extern from *:
         return result;
     }
     """
-    object wims_norm(object pieces, Py_ssize_t start)
+    object wims_norm(object pieces, Py_ssize_t start, Py_ssize_t end)
 
 
 cdef inline str _norm(str text):
@@ -352,32 +351,34 @@ cdef inline str _norm(str text):
     ``Py_UNICODE_ISSPACE``), the text itself when it has nothing to change: one pass, in a loop for each kind of
     string, 8 characters at a time through ASCII words (the walk's costliest step: it was two passes reading each
     character through the kind's switch)."""
-    return <str> wims_norm(text, 0)
+    return <str> wims_norm(text, 0, 1)
 
 
-cdef inline str _norm_join(list pieces, Py_ssize_t start=0):
-    """``_norm("".join(pieces[start:]))`` without the joined string (a text run's pieces: its text nodes, a space
-    for a ``<br>``...)."""
-    return <str> wims_norm(pieces, start)
+cdef inline str _norm_join(list pieces, Py_ssize_t start, Py_ssize_t end):
+    """``_norm("".join(pieces[start:end]))`` without the joined string (a text run's pieces: its text nodes, a space
+    for a ``<br>``...); ``end`` at most ``len(pieces)``."""
+    return <str> wims_norm(pieces, start, end)
 
 
+cdef inline object _negative_phrase(str text, str path, str tag, object pos, object block):
+    """filters.html5's: the phrase of a negative tag's text (or a comment's), a long one only stripped."""
+    return _phrase(_norm(text) if len(text) < 1000 else text.strip(), path, tag, pos, None, block)
+
+
+# the tests' ways in: _norm, _stripped_length, _norm_join and _phrase
 def norm(str text):
-    """:func:`_norm` for the tests."""
     return _norm(text)
 
 
 def stripped_length(str text):
-    """:func:`_stripped_length` for the tests."""
     return _stripped_length(text)
 
 
 def norm_join(list pieces, Py_ssize_t start=0):
-    """:func:`_norm_join` for the tests."""
-    return _norm_join(pieces, start)
+    return _norm_join(pieces, start, len(pieces))
 
 
 def phrase(str text, str path, object neg, object pos, object link_density, Py_ssize_t block):
-    """:func:`_phrase` for the tests."""
     return _phrase(text, path, neg, pos, link_density, block)
 
 
@@ -407,6 +408,30 @@ cdef inline object _attr_value(lxb_dom_attr_t *attr):
     return PyUnicode_DecodeUTF8(<char *> attr.value.data, attr.value.length, "replace")
 
 
+cdef str _attr_lower(lxb_dom_attr_t *attr):
+    """``value.lower() if value else ""`` for an attribute's value (:func:`_attr_value`), ASCII lower-cased in C."""
+    if attr == NULL or attr.value == NULL or attr.value.data == NULL:
+        return ""
+    cdef const unsigned char *data = attr.value.data
+    cdef size_t i, n = attr.value.length
+    for i in range(n):
+        if data[i] >= 128:
+            return PyUnicode_DecodeUTF8(<char *> data, n, "replace").lower()
+    cdef str out = PyUnicode_New(n, 127)
+    cdef unsigned char *chars = <unsigned char *> PyUnicode_DATA(out)
+    for i in range(n):
+        chars[i] = data[i] + 32 if 65 <= data[i] <= 90 else data[i]
+    return out
+
+
+cdef tuple _child(dict kids, str path, str tag):
+    """``(f"{path}/{tag}", its kids)`` from ``path``'s ``kids``, made once per walk: tag paths repeat, shared."""
+    cdef object found = kids.get(tag)
+    if found is None:
+        found = kids[tag] = (f"{path}/{tag}", {})
+    return <tuple> found
+
+
 cdef inline Py_ssize_t _stripped_length(str text) noexcept:
     """``len(text.strip())`` without the stripped copy (the same white space: ``Py_UNICODE_ISSPACE``)."""
     cdef Py_ssize_t start = 0, end = PyUnicode_GET_LENGTH(text)
@@ -430,6 +455,16 @@ cdef inline bint _ascii_space(const unsigned char *data, size_t length) noexcept
     return True
 
 
+ctypedef PyObject *_Ref  # a borrowed reference
+cdef struct _Open:
+    # per open element; each field a stack of its own (C arrays: lists reallocated as they emptied and refilled, 7 %)
+    int kind, link_at  # the kind of its closing (0: nothing to do); an open link's (not a block) place among them
+    Py_ssize_t link_start  # and where its text starts in the run
+    _Ref hard, pos  # an open negative, positive tag's name (held by the walk's `names`)
+    Py_ssize_t outer  # an outer block: its index, its int, its path and kids (_child's) and its positive tag
+    _Ref outer_id, outer_path, outer_kids, outer_pos
+
+
 def segment(object tree, object profile, dict flags_of_tag, object blocks):  # noqa: C901
     """:func:`filters.html5.segment` (see there) for a tree whose nodes the self-check vouched for.
 
@@ -439,94 +474,80 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
     global _HREF_ID
     if _HREF_ID == 0:
         _HREF_ID = _href_id()
-    neg = frozenset(profile.negative_tags)
-    pos_tags = frozenset(profile.positive_tags)
+    neg = profile.negative_tags  # looked in twice: not worth a set
+    pos_tags = profile.positive_tags
     cdef int flag_arr[_FAST_IDS]
+    cdef PyObject *name_arr[_FAST_IDS]  # the names of the ids in flag_arr that are seen (held by `names`)
     cdef Py_ssize_t i
     for i in range(_FAST_IDS):
         flag_arr[i] = -2  # not seen yet
     cdef dict flags_by_id = {}  # ids from _FAST_IDS up
-    cdef dict names = {}
-    cdef bint comments_negative = "#comment" in neg
-    cdef bint skip_head = not profile.head_phrases
+    cdef dict names = {}, top = {}
+    cdef dict kids = top  # the tag paths below path (_child); the top ones held by top
+    cdef bint comments_negative = "#comment" in neg, skip_head = not profile.head_phrases
     meta_pos = "meta" if "meta" in pos_tags else None
     cdef bint find_hidden = profile.main_content
     cdef dict block_hidden = blocks.hidden
 
     cdef list phrases = []
     title = ""
-
     root_node = tree.root
     if root_node is None:
         return phrases, title, blocks
     cdef lxb_dom_node_t *root = <lxb_dom_node_t *> <size_t> root_node.mem_id
 
-    cdef list hards = []
-    cdef list poss = []
-    cdef Py_ssize_t links = 0
+    # the open elements' stack (_Open), grown as the walk steps down: at most MAX_DEPTH + 2 (the door's limit)
+    cdef Py_ssize_t cap = 64
+    opened_mem = bytearray(cap * sizeof(_Open))  # freed with the function
+    cdef _Open *opened = <_Open *> PyByteArray_AS_STRING(opened_mem)
+    cdef Py_ssize_t n_opened = 0, n_hards = 0, n_poss = 0, n_links = 0, n_outer = 0
+    cdef list hrefs = []  # per open link (n_links), its href: held here, a list written in place
     cdef int in_head = 0
     cdef bint skipping = False
-    # per open element, the kind of its closing (0: nothing to do), a stack of C ints: the open elements are at most
-    # MAX_DEPTH + 1 deep (the door's limit, checked as the walk steps down), and a list's append and pop for every
-    # element cost 5 % of the walk (in a bytearray: freed with the function)
-    opened_mem = bytearray((_MAX_DEPTH + 2) * sizeof(int))
-    cdef int *opened = <int *> PyByteArray_AS_STRING(opened_mem)
-    cdef Py_ssize_t n_opened = 0
-    cdef list open_links = []
-    cdef list anchors = []
     cdef Py_ssize_t block = -1
+    cdef object block_id = -1  # block's int: one per block, shared by its phrases and children
+    cdef list block_ids = []
     cdef str path = ""
-    block_pos = None
-    cdef list outer_blocks = []
-    cdef list block_tags = blocks.tags
-    cdef list block_parents = blocks.parents
-    cdef list block_marks = blocks.marks
-    cdef list block_ends = blocks.ends
-    cdef list block_links = blocks.links
-    cdef list run = []
-    cdef Py_ssize_t run_len = 0, run_link = 0, n, at
+    block_pos = pos = None
+    cdef list block_tags = blocks.tags, block_parents = blocks.parents, block_marks = blocks.marks
+    cdef list block_ends = blocks.ends, block_links = blocks.links
+    cdef list run = []  # the text run's pieces: run[:run_n], a list written in place
+    cdef Py_ssize_t run_n = 0, run_len = 0, run_link = 0, n, at, depth = 0
 
     cdef lxb_dom_node_t *node = root
     cdef lxb_dom_character_data_t *cd
     cdef lxb_dom_element_t *element
     cdef lxb_dom_attr_t *attr
-    cdef Py_ssize_t depth = 0
     cdef uintptr_t tag_id
     cdef int f, kind
     cdef bint close
-    cdef str text
-    cdef str tag
-    pos = None
+    cdef str text, tag
     while node != NULL:
         close = False
+        if n_opened + 1 >= cap:
+            cap *= 2
+            PyByteArray_Resize(opened_mem, cap * sizeof(_Open))
+            opened = <_Open *> PyByteArray_AS_STRING(opened_mem)
         if node.type == _TEXT:
             cd = <lxb_dom_character_data_t *> node
             if cd.data.data != NULL and cd.data.length:
                 if not skipping:
                     if _ascii_space(cd.data.data, cd.data.length):
-                        if run and not hards:
-                            run.append(" ")
+                        if run_n and not n_hards:
+                            run_n = _push(run, run_n, " ")
                     else:
                         text = PyUnicode_DecodeUTF8(<char *> cd.data.data, cd.data.length, "replace")
-                        if text.isspace():
-                            if run and not hards:
-                                run.append(" ")
-                        elif hards:
-                            phrases.append(
-                                _phrase(
-                                    _norm(text) if len(text) < 1000 else text.strip(),
-                                    f"{path}/{hards[-1]}",
-                                    hards[-1],
-                                    pos,
-                                    None,
-                                    block,
-                                )
-                            )
+                        n = _stripped_length(text)  # 0: only white space (str.isspace's, without its call)
+                        if not n:
+                            if run_n and not n_hards:
+                                run_n = _push(run, run_n, " ")
+                        elif n_hards:
+                            tag = <str> opened[n_hards - 1].hard
+                            phrases.append(_negative_phrase(text, <str> _child(kids, path, tag)[0], tag, pos, block_id))
                         else:
-                            n = _stripped_length(text)
-                            run.append(text)
+                            run_n = _push(run, run_n, text)
                             run_len += n
-                            if links:
+                            if n_links:
                                 run_link += n
         elif node.type == _COMMENT:
             if comments_negative and not skipping:
@@ -535,14 +556,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                     text = PyUnicode_DecodeUTF8(<char *> cd.data.data, cd.data.length, "replace").strip()
                     if text and not text.isspace():
                         phrases.append(
-                            _phrase(
-                                _norm(text) if len(text) < 1000 else text.strip(),
-                                path + "/#comment",
-                                "#comment",
-                                None,
-                                None,
-                                block,
-                            )
+                            _negative_phrase(text, <str> _child(kids, path, "#comment")[0], "#comment", None, block_id)
                         )
         else:
             tag_id = node.local_name
@@ -551,18 +565,17 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
             else:
                 f = flags_by_id.get(tag_id, -2)
             if f == -2:  # first of its tag in the page
-                if node.type == _ELEMENT:
-                    name = _wrap(node, tree).tag
-                else:
-                    name = None
+                name = _wrap(node, tree).tag if node.type == _ELEMENT else None
                 f = flags_of_tag.get(name, 0) if name and name[0] not in "-!" else -1
+                name = name or ""
+                names[tag_id] = name
                 if tag_id < _FAST_IDS:
                     flag_arr[tag_id] = f
+                    name_arr[tag_id] = <PyObject *> name
                 else:
                     flags_by_id[tag_id] = f
-                names[tag_id] = name or ""
             if f == 0:  # an inline element the walk does not react to: into its children
-                opened[n_opened] = 0
+                opened[n_opened].kind = 0
                 n_opened += 1
                 if node.first_child != NULL:
                     node = node.first_child
@@ -576,19 +589,22 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                     break
             else:
                 kind = 0
-                tag = names[tag_id]
+                tag = <str> name_arr[tag_id] if tag_id < _FAST_IDS else names[tag_id]
                 if f & 15:
                     if f & _HARD:
                         kind = 1
-                        hards.append(tag)
+                        opened[n_hards].hard = <PyObject *> tag
+                        n_hards += 1
                     elif f & _LINK:
                         kind = 2
-                        links += 1
-                        open_links.append(n_opened)
-                        anchors.append((_href(node), len(run)))
+                        opened[n_links].link_at = n_opened
+                        opened[n_links].link_start = run_n
+                        _push(hrefs, n_links, _href(node))
+                        n_links += 1
                     if f & _POS:
                         kind |= 4
-                        poss.append(tag)
+                        opened[n_poss].pos = <PyObject *> tag
+                        n_poss += 1
                         pos = tag
                     if f & _SPECIAL:
                         if tag == "head":
@@ -600,48 +616,35 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                                 title = _norm(_wrap(node, tree).text(deep=True))
                         elif tag == "meta":
                             if not skip_head:
-                                attrs = _wrap(node, tree).attrs
-                                name = (attrs.get("name") or attrs.get("property") or "").lower()
-                                content = attrs.get("content")
-                                if name in ("description", "keywords") and content and not content.isspace():
-                                    phrases.append(
-                                        _phrase(
-                                            _norm(content),
-                                            f"{path}/meta[@name={name}]",
-                                            hards[-1] if hards else None,
-                                            meta_pos,
-                                            None,
-                                            block,
-                                        )
-                                    )
+                                hard = <str> opened[n_hards - 1].hard if n_hards else None
+                                _append_meta(phrases, _wrap(node, tree), path, hard, meta_pos, block_id)
                         elif tag == "br":
-                            run.append(" ")
+                            run_n = _push(run, run_n, " ")
                 if f & _BLOCK:
                     kind |= 16
                     if run_len:
-                        text = _norm_join(run)
-                        if text:
-                            phrases.append(_phrase(text, path, None, block_pos, run_link / run_len, block))
+                        _append_run(phrases, run, run_n, path, block_pos, run_link / run_len, block_id)
                         run_len = run_link = 0
-                    if run:
-                        run = []
-                    if open_links:
-                        for at in open_links:
-                            opened[at] = (opened[at] & ~2) | 32
-                            links -= 1
-                            anchors.pop()
-                            outer_blocks.append((block, path, block_pos))
+                    run_n = 0
+                    if n_links:
+                        for i in range(n_links):
+                            at = opened[i].link_at
+                            opened[at].kind = (opened[at].kind & ~2) | 32
+                            _open_block(opened, n_outer, block, block_id, path, kids, block_pos)
+                            n_outer += 1
                             block_tags.append("a")
-                            block_parents.append(block)
+                            block_parents.append(block_id)
                             block_ends.append(0)
                             block_marks.append("")
-                            block = len(block_tags) - 1
-                            path += "/a"
+                            block_id = block = len(block_tags) - 1
+                            block_ids.append(block_id)
+                            path, kids = _child(kids, path, "a")
                             block_pos = pos
-                        open_links.clear()
-                    outer_blocks.append((block, path, block_pos))
+                        n_links = 0
+                    _open_block(opened, n_outer, block, block_id, path, kids, block_pos)
+                    n_outer += 1
                     block_tags.append(tag)
-                    block_parents.append(block)
+                    block_parents.append(block_id)
                     block_ends.append(0)  # known when it closes
                     if f & _MARKED:
                         element = <lxb_dom_element_t *> node
@@ -649,15 +652,15 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                         while attr != NULL and (attr == element.attr_class or attr == element.attr_id):
                             attr = attr.next
                         if attr == NULL:  # no attribute but class and id (most blocks): read from the struct
-                            names_ = _attr_value(element.attr_class)
                             ident = _attr_value(element.attr_id)
                             if ident is None:
-                                names_ = names_.lower() if names_ else ""
+                                names_ = _attr_lower(element.attr_class)
                                 block_marks.append(names_)
                             else:
+                                names_ = _attr_value(element.attr_class)
                                 block_marks.append(" ".join([p for p in (names_, ident) if p]).lower())
                                 names_ = names_.lower() if names_ and find_hidden else ""
-                            if find_hidden and "hid" in names_:
+                            if find_hidden and names_ and "hid" in <str> names_:
                                 hidden = hidden_class(names_)
                                 if hidden is not None:
                                     block_hidden[len(block_tags) - 1] = hidden
@@ -688,25 +691,23 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                                         block_hidden[len(block_tags) - 1] = hidden
                     else:
                         block_marks.append("")
-                    block = len(block_tags) - 1
+                    block_id = block = len(block_tags) - 1
+                    block_ids.append(block_id)
                     if len(path) < _PATH_LIMIT:
-                        path = f"{path}/{tag}"
+                        path, kids = _child(kids, path, tag)
                     block_pos = pos
-                opened[n_opened] = kind
+                opened[n_opened].kind = kind
                 n_opened += 1
-                if f & _OPAQUE:
-                    text = _wrap(node, tree).text(deep=True)
+                if f & _OPAQUE:  # no child or one text (scripts, styles): read as text(deep=True) would, unwrapped
+                    cd = <lxb_dom_character_data_t *> node.first_child
+                    if cd == NULL:
+                        text = ""
+                    elif cd.node.type == _TEXT and node.first_child == node.last_child and cd.data.data != NULL:
+                        text = PyUnicode_DecodeUTF8(<char *> cd.data.data, cd.data.length, "replace")
+                    else:
+                        text = _wrap(node, tree).text(deep=True)
                     if text and not text.isspace() and not skipping:
-                        phrases.append(
-                            _phrase(
-                                _norm(text) if len(text) < 1000 else text.strip(),
-                                f"{path}/{tag}",
-                                tag,
-                                pos,
-                                None,
-                                block,
-                            )
-                        )
+                        phrases.append(_negative_phrase(text, <str> _child(kids, path, tag)[0], tag, pos, block_id))
                 else:
                     if node.first_child != NULL:
                         node = node.first_child
@@ -719,37 +720,36 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
         while True:
             if close:
                 n_opened -= 1
-                kind = opened[n_opened]
+                kind = opened[n_opened].kind
                 if kind:
                     if kind & 15:
                         if kind & 1:
-                            hards.pop()
+                            n_hards -= 1
                         if kind & 2:
-                            links -= 1
-                            open_links.pop()
-                            href, start = anchors.pop()
+                            n_links -= 1
+                            href = hrefs[n_links]
                             if href:
-                                anchor = _norm_join(run, start)
+                                anchor = _norm_join(run, opened[n_links].link_start, run_n)
                                 if anchor:
-                                    block_links.append((block, href.strip(), anchor))
+                                    block_links.append((block_id, (<str> href).strip(), anchor))
                         if kind & 4:
-                            poss.pop()
-                            pos = poss[-1] if poss else None
+                            n_poss -= 1
+                            pos = <str> opened[n_poss - 1].pos if n_poss else None
                         if kind & 8:
                             in_head -= 1
                             skipping = skip_head and in_head > 0
                     if kind & 48:
                         if run_len:
-                            text = _norm_join(run)
-                            if text:
-                                phrases.append(
-                                    _phrase(text, path, None, block_pos, run_link / run_len, block)
-                                )
+                            _append_run(phrases, run, run_n, path, block_pos, run_link / run_len, block_id)
                             run_len = run_link = 0
-                        if run:
-                            run = []
+                        run_n = 0
                         block_ends[block] = len(block_tags)
-                        block, path, block_pos = outer_blocks.pop()
+                        n_outer -= 1
+                        block = opened[n_outer].outer
+                        block_id = <object> opened[n_outer].outer_id
+                        path = <str> opened[n_outer].outer_path
+                        kids = <dict> opened[n_outer].outer_kids
+                        block_pos = <object> opened[n_outer].outer_pos
                 if not depth:
                     node = NULL
                     break
@@ -762,7 +762,39 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
             depth -= 1
             close = True
     if run_len:
-        text = _norm_join(run)
-        if text:
-            phrases.append(_phrase(text, path, None, block_pos, run_link / run_len, block))
+        _append_run(phrases, run, run_n, path, block_pos, run_link / run_len, block_id)
     return phrases, title, blocks
+
+
+cdef inline void _append_run(list phrases, list run, Py_ssize_t n, str path, pos, double links, block) except *:
+    """The phrase of a text run (``run[:n]``), if it holds any text."""
+    cdef str text = _norm_join(run, 0, n)
+    if text:
+        phrases.append(_phrase(text, path, None, pos, links, block))
+
+
+cdef void _append_meta(list phrases, LexborNode node, str path, hard, pos, block) except *:
+    """The phrase of a ``<meta name=description|keywords>`` (or ``property=``) element's content."""
+    attrs = node.attrs
+    name = (attrs.get("name") or attrs.get("property") or "").lower()
+    content = attrs.get("content")
+    if name in ("description", "keywords") and content and not content.isspace():
+        phrases.append(_phrase(_norm(content), f"{path}/meta[@name={name}]", hard, pos, None, block))
+
+
+cdef inline Py_ssize_t _push(list stack, Py_ssize_t n, object item) except -1:
+    """``stack[:n] + [item]`` in place (a list used as a stack of n items, written over, never shrunk): n + 1."""
+    if n < len(stack):
+        stack[n] = item
+    else:
+        stack.append(item)
+    return n + 1
+
+
+cdef inline void _open_block(_Open *opened, Py_ssize_t at, Py_ssize_t block, block_id, str path, dict kids, pos):
+    # the innermost block (its index, int, path and positive tag) saved as an outer one, at `at`
+    opened[at].outer = block
+    opened[at].outer_id = <PyObject *> block_id
+    opened[at].outer_path = <PyObject *> path
+    opened[at].outer_kids = <PyObject *> kids
+    opened[at].outer_pos = <PyObject *> pos

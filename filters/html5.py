@@ -4,7 +4,7 @@ libxml2's HTML 4 parser, which the ``thesis`` profile keeps for faithfulness, do
 elements: an unclosed ``<nav>`` or ``<button>`` there holds the rest of the page (all 25 CNN 2015 pages of
 crawl-to-the-future lost their article that way).  lexbor (through selectolax) builds the tree by the
 HTML5 rules, as browsers do, and parses faster: about 0.4 x lxml's parse (tests/bench/html5_breakdown.py);
-the walk, compiled (``_html5_walk.pyx``), about 0.4-0.5 x; in Python (:func:`python_segment`) 0.85-1.1 x.
+the walk, compiled (``_html5_walk.pyx``), about 0.35-0.4 x; in Python (:func:`python_segment`) 0.85-1.1 x.
 
 The walk gives the same phrases as the libxml2 walk's block mode (:func:`filters.pipeline.segment`):
 text runs inside one block element, inline tags not cutting them, the share of characters inside ``<a>``,

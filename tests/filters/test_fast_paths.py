@@ -312,6 +312,14 @@ HTML5_CASES = CASES + [
     "<!DOCTYPE html><html><head><meta name=description content='d'><style>s{}</style></head>"
     "<body><template><p>t</p></template><svg><g><text>in svg</text></g></svg><math><mi>x</mi></math>"
     "<textarea>typed</textarea><my-element class=C>custom</my-element><noscript>ns</noscript></body></html>",
+    # class names lower-cased as read (ASCII) or through str.lower (the rest), by the compiled walk
+    "<div class='ÄRTICLE Main-Σ'>1</div><p class=UPPER-Case_9>2</p><div class=''>3</div><div class='@[Z]`{'>4</div>",
+    # more open elements than the compiled walk's first stack holds (64), links, negative and positive tags among them
+    "<section>" + "<a href=/l><b><nav><span>t" * 40 + "<p>deep</p>" + "</span></nav></b></a>" * 40 + "<p>after</p>",
+    "<div>" + "<em>" * 100 + "<nav>n<a href=x>link <i>i</i></a></nav>tail" + "</em>" * 100 + "</div><p>end</p>",
+    # opaque elements with no child or one text child (read by the compiled walk from the struct), or more
+    "<p>a<style></style><script> </script><script>x<!-- y --></script><textarea>a&amp;b</textarea><svg></svg>"
+    "<object><p>o</p>t</object><canvas>c</canvas><math><mi>m</mi></math></p>",
 ]
 
 
