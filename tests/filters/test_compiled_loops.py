@@ -130,7 +130,8 @@ _LINE_PIECES = [
     "We may earn a commission", "as an Amazon Associate", "AFFILIATE LINKS we earn", "qualifying purchases",
     "\u0130", "\u0131", "\u017f", "\u212a", "x", " ", "1 | 2 | 3", "Filed under News", "5 min read", "Thank you for "
     "contacting us", "by clicking you agree", "Your tip was received", "Discuss this story", "(Oct 27, 2000)",
-    " - Reuters ", "Updated: May 1, 2020", "From the February 7, 2005 issue of Wired", "commi\u017fsion",
+    " - Reuters ", "Updated: May 1, 2020", "From the February 7, 2005 issue of Wired", "commi\u017fsion", ")", ") ",
+    "\n", "Rick Bowmer/AP", "Photo courtesy of CBS", " / ", "Getty Images", "1", "\u00a0",
 ]  # fmt: skip
 
 
@@ -145,6 +146,27 @@ def test_the_gated_searches_answer_as_the_patterns_do(text):
     assert len(gated) >= 5
     for g in gated:
         assert (g.search(text) is None) == (g.pattern.search(text) is None)
+
+
+_PAGER = (  # the pager's pattern when it was one group, cued by "|" or " of "
+    r"^\W*(?i:page\s+)?\d{1,3}\s+(?i:of)\s+\d{1,3}\W*$"
+    r"|^[^|]{0,60}?(?<![\d.,])1\s*\|\s*2(?:\s*\|\s*\d{1,3})*\W*(?i:next)?\W*$"
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from([*_LINE_PIECES, "Page 1 of 3", "2 of 2", "\t", "|", "NEXT"]), max_size=6).map("".join))
+def test_the_pagers_two_groups_find_what_their_one_pattern_did(text):
+    # "page numbers" is two groups (the pager of numbers only where a "|" is): the same phrases as the one pattern
+    import re
+
+    from filters import prompts
+
+    pager = [(cues, pattern) for note, cues, pattern in prompts._LINES if note == "page numbers"]
+    assert len(pager) == 2
+    low = text.lower()
+    found = any(any(cue in low for cue in cues) and pattern.search(text) for cues, pattern in pager)
+    assert found == bool(("|" in low or " of " in low) and re.search(_PAGER, text, re.DOTALL))
 
 
 def test_the_compiled_measure_reads_the_phrases_slots_and_other_objects_alike(compiled_loops):
