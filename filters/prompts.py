@@ -141,7 +141,19 @@ _PROMPTS: tuple[_Group, ...] = (
         # story with other people. [Start a Conversation]", "Recommend this story", "Average (Not Rated)"); a
         # sentence that discusses, rates or recommends something is article text
         "discussion prompt",
-        ("discuss", "conversation", "speak your mind", "comment", "reply", "have your say", "recommend", "rate"),
+        # (cues: "rate th" and "not rated", not "rate": in "generate", "accurate"; without an i, s or k, which
+        # IGNORECASE also matches with U+0131, U+017F, U+212A)
+        (
+            "discuss",
+            "conversation",
+            "speak your mind",
+            "comment",
+            "reply",
+            "have your say",
+            "recommend",
+            "rate th",
+            "not rated",
+        ),
         _Gated(
             re.compile(
                 r"(?i:^\W*(?:discuss this (?:story|article|post)|join the (?:discussion|conversation)"

@@ -205,3 +205,40 @@ def test_the_compiled_measure_reads_the_phrases_slots_and_other_objects_alike(co
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(html5, "COMPILED_LOOPS", None)
             assert dataclasses.astuple(content._measure(mixed, blocks, {})) == expected
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "Rate this story",
+                "RATE THIS POST",
+                "rate th\u0131s article",
+                "Average (Not Rated)",
+                "  ",
+                "!",
+                "Ratings: would you recommend",
+                "generate",
+                "rate",
+                "d",
+                "\u0131",
+                "\u017f",
+                "\u212a",
+                "\u0130",
+                ".",
+            ]
+        ),
+        max_size=5,
+    ).map("".join)
+)
+def test_the_discussion_prompts_cues_find_what_rate_did(text):
+    # "rate th" and "not rated" for "rate" (which every "generate" holds): a phrase the pattern finds, with "rate"
+    # in it, has one of them, or another cue of the group
+    from filters import prompts
+
+    (cues, pattern), *_ = [(cues, p) for note, cues, p in prompts._PROMPTS if note == "discussion prompt"]
+    low = text.lower()
+    assert "rate" not in cues
+    if pattern.search(text) and "rate" in low:
+        assert any(cue in low for cue in cues)
