@@ -69,9 +69,10 @@ class _Gated:
     after one of ``marks`` (its branches start with ``^`` or ``(?:^|[|•·]\\s*)``, no MULTILINE), or only where one of
     ``words`` (lower case) is, whatever the case.  The regex engine tries each position of a text in vain otherwise
     (the searches were half the cost of :func:`notice_note`).  With ``ends``, the pattern ends with one of these
-    characters then ``\\s*$``: a text whose last character but white space is none of them is not tried at all."""
+    characters then ``\\s*$``: a text whose last character but white space is none of them is not tried at all;
+    with ``needs``, the pattern matches one of these characters: a text with none of them is not tried at all."""
 
-    __slots__ = ("pattern", "marks", "words", "ends", "search")
+    __slots__ = ("pattern", "marks", "words", "ends", "needs", "search")
 
     def __init__(
         self,
@@ -79,15 +80,24 @@ class _Gated:
         marks: tuple[str, ...] = (),
         words: tuple[str, ...] = (),
         ends: tuple[str, ...] = (),
+        needs: str = "",
     ) -> None:
-        self.pattern, self.marks, self.words, self.ends = pattern, marks, words, ends
+        self.pattern, self.marks, self.words, self.ends, self.needs = pattern, marks, words, ends, needs
         self.search: Callable[[str], re.Match[str] | None] = self._search
-        if not (marks or words or ends):  # only ever tried at the start: the pattern's own match, no call between
+        if not (
+            marks or words or ends or needs
+        ):  # only ever tried at the start: the pattern's own match, no call between
             self.search = pattern.match
 
     def _search(self, text: str) -> re.Match[str] | None:
         if self.ends and not text.rstrip().endswith(self.ends):
             return None
+        for c in self.needs:
+            if c in text:
+                break
+        else:
+            if self.needs:
+                return None
         found = self.pattern.match(text)
         if found is not None:
             return found
@@ -255,6 +265,7 @@ _LINES: tuple[_Group, ...] = (
                 re.DOTALL,
             ),
             ends=(")",),
+            needs="-–—",
         ),
     ),
     (

@@ -3,7 +3,7 @@ gated searches of the site's lines, _named_noise, _measure's slot reads): the sa
 tests/filters/test_fast_paths.py."""
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from filters import html5
@@ -131,12 +131,15 @@ _LINE_PIECES = [
     "\u0130", "\u0131", "\u017f", "\u212a", "x", " ", "1 | 2 | 3", "Filed under News", "5 min read", "Thank you for "
     "contacting us", "by clicking you agree", "Your tip was received", "Discuss this story", "(Oct 27, 2000)",
     " - Reuters ", "Updated: May 1, 2020", "From the February 7, 2005 issue of Wired", "commi\u017fsion", ")", ") ",
-    "\n", "Rick Bowmer/AP", "Photo courtesy of CBS", " / ", "Getty Images", "1", "\u00a0",
+    "\n", "Rick Bowmer/AP", "Photo courtesy of CBS", " / ", "Getty Images", "1", "\u00a0", "\u2013",
+    "\u2014 AP ", "Storm (May 2)",
 ]  # fmt: skip
 
 
 @settings(max_examples=500, deadline=None)
 @given(st.lists(st.sampled_from(_LINE_PIECES), max_size=8).map("".join))
+@example("Mumps cases double - Reuters (Oct 27, 2000)").via("a related story, after a hyphen")
+@example("Mumps cases double \u2014 AP (Oct 27, 2000)\n").via("after a dash")
 def test_the_gated_searches_answer_as_the_patterns_do(text):
     # the site's lines' patterns tried at the start, then searched only where they can match further on
     # (filters.prompts._Gated): the same answer as their search, whatever the text
