@@ -563,9 +563,11 @@ def _thesis_filters(
     counts = {"total": len(phrases), "length": 0, "tag": 0, "redundancy": 0, "content": 0, "core": 0, "rescued": 0}
     kept: set[str] = set()
     long_kept: list[Phrase] = []
+    core = rescued = 0  # counted in locals: a dict's item for each phrase costs more
     for ph in phrases:
         text = ph.text
-        if ph.removed_by is None:
+        removed = ph.removed_by  # a local, set with the phrase's: read again and again below
+        if removed is None:
             i = ph.node
             block_tag = tags[i] if i >= 0 else ""
             ld = ph.link_density or 0.0
@@ -578,30 +580,32 @@ def _thesis_filters(
                 if ph.pos and "length" in profile.rescue_from:
                     ph.rescued_by = ph.pos
                 else:
-                    ph.removed_by = "length"
+                    ph.removed_by = removed = "length"
             if (
-                ph.removed_by is None
+                removed is None
                 and ld > max_ld
                 and block_tag not in _HEADINGS
                 and not (main_content and block_tag in _SENTENCE_BLOCKS and _linked_sentence(text, ld, anchors.get(i)))
             ):
-                ph.removed_by = "tag"
-            if ph.removed_by is None and redundant and text in redundant:
-                ph.removed_by = "redundancy"
-        # a long phrase kept twice: a copy of the text for another screen width, a carousel's clone, a pull quote
-        if ph.removed_by is None and len(text) >= REPEAT_MIN:
-            if text in kept:
-                ph.removed_by, ph.note = "content", "repeated on the page"
-            else:
-                kept.add(text)
-            long_kept.append(ph)
-        if ph.removed_by is None:
-            counts["core"] += 1
-            if ph.rescued_by:
-                counts["rescued"] += 1
-        else:
-            ph.rescued_by = None  # rescued from the length filter, then removed by another: not rescued
-            counts[ph.removed_by] += 1
+                ph.removed_by = removed = "tag"
+            if removed is None and redundant and text in redundant:
+                ph.removed_by = removed = "redundancy"
+            # a long phrase kept twice: a copy of the text for another screen width, a carousel's clone, a pull quote
+            if removed is None and len(text) >= REPEAT_MIN:
+                if text in kept:
+                    ph.removed_by = removed = "content"
+                    ph.note = "repeated on the page"
+                else:
+                    kept.add(text)
+                long_kept.append(ph)
+            if removed is None:
+                core += 1
+                if ph.rescued_by:
+                    rescued += 1
+                continue
+        ph.rescued_by = None  # rescued from the length filter, then removed by another: not rescued
+        counts[removed] += 1
+    counts["core"], counts["rescued"] = core, rescued
     return counts, long_kept
 
 

@@ -6,6 +6,7 @@ and its lines about the article (a photo credit, a byline or date line).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Protocol
 
 from . import html5
@@ -67,21 +68,51 @@ class _Gated:
     then searched only in a text where it can match further on, which it says: it matches past the start only right
     after one of ``marks`` (its branches start with ``^`` or ``(?:^|[|•·]\\s*)``, no MULTILINE), or only where one of
     ``words`` (lower case) is, whatever the case.  The regex engine tries each position of a text in vain otherwise
-    (the searches were half the cost of :func:`notice_note`)."""
+    (the searches were half the cost of :func:`notice_note`).  With ``ends``, the pattern ends with one of these
+    characters then ``\\s*$``: a text whose last character but white space is none of them is not tried at all;
+    with ``needs``, the pattern matches one of these characters: a text with none of them is not tried at all."""
 
-    __slots__ = ("pattern", "marks", "words")
+    __slots__ = ("pattern", "marks", "words", "ends", "needs", "search")
 
-    def __init__(self, pattern: re.Pattern[str], marks: tuple[str, ...] = (), words: tuple[str, ...] = ()) -> None:
-        self.pattern, self.marks, self.words = pattern, marks, words
+    def __init__(
+        self,
+        pattern: re.Pattern[str],
+        marks: tuple[str, ...] = (),
+        words: tuple[str, ...] = (),
+        ends: tuple[str, ...] = (),
+        needs: str = "",
+    ) -> None:
+        self.pattern, self.marks, self.words, self.ends, self.needs = pattern, marks, words, ends, needs
+        self.search: Callable[[str], re.Match[str] | None] = self._search
+        if not (
+            marks or words or ends or needs
+        ):  # only ever tried at the start: the pattern's own match, no call between
+            self.search = pattern.match
 
-    def search(self, text: str) -> re.Match[str] | None:
+    def _search(self, text: str) -> re.Match[str] | None:
+        if self.ends and not text.rstrip().endswith(self.ends):
+            return None
+        for c in self.needs:
+            if c in text:
+                break
+        else:
+            if self.needs:
+                return None
         found = self.pattern.match(text)
-        if found is None and (
-            any(mark in text for mark in self.marks)
-            or (self.words and (any(w in text.lower() for w in self.words) or any(c in text for c in _CASE_EXTRAS)))
-        ):
-            found = self.pattern.search(text)
-        return found
+        if found is not None:
+            return found
+        for mark in self.marks:  # loops, not any() over generators: a hit costs a few of these checks
+            if mark in text:
+                return self.pattern.search(text)
+        if self.words:
+            low = text.lower()
+            for word in self.words:
+                if word in low:
+                    return self.pattern.search(text)
+            for c in _CASE_EXTRAS:
+                if c in text:
+                    return self.pattern.search(text)
+        return None
 
 
 _PROMPTS: tuple[_Group, ...] = (
@@ -120,7 +151,19 @@ _PROMPTS: tuple[_Group, ...] = (
         # story with other people. [Start a Conversation]", "Recommend this story", "Average (Not Rated)"); a
         # sentence that discusses, rates or recommends something is article text
         "discussion prompt",
-        ("discuss", "conversation", "speak your mind", "comment", "reply", "have your say", "recommend", "rate"),
+        # (cues: "rate th" and "not rated", not "rate": in "generate", "accurate"; without an i, s or k, which
+        # IGNORECASE also matches with U+0131, U+017F, U+212A)
+        (
+            "discuss",
+            "conversation",
+            "speak your mind",
+            "comment",
+            "reply",
+            "have your say",
+            "recommend",
+            "rate th",
+            "not rated",
+        ),
         _Gated(
             re.compile(
                 r"(?i:^\W*(?:discuss this (?:story|article|post)|join the (?:discussion|conversation)"
@@ -172,13 +215,15 @@ _LINES: tuple[_Group, ...] = (
         # nor a heading or a sentence ("AP/IB Courses", "Amazon.com / Walmart.com", "... the photos courtesy of X.")
         "photo credit",
         ("courtesy", "/", "corbis", "reuters", "getty", "wide world"),
-        re.compile(
-            rf"^{_TITLE_WORDS}(?i:photo|image|picture|photograph)s?\s+(?i:courtesy)(?i: of)?\s+"
-            rf"{_NAME}(?:\s*/\s*[\w.'’& -]+)*\W*$"
-            # a photographer then an agency or their paper; agencies alone; a named agency then a photographer
-            rf"|^\W*(?!(?i:by)\s)(?:(?:{_CREDIT_NAME}\s*/\s*)+(?:{_AGENCY}|{_PAPER})(?:\s*/\s*{_AGENCY})*"
-            rf"|{_AGENCY}(?:\s*/\s*{_AGENCY})*|{_NAMED_AGENCY}(?:\s*/\s*{_CREDIT_NAME})+)\W*$",
-            re.DOTALL,
+        _Gated(  # both branches start with ^: tried at the start only
+            re.compile(
+                rf"^{_TITLE_WORDS}(?i:photo|image|picture|photograph)s?\s+(?i:courtesy)(?i: of)?\s+"
+                rf"{_NAME}(?:\s*/\s*[\w.'’& -]+)*\W*$"
+                # a photographer then an agency or their paper; agencies alone; a named agency then a photographer
+                rf"|^\W*(?!(?i:by)\s)(?:(?:{_CREDIT_NAME}\s*/\s*)+(?:{_AGENCY}|{_PAPER})(?:\s*/\s*{_AGENCY})*"
+                rf"|{_AGENCY}(?:\s*/\s*{_AGENCY})*|{_NAMED_AGENCY}(?:\s*/\s*{_CREDIT_NAME})+)\W*$",
+                re.DOTALL,
+            )
         ),
     ),
     (
@@ -218,21 +263,24 @@ _LINES: tuple[_Group, ...] = (
                 r"^[^\n]{8,150}?\s[-–—]\s[A-Z][\w.!'’&/ -]{0,50}?(?:\s\([^()]{1,30}\))?\s\("
                 rf"(?:{_DATE}|[A-Z][a-z]{{2,8}}\.? \d{{1,2}})\)\s*$",
                 re.DOTALL,
-            )
+            ),
+            ends=(")",),
+            needs="-–—",
         ),
     ),
     (
         # a pager of the article's pages ("Page 1 of 2", "<<< Previous Next >>> ( 1 | 2 | 3 )", "("Poisoned at the
         # Source" 1 | 2 | 3 )", "PAGE 1 | 2 | 3 NEXT"): the pages' numbers from 1, after at most a title or "Previous"
+        # (two groups: a sentence holds " of ", and the pager of numbers, tried at each of its first 60 characters,
+        # needs a "|")
         "page numbers",
         ("|", " of "),
-        _Gated(
-            re.compile(
-                r"^\W*(?i:page\s+)?\d{1,3}\s+(?i:of)\s+\d{1,3}\W*$"
-                r"|^[^|]{0,60}?(?<![\d.,])1\s*\|\s*2(?:\s*\|\s*\d{1,3})*\W*(?i:next)?\W*$",
-                re.DOTALL,
-            )
-        ),
+        _Gated(re.compile(r"^\W*(?i:page\s+)?\d{1,3}\s+(?i:of)\s+\d{1,3}\W*$", re.DOTALL)),
+    ),
+    (
+        "page numbers",
+        ("|",),
+        _Gated(re.compile(r"^[^|]{0,60}?(?<![\d.,])1\s*\|\s*2(?:\s*\|\s*\d{1,3})*\W*(?i:next)?\W*$", re.DOTALL)),
     ),
 )
 
@@ -251,13 +299,13 @@ def notice_note(text: str, prompts: bool) -> str | None:
     # cues first: a regex search on every phrase would cost more than the rest of the stage
     groups = (_PROMPTS_AND_LINES if len(text) <= _LINE_MAX else _PROMPTS) if prompts else ()
     found = None if _CUE_SCAN is None else _CUE_SCAN.scan(text, len(groups))
+    if found == 0:  # compiled, and no cue at all (most phrases): no pattern to try
+        return "no words" if prompts and len(text) <= _MARK_MAX and _MARKS.issuperset(text) else None
     hits: list[_Group] | None = None
     if found is None:  # not compiled, or a text that lower-cases into other ASCII letters (U+0130, U+212A)
         copyright = "opyright" in text or "©" in text or "eserved" in text or "ESERVED" in text or "OPYRIGHT" in text
-    elif found:  # compiled (filters/_compiled_loops.pyx): all the cues in one pass, the text not lower-cased
+    else:  # compiled (filters/_compiled_loops.pyx): all the cues in one pass, the text not lower-cased
         copyright, hits = found
-    else:
-        copyright, hits = False, []
     if copyright and _COPYRIGHT.search(text):
         return "copyright notice"
     if prompts:

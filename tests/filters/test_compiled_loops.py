@@ -3,7 +3,7 @@ gated searches of the site's lines, _named_noise, _measure's slot reads): the sa
 tests/filters/test_fast_paths.py."""
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from filters import html5
@@ -130,12 +130,16 @@ _LINE_PIECES = [
     "We may earn a commission", "as an Amazon Associate", "AFFILIATE LINKS we earn", "qualifying purchases",
     "\u0130", "\u0131", "\u017f", "\u212a", "x", " ", "1 | 2 | 3", "Filed under News", "5 min read", "Thank you for "
     "contacting us", "by clicking you agree", "Your tip was received", "Discuss this story", "(Oct 27, 2000)",
-    " - Reuters ", "Updated: May 1, 2020", "From the February 7, 2005 issue of Wired", "commi\u017fsion",
+    " - Reuters ", "Updated: May 1, 2020", "From the February 7, 2005 issue of Wired", "commi\u017fsion", ")", ") ",
+    "\n", "Rick Bowmer/AP", "Photo courtesy of CBS", " / ", "Getty Images", "1", "\u00a0", "\u2013",
+    "\u2014 AP ", "Storm (May 2)",
 ]  # fmt: skip
 
 
 @settings(max_examples=500, deadline=None)
 @given(st.lists(st.sampled_from(_LINE_PIECES), max_size=8).map("".join))
+@example("Mumps cases double - Reuters (Oct 27, 2000)").via("a related story, after a hyphen")
+@example("Mumps cases double \u2014 AP (Oct 27, 2000)\n").via("after a dash")
 def test_the_gated_searches_answer_as_the_patterns_do(text):
     # the site's lines' patterns tried at the start, then searched only where they can match further on
     # (filters.prompts._Gated): the same answer as their search, whatever the text
@@ -145,6 +149,27 @@ def test_the_gated_searches_answer_as_the_patterns_do(text):
     assert len(gated) >= 5
     for g in gated:
         assert (g.search(text) is None) == (g.pattern.search(text) is None)
+
+
+_PAGER = (  # the pager's pattern when it was one group, cued by "|" or " of "
+    r"^\W*(?i:page\s+)?\d{1,3}\s+(?i:of)\s+\d{1,3}\W*$"
+    r"|^[^|]{0,60}?(?<![\d.,])1\s*\|\s*2(?:\s*\|\s*\d{1,3})*\W*(?i:next)?\W*$"
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from([*_LINE_PIECES, "Page 1 of 3", "2 of 2", "\t", "|", "NEXT"]), max_size=6).map("".join))
+def test_the_pagers_two_groups_find_what_their_one_pattern_did(text):
+    # "page numbers" is two groups (the pager of numbers only where a "|" is): the same phrases as the one pattern
+    import re
+
+    from filters import prompts
+
+    pager = [(cues, pattern) for note, cues, pattern in prompts._LINES if note == "page numbers"]
+    assert len(pager) == 2
+    low = text.lower()
+    found = any(any(cue in low for cue in cues) and pattern.search(text) for cues, pattern in pager)
+    assert found == bool(("|" in low or " of " in low) and re.search(_PAGER, text, re.DOTALL))
 
 
 def test_the_compiled_measure_reads_the_phrases_slots_and_other_objects_alike(compiled_loops):
@@ -183,3 +208,40 @@ def test_the_compiled_measure_reads_the_phrases_slots_and_other_objects_alike(co
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(html5, "COMPILED_LOOPS", None)
             assert dataclasses.astuple(content._measure(mixed, blocks, {})) == expected
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "Rate this story",
+                "RATE THIS POST",
+                "rate th\u0131s article",
+                "Average (Not Rated)",
+                "  ",
+                "!",
+                "Ratings: would you recommend",
+                "generate",
+                "rate",
+                "d",
+                "\u0131",
+                "\u017f",
+                "\u212a",
+                "\u0130",
+                ".",
+            ]
+        ),
+        max_size=5,
+    ).map("".join)
+)
+def test_the_discussion_prompts_cues_find_what_rate_did(text):
+    # "rate th" and "not rated" for "rate" (which every "generate" holds): a phrase the pattern finds, with "rate"
+    # in it, has one of them, or another cue of the group
+    from filters import prompts
+
+    (cues, pattern), *_ = [(cues, p) for note, cues, p in prompts._PROMPTS if note == "discussion prompt"]
+    low = text.lower()
+    assert "rate" not in cues
+    if pattern.search(text) and "rate" in low:
+        assert any(cue in low for cue in cues)
