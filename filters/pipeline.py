@@ -532,10 +532,11 @@ def remove_words(tokens: list[str], filtering_words: dict[str, int]) -> list[str
     """Redundant-word filter: drop up to ``filtering_words[w]`` occurrences of each word w.
 
     Multiset difference that keeps the order of the remaining tokens:
-    ``[a,a,c,f,f,g,h] - {a,c,f,f}`` gives ``[a,g,h]``.
+    ``[a,a,c,f,f,g,h] - {a,c,f,f}`` gives ``[a,g,h]``; ``tokens`` itself when there are no filtering words (the
+    usual profile: no copy).
     """
     if not filtering_words:
-        return list(tokens)
+        return tokens
     budget = dict(filtering_words)
     out = []
     for tok in tokens:

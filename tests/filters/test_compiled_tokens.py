@@ -129,3 +129,62 @@ def test_tokenize_drops_the_same_words_in_c(text, stop):
     # (_compiled_tokens.DropTable): the same words dropped as the set drops, for any set of words
     assert tokenize(text, stop) == python_tokenize(text, stop) == reference_tokenize(text, stop)
     assert tokenize(text, ENGLISH) == python_tokenize(text, ENGLISH)
+
+
+def _letters(n):
+    """A word of two letters or more, one for each n (n + 26 written in base 26 with the letters a-z)."""
+    word, n = "", n + 26
+    while n:
+        n, r = divmod(n, 26)
+        word = "abcdefghijklmnopqrstuvwxyz"[r] + word
+    return word
+
+
+def test_the_compiled_tokens_reuse_the_string_of_a_word_met_before_in_the_text(compiled_tokens):
+    # the WordTable keeps the string made of each word while the text is read: its next occurrences are it
+    text = "Mango and MANGO, a mango’s worth; mangoes"
+    words = tokenize(text, ENGLISH)
+    assert words == ["mango", "mango", "mango", "worth", "mangoes"] == python_tokenize(text, ENGLISH)
+    assert words[0] is words[1] is words[2]  # a run between characters outside ASCII too
+    assert tokenize("mango", ENGLISH)[0] is not words[0]  # forgotten after the text: the table holds the stop words
+    assert tokenize("the mango", ENGLISH) == ["mango"]
+
+
+def test_the_compiled_tokens_are_the_same_past_the_word_tables_room(compiled_tokens):
+    # a text enters words while the table is at most half full, the next are made each time: many distinct words
+    words = [_letters(n) for n in range(5_000)]
+    text = " ".join(w.upper() if n % 7 == 0 else w for n, w in enumerate(words * 2))
+    for _ in range(2):
+        assert tokenize(text, ENGLISH) == python_tokenize(text, ENGLISH) == reference_tokenize(text, ENGLISH)
+    made = tokenize(text, ENGLISH)
+    assert made[0] is made[len(made) // 2]  # the first words were entered, the last were not
+    assert made[len(made) // 2 - 1] is not made[-1] and made[len(made) // 2 - 1] == made[-1]
+    # a set of dropped words larger than a table's usual slots: a larger table
+    many = frozenset(words[::2])
+    assert tokenize(text, many) == python_tokenize(text, many) == reference_tokenize(text, many)
+
+
+def test_the_compiled_tokens_look_up_a_set_that_can_change(compiled_tokens):
+    # no table for a set (it can change between calls): each word made and looked up in it
+    text = "Mango and MANGO, a mango’s worth, " + "x" * 30
+    drop = set(ENGLISH) | set("abcdefghijklmnopqrstuvwxyz")
+    words = compiled_tokens.tokenize(text, drop, ENGLISH, _TOKEN_RE.findall)
+    assert words == reference_tokenize(text, ENGLISH) == ["mango", "mango", "mango", "worth", "x" * 30]
+    drop.add("worth")
+    assert compiled_tokens.tokenize(text, drop, ENGLISH, _TOKEN_RE.findall) == ["mango", "mango", "mango", "x" * 30]
+
+
+def test_a_call_while_another_reads_with_the_table_looks_words_up_in_the_set(compiled_tokens):
+    # findall is Python code: another call (a thread's) can start in it, and finds the table in use
+    drop = frozenset(ENGLISH) | frozenset("abcdefghijklmnopqrstuvwxyz")
+    inner = []
+
+    def findall(piece):
+        inner.append(compiled_tokens.tokenize("Mango and mango", drop, ENGLISH, _TOKEN_RE.findall))
+        return _TOKEN_RE.findall(piece)
+
+    outer = compiled_tokens.tokenize("mango café mango", drop, ENGLISH, findall)
+    assert outer == ["mango", "café", "mango"] and outer[0] is outer[2]
+    assert inner == [["mango", "mango"]] and inner[0][0] is not inner[0][1]  # made each time, looked up in the set
+    again = compiled_tokens.tokenize("mango mango", drop, ENGLISH, findall)
+    assert again == ["mango", "mango"] and again[0] is again[1]  # the table free again
