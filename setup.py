@@ -1,5 +1,5 @@
-"""Build of the compiled modules, the HTML5 walk (filters/_html5_walk.pyx) and the pipeline's other loops
-(filters/_compiled_loops.pyx); everything else is in pyproject.toml.
+"""Build of the compiled modules, the HTML5 walk (filters/_html5_walk.pyx), the tokens (filters/_compiled_tokens.pyx)
+and the pipeline's other loops (filters/_compiled_loops.pyx); everything else is in pyproject.toml.
 
 The extensions are optional: where they cannot be compiled (no C compiler), the install goes on and the filters use
 their Python code, which gives the same output, slower. .ci/run installs and tests once without a compiler.
@@ -11,7 +11,7 @@ from pathlib import Path
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-MODULES = ("filters._html5_walk", "filters._compiled_loops")
+MODULES = ("filters._html5_walk", "filters._compiled_loops", "filters._compiled_tokens")
 
 
 def compiled(module: str) -> Extension:

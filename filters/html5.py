@@ -568,10 +568,18 @@ def _load_compiled_walk(
 def _load_compiled_loops(
     source: Path = Path(__file__).with_name("_compiled_loops.pyx"),
 ) -> ModuleType | None:
-    """The pipeline's compiled loops (UTF-8, the tag scan, the tokens, the style tree's mapping, the best subtree),
+    """The pipeline's compiled loops (UTF-8, the tag scan, the style tree's mapping, the best subtree, ...),
     if they are built from the current ``source``; else None, and a warning says why (:func:`_load_compiled`).
     They read no lexbor struct: the source's hash is their only check."""
     return _load_compiled("_compiled_loops", "the compiled loops", "the pipeline's loops run in Python", source)
+
+
+def _load_compiled_tokens(
+    source: Path = Path(__file__).with_name("_compiled_tokens.pyx"),
+) -> ModuleType | None:
+    """The compiled tokens (:func:`filters.pipeline.tokenize`'s loop), if they are built from the current
+    ``source``; else None, and a warning says why (:func:`_load_compiled`).  The source's hash is their only check."""
+    return _load_compiled("_compiled_tokens", "the compiled tokens", "the tokens are found in Python", source)
 
 
 def _self_check(walk: ModuleType, installed: str, reference: _Walk) -> str | None:
@@ -605,6 +613,8 @@ def _self_check(walk: ModuleType, installed: str, reference: _Walk) -> str | Non
 
 #: the compiled walk (``filters/_html5_walk.pyx``), or None where the Python walk is used
 COMPILED_WALK = _load_compiled_walk()
-#: the compiled loops that walk no tree (``filters/_compiled_loops.pyx``: ``utf8``, ``tag_scan``, ``tokenize``,
-#: ``map_blocks``, ``best_subtree``), or None where their callers run their Python versions
+#: the compiled loops that walk no tree (``filters/_compiled_loops.pyx``: ``utf8``, ``tag_scan``, ``map_blocks``,
+#: ``best_subtree``, ...), or None where their callers run their Python versions
 COMPILED_LOOPS = _load_compiled_loops()
+#: the compiled tokens (``filters/_compiled_tokens.pyx``: ``tokenize``), or None where the Python tokenize is used
+COMPILED_TOKENS = _load_compiled_tokens()

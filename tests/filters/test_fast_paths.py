@@ -8,9 +8,8 @@ HTML, for the built-in profiles and for custom ones that switch on the branches 
 with the blocks (tags, parents, class/id/role, links) and each phrase's block as well: both its walks, the
 compiled one (filters/_html5_walk.pyx, which must be built wherever a C compiler is) and the Python one it falls
 back to, also against each other on the real pages of the shared datasets.
-``tokenize`` (ASCII pattern when no letter is outside ASCII) against the Unicode pattern alone.
-The loops compiled in filters/_compiled_loops.pyx (UTF-8, the tag scan, the tokens, the best subtree) against
-their Python versions.
+The loops compiled in filters/_compiled_loops.pyx (UTF-8, the tag scan, the best subtree) against their Python
+versions (``tokenize``'s, compiled in filters/_compiled_tokens.pyx: tests/filters/test_compiled_tokens.py).
 """
 
 import gzip
@@ -33,8 +32,7 @@ import filters
 from filters import get_profile, html5
 from filters.limits import MAX_ATTRIBUTES
 from filters.phrases import Phrase
-from filters.pipeline import _TOKEN_RE, _count_controls, _norm, extract, parse_html, segment, tokenize
-from filters.stopwords import ENGLISH
+from filters.pipeline import _count_controls, _norm, extract, parse_html, segment
 
 from .reference_html5_segment import reference_html5_segment, subtree_ends
 from .reference_segment import reference_segment
@@ -391,77 +389,6 @@ def test_random_html_matches_the_html5_reference(doc):
 def test_random_tag_soup_matches_the_reference(parts):
     assert_same("".join(parts))
     assert_same_html5("".join(parts))
-
-
-def reference_tokenize(text, stop_words):
-    return [t for t in _TOKEN_RE.findall(text.lower()) if t not in stop_words]
-
-
-TOKEN_CASES = [
-    "Don’t panic — the café’s office\xa0opens at 9:00",
-    "ŁÓDŹ and Zürich",
-    "plain ascii words, and_more x2y",
-    "KELVIN \u212a and İstanbul",
-    "x² ½ ①②",
-    "",
-    "a b c",
-    "naïve résumé",
-    "ΑΒΓ δέκα",
-    "lone \ud800surrogate ok",
-    "tab\tand\x00nul ~ x_y",
-]
-
-
-def python_tokenize(text, stop_words):
-    """tokenize without the compiled loops (its one pass in C): the Python version's paths."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(html5, "COMPILED_LOOPS", None)
-        return tokenize(text, stop_words)
-
-
-@pytest.mark.parametrize("text", TOKEN_CASES)
-def test_tokenize_matches_the_unicode_reference(text):
-    for stop in (ENGLISH, frozenset()):
-        assert tokenize(text, stop) == reference_tokenize(text, stop)
-        assert python_tokenize(text, stop) == reference_tokenize(text, stop)
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.one_of(st.characters(), st.sampled_from("abcXYZ ’—\xa0é\u212a²")), max_size=80))
-def test_tokenize_matches_on_random_text(text):
-    assert tokenize(text, ENGLISH) == reference_tokenize(text, ENGLISH)
-    assert python_tokenize(text, ENGLISH) == reference_tokenize(text, ENGLISH)
-
-
-LOWER_CASE_TRAPS = "abcXYZ ÀÉÞ×ßÿµ\xa0’—ΣσΑİẞǅ"  # Latin-1 upper case; final sigma, İ's two characters, a title case
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.one_of(st.characters(max_codepoint=255), st.sampled_from(LOWER_CASE_TRAPS)), max_size=80))
-def test_tokenize_matches_on_text_lower_cased_as_read(text):
-    # the compiled tokens lower-case the text as they read it (a table below 256), str.lower() where it cannot be
-    assert tokenize(text, ENGLISH) == reference_tokenize(text, ENGLISH)
-    assert python_tokenize(text, ENGLISH) == reference_tokenize(text, ENGLISH)
-
-
-_STOP_SAMPLE = sorted(ENGLISH)[:40] + ["x", "Zz", "émigré", "a" * 30]
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    st.lists(
-        st.one_of(st.sampled_from(_STOP_SAMPLE), st.text(alphabet="abcABC’é", max_size=8)).map(
-            lambda w: w.upper() if len(w) % 3 == 0 else w
-        ),
-        max_size=30,
-    ).map(" ".join),
-    st.frozensets(st.one_of(st.sampled_from(_STOP_SAMPLE), st.text(alphabet="abcé", max_size=6)), max_size=30),
-)
-def test_tokenize_drops_the_same_words_in_c(text, stop):
-    # the compiled tokens look a word up in a table of the stop words' bytes before making it a string
-    # (_compiled_loops.DropTable): the same words dropped as the set drops, for any set of words
-    assert tokenize(text, stop) == python_tokenize(text, stop) == reference_tokenize(text, stop)
-    assert tokenize(text, ENGLISH) == python_tokenize(text, ENGLISH)
 
 
 WHITESPACE = " \t\n\r\x0b\x0c\x1c\x1f\x85\xa0\u1680\u2000\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
