@@ -9,6 +9,8 @@ article nor its lead when it holds little of the main content's article-like tex
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress
+from operator import attrgetter
 
 from .html5 import Blocks
 from .phrases import Phrase
@@ -28,6 +30,7 @@ TEASER_SHARE = 0.5
 _HEADLINE_LINKS = 0.8  # a linked headline: a phrase nearly all link...
 _HEADLINE_MIN = 15  # ... of this many characters or more
 _TEASER_BETWEEN = 2  # short phrases (byline, date) allowed between a teaser's headline and its lead
+_NODE = attrgetter("node")
 
 
 def mark_card_links(phrases: list[Phrase], blocks: Blocks) -> None:
@@ -98,7 +101,8 @@ class TeaserLists:
     block holding both) and the article-like phrases of its subtree; which blocks are lists of teasers.
 
     ``article``: whether each phrase reads like article text; ``subtree``: each block's article-like characters;
-    ``best``: the main content's block.  Phrases of regions already named noise do not count.
+    ``best``: the main content's block.  Phrases of regions already named noise do not count.  On a page with
+    fewer than TEASER_MIN teasers the counts are each block's own, not its subtree's: no block is a list then.
     """
 
     __slots__ = ("teasers", "texts", "_subtree", "_most")
@@ -118,6 +122,7 @@ class TeaserLists:
         teasers, texts = [0] * n, [0] * n
         headline = -1  # the block of the last linked headline not yet followed by a lead
         between = 0  # short phrases since it (a byline, a date)
+        found = 0  # teasers counted
         for ph, is_article in zip(phrases, article, strict=True):
             i = ph.node
             if i < first or ph.neg is not None or noise[i] is not None:
@@ -138,13 +143,15 @@ class TeaserLists:
                             b = parents[b]
                     if a >= first:
                         teasers[a] += 1
+                        found += 1
                     headline = -1
                 continue
             if headline >= 0:
                 between += 1
                 if between > _TEASER_BETWEEN:
                     headline = -1
-        for i in range(n - 1, first, -1):
+        # fewer teasers on the page than a list holds: no block is one (holds_list is never called), no sums needed
+        for i in range(n - 1, first, -1) if found >= TEASER_MIN else ():
             p = parents[i]
             teasers[p] += teasers[i]
             texts[p] += texts[i]
