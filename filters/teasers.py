@@ -9,10 +9,8 @@ article nor its lead when it holds little of the main content's article-like tex
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import compress
-from operator import attrgetter
 
-from .html5 import Blocks
+from .html5 import Blocks, blocks_of
 from .phrases import Phrase
 
 __all__ = ["BLOCK_LINK_MAX", "TEASER_MIN", "TeaserLists", "mark_card_links"]
@@ -30,7 +28,6 @@ TEASER_SHARE = 0.5
 _HEADLINE_LINKS = 0.8  # a linked headline: a phrase nearly all link...
 _HEADLINE_MIN = 15  # ... of this many characters or more
 _TEASER_BETWEEN = 2  # short phrases (byline, date) allowed between a teaser's headline and its lead
-_NODE = attrgetter("node")
 
 
 def mark_card_links(phrases: list[Phrase], blocks: Blocks) -> None:
@@ -46,12 +43,7 @@ def mark_card_links(phrases: list[Phrase], blocks: Blocks) -> None:
     ends = blocks.ends
     in_link: bytearray | None = None
     end = 0  # the blocks before this one are in a link already marked
-    i = -1
-    while True:
-        try:
-            i = tags.index("a", i + 1)
-        except ValueError:
-            break
+    for i in blocks_of(tags, "a"):
         if i < end:
             continue
         j = ends[i]
