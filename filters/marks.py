@@ -130,6 +130,6 @@ def noise_reasons(tags: list[str], marks: list[str]) -> list[str | None]:
     cached = map(_REASON_CACHE.get, marks, repeat(True))
     for i in compress(range(len(tags)), cached):
         if own[i] is None and tags[i] not in _NEVER_NOISE:
-            reason = _REASON_CACHE.get(marks[i], True)
-            own[i] = marks_reason(marks[i]) if reason is True else reason
+            reason = _REASON_CACHE.get(marks[i], "")  # as the map read it: a reason, or not cached ("")
+            own[i] = marks_reason(marks[i]) if reason == "" else reason
     return own
