@@ -156,7 +156,6 @@ def remove_marked_bylines(
         marked |= named
     if not marked:
         return
-    hrefs: dict[int, list[str]] | None = None  # each block's links' hrefs, once a phrase is in a block with links
     found = []  # the kept short phrases with a sign of a byline in their markup: few on a page
     for p in compress(phrases, map(marked.__contains__, map(_NODE, phrases))):  # no Python loop over the others
         i = p.node
@@ -164,28 +163,26 @@ def remove_marked_bylines(
             continue
         if not 0 <= i < n or len(p.text) > MARKED_BYLINE_MAX or p.note == "the headline" or tags[i] in _HEADINGS:
             continue  # a heading is never a byline (a title in a "meta" wrapper with it)
-        up = _named_block(i, blocks.parents, named) if named else -1
-        if up < 0:
-            if hrefs is None:
-                hrefs = _hrefs(links)
-            if not (i in hrefs and _writer(i, hrefs)):
-                continue
-        found.append((p, up))
+        found.append((p, _named_block(i, blocks.parents, named) if named else -1))
+    if any(up < 0 for _p, up in found):  # one not named: its block must link to a writer's page
+        writers = _writer_blocks(links, {p.node for p, up in found if up < 0})
+        found = [(p, up) for p, up in found if up >= 0 or p.node in writers]
     if not found:
         return
-    if hrefs is None:
-        hrefs = _hrefs(links)
     own = [0] * n
     texts: dict[int, list[str]] = {}
     for p in phrases:
         if p.neg is None and 0 <= p.node < n:
             own[p.node] += len(p.text)
             texts.setdefault(p.node, []).append(p.text)
+    regions = []
     for p, up in found:
         if up >= 0 and sum(own[up : ends[up]]) > MARKED_BYLINE_MAX:
             up = -1  # a box named "author" or "meta" that holds more than a line
-        region = range(up, ends[up]) if up >= 0 else range(p.node, p.node + 1)
-        signs = (up >= 0) + any(_writer(k, hrefs) for k in region)
+        regions.append((p, up, range(up, ends[up]) if up >= 0 else range(p.node, p.node + 1)))
+    writers = _writer_blocks(links, {k for _p, _up, region in regions for k in region})
+    for p, up, region in regions:
+        signs = (up >= 0) + (not writers.isdisjoint(region))
         if signs == 0 or (signs == 1 and not any(TEXT_DATE.search(t) for k in region for t in texts.get(k, ()))):
             continue
         if p.removed_by is not None:  # the site's learned profile removed it: the note says what it is
@@ -229,12 +226,11 @@ def _under_named(named: set[int], parents: list[int], ends: list[int]) -> set[in
     return out
 
 
-def _hrefs(links: list[tuple[int, str, str]]) -> dict[int, list[str]]:
-    """The hrefs of each block's links (``links``: :attr:`filters.html5.Blocks.links`)."""
-    hrefs: dict[int, list[str]] = {}
-    for node, href, _anchor in links:
-        hrefs.setdefault(node, []).append(href)
-    return hrefs
+def _writer_blocks(links: list[tuple[int, str, str]], nodes: set[int]) -> set[int]:
+    """Those of the blocks ``nodes`` that link to a writer's page (``links``: :attr:`filters.html5.Blocks.links`):
+    the other blocks' links are not looked at."""
+    mine = compress(links, map(nodes.__contains__, map(_LINK_NODE, links)))
+    return {node for node, href, _anchor in mine if WRITER.search(href) is not None}
 
 
 def _named_block(node: int, parents: list[int], named: set[int]) -> int:
@@ -246,8 +242,3 @@ def _named_block(node: int, parents: list[int], named: set[int]) -> int:
             return node
         node = parents[node]
     return -1
-
-
-def _writer(node: int, hrefs: dict[int, list[str]]) -> bool:
-    """Whether the block ``node`` links to a writer's page."""
-    return any(WRITER.search(href) for href in hrefs.get(node, ()))

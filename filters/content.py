@@ -433,38 +433,39 @@ def _inside(
     if main.best > 0 and not main.from_site:
         roots += _sibling_parts(main.best, blocks, subtree, chars, link_chars, noise)
     for root in roots:
-        inside[root] = True
+        inside[root : ends[root]] = [True] * (ends[root] - root)
         for i in range(root + 1, ends[root]):
             p = parents[i]
-            inside[i] = True
-            if noise[i] == "aside" and (
-                (own[i] == "aside" and _article_aside(i, subtree, chars, link_chars))
-                or (own[i] is None and kept_aside[p])
-            ):
-                # an <aside> of the article's own paragraphs (a note, a box on a side question) inside it: the
-                # article's text; its blocks named noise by their own class stay noise
-                noise[i] = noise[p]
-                kept_aside[i] = True
+            if noise[i] is not None:  # named noise: only an <aside> may turn out to be the article's
+                if noise[i] == "aside" and (
+                    (own[i] == "aside" and _article_aside(i, subtree, chars, link_chars))
+                    or (own[i] is None and kept_aside[p])
+                ):
+                    # an <aside> of the article's own paragraphs (a note, a box on a side question) inside it: the
+                    # article's text; its blocks named noise by their own class stay noise
+                    noise[i] = noise[p]
+                    kept_aside[i] = True
+                if noise[i] is not None:
+                    continue
             # a list of links inside the main content ("Related News Stories", a tag cloud) that
             # weighs against it: not part of the article
             if (
-                noise[i] is None
-                and sums[i] < 0
+                sums[i] < 0
                 and chars[i] >= 100
                 and link_chars[i] > 0.5 * chars[i]
                 and not _sentences_share(i, ends, m.linked, m.linked_sentences)
             ):
                 noise[i] = "list of links"
-            elif noise[i] is None and teasers[i] >= TEASER_MIN and lists.holds_list(i):
+            elif teasers[i] >= TEASER_MIN and lists.holds_list(i):
                 noise[i] = "list of story teasers"
-            elif site_noise and p in site_noise and noise[i] is None and noise[p] is None:
+            elif site_noise and p in site_noise and noise[p] is None:
                 on_path = site_noise[p].get(block_key(tags[i], marks[i]))
                 if on_path is not None:
                     if "" in on_path:
                         noise[i] = SITE_NOISE_NOTE
                     else:
                         site_noise[i] = on_path
-            elif noise[i] is None:
+            else:
                 noise[i] = noise[p]
     return inside
 
@@ -721,11 +722,11 @@ def _landmark_guard(best: int, sums: list[float], blocks: Blocks, chars: list[fl
     parents, ends, tags = blocks.parents, blocks.ends, blocks.tags
     n = len(parents)
     end = ends[best]
-    headlines = [i for i in range(n) if tags[i] == "h1" and chars[i] > 0]
+    headlines = [i for i in html5.blocks_of(tags, "h1") if chars[i] > 0]
     if any(best <= h < end for h in headlines):
         return best
     region = None  # (first, last + 1, excluded run) of the blocks the page says hold its content
-    main = next((i for i in range(n) if tags[i] == "main" and chars[i] > 0), -1)
+    main = next((i for i in html5.blocks_of(tags, "main") if chars[i] > 0), -1)
     if main >= 0:
         main_end = ends[main]
         if not (main <= best < main_end or best <= main < end):

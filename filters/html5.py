@@ -19,7 +19,7 @@ import hashlib
 import importlib
 import logging
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -87,6 +87,18 @@ class Blocks:
 
     def __len__(self) -> int:
         return len(self.tags)
+
+
+def blocks_of(tags: list[str], tag: str) -> Iterator[int]:
+    """The blocks with ``tag`` (``tags``: :attr:`Blocks.tags`), in document order: found by ``list.index``, in C,
+    not by a Python loop over every block (most pages have few of any one tag)."""
+    i = -1
+    while True:
+        try:
+            i = tags.index(tag, i + 1)
+        except ValueError:
+            return
+        yield i
 
 
 # bit flags of the tags the walk reacts to (one dict lookup per element)

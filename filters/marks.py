@@ -6,7 +6,7 @@ the article (a comment section, related stories, sharing, advertising, navigatio
 from __future__ import annotations
 
 import re
-from itertools import compress
+from itertools import compress, repeat
 
 __all__ = ["BUTTON_NOTE", "SOFT_TAGS", "marks_reason", "noise_reasons"]
 
@@ -97,7 +97,7 @@ def _mark_parts(marks: str) -> str:
 
 
 #: reason named by each class/id/role string seen (pages of a site repeat theirs); bounded
-_REASON_CACHE: dict[str, str | None] = {}
+_REASON_CACHE: dict[str, str | None] = {"": None}  # no marks, most blocks: no reason (noise_reasons skips them)
 _REASON_CACHE_MAX = 50_000
 
 
@@ -117,6 +117,7 @@ def marks_reason(marks: str) -> str | None:
         reason = "hidden on large screens"
     if len(_REASON_CACHE) >= _REASON_CACHE_MAX:
         _REASON_CACHE.clear()
+        _REASON_CACHE[""] = None
     _REASON_CACHE[marks] = reason
     return reason
 
@@ -124,9 +125,11 @@ def marks_reason(marks: str) -> str | None:
 def noise_reasons(tags: list[str], marks: list[str]) -> list[str | None]:
     """For each block element (its tag, its class/id/role marks), the reason they name it noise, or None."""
     own = list(map(_CHROME_TAGS.get, tags))
-    cached = _REASON_CACHE.get
-    for i in compress(range(len(tags)), marks):  # only the blocks with a class, id or role (found in C)
+    # marks_reason's cache read for every block in C (True: not cached): only the blocks whose marks name a reason
+    # or are not cached yet are looked at (a call per block was most of the cost; most marks, "" most, name none)
+    cached = map(_REASON_CACHE.get, marks, repeat(True))
+    for i in compress(range(len(tags)), cached):
         if own[i] is None and tags[i] not in _NEVER_NOISE:
-            reason = cached(marks[i], "")  # marks_reason's cache read here: a call per block was most of the cost
+            reason = _REASON_CACHE.get(marks[i], "")  # as the map read it: a reason, or not cached ("")
             own[i] = marks_reason(marks[i]) if reason == "" else reason
     return own

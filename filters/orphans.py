@@ -25,23 +25,25 @@ def orphan_headings(phrases: list[Phrase], blocks: Blocks) -> list[Phrase]:
     """The kept headings whose section keeps no text while some of it was removed: ``<h2>`` to ``<h6>``
     whose section, up to the next heading, went (:func:`_orphan_heading_elements`), and short titles whose box went
     (:func:`_orphan_titles`), once each."""
-    found = _orphan_heading_elements(phrases, blocks.tags)
+    # the kept phrases no stage noted, in a block: the only ones either kind can be (one pass over the phrases)
+    kept = [k for k, ph in enumerate(phrases) if ph.removed_by is None and ph.note is None and ph.node >= 0]
+    found = _orphan_heading_elements(phrases, blocks.tags, kept)
     seen = set(map(id, found))
-    return found + [ph for ph in _orphan_titles(phrases, blocks) if id(ph) not in seen]
+    return found + [ph for ph in _orphan_titles(phrases, blocks, kept) if id(ph) not in seen]
 
 
-def _orphan_heading_elements(phrases: list[Phrase], tags: list[str]) -> list[Phrase]:
+def _orphan_heading_elements(phrases: list[Phrase], tags: list[str], kept: list[int]) -> list[Phrase]:
     """The kept headings (``<h2>`` to ``<h6>``, not the headline or the lead) whose section, up to the next kept
     heading of the same or a higher rank, keeps no text while some of its text was removed (what a negative tag
     removed, a script, a style, a noscript..., does not count): the title of a related-stories list, a comment
     section or a list of links that went without it.  wcxb tuning split, single page, 0.9541 -> 0.9545 (0.9543
-    when the text removed by link density did not count); crawl-to-the-future unchanged.
+    when the text removed by link density did not count); crawl-to-the-future unchanged.  ``kept``: the indices
+    of the kept phrases without a note, in a block.
     """
     out: list[Phrase] = []
     n = len(phrases)
-    for k, ph in enumerate(phrases):
-        if ph.removed_by is not None or ph.note is not None or ph.node < 0:
-            continue
+    for k in kept:
+        ph = phrases[k]
         tag = tags[ph.node]
         if tag not in _HEADINGS or tag == "h1":
             continue
@@ -74,7 +76,7 @@ def _title_like(text: str) -> bool:
     )
 
 
-def _orphan_titles(phrases: list[Phrase], blocks: Blocks) -> list[Phrase]:
+def _orphan_titles(phrases: list[Phrase], blocks: Blocks, kept: list[int]) -> list[Phrase]:
     """The kept short titles (old pages set them in a table cell, bold or in capitals; others in a heading element
     followed by the article's text after the box) whose box lost all its text: the smallest block around the title
     that holds other phrases holds only removed ones, some of them removed for what they are (links, a list of
@@ -85,13 +87,14 @@ def _orphan_titles(phrases: list[Phrase], blocks: Blocks) -> list[Phrase]:
     menu's options counted as the box's links: ctf 0.94817 -> 0.94852; ``<h2>``-``<h6>`` titles of boxes too (CNN
     2005's "YOUR E-MAIL ALERTS" above its form): 0.95087 -> 0.95102, none worse.  Or, set apart from its box, between
     two removed ones (:func:`_removed_around`): 0.95102 -> 0.95110, wcxb 0.96053 -> 0.96055 (25 pages better, 3
-    worse by at most 0.0003)."""
+    worse by at most 0.0003).  ``kept``: as for :func:`_orphan_heading_elements`."""
     out: list[Phrase] = []
     tags = blocks.tags
-    for k, ph in enumerate(phrases):
-        if ph.removed_by is not None or ph.note is not None or ph.node < 0 or tags[ph.node] in _NOT_TITLES:
+    for k in kept:
+        ph = phrases[k]
+        if len(ph.text) > TITLE_CHARS or tags[ph.node] in _NOT_TITLES:  # most kept phrases are longer
             continue
-        if len(ph.text) > TITLE_CHARS or not _title_like(ph.text):  # most kept phrases are longer: no call
+        if _between_kept(phrases, k) or not _title_like(ph.text):  # most short ones sit between kept ones
             continue
         others = _box(phrases, k, blocks)
         if others is None:
@@ -106,6 +109,22 @@ def _says_something(ph: Phrase) -> bool:
     """Whether a phrase tells of its box: a script, a style, a comment, a bullet ("·") do not; a jump menu's options
     are its links."""
     return not (ph.removed_by == "tag" and ph.neg not in (None, "option")) and any(map(str.isalnum, ph.text))
+
+
+def _between_kept(phrases: list[Phrase], k: int) -> bool:
+    """Whether the nearest phrases that say something around phrase ``k`` are kept, the one before it at least
+    (none after is as good as a kept one): then its box keeps one of them (:func:`_box` is None) and it is not
+    between two removed ones (:func:`_removed_around` is empty), as for most short phrases, at less cost."""
+    j = k - 1
+    while j >= 0 and not _says_something(phrases[j]):
+        j -= 1
+    if j < 0 or phrases[j].removed_by is not None:
+        return False
+    n = len(phrases)
+    m = k + 1
+    while m < n and not _says_something(phrases[m]):
+        m += 1
+    return m == n or phrases[m].removed_by is None
 
 
 def _box(phrases: list[Phrase], k: int, blocks: Blocks) -> list[Phrase] | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .html5 import Blocks
+from .html5 import Blocks, blocks_of
 from .phrases import Phrase
 
 __all__ = ["BLOCK_LINK_MAX", "TEASER_MIN", "TeaserLists", "mark_card_links"]
@@ -43,12 +43,7 @@ def mark_card_links(phrases: list[Phrase], blocks: Blocks) -> None:
     ends = blocks.ends
     in_link: bytearray | None = None
     end = 0  # the blocks before this one are in a link already marked
-    i = -1
-    while True:
-        try:
-            i = tags.index("a", i + 1)
-        except ValueError:
-            break
+    for i in blocks_of(tags, "a"):
         if i < end:
             continue
         j = ends[i]
@@ -98,7 +93,8 @@ class TeaserLists:
     block holding both) and the article-like phrases of its subtree; which blocks are lists of teasers.
 
     ``article``: whether each phrase reads like article text; ``subtree``: each block's article-like characters;
-    ``best``: the main content's block.  Phrases of regions already named noise do not count.
+    ``best``: the main content's block.  Phrases of regions already named noise do not count.  On a page with
+    fewer than TEASER_MIN teasers the counts are each block's own, not its subtree's: no block is a list then.
     """
 
     __slots__ = ("teasers", "texts", "_subtree", "_most")
@@ -118,6 +114,7 @@ class TeaserLists:
         teasers, texts = [0] * n, [0] * n
         headline = -1  # the block of the last linked headline not yet followed by a lead
         between = 0  # short phrases since it (a byline, a date)
+        found = 0  # teasers counted
         for ph, is_article in zip(phrases, article, strict=True):
             i = ph.node
             if i < first or ph.neg is not None or noise[i] is not None:
@@ -138,13 +135,15 @@ class TeaserLists:
                             b = parents[b]
                     if a >= first:
                         teasers[a] += 1
+                        found += 1
                     headline = -1
                 continue
             if headline >= 0:
                 between += 1
                 if between > _TEASER_BETWEEN:
                     headline = -1
-        for i in range(n - 1, first, -1):
+        # fewer teasers on the page than a list holds: no block is one (holds_list is never called), no sums needed
+        for i in range(n - 1, first, -1) if found >= TEASER_MIN else ():
             p = parents[i]
             teasers[p] += teasers[i]
             texts[p] += texts[i]
