@@ -470,12 +470,14 @@ def test_the_compiled_walk_builds_phrases_in_c(compiled_walk):
     )
 )
 def test_control_count_matches_the_regex(text):
-    # compiled (counted in the string) and in Python (in its UTF-8)
-    expected = len(re.findall(r"[\x00-\x08\x0b\x0e-\x1f]", text))
-    assert _count_controls(text) == expected
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(html5, "COMPILED_LOOPS", None)
-        assert _count_controls(text) == expected
+    # compiled (counted in the string, up to its bound) and in Python (in the UTF-8 of its head); a text past 255
+    # characters, where the compiled count's byte-wide sums are carried over
+    for text, bound in ((text, len(text)), (text, 7), (text * 40, 8192), (text * 40, 1000), (text, 0)):
+        expected = len(re.findall(r"[\x00-\x08\x0b\x0e-\x1f]", text[:bound]))
+        assert _count_controls(text, bound) == expected
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(html5, "COMPILED_LOOPS", None)
+            assert _count_controls(text, bound) == expected
 
 
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
