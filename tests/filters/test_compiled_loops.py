@@ -19,7 +19,7 @@ def compiled_loops():
 
 
 _NOTICE_TEXT = (
-    st.text(alphabet=st.sampled_from(list("aBcdEeOoprsStTyYvV (|:’é©\u0130\u212a")), max_size=40)
+    st.text(alphabet=st.sampled_from(list("aBcdEeOoprsStTyYvVzZ@[`{ (|:’é©\u0130\u212a")), max_size=40)
     | st.sampled_from(["Copyright 2005", "COPYRIGHT", "CopYright", "All Rights RESERVED", "Reserved", "Photo BY Jo"])
     | st.text(max_size=40)
 )
@@ -41,6 +41,9 @@ def test_the_compiled_notice_scan_matches_the_cues_of_the_lower_cased_text(compi
             hits = prompts.cue_hits(text.lower(), groups[:n_groups])
             expected = (copyright, hits) if copyright or hits else 0
             assert scan.scan(text, n_groups) == (None if "\u0130" in text or "\u212a" in text else expected)
+        # a group count past the groups (all of them) or below 0 (none): the cues' masks are made for every count
+        assert scan.scan(text, len(groups) + 3) == scan.scan(text, len(groups))
+        assert scan.scan(text, -1) == scan.scan(text, 0)
     assert scan.scan(text * 300, 0) == (
         None if "\u0130" in text or "\u212a" in text else (copyright and (True, [])) or 0
     )

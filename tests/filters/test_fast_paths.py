@@ -439,13 +439,21 @@ def test_the_compiled_norm_of_pieces_matches_join_then_norm(compiled_walk, piece
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.text(alphabet=st.one_of(st.sampled_from("ab<>\u00e9\u00ff\u3042\U0001f600\ud800\udcff"), st.characters())))
 def test_the_compiled_utf8_matches_encode(compiled_loops, text):
-    # 8 characters at a time while they are ASCII: texts longer than a block, mixed, of every string kind
-    for t in (text, text * 9, "<p>markup</p>" + text):
+    # 32, else 8 characters at a time while they are ASCII: texts longer than a block, mixed, of every string kind
+    for t in (text, text * 9, "<p>markup</p>" + text, "x" * 37 + text + "y" * 70, text + "<" * 33 + text * 5):
         try:
             expected = t.encode("utf-8")
         except UnicodeEncodeError:  # a lone surrogate: None, and the caller encodes with "replace"
             expected = None
         assert compiled_loops.utf8(t) == expected
+
+
+def test_the_compiled_utf8_finds_a_character_at_every_place_of_a_block(compiled_loops):
+    # one non-ASCII character (of each string kind, and a lone surrogate) at each place of the 32-character blocks
+    for odd in ("\u00e9", "\u3042", "\U0001f600", "\ud800"):
+        for at in range(70):
+            text = "a" * at + odd + "b" * (70 - at)
+            assert compiled_loops.utf8(text) == (None if odd == "\ud800" else text.encode("utf-8"))
 
 
 def test_the_compiled_walk_builds_phrases_in_c(compiled_walk):
@@ -470,12 +478,14 @@ def test_the_compiled_walk_builds_phrases_in_c(compiled_walk):
     )
 )
 def test_control_count_matches_the_regex(text):
-    # compiled (counted in the string) and in Python (in its UTF-8)
-    expected = len(re.findall(r"[\x00-\x08\x0b\x0e-\x1f]", text))
-    assert _count_controls(text) == expected
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(html5, "COMPILED_LOOPS", None)
-        assert _count_controls(text) == expected
+    # compiled (counted in the string, up to its bound) and in Python (in the UTF-8 of its head); a text past 255
+    # characters, where the compiled count's byte-wide sums are carried over
+    for text, bound in ((text, len(text)), (text, 7), (text * 40, 8192), (text * 40, 1000), (text, 0)):
+        expected = len(re.findall(r"[\x00-\x08\x0b\x0e-\x1f]", text[:bound]))
+        assert _count_controls(text, bound) == expected
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(html5, "COMPILED_LOOPS", None)
+            assert _count_controls(text, bound) == expected
 
 
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
