@@ -13,6 +13,7 @@ versions (``tokenize``'s, compiled in filters/_compiled_tokens.pyx: tests/filter
 """
 
 import gzip
+import hashlib
 import logging
 import os
 import re
@@ -30,6 +31,7 @@ from hypothesis import strategies as st
 
 import filters
 from filters import get_profile, html5
+from filters.compiled_sources import source_digest
 from filters.limits import MAX_ATTRIBUTES
 from filters.phrases import Phrase
 from filters.pipeline import _count_controls, _norm, extract, parse_html, segment
@@ -237,14 +239,34 @@ def test_a_compiled_walk_that_cannot_bind_to_selectolax_falls_back(compiled_walk
 
 
 def test_a_compiled_walk_built_from_another_source_is_not_used(compiled_walk, tmp_path):
-    source = tmp_path / "_html5_walk.pyx"
-    source.write_text(
-        html5.Path(html5.__file__).with_name("_html5_walk.pyx").read_text() + "# edited after the build\n"
-    )
+    source, text = tmp_path / "_html5_walk.pyx", tmp_path / "_html5_text.pxi"
+    installed = html5.Path(html5.__file__).with_name("_html5_walk.pyx")
+    text.write_text(installed.with_name("_html5_text.pxi").read_text())
+    source.write_text(installed.read_text() + "# edited after the build\n")
     with pytest.warns(RuntimeWarning, match="not the source"):
         assert html5._load_compiled_walk(source) is None
-    source.write_text(html5.Path(html5.__file__).with_name("_html5_walk.pyx").read_text())  # the same text: used
+    source.write_text(installed.read_text())  # the same text: used
     assert html5._load_compiled_walk(source) is compiled_walk
+    # the file the .pyx includes is part of its source: edited, or missing, the build is stale
+    text.write_text(installed.with_name("_html5_text.pxi").read_text() + "# edited after the build\n")
+    with pytest.warns(RuntimeWarning, match="not the source"):
+        assert html5._load_compiled_walk(source) is None
+    text.unlink()
+    with pytest.warns(RuntimeWarning, match="not the source"):
+        assert html5._load_compiled_walk(source) is None
+
+
+def test_a_source_digest_covers_the_included_files_in_order(tmp_path):
+    pyx, one, two = tmp_path / "m.pyx", tmp_path / "one.pxi", tmp_path / "two.pxi"
+    one.write_text("cdef int a = 1\n")
+    two.write_text("cdef int b = 2\n")
+    pyx.write_text('x = 1\ninclude "one.pxi"\n    # include "two.pxi" (not at a line\'s start: not included)\n')
+    expected = hashlib.sha256(pyx.read_bytes() + one.read_bytes()).hexdigest()
+    assert source_digest(pyx) == expected
+    two.write_text("changed\n")
+    assert source_digest(pyx) == expected
+    one.write_text("changed\n")
+    assert source_digest(pyx) != expected
 
 
 def test_compiled_loops_built_from_another_source_are_not_used(compiled_loops, tmp_path):
