@@ -255,6 +255,17 @@ def phrase(str text, str path, object neg, object pos, object link_density, Py_s
     return _phrase(text, path, neg, pos, link_density, block)
 
 
+cdef str _own_text(lxb_dom_node_t *node, object tree):
+    """``text(deep=True)`` of an element: read from the struct when it has no child or one text child (scripts,
+    styles, the title: what they almost always hold), without wrapping the node; through selectolax otherwise."""
+    cdef lxb_dom_character_data_t *cd = <lxb_dom_character_data_t *> node.first_child
+    if cd == NULL:
+        return ""
+    if cd.node.type == _TEXT and node.first_child == node.last_child and cd.data.data != NULL:
+        return PyUnicode_DecodeUTF8(<char *> cd.data.data, cd.data.length, "replace")
+    return _wrap(node, tree).text(deep=True)
+
+
 cdef uintptr_t _href_id() except 0:
     """lexbor's id of the attribute name "href"."""
     from selectolax.lexbor import LexborHTMLParser
@@ -361,7 +372,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
     block_pos = pos = None
     cdef list block_tags = blocks.tags, block_parents = blocks.parents, block_marks = blocks.marks
     cdef list block_ends = blocks.ends, block_links = blocks.links
-    cdef list run = []  # the text run's pieces: run[:run_n], a list written in place
+    cdef bytearray run = bytearray(64 * sizeof(wims_piece))  # the text run's pieces (_add_piece): run_n of them
     cdef Py_ssize_t run_n = 0, run_len = 0, run_link = 0, n, at, depth = 0
 
     cdef lxb_dom_node_t *node = root
@@ -382,23 +393,22 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
             cd = <lxb_dom_character_data_t *> node
             if cd.data.data != NULL and cd.data.length:
                 if not skipping:
-                    if _ascii_space(cd.data.data, cd.data.length):
-                        if run_n and not n_hards:
-                            run_n = _push(run, run_n, " ")
-                    else:
+                    # len(text.strip()) from the bytes: a run's text is decoded once, when it is joined
+                    n = wims_utf8_stripped(cd.data.data, cd.data.length)
+                    if n < 0 or (n and n_hards):  # not valid UTF-8 ("replace" decides), or a negative phrase's
                         text = PyUnicode_DecodeUTF8(<char *> cd.data.data, cd.data.length, "replace")
-                        n = _stripped_length(text)  # 0: only white space (str.isspace's, without its call)
-                        if not n:
-                            if run_n and not n_hards:
-                                run_n = _push(run, run_n, " ")
-                        elif n_hards:
-                            tag = <str> opened[n_hards - 1].hard
-                            phrases.append(_negative_phrase(text, <str> _child(kids, path, tag)[0], tag, pos, block_id))
-                        else:
-                            run_n = _push(run, run_n, text)
-                            run_len += n
-                            if n_links:
-                                run_link += n
+                        n = _stripped_length(text)
+                    if not n:
+                        if run_n and not n_hards:
+                            run_n = _add_piece(run, run_n, _SPACE, 1)
+                    elif n_hards:
+                        tag = <str> opened[n_hards - 1].hard
+                        phrases.append(_negative_phrase(text, <str> _child(kids, path, tag)[0], tag, pos, block_id))
+                    else:
+                        run_n = _add_piece(run, run_n, cd.data.data, cd.data.length)
+                        run_len += n
+                        if n_links:
+                            run_link += n
         elif node.type == _COMMENT:
             if comments_negative and not skipping:
                 cd = <lxb_dom_character_data_t *> node
@@ -463,13 +473,13 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                             skipping = skip_head
                         elif tag == "title":
                             if not title:
-                                title = _norm(_wrap(node, tree).text(deep=True))
+                                title = _norm(_own_text(node, tree))
                         elif tag == "meta":
                             if not skip_head:
                                 hard = <str> opened[n_hards - 1].hard if n_hards else None
                                 _append_meta(phrases, _wrap(node, tree), path, hard, meta_pos, block_id)
                         elif tag == "br":
-                            run_n = _push(run, run_n, " ")
+                            run_n = _add_piece(run, run_n, _SPACE, 1)
                 if f & _BLOCK:
                     kind |= 16
                     if run_len:
@@ -548,14 +558,8 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                     block_pos = pos
                 opened[n_opened].kind = kind
                 n_opened += 1
-                if f & _OPAQUE:  # no child or one text (scripts, styles): read as text(deep=True) would, unwrapped
-                    cd = <lxb_dom_character_data_t *> node.first_child
-                    if cd == NULL:
-                        text = ""
-                    elif cd.node.type == _TEXT and node.first_child == node.last_child and cd.data.data != NULL:
-                        text = PyUnicode_DecodeUTF8(<char *> cd.data.data, cd.data.length, "replace")
-                    else:
-                        text = _wrap(node, tree).text(deep=True)
+                if f & _OPAQUE:
+                    text = _own_text(node, tree)
                     if text and not text.isspace() and not skipping:
                         phrases.append(_negative_phrase(text, <str> _child(kids, path, tag)[0], tag, pos, block_id))
                 else:
@@ -579,7 +583,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                             n_links -= 1
                             href = hrefs[n_links]
                             if href:
-                                anchor = _norm_join(run, opened[n_links].link_start, run_n)
+                                anchor = _norm_pieces(run, opened[n_links].link_start, run_n)
                                 if anchor:
                                     block_links.append((block_id, (<str> href).strip(), anchor))
                         if kind & 4:
@@ -616,9 +620,9 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
     return phrases, title, blocks
 
 
-cdef inline void _append_run(list phrases, list run, Py_ssize_t n, str path, pos, double links, block) except *:
-    """The phrase of a text run (``run[:n]``), if it holds any text."""
-    cdef str text = _norm_join(run, 0, n)
+cdef inline void _append_run(list phrases, bytearray run, Py_ssize_t n, str path, pos, double links, block) except *:
+    """The phrase of a text run (its first n pieces), if it holds any text."""
+    cdef str text = _norm_pieces(run, 0, n)
     if text:
         phrases.append(_phrase(text, path, None, pos, links, block))
 

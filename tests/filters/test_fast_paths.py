@@ -327,6 +327,10 @@ HTML5_CASES = CASES + [
     # between or after them, without values, and not UTF-8
     "<div id=A class=B>1</div><div style=s class=C id=D>2</div><div class=E data-x id=F>3</div>"
     "<div class id>4</div><div class=G title=t>5</div><div id='\udcffé'>6</div>",
+    # the title read from its struct (one text child) or through selectolax (none; an <svg> title's children)
+    "<title>\n  Caf\xe9 &amp; r\xe9sum\xe9\u2003news \n</title><p>x</p>",
+    "<title></title><title>second</title>",
+    "<svg><title>svg <tspan>a</tspan> title</title></svg><title>page</title>",
     "<p>a <a href=' /x '>link <b>bold</b></a> and <a>no href</a><a href=y></a></p>",
     "<a href=card><div>story card</div><p>lead</p></a><a href=z>x<a href=w>nested</a></a>",
     "<!DOCTYPE html><html><head><meta name=description content='d'><style>s{}</style></head>"
@@ -456,6 +460,44 @@ def test_the_compiled_stripped_length_matches_strip(compiled_walk, text):
 def test_the_compiled_norm_of_pieces_matches_join_then_norm(compiled_walk, pieces, start):
     # a text run's pieces normalised without joining them first; the result as narrow as the joined text's would be
     assert compiled_walk.norm_join(pieces, start) == " ".join("".join(pieces[start:]).split())
+
+
+#: a text node's bytes as lexbor may hold them: UTF-8 of any text, white space, and bytes that are not valid UTF-8
+#: (lone continuation and lead bytes, overlong forms, surrogates, past U+10FFFF, a sequence cut short)
+_TEXT_BYTES = st.lists(
+    st.one_of(
+        st.text(alphabet=st.one_of(st.sampled_from(WHITESPACE), st.sampled_from("ab\xe9\u3042"), st.characters())).map(
+            lambda s: s.encode("utf-8", "surrogatepass")
+        ),
+        st.sampled_from(
+            [b"\x80", b"\xc0\xaf", b"\xe0\x80\x80", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xe2\x80", b"\xff"]
+        ),
+    ),
+    max_size=6,
+).map(b"".join)
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(_TEXT_BYTES, max_size=6), st.integers(0, 3))
+def test_a_run_normalised_from_its_utf8_matches_decoding_its_pieces_first(compiled_walk, pieces, start):
+    # each piece decoded as the walk did ("replace"), joined, normalised; past the stack buffer and through the
+    # 8-byte ASCII blocks too
+    def expected(pieces):
+        return " ".join("".join(p.decode("utf-8", "replace") for p in pieces[start:]).split())
+
+    for run in (pieces, [b"plain ASCII words, copied 8 at a time "] + pieces, pieces * 150):
+        assert compiled_walk.norm_utf8(run, start) == expected(run)
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(_TEXT_BYTES)
+def test_the_stripped_length_of_utf8_matches_decode_then_strip(compiled_walk, data):
+    # -1: not valid UTF-8 (the walk then decodes the text node with "replace", as before)
+    try:
+        expected = len(data.decode("utf-8").strip())
+    except UnicodeDecodeError:
+        expected = -1
+    assert compiled_walk.utf8_stripped(data) == expected
 
 
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
