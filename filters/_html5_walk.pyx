@@ -255,6 +255,52 @@ def phrase(str text, str path, object neg, object pos, object link_density, Py_s
     return _phrase(text, path, neg, pos, link_density, block)
 
 
+#: the attribute names a block's marks and hidden cues read (_other_marks): role 1, style 2, hidden cues 3, class
+#: and id 4 (read from the element's own pointers), any other 0
+_ATTR_KINDS = {"role": 1, "style": 2, "hidden": 3, "aria-hidden": 3, "class": 4, "id": 4}
+
+
+cdef object _other_marks(lxb_dom_element_t *element, dict kinds):
+    """A block's ``(role, style, hidden cue)`` read from its attribute structs, as selectolax's ``attributes`` would
+    give them; None where an attribute's name is not known yet (lexbor's ids of most names are the document's own,
+    learned as the walk meets them: _learn_kinds) or has a prefix (``xlink:role``)."""
+    cdef lxb_dom_attr_t *attr = element.first_attr
+    cdef bint cue = False
+    role = style = None
+    while attr != NULL:
+        if attr != element.attr_class and attr != element.attr_id:
+            kind = kinds.get(attr.node.local_name) if attr.node.prefix == 0 else None
+            if kind is None or kind == 4:
+                return None
+            if kind == 1:
+                role = _attr_value(attr)
+            elif kind == 2:
+                style = _attr_value(attr)
+            elif kind == 3:
+                cue = True
+        attr = attr.next
+    return role, style, cue
+
+
+cdef void _learn_kinds(lxb_dom_element_t *element, dict marks, dict kinds) except *:
+    """The kinds of a block's attribute names (_ATTR_KINDS) by their ids, from selectolax's ``attributes`` of the
+    same element: its keys are the attributes' names in the structs' order (unprefixed ones only are learned)."""
+    cdef lxb_dom_attr_t *attr = element.first_attr
+    cdef list names = list(marks)
+    cdef Py_ssize_t i = 0
+    while attr != NULL:
+        i += 1
+        attr = attr.next
+    if i != len(names):  # not one key per struct: nothing learned
+        return
+    attr, i = element.first_attr, 0
+    while attr != NULL:
+        if attr.node.prefix == 0:
+            kinds[attr.node.local_name] = _ATTR_KINDS.get(names[i], 0)
+        attr = attr.next
+        i += 1
+
+
 cdef str _own_text(lxb_dom_node_t *node, object tree):
     """``text(deep=True)`` of an element: read from the struct when it has no child or one text child (scripts,
     styles, the title: what they almost always hold), without wrapping the node; through selectolax otherwise."""
@@ -344,6 +390,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
         flag_arr[i] = -2  # not seen yet
     cdef dict flags_by_id = {}  # ids from _FAST_IDS up
     cdef dict names = {}, top = {}
+    cdef dict attr_kinds = {}  # lexbor's attribute name ids met in the page: their kind (_learn_kinds)
     cdef dict kids = top  # the tag paths below path (_child); the top ones held by top
     cdef bint comments_negative = "#comment" in neg, skip_head = not profile.head_phrases
     meta_pos = "meta" if "meta" in pos_tags else None
@@ -525,30 +572,30 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                                 if hidden is not None:
                                     block_hidden[len(block_tags) - 1] = hidden
                             marks = None
-                        else:  # others, role among them maybe: through selectolax
-                            marks = _wrap(node, tree).attributes
-                            if not marks:
-                                block_marks.append("")
-                        if marks:
-                            names_ = marks.get("class")
-                            ident = marks.get("id")
-                            role = marks.get("role")
+                        else:  # others: read from the structs once their names are known (_other_marks)
+                            marks = None
+                            known = _other_marks(element, attr_kinds)
+                            if known is None:  # a name first met in the page: through selectolax, learned
+                                marks = _wrap(node, tree).attributes
+                                _learn_kinds(element, marks, attr_kinds)
+                                names_, ident, role = marks.get("class"), marks.get("id"), marks.get("role")
+                                style, cue = marks.get("style"), "hidden" in marks or "aria-hidden" in marks
+                            else:
+                                names_, ident = _attr_value(element.attr_class), _attr_value(element.attr_id)
+                                role, style, cue = <tuple> known
                             if ident is None and role is None:
                                 block_marks.append(names_.lower() if names_ else "")
                             else:
                                 block_marks.append(" ".join([p for p in (names_, ident, role) if p]).lower())
-                            if find_hidden:
-                                # the cues of filters.hidden.hidden_reason first, in C: most blocks have none
-                                style = marks.get("style")
-                                if (
-                                    "hidden" in marks
-                                    or "aria-hidden" in marks
-                                    or (style and ("none" in style.lower() or "hidden" in style.lower()))
-                                    or (names_ and "hid" in names_.lower())
-                                ):
-                                    hidden = hidden_reason(marks)
-                                    if hidden is not None:
-                                        block_hidden[len(block_tags) - 1] = hidden
+                            # the cues of filters.hidden.hidden_reason first, in C: most blocks have none
+                            if find_hidden and (
+                                cue
+                                or (style and ("none" in style.lower() or "hidden" in style.lower()))
+                                or (names_ and "hid" in names_.lower())
+                            ):
+                                hidden = hidden_reason(_wrap(node, tree).attributes if marks is None else marks)
+                                if hidden is not None:
+                                    block_hidden[len(block_tags) - 1] = hidden
                     else:
                         block_marks.append("")
                     block_id = block = len(block_tags) - 1

@@ -327,6 +327,13 @@ HTML5_CASES = CASES + [
     # between or after them, without values, and not UTF-8
     "<div id=A class=B>1</div><div style=s class=C id=D>2</div><div class=E data-x id=F>3</div>"
     "<div class id>4</div><div class=G title=t>5</div><div id='\udcffé'>6</div>",
+    # marked blocks with other attributes: read through selectolax the first time a name is met in the page, then
+    # from the structs (role, style, hidden cues; a prefixed xlink:role, a role without a value)
+    "<div class=a data-x=1>1</div><div class=b data-x=2 role=Main>2</div><div data-x=3 role=nav id=I>3</div>"
+    "<div data-y style='display:none' class=c>4</div><div class=d data-y style='DISPLAY: None'>5</div>"
+    "<div hidden data-x=6 class=hidx>6</div><div data-x aria-hidden=true id=q>7</div><div aria-hidden=true>8</div>"
+    "<p role data-x>9</p><section role=region title=t>10</section><section title=u role=main class=k>11</section>"
+    "<svg><a xlink:role=r role=s class=svgc>12</a></svg><div style=color:red class=hid>13</div>",
     # the title read from its struct (one text child) or through selectolax (none; an <svg> title's children)
     "<title>\n  Caf\xe9 &amp; r\xe9sum\xe9\u2003news \n</title><p>x</p>",
     "<title></title><title>second</title>",
