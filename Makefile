@@ -7,7 +7,7 @@ BENCH_STAMP := $(VENV)/.installed-bench
 
 .PHONY: run test lint check soak bench-filters bench-sources bench-mcrdr bench-kb bench-webmon bench-hosts bench-workspace bench-feeds bench-distribution clean
 
-$(STAMP): pyproject.toml setup.py filters/_html5_walk.pyx filters/_compiled_loops.pyx filters/_compiled_tokens.pyx
+$(STAMP): pyproject.toml setup.py filters/compiled_sources.py filters/_html5_walk.pyx filters/_html5_text.pxi filters/_compiled_loops.pyx filters/_compiled_tokens.pyx
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'

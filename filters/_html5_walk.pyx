@@ -17,15 +17,7 @@ from libc.stdint cimport uintptr_t
 from cpython.object cimport PyTypeObject
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_Resize
 from cpython.ref cimport PyObject
-from cpython.unicode cimport (
-    Py_UNICODE_ISSPACE,
-    PyUnicode_DATA,
-    PyUnicode_DecodeUTF8,
-    PyUnicode_GET_LENGTH,
-    PyUnicode_KIND,
-    PyUnicode_New,
-    PyUnicode_READ,
-)
+from cpython.unicode cimport PyUnicode_DATA, PyUnicode_DecodeUTF8, PyUnicode_New
 
 from .hidden import hidden_class, hidden_reason
 from .limits import MAX_DEPTH, too_deep
@@ -103,7 +95,7 @@ cdef extern from *:
     const char *WIMS_SOURCE_SHA256  # defined by setup.py
 
 
-#: the SHA-256 of the .pyx this module was compiled from
+#: the SHA-256 of the source this module was compiled from (the .pyx and its included .pxi: filters/compiled_sources.py)
 SOURCE_SHA256 = WIMS_SOURCE_SHA256.decode("ascii")
 #: the selectolax release whose structs are declared here (pinned in pyproject.toml): filters.html5 runs no self-check,
 #: which reads the structs and could crash rather than fail, with any other
@@ -250,114 +242,7 @@ def node_count(size_t root):
     return n, chars
 
 
-cdef extern from *:
-    """
-    #include <stdint.h>
-    #include <string.h>
-
-    /* White space normalised from the text `data` (kind Tin, n characters) into `buf` (kind Tout, at least as wide), at
-       `*j`, `space` saying whether white space (or nothing) came before: one space between words, none at the ends.
-       1-byte strings (most text) go 8 characters at a time through blocks of printable ASCII with single spaces
-       (words): copied as they are, a space at a block's end left pending as white space is. */
-    #define WIMS_ONES 0x0101010101010101ULL
-    #define WIMS_NORM_PASS(Tin, Tout) {                                          \
-        const Tin *in = (const Tin *) data;                                     \
-        Tout *out = (Tout *) buf;                                               \
-        for (i = 0; i < n; i++) {                                               \
-            Py_UCS4 ch;                                                         \
-            if (sizeof(Tin) == 1 && i + 8 <= n) {                               \
-                uint64_t w, t, spaces;                                          \
-                memcpy(&w, in + i, 8);                                          \
-                /* each byte at 0x20 or above and below 0x80 (any false alarm only sends the block the slow way) */ \
-                if (!((((w - 0x20 * WIMS_ONES) & ~w) | w) & 0x80 * WIMS_ONES)) { \
-                    t = w ^ (0x20 * WIMS_ONES);  /* 0 where a space is */      \
-                    spaces = ~((((t & 0x7f * WIMS_ONES) + 0x7f * WIMS_ONES) | t)) & 0x80 * WIMS_ONES; \
-                    if (!(spaces & (spaces >> 8)) && !(space && in[i] == 32)) { \
-                        int k, last = in[i + 7] == 32 ? 7 : 8;                 \
-                        if (space && *j) out[(*j)++] = 32;                      \
-                        if (sizeof(Tout) == 1) memcpy(out + *j, in + i, 8);  /* room: *j <= i */ \
-                        else for (k = 0; k < last; k++) out[*j + k] = (Tout) in[i + k]; \
-                        *j += last;                                             \
-                        space = last == 7;                                      \
-                        i += 7;                                                 \
-                        continue;                                               \
-                    }                                                           \
-                }                                                               \
-            }                                                                   \
-            ch = in[i];                                                         \
-            if (Py_UNICODE_ISSPACE(ch)) {                                       \
-                if (space || ch != 32) changed = 1;                             \
-                space = 1;                                                      \
-            } else {                                                            \
-                if (space && *j) out[(*j)++] = 32;                              \
-                space = 0;                                                      \
-                out[(*j)++] = (Tout) ch;                                        \
-            }                                                                   \
-        }                                                                       \
-    }
-
-    /* One text into buf (kind out_kind, as wide as the text's or wider); returns whether it changed anything. */
-    static int wims_norm_into(PyObject *text, void *buf, int out_kind, Py_ssize_t *j, int *space_at) {
-        Py_ssize_t n = PyUnicode_GET_LENGTH(text), i;
-        int kind = PyUnicode_KIND(text), space = *space_at, changed = 0;
-        const void *data = PyUnicode_DATA(text);
-        if (kind == PyUnicode_1BYTE_KIND) {
-            if (out_kind == PyUnicode_1BYTE_KIND) WIMS_NORM_PASS(Py_UCS1, Py_UCS1)
-            else if (out_kind == PyUnicode_2BYTE_KIND) WIMS_NORM_PASS(Py_UCS1, Py_UCS2)
-            else WIMS_NORM_PASS(Py_UCS1, Py_UCS4)
-        } else if (kind == PyUnicode_2BYTE_KIND) {
-            if (out_kind == PyUnicode_2BYTE_KIND) WIMS_NORM_PASS(Py_UCS2, Py_UCS2)
-            else WIMS_NORM_PASS(Py_UCS2, Py_UCS4)
-        } else WIMS_NORM_PASS(Py_UCS4, Py_UCS4)
-        *space_at = space;
-        return changed;
-    }
-
-    /* " ".join("".join(pieces[start:end]).split()) for a list of str, without the joined string: each piece goes into
-       one buffer of the widest piece's kind; PyUnicode_FromKindAndData stores the result as narrow as it can be (a text
-       whose only wide characters were white space), as str.join does.  With one piece (``pieces`` a str): that
-       piece itself when nothing changes. */
-    static PyObject *wims_norm(PyObject *pieces, Py_ssize_t start, Py_ssize_t end) {
-        PyObject *one = PyUnicode_Check(pieces) ? pieces : NULL, *result, *piece;
-        Py_ssize_t count = one ? 1 : end, p, n = 0, j = 0;
-        int kind = PyUnicode_1BYTE_KIND, space = 1, changed = 0;
-        char stack[2048];
-        void *buf;
-        for (p = one ? 0 : start; p < count; p++) {
-            piece = one ? one : PyList_GET_ITEM(pieces, p);
-            n += PyUnicode_GET_LENGTH(piece);
-            if (PyUnicode_KIND(piece) > kind) kind = PyUnicode_KIND(piece);
-        }
-        buf = (size_t) n * kind <= sizeof(stack) ? stack : PyMem_Malloc((size_t) n * kind);
-        if (buf == NULL) return PyErr_NoMemory();
-        for (p = one ? 0 : start; p < count; p++) {
-            changed |= wims_norm_into(one ? one : PyList_GET_ITEM(pieces, p), buf, kind, &j, &space);
-        }
-        if (one && !changed && !space) {  /* nothing to change: the text itself */
-            Py_INCREF(one);
-            result = one;
-        } else {
-            result = PyUnicode_FromKindAndData(kind, buf, j);
-        }
-        if (buf != stack) PyMem_Free(buf);
-        return result;
-    }
-    """
-    object wims_norm(object pieces, Py_ssize_t start, Py_ssize_t end)
-
-
-cdef inline str _norm(str text):
-    """:func:`filters.phrases.norm` in C: ``" ".join(text.split())`` (the same test of white space, CPython's
-    ``Py_UNICODE_ISSPACE``), the text itself when it has nothing to change: one pass, in a loop for each kind of
-    string, 8 characters at a time through ASCII words (the walk's costliest step: it was two passes reading each
-    character through the kind's switch)."""
-    return <str> wims_norm(text, 0, 1)
-
-
-cdef inline str _norm_join(list pieces, Py_ssize_t start, Py_ssize_t end):
-    """``_norm("".join(pieces[start:end]))`` without the joined string (a text run's pieces: its text nodes, a space
-    for a ``<br>``...); ``end`` at most ``len(pieces)``."""
-    return <str> wims_norm(pieces, start, end)
+include "_html5_text.pxi"
 
 
 cdef inline object _negative_phrase(str text, str path, str tag, object pos, object block):
@@ -365,21 +250,66 @@ cdef inline object _negative_phrase(str text, str path, str tag, object pos, obj
     return _phrase(_norm(text) if len(text) < 1000 else text.strip(), path, tag, pos, None, block)
 
 
-# the tests' ways in: _norm, _stripped_length, _norm_join and _phrase
-def norm(str text):
-    return _norm(text)
-
-
-def stripped_length(str text):
-    return _stripped_length(text)
-
-
-def norm_join(list pieces, Py_ssize_t start=0):
-    return _norm_join(pieces, start, len(pieces))
-
-
+# the tests' way in to _phrase (the text helpers': _html5_text.pxi)
 def phrase(str text, str path, object neg, object pos, object link_density, Py_ssize_t block):
     return _phrase(text, path, neg, pos, link_density, block)
+
+
+#: the attribute names a block's marks and hidden cues read (_other_marks): role 1, style 2, hidden cues 3, class
+#: and id 4 (read from the element's own pointers), any other 0
+_ATTR_KINDS = {"role": 1, "style": 2, "hidden": 3, "aria-hidden": 3, "class": 4, "id": 4}
+
+
+cdef object _other_marks(lxb_dom_element_t *element, dict kinds):
+    """A block's ``(role, style, hidden cue)`` read from its attribute structs, as selectolax's ``attributes`` would
+    give them; None where an attribute's name is not known yet (lexbor's ids of most names are the document's own,
+    learned as the walk meets them: _learn_kinds) or has a prefix (``xlink:role``)."""
+    cdef lxb_dom_attr_t *attr = element.first_attr
+    cdef bint cue = False
+    role = style = None
+    while attr != NULL:
+        if attr != element.attr_class and attr != element.attr_id:
+            kind = kinds.get(attr.node.local_name) if attr.node.prefix == 0 else None
+            if kind is None or kind == 4:
+                return None
+            if kind == 1:
+                role = _attr_value(attr)
+            elif kind == 2:
+                style = _attr_value(attr)
+            elif kind == 3:
+                cue = True
+        attr = attr.next
+    return role, style, cue
+
+
+cdef void _learn_kinds(lxb_dom_element_t *element, dict marks, dict kinds) except *:
+    """The kinds of a block's attribute names (_ATTR_KINDS) by their ids, from selectolax's ``attributes`` of the
+    same element: its keys are the attributes' names in the structs' order (unprefixed ones only are learned)."""
+    cdef lxb_dom_attr_t *attr = element.first_attr
+    cdef list names = list(marks)
+    cdef Py_ssize_t i = 0
+    while attr != NULL:
+        i += 1
+        attr = attr.next
+    if i != len(names):  # not one key per struct: nothing learned
+        return
+    attr, i = element.first_attr, 0
+    while attr != NULL:
+        if attr.node.prefix == 0:
+            kinds[attr.node.local_name] = _ATTR_KINDS.get(names[i], 0)
+        attr = attr.next
+        i += 1
+
+
+cdef str _own_text(lxb_dom_node_t *node, object tree):
+    """``text(deep=True)`` of an element: read from the struct when it has no child or one text child (scripts,
+    styles, the title: what they almost always hold), without wrapping the node; through selectolax otherwise."""
+    cdef lxb_dom_character_data_t *cd = <lxb_dom_character_data_t *> node.first_child
+    if cd == NULL:
+        return ""
+    if cd.node.type == _TEXT and node.first_child == node.last_child and cd.data.data != NULL:
+        return PyUnicode_DecodeUTF8(<char *> cd.data.data, cd.data.length, "replace")
+    return _wrap(node, tree).text(deep=True)
 
 
 cdef uintptr_t _href_id() except 0:
@@ -432,29 +362,6 @@ cdef tuple _child(dict kids, str path, str tag):
     return <tuple> found
 
 
-cdef inline Py_ssize_t _stripped_length(str text) noexcept:
-    """``len(text.strip())`` without the stripped copy (the same white space: ``Py_UNICODE_ISSPACE``)."""
-    cdef Py_ssize_t start = 0, end = PyUnicode_GET_LENGTH(text)
-    cdef int kind = PyUnicode_KIND(text)
-    cdef void *data = PyUnicode_DATA(text)
-    while start < end and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, start)):
-        start += 1
-    while end > start and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, end - 1)):
-        end -= 1
-    return end - start
-
-
-cdef inline bint _ascii_space(const unsigned char *data, size_t length) noexcept:
-    """Only ASCII white space (what most white-space text nodes hold): then str.isspace() is True too."""
-    cdef size_t i
-    cdef unsigned char c
-    for i in range(length):
-        c = data[i]
-        if c != 32 and c != 10 and c != 9 and c != 13 and c != 12 and c != 11:
-            return False
-    return True
-
-
 ctypedef PyObject *_Ref  # a borrowed reference
 cdef struct _Open:
     # per open element; each field a stack of its own (C arrays: lists reallocated as they emptied and refilled, 7 %)
@@ -483,6 +390,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
         flag_arr[i] = -2  # not seen yet
     cdef dict flags_by_id = {}  # ids from _FAST_IDS up
     cdef dict names = {}, top = {}
+    cdef dict attr_kinds = {}  # lexbor's attribute name ids met in the page: their kind (_learn_kinds)
     cdef dict kids = top  # the tag paths below path (_child); the top ones held by top
     cdef bint comments_negative = "#comment" in neg, skip_head = not profile.head_phrases
     meta_pos = "meta" if "meta" in pos_tags else None
@@ -511,7 +419,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
     block_pos = pos = None
     cdef list block_tags = blocks.tags, block_parents = blocks.parents, block_marks = blocks.marks
     cdef list block_ends = blocks.ends, block_links = blocks.links
-    cdef list run = []  # the text run's pieces: run[:run_n], a list written in place
+    cdef bytearray run = bytearray(64 * sizeof(wims_piece))  # the text run's pieces (_add_piece): run_n of them
     cdef Py_ssize_t run_n = 0, run_len = 0, run_link = 0, n, at, depth = 0
 
     cdef lxb_dom_node_t *node = root
@@ -532,23 +440,22 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
             cd = <lxb_dom_character_data_t *> node
             if cd.data.data != NULL and cd.data.length:
                 if not skipping:
-                    if _ascii_space(cd.data.data, cd.data.length):
-                        if run_n and not n_hards:
-                            run_n = _push(run, run_n, " ")
-                    else:
+                    # len(text.strip()) from the bytes: a run's text is decoded once, when it is joined
+                    n = wims_utf8_stripped(cd.data.data, cd.data.length)
+                    if n < 0 or (n and n_hards):  # not valid UTF-8 ("replace" decides), or a negative phrase's
                         text = PyUnicode_DecodeUTF8(<char *> cd.data.data, cd.data.length, "replace")
-                        n = _stripped_length(text)  # 0: only white space (str.isspace's, without its call)
-                        if not n:
-                            if run_n and not n_hards:
-                                run_n = _push(run, run_n, " ")
-                        elif n_hards:
-                            tag = <str> opened[n_hards - 1].hard
-                            phrases.append(_negative_phrase(text, <str> _child(kids, path, tag)[0], tag, pos, block_id))
-                        else:
-                            run_n = _push(run, run_n, text)
-                            run_len += n
-                            if n_links:
-                                run_link += n
+                        n = _stripped_length(text)
+                    if not n:
+                        if run_n and not n_hards:
+                            run_n = _add_piece(run, run_n, _SPACE, 1)
+                    elif n_hards:
+                        tag = <str> opened[n_hards - 1].hard
+                        phrases.append(_negative_phrase(text, <str> _child(kids, path, tag)[0], tag, pos, block_id))
+                    else:
+                        run_n = _add_piece(run, run_n, cd.data.data, cd.data.length)
+                        run_len += n
+                        if n_links:
+                            run_link += n
         elif node.type == _COMMENT:
             if comments_negative and not skipping:
                 cd = <lxb_dom_character_data_t *> node
@@ -613,13 +520,13 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                             skipping = skip_head
                         elif tag == "title":
                             if not title:
-                                title = _norm(_wrap(node, tree).text(deep=True))
+                                title = _norm(_own_text(node, tree))
                         elif tag == "meta":
                             if not skip_head:
                                 hard = <str> opened[n_hards - 1].hard if n_hards else None
                                 _append_meta(phrases, _wrap(node, tree), path, hard, meta_pos, block_id)
                         elif tag == "br":
-                            run_n = _push(run, run_n, " ")
+                            run_n = _add_piece(run, run_n, _SPACE, 1)
                 if f & _BLOCK:
                     kind |= 16
                     if run_len:
@@ -665,30 +572,30 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                                 if hidden is not None:
                                     block_hidden[len(block_tags) - 1] = hidden
                             marks = None
-                        else:  # others, role among them maybe: through selectolax
-                            marks = _wrap(node, tree).attributes
-                            if not marks:
-                                block_marks.append("")
-                        if marks:
-                            names_ = marks.get("class")
-                            ident = marks.get("id")
-                            role = marks.get("role")
+                        else:  # others: read from the structs once their names are known (_other_marks)
+                            marks = None
+                            known = _other_marks(element, attr_kinds)
+                            if known is None:  # a name first met in the page: through selectolax, learned
+                                marks = _wrap(node, tree).attributes
+                                _learn_kinds(element, marks, attr_kinds)
+                                names_, ident, role = marks.get("class"), marks.get("id"), marks.get("role")
+                                style, cue = marks.get("style"), "hidden" in marks or "aria-hidden" in marks
+                            else:
+                                names_, ident = _attr_value(element.attr_class), _attr_value(element.attr_id)
+                                role, style, cue = <tuple> known
                             if ident is None and role is None:
                                 block_marks.append(names_.lower() if names_ else "")
                             else:
                                 block_marks.append(" ".join([p for p in (names_, ident, role) if p]).lower())
-                            if find_hidden:
-                                # the cues of filters.hidden.hidden_reason first, in C: most blocks have none
-                                style = marks.get("style")
-                                if (
-                                    "hidden" in marks
-                                    or "aria-hidden" in marks
-                                    or (style and ("none" in style.lower() or "hidden" in style.lower()))
-                                    or (names_ and "hid" in names_.lower())
-                                ):
-                                    hidden = hidden_reason(marks)
-                                    if hidden is not None:
-                                        block_hidden[len(block_tags) - 1] = hidden
+                            # the cues of filters.hidden.hidden_reason first, in C: most blocks have none
+                            if find_hidden and (
+                                cue
+                                or (style and ("none" in style.lower() or "hidden" in style.lower()))
+                                or (names_ and "hid" in names_.lower())
+                            ):
+                                hidden = hidden_reason(_wrap(node, tree).attributes if marks is None else marks)
+                                if hidden is not None:
+                                    block_hidden[len(block_tags) - 1] = hidden
                     else:
                         block_marks.append("")
                     block_id = block = len(block_tags) - 1
@@ -698,14 +605,8 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                     block_pos = pos
                 opened[n_opened].kind = kind
                 n_opened += 1
-                if f & _OPAQUE:  # no child or one text (scripts, styles): read as text(deep=True) would, unwrapped
-                    cd = <lxb_dom_character_data_t *> node.first_child
-                    if cd == NULL:
-                        text = ""
-                    elif cd.node.type == _TEXT and node.first_child == node.last_child and cd.data.data != NULL:
-                        text = PyUnicode_DecodeUTF8(<char *> cd.data.data, cd.data.length, "replace")
-                    else:
-                        text = _wrap(node, tree).text(deep=True)
+                if f & _OPAQUE:
+                    text = _own_text(node, tree)
                     if text and not text.isspace() and not skipping:
                         phrases.append(_negative_phrase(text, <str> _child(kids, path, tag)[0], tag, pos, block_id))
                 else:
@@ -729,7 +630,7 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
                             n_links -= 1
                             href = hrefs[n_links]
                             if href:
-                                anchor = _norm_join(run, opened[n_links].link_start, run_n)
+                                anchor = _norm_pieces(run, opened[n_links].link_start, run_n)
                                 if anchor:
                                     block_links.append((block_id, (<str> href).strip(), anchor))
                         if kind & 4:
@@ -766,9 +667,9 @@ def segment(object tree, object profile, dict flags_of_tag, object blocks):  # n
     return phrases, title, blocks
 
 
-cdef inline void _append_run(list phrases, list run, Py_ssize_t n, str path, pos, double links, block) except *:
-    """The phrase of a text run (``run[:n]``), if it holds any text."""
-    cdef str text = _norm_join(run, 0, n)
+cdef inline void _append_run(list phrases, bytearray run, Py_ssize_t n, str path, pos, double links, block) except *:
+    """The phrase of a text run (its first n pieces), if it holds any text."""
+    cdef str text = _norm_pieces(run, 0, n)
     if text:
         phrases.append(_phrase(text, path, None, pos, links, block))
 

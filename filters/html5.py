@@ -15,7 +15,6 @@ tag, its ``class``/``id``/``role`` words and its parent, and for every phrase th
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import logging
 import warnings
@@ -28,6 +27,7 @@ from typing import cast
 import selectolax
 from selectolax.lexbor import LexborHTMLParser, LexborNode, SelectolaxError
 
+from .compiled_sources import source_digest
 from .hidden import hidden_reason
 from .limits import MAX_DEPTH, too_deep
 from .marks import SOFT_TAGS
@@ -537,7 +537,7 @@ def _load_compiled(
         log.warning("filters/%s could not be imported: %s", name, fallback, exc_info=True)
         return None
     try:
-        digest = hashlib.sha256(source.read_bytes()).hexdigest() if source.exists() else None
+        digest = source_digest(source) if source.exists() else None
         if digest is not None and digest != getattr(module, "SOURCE_SHA256", None):
             warnings.warn(
                 f"{source} is not the source filters/{name} was compiled from: {fallback} until it is rebuilt "

@@ -13,6 +13,7 @@ versions (``tokenize``'s, compiled in filters/_compiled_tokens.pyx: tests/filter
 """
 
 import gzip
+import hashlib
 import logging
 import os
 import re
@@ -30,6 +31,7 @@ from hypothesis import strategies as st
 
 import filters
 from filters import get_profile, html5
+from filters.compiled_sources import source_digest
 from filters.limits import MAX_ATTRIBUTES
 from filters.phrases import Phrase
 from filters.pipeline import _count_controls, _norm, extract, parse_html, segment
@@ -237,14 +239,34 @@ def test_a_compiled_walk_that_cannot_bind_to_selectolax_falls_back(compiled_walk
 
 
 def test_a_compiled_walk_built_from_another_source_is_not_used(compiled_walk, tmp_path):
-    source = tmp_path / "_html5_walk.pyx"
-    source.write_text(
-        html5.Path(html5.__file__).with_name("_html5_walk.pyx").read_text() + "# edited after the build\n"
-    )
+    source, text = tmp_path / "_html5_walk.pyx", tmp_path / "_html5_text.pxi"
+    installed = html5.Path(html5.__file__).with_name("_html5_walk.pyx")
+    text.write_text(installed.with_name("_html5_text.pxi").read_text())
+    source.write_text(installed.read_text() + "# edited after the build\n")
     with pytest.warns(RuntimeWarning, match="not the source"):
         assert html5._load_compiled_walk(source) is None
-    source.write_text(html5.Path(html5.__file__).with_name("_html5_walk.pyx").read_text())  # the same text: used
+    source.write_text(installed.read_text())  # the same text: used
     assert html5._load_compiled_walk(source) is compiled_walk
+    # the file the .pyx includes is part of its source: edited, or missing, the build is stale
+    text.write_text(installed.with_name("_html5_text.pxi").read_text() + "# edited after the build\n")
+    with pytest.warns(RuntimeWarning, match="not the source"):
+        assert html5._load_compiled_walk(source) is None
+    text.unlink()
+    with pytest.warns(RuntimeWarning, match="not the source"):
+        assert html5._load_compiled_walk(source) is None
+
+
+def test_a_source_digest_covers_the_included_files_in_order(tmp_path):
+    pyx, one, two = tmp_path / "m.pyx", tmp_path / "one.pxi", tmp_path / "two.pxi"
+    one.write_text("cdef int a = 1\n")
+    two.write_text("cdef int b = 2\n")
+    pyx.write_text('x = 1\ninclude "one.pxi"\n    # include "two.pxi" (not at a line\'s start: not included)\n')
+    expected = hashlib.sha256(pyx.read_bytes() + one.read_bytes()).hexdigest()
+    assert source_digest(pyx) == expected
+    two.write_text("changed\n")
+    assert source_digest(pyx) == expected
+    one.write_text("changed\n")
+    assert source_digest(pyx) != expected
 
 
 def test_compiled_loops_built_from_another_source_are_not_used(compiled_loops, tmp_path):
@@ -305,6 +327,17 @@ HTML5_CASES = CASES + [
     # between or after them, without values, and not UTF-8
     "<div id=A class=B>1</div><div style=s class=C id=D>2</div><div class=E data-x id=F>3</div>"
     "<div class id>4</div><div class=G title=t>5</div><div id='\udcffé'>6</div>",
+    # marked blocks with other attributes: read through selectolax the first time a name is met in the page, then
+    # from the structs (role, style, hidden cues; a prefixed xlink:role, a role without a value)
+    "<div class=a data-x=1>1</div><div class=b data-x=2 role=Main>2</div><div data-x=3 role=nav id=I>3</div>"
+    "<div data-y style='display:none' class=c>4</div><div class=d data-y style='DISPLAY: None'>5</div>"
+    "<div hidden data-x=6 class=hidx>6</div><div data-x aria-hidden=true id=q>7</div><div aria-hidden=true>8</div>"
+    "<p role data-x>9</p><section role=region title=t>10</section><section title=u role=main class=k>11</section>"
+    "<svg><a xlink:role=r role=s class=svgc>12</a></svg><div style=color:red class=hid>13</div>",
+    # the title read from its struct (one text child) or through selectolax (none; an <svg> title's children)
+    "<title>\n  Caf\xe9 &amp; r\xe9sum\xe9\u2003news \n</title><p>x</p>",
+    "<title></title><title>second</title>",
+    "<svg><title>svg <tspan>a</tspan> title</title></svg><title>page</title>",
     "<p>a <a href=' /x '>link <b>bold</b></a> and <a>no href</a><a href=y></a></p>",
     "<a href=card><div>story card</div><p>lead</p></a><a href=z>x<a href=w>nested</a></a>",
     "<!DOCTYPE html><html><head><meta name=description content='d'><style>s{}</style></head>"
@@ -434,6 +467,44 @@ def test_the_compiled_stripped_length_matches_strip(compiled_walk, text):
 def test_the_compiled_norm_of_pieces_matches_join_then_norm(compiled_walk, pieces, start):
     # a text run's pieces normalised without joining them first; the result as narrow as the joined text's would be
     assert compiled_walk.norm_join(pieces, start) == " ".join("".join(pieces[start:]).split())
+
+
+#: a text node's bytes as lexbor may hold them: UTF-8 of any text, white space, and bytes that are not valid UTF-8
+#: (lone continuation and lead bytes, overlong forms, surrogates, past U+10FFFF, a sequence cut short)
+_TEXT_BYTES = st.lists(
+    st.one_of(
+        st.text(alphabet=st.one_of(st.sampled_from(WHITESPACE), st.sampled_from("ab\xe9\u3042"), st.characters())).map(
+            lambda s: s.encode("utf-8", "surrogatepass")
+        ),
+        st.sampled_from(
+            [b"\x80", b"\xc0\xaf", b"\xe0\x80\x80", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xe2\x80", b"\xff"]
+        ),
+    ),
+    max_size=6,
+).map(b"".join)
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(_TEXT_BYTES, max_size=6), st.integers(0, 3))
+def test_a_run_normalised_from_its_utf8_matches_decoding_its_pieces_first(compiled_walk, pieces, start):
+    # each piece decoded as the walk did ("replace"), joined, normalised; past the stack buffer and through the
+    # 8-byte ASCII blocks too
+    def expected(pieces):
+        return " ".join("".join(p.decode("utf-8", "replace") for p in pieces[start:]).split())
+
+    for run in (pieces, [b"plain ASCII words, copied 8 at a time "] + pieces, pieces * 150):
+        assert compiled_walk.norm_utf8(run, start) == expected(run)
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(_TEXT_BYTES)
+def test_the_stripped_length_of_utf8_matches_decode_then_strip(compiled_walk, data):
+    # -1: not valid UTF-8 (the walk then decodes the text node with "replace", as before)
+    try:
+        expected = len(data.decode("utf-8").strip())
+    except UnicodeDecodeError:
+        expected = -1
+    assert compiled_walk.utf8_stripped(data) == expected
 
 
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
