@@ -2,48 +2,21 @@
 against the Unicode pattern alone (``_TOKEN_RE`` over the lower-cased text); the module loaded only when it is built
 from the source on disk."""
 
-import logging
-import sys
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import filters
 from filters import html5
-from filters.pipeline import _TOKEN_RE, extract, tokenize
+from filters.pipeline import _TOKEN_RE, tokenize
 from filters.stopwords import ENGLISH
 
-from .test_fast_paths import STORY_PAGE, _compiled
+from .test_fast_paths import _compiled
 
 
 @pytest.fixture
 def compiled_tokens():
     """The compiled tokens (filters/_compiled_tokens.pyx)."""
     return _compiled(html5.COMPILED_TOKENS, "tokens", "are")
-
-
-def test_compiled_tokens_built_from_another_source_are_not_used(compiled_tokens, tmp_path):
-    source = tmp_path / "_compiled_tokens.pyx"
-    source.write_text(
-        html5.Path(html5.__file__).with_name("_compiled_tokens.pyx").read_text() + "# edited after the build\n"
-    )
-    with pytest.warns(RuntimeWarning, match="not the source filters/_compiled_tokens was compiled from"):
-        assert html5._load_compiled_tokens(source) is None
-    source.write_text(html5.Path(html5.__file__).with_name("_compiled_tokens.pyx").read_text())  # the same: used
-    assert html5._load_compiled_tokens(source) is compiled_tokens
-
-
-def test_without_the_compiled_tokens_the_python_tokenize_is_used_and_said(monkeypatch, caplog):
-    # as if they could not be built
-    monkeypatch.setitem(sys.modules, "filters._compiled_tokens", None)
-    monkeypatch.delattr(filters, "_compiled_tokens", raising=False)  # absent where it was never built
-    with caplog.at_level(logging.WARNING, logger="filters.html5"):
-        assert html5._load_compiled_tokens() is None
-    assert "filters/_compiled_tokens.pyx is not compiled: the tokens are found in Python" in caplog.text
-    expected = extract(STORY_PAGE, url="https://news.example.com/a").to_dict()
-    monkeypatch.setattr(html5, "COMPILED_TOKENS", None)
-    assert extract(STORY_PAGE, url="https://news.example.com/a").to_dict() == expected
 
 
 def test_the_pipeline_uses_the_compiled_tokens(compiled_tokens, monkeypatch):

@@ -269,26 +269,37 @@ def test_a_source_digest_covers_the_included_files_in_order(tmp_path):
     assert source_digest(pyx) != expected
 
 
-def test_compiled_loops_built_from_another_source_are_not_used(compiled_loops, tmp_path):
-    source = tmp_path / "_compiled_loops.pyx"
-    source.write_text(
-        html5.Path(html5.__file__).with_name("_compiled_loops.pyx").read_text() + "# edited after the build\n"
-    )
-    with pytest.warns(RuntimeWarning, match="not the source filters/_compiled_loops was compiled from"):
-        assert html5._load_compiled_loops(source) is None
-    source.write_text(html5.Path(html5.__file__).with_name("_compiled_loops.pyx").read_text())  # the same: used
-    assert html5._load_compiled_loops(source) is compiled_loops
+#: the compiled modules that read no lexbor struct (the source's hash their only check): module, loader, constant,
+#: what the warning says runs instead
+HASH_CHECKED = [
+    ("_compiled_loops", "_load_compiled_loops", "COMPILED_LOOPS", "the pipeline's loops run in Python"),
+    ("_compiled_tokens", "_load_compiled_tokens", "COMPILED_TOKENS", "the tokens are found in Python"),
+]
 
 
-def test_without_the_compiled_loops_their_python_versions_are_used_and_said(monkeypatch, caplog):
-    # as if they could not be built
-    monkeypatch.setitem(sys.modules, "filters._compiled_loops", None)
-    monkeypatch.delattr(filters, "_compiled_loops", raising=False)  # absent where it was never built
+@pytest.mark.parametrize(("module", "loader", "constant", "_fallback"), HASH_CHECKED)
+def test_a_compiled_module_built_from_another_source_is_not_used(module, loader, constant, _fallback, tmp_path):
+    built = _compiled(getattr(html5, constant), module.removeprefix("_compiled_"), "are")
+    source, installed = tmp_path / f"{module}.pyx", html5.Path(html5.__file__).with_name(f"{module}.pyx")
+    source.write_text(installed.read_text() + "# edited after the build\n")
+    with pytest.warns(RuntimeWarning, match=f"not the source filters/{module} was compiled from"):
+        assert getattr(html5, loader)(source) is None
+    source.write_text(installed.read_text())  # the same: used
+    assert getattr(html5, loader)(source) is built
+
+
+@pytest.mark.parametrize(("module", "loader", "constant", "fallback"), HASH_CHECKED)
+def test_without_a_compiled_module_its_python_code_is_used_and_said(
+    module, loader, constant, fallback, monkeypatch, caplog
+):
+    # as if it could not be built
+    monkeypatch.setitem(sys.modules, f"filters.{module}", None)
+    monkeypatch.delattr(filters, module, raising=False)  # absent where it was never built
     with caplog.at_level(logging.WARNING, logger="filters.html5"):
-        assert html5._load_compiled_loops() is None
-    assert "filters/_compiled_loops.pyx is not compiled: the pipeline's loops run in Python" in caplog.text
+        assert getattr(html5, loader)() is None
+    assert f"filters/{module}.pyx is not compiled: {fallback}" in caplog.text
     expected = extract(STORY_PAGE, url="https://news.example.com/a").to_dict()
-    monkeypatch.setattr(html5, "COMPILED_LOOPS", None)
+    monkeypatch.setattr(html5, constant, None)
     assert extract(STORY_PAGE, url="https://news.example.com/a").to_dict() == expected
 
 
