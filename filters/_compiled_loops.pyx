@@ -601,22 +601,26 @@ def named_noise(list own, list subtree, list chars, list text_score, list other_
     cdef object reason
     if len(own) != n or len(subtree) != n or len(chars) != n or len(text_score) != n or len(other_score) != n:
         raise ValueError("the lists of _named_noise differ in length")
-    for i in range(n):
-        reason = own[i]
-        if reason is not None:
-            size = subtree[i]
-            if size > region_min and (
-                size > whole_share * total if reason in whole_page_noise else size > max_share * outside
-            ):
-                reason = None
-        p = parents[i]
-        if reason is None and p >= 0:
-            reason = noise[p]
-        if reason is not None:
-            noise[i] = reason
-            score[i] = -(<double> chars[i]) * noise_weight
-        else:
-            score[i] = <double> text_score[i] - <double> other_score[i]
+    # every list is n long (checked above) and i < n: read and written without checks; a parent is checked
+    with cython.boundscheck(False), cython.wraparound(False):
+        for i in range(n):
+            reason = own[i]
+            if reason is not None:
+                size = subtree[i]
+                if size > region_min and (
+                    size > whole_share * total if reason in whole_page_noise else size > max_share * outside
+                ):
+                    reason = None
+            p = parents[i]
+            if reason is None and p >= 0:
+                if p >= n:
+                    raise IndexError("list index out of range")
+                reason = noise[p]
+            if reason is not None:
+                _put(noise, i, reason)
+                _put(score, i, -(<double> chars[i]) * noise_weight)
+            else:
+                _put(score, i, <double> text_score[i] - <double> other_score[i])
     return noise, score
 
 
