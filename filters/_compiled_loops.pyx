@@ -14,6 +14,10 @@ Built by ``pip install -e .`` (setup.py, Cython), as ``filters/_html5_walk.pyx``
 
 from types import MemberDescriptorType
 
+cimport cython
+from cpython.list cimport PyList_GET_ITEM, PyList_SET_ITEM
+from cpython.ref cimport Py_INCREF, Py_XDECREF
+
 from cpython.object cimport PyObject
 from libc.string cimport memchr, memcmp
 from cpython.mem cimport PyMem_Calloc, PyMem_Free, PyMem_Malloc
@@ -511,6 +515,14 @@ cdef inline object _slot(object obj, Py_ssize_t offset):
     return <object> value
 
 
+cdef inline void _put(list items, Py_ssize_t i, object value):
+    """``items[i] = value`` for an index known to be in range: what list assignment does, without its checks."""
+    cdef PyObject *old = PyList_GET_ITEM(items, i)
+    Py_INCREF(value)  # the list's reference (PyList_SET_ITEM takes one)
+    PyList_SET_ITEM(items, i, value)
+    Py_XDECREF(old)
+
+
 cdef tuple _measure(list phrases, list parents, list tags, dict anchors, object linked_sentence,
                     object sentence_blocks, tuple weights, Py_ssize_t text_min, double *sums,
                     Py_ssize_t *counts, unsigned char *touched):
@@ -557,15 +569,21 @@ cdef tuple _measure(list phrases, list parents, list tags, dict anchors, object 
         else:
             d_other[i] += length * (ld if ld > link_floor else link_floor) * link_weight
         k += 1
-    for i in range(n):
+    for i in range(n):  # i in range(n), the length of the lists made here: their items replaced without checks
         subtree[i] = n_text[i]
         if touched[i]:
-            text_chars[i], text_score[i], other_score[i] = n_text[i], d_text[i], d_other[i]
-            chars[i], link_chars[i], linked[i], linked_sentences[i] = d_chars[i], d_link[i], n_linked[i], n_sentences[i]
-    for i in range(n - 1, -1, -1):  # children come after their parent
-        p = parents[i]
-        if p >= 0:
-            subtree[p] += subtree[i]
+            _put(text_chars, i, n_text[i])
+            _put(text_score, i, d_text[i])
+            _put(other_score, i, d_other[i])
+            _put(chars, i, d_chars[i])
+            _put(link_chars, i, d_link[i])
+            _put(linked, i, n_linked[i])
+            _put(linked_sentences, i, n_sentences[i])
+    with cython.boundscheck(False), cython.wraparound(False):  # i in range(n), n the length of parents
+        for i in range(n - 1, -1, -1):  # children come after their parent
+            p = parents[i]
+            if p >= 0:
+                subtree[p] += subtree[i]
     return (
         article, text_chars, text_score, other_score, chars, link_chars, linked, linked_sentences,
         [subtree[i] for i in range(n)],
@@ -583,22 +601,26 @@ def named_noise(list own, list subtree, list chars, list text_score, list other_
     cdef object reason
     if len(own) != n or len(subtree) != n or len(chars) != n or len(text_score) != n or len(other_score) != n:
         raise ValueError("the lists of _named_noise differ in length")
-    for i in range(n):
-        reason = own[i]
-        if reason is not None:
-            size = subtree[i]
-            if size > region_min and (
-                size > whole_share * total if reason in whole_page_noise else size > max_share * outside
-            ):
-                reason = None
-        p = parents[i]
-        if reason is None and p >= 0:
-            reason = noise[p]
-        if reason is not None:
-            noise[i] = reason
-            score[i] = -(<double> chars[i]) * noise_weight
-        else:
-            score[i] = <double> text_score[i] - <double> other_score[i]
+    # every list is n long (checked above) and i < n: read and written without checks; a parent is checked
+    with cython.boundscheck(False), cython.wraparound(False):
+        for i in range(n):
+            reason = own[i]
+            if reason is not None:
+                size = subtree[i]
+                if size > region_min and (
+                    size > whole_share * total if reason in whole_page_noise else size > max_share * outside
+                ):
+                    reason = None
+            p = parents[i]
+            if reason is None and p >= 0:
+                if p >= n:
+                    raise IndexError("list index out of range")
+                reason = noise[p]
+            if reason is not None:
+                _put(noise, i, reason)
+                _put(score, i, -(<double> chars[i]) * noise_weight)
+            else:
+                _put(score, i, <double> text_score[i] - <double> other_score[i])
     return noise, score
 
 

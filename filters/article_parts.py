@@ -169,15 +169,18 @@ def remove_marked_bylines(
         found = [(p, up) for p, up in found if up >= 0 or p.node in writers]
     if not found:
         return
-    own = [0] * n
+    # the texts of the blocks the found phrases' regions may span, read in one pass (no Python loop over the others)
+    near = {p.node for p, _up in found}
+    for _p, up in found:
+        if up >= 0:
+            near.update(range(up, ends[up]))
     texts: dict[int, list[str]] = {}
-    for p in phrases:
-        if p.neg is None and 0 <= p.node < n:
-            own[p.node] += len(p.text)
+    for p in compress(phrases, map(near.__contains__, map(_NODE, phrases))):
+        if p.neg is None:
             texts.setdefault(p.node, []).append(p.text)
     regions = []
     for p, up in found:
-        if up >= 0 and sum(own[up : ends[up]]) > MARKED_BYLINE_MAX:
+        if up >= 0 and sum(len(t) for k in range(up, ends[up]) for t in texts.get(k, ())) > MARKED_BYLINE_MAX:
             up = -1  # a box named "author" or "meta" that holds more than a line
         regions.append((p, up, range(up, ends[up]) if up >= 0 else range(p.node, p.node + 1)))
     writers = _writer_blocks(links, {k for _p, _up, region in regions for k in region})

@@ -128,6 +128,16 @@ def test_the_compiled_named_noise_matches_the_python_one(compiled_loops, rows):
         assert run() == compiled
 
 
+def test_the_compiled_named_noise_refuses_a_parent_out_of_range_as_python_does(compiled_loops):
+    # the compiled loop reads its lists without checks but a parent's index, which the blocks give: IndexError, as the
+    # Python loop's noise[p]
+    lists = ([None, None], [0, 0], [1.0, 1.0], [0.0, 0.0], [0.0, 0.0])
+    args = (*lists, [-1, 5], frozenset(), 250, 0.8, 0.3, 0.0, 0.0, 1.0)
+    with pytest.raises(IndexError):
+        compiled_loops.named_noise(*args)
+    assert compiled_loops.named_noise(*args[:5], [-1, 0], *args[6:]) == ([None, None], [0.0, 0.0])
+
+
 _LINE_PIECES = [
     "Page 1 of 2", " | ", "•", "·", "By John Smith", " 2005", "Posted: ", "March 3, 2024", "received your message",
     "We may earn a commission", "as an Amazon Associate", "AFFILIATE LINKS we earn", "qualifying purchases",

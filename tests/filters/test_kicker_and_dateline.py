@@ -265,3 +265,21 @@ def test_a_marked_date_alone_is_the_date_field_not_the_byline():
     ex = core(page(f"<article><header>{HEADLINE}{line}</header>{BODY}</article>"))
     assert [p.note for p in ex.phrases if p.text.startswith("Dec 18")] == ["byline"], ex.explain()
     assert (ex.lead.byline, ex.lead.date) == ("", "Dec 18, 2025"), ex.lead
+
+
+@pytest.mark.parametrize(
+    ("bio", "removed"),
+    [
+        # the box's text, its nested blocks' included, is a line: a byline
+        ("<div><p>Health desk</p></div>", True),
+        # a box named "meta" that holds a bio two blocks down is a box of its own, not a byline
+        ("<div><p>" + "Callum Reid has covered public health for the paper since 2015, from the wards to the labs. " * 2
+         + "</p></div>", False),
+    ],
+)  # fmt: skip
+def test_a_marked_byline_box_is_measured_by_all_its_text(bio, removed):
+    box = f"<div class='entry-meta'><p>Callum Reid, 29 November 2026</p>{bio}</div>"
+    ex = core(page(f"<article><header>{HEADLINE}{box}</header>{BODY}</article>"))
+    assert_article_kept(ex)
+    notes = [p.note for p in ex.phrases if p.text.startswith("Callum Reid,")]
+    assert len(notes) == 1 and (notes[0] == "byline") == removed, ex.explain()
