@@ -12,6 +12,7 @@ stage's cost divided by the floor's (``lxml.html.document_fromstring`` of the sa
 
     .venv/bin/python tests/bench/filter_stages.py [--pages 100] [--repeat 3]
     .venv/bin/python tests/bench/filter_stages.py --instructions [--pages 40]
+    .venv/bin/python tests/bench/filter_stages.py --instructions --smallest 40
 
 The clock (default) keeps, per page and stage, the fastest of ``--repeat`` runs.  ``--instructions`` counts
 instructions instead (the same on a busy machine, run to run): it runs itself under ``valgrind --tool=callgrind``
@@ -193,9 +194,16 @@ def _extract(html, prof, meter, costs) -> None:
     meter.mark(costs, "frees")
 
 
-def pages(n: int) -> list[tuple[str, str, object]]:
-    """(label, html, profile) of the tuning pages measured."""
+def pages(n: int, smallest: int | None = None) -> list[tuple[str, str, object]]:
+    """(label, html, profile) of the tuning pages measured; ``smallest``: only that many of the smallest wcxb pages
+    (the test split's wcxb pages are small and text-dense: its ratio is the highest of the targets)."""
     from tests.bench.bench_filters import load_ctf, load_wcxb
+
+    if smallest:
+        few = sorted(load_wcxb(None, "tune"), key=lambda p: len(p["html"]))[:smallest]
+        return [
+            (f"wcxb tune, {smallest} smallest, single page", p["html"], filters.get_profile("default")) for p in few
+        ]
 
     work: list[tuple[str, str, object]] = [
         ("wcxb tune, single page", p["html"], filters.get_profile("default")) for p in load_wcxb(n, "tune")
@@ -261,6 +269,7 @@ def _order(stage: str) -> tuple[int, str]:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--pages", type=int, default=100, help="wcxb pages, and about as many crawl-to-the-future pages")
+    ap.add_argument("--smallest", type=int, metavar="N", help="only the N smallest wcxb pages (single page)")
     ap.add_argument("--repeat", type=int, default=3, help="runs per page, the fastest kept (clock only)")
     ap.add_argument("--instructions", action="store_true", help="count instructions under callgrind")
     ap.add_argument("--under-callgrind", help=argparse.SUPPRESS)  # the work file, in callgrind's output folder
@@ -271,7 +280,7 @@ def main(argv=None) -> int:
         results = measure(work, Instructions(str(Path(args.under_callgrind).parent)), 1)
         print(report(results, "instructions"))
         return 0
-    work = pages(args.pages)
+    work = pages(args.pages, args.smallest)
     if not args.instructions:
         print(report(measure(work, Clock(), args.repeat), f"time, fastest of {args.repeat}"))
         print("load average: " + " / ".join(f"{x:.2f}" for x in os.getloadavg()))
