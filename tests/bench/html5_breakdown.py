@@ -32,19 +32,10 @@ from filters import pipeline as P  # noqa: E402
 from filters.learning import learn_profile  # noqa: E402
 from filters.stopwords import get_stop_words  # noqa: E402
 from tests.bench.bench_filters import load_ctf, load_wcxb  # noqa: E402
+from tests.bench.page_ratios import fastest  # noqa: E402
 
 STAGES = ("checks", "parse", "walk", "decide", "tokens")
 clock = time.perf_counter
-
-
-def _fastest(fn, html, n=3):
-    fn(html)
-    best = float("inf")
-    for _ in range(n):
-        t0 = clock()
-        fn(html)
-        best = min(best, clock() - t0)
-    return best
 
 
 def _stages(html, prof) -> list[float]:
@@ -88,8 +79,8 @@ def main(argv=None) -> int:
     ratios: dict[str, list[float]] = defaultdict(list)
     stages: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for html, prof, label in work:
-        floor = _fastest(lxml.html.document_fromstring, html)
-        ratios[label].append(_fastest(lambda h, p=prof: filters.extract(h, profile=p), html) / floor)
+        floor = fastest(lxml.html.document_fromstring, html)
+        ratios[label].append(fastest(lambda h, p=prof: filters.extract(h, profile=p), html) / floor)
         _stages(html, prof)  # warm-up
         best = [min(t) for t in zip(*(_stages(html, prof) for _ in range(3)), strict=True)]
         for name, t in zip(STAGES, best, strict=True):

@@ -12,7 +12,6 @@ import csv
 import gzip
 import statistics
 import sys
-import time
 from pathlib import Path
 
 import lxml.html
@@ -24,16 +23,7 @@ import filters  # noqa: E402
 from filters import learn_profile  # noqa: E402
 from filters.charset import decode_html  # noqa: E402
 from tests.bench.bench_filters import DATASETS  # noqa: E402
-
-
-def _fastest(fn, html, n=3):
-    fn(html)
-    best = float("inf")
-    for _ in range(n):
-        t0 = time.perf_counter()
-        fn(html)
-        best = min(best, time.perf_counter() - t0)
-    return best
+from tests.bench.page_ratios import fastest  # noqa: E402
 
 
 def main() -> None:
@@ -51,9 +41,9 @@ def main() -> None:
                 "default + redundant phrases": learn_profile(pages[4:], style_tree=False),
             }
             for html in pages[:4]:
-                floor = _fastest(lxml.html.document_fromstring, html)
+                floor = fastest(lxml.html.document_fromstring, html)
                 for name, prof in profiles.items():
-                    ratios[name].append(_fastest(lambda h, p=prof: filters.extract(h, profile=p), html) / floor)
+                    ratios[name].append(fastest(lambda h, p=prof: filters.extract(h, profile=p), html) / floor)
     for name, values in ratios.items():
         print(f"{name:30s} x lxml parse, median per page {statistics.median(values):.2f} (n={len(values)})")
     per_page = [a / b for a, b in zip(ratios["default + SST"], ratios["default single page"], strict=True)]

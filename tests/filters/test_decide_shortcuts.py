@@ -20,15 +20,21 @@ from .test_properties import html_documents
 DEFAULT = "default"
 
 
+def _decided_at_random(doc, rnd, choices):
+    """The phrases and blocks of ``doc``'s page, each phrase kept or removed at random (``choices``): any mix, by
+    what says something and what does not."""
+    ex = extract(page(doc), profile=DEFAULT)
+    for ph in ex.phrases:
+        ph.removed_by = rnd.choice(choices)
+    return ex.phrases, ex.blocks
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(html_documents(), st.randoms(use_true_random=False))
 def test_a_title_between_kept_phrases_has_no_removed_box_nor_removed_neighbours(doc, rnd):
-    ex = extract(page(doc), profile=DEFAULT)
-    phrases, blocks = ex.phrases, ex.blocks
+    phrases, blocks = _decided_at_random(doc, rnd, (None, None, "content", "tag", "length"))
     if blocks is None:
         return
-    for ph in phrases:  # any mix of kept and removed, by what says something and what does not
-        ph.removed_by = rnd.choice((None, None, "content", "tag", "length"))
     for k in range(len(phrases)):
         if orphans._between_kept(phrases, k):
             assert orphans._box(phrases, k, blocks) is None
@@ -56,12 +62,9 @@ def _reference_orphan_titles(phrases, blocks):
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(html_documents(), st.randoms(use_true_random=False))
 def test_the_orphan_titles_are_those_found_without_the_shortcut(doc, rnd):
-    ex = extract(page(doc), profile=DEFAULT)
-    phrases, blocks = ex.phrases, ex.blocks
+    phrases, blocks = _decided_at_random(doc, rnd, (None, None, "content", "tag"))
     if blocks is None:
         return
-    for ph in phrases:
-        ph.removed_by = rnd.choice((None, None, "content", "tag"))
     kept = [k for k, ph in enumerate(phrases) if ph.removed_by is None and ph.note is None and ph.node >= 0]
     assert orphans._orphan_titles(phrases, blocks, kept) == _reference_orphan_titles(phrases, blocks)
 
